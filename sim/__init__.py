@@ -1,0 +1,3 @@
+"""lvsim: a Monte Carlo rules-balance simulator for tabletop games."""
+
+__version__ = "0.1.0"

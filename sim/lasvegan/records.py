@@ -1,0 +1,95 @@
+"""Per-game records: what one played game leaves behind.
+
+``RECORD_FIELDS`` maps each field to ``(shape, dtype, meaning)``; the shape
+uses ``R`` for the rules' rounds, ``P`` for players, ``K`` for the three
+amount kinds (colour, points, golden) and ``M`` for the three machines of a
+round. A batch is a dict of arrays with one leading axis of games.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from sim.lasvegan import enums as E
+
+RECORD_FIELDS: dict[str, tuple[tuple[str, ...], type, str]] = {
+    "game": ((), np.int64, "game index (the seed's counter)"),
+    "final_cabbages": (("P",), np.int16, "cabbages at the end"),
+    "win_share": (("P",), np.float64, "1/k for each of the k seats tied for most cabbages"),
+    "rounds_played": ((), np.int8, "rounds played"),
+    "elim_round": ((), np.int8, "first round (1-based) after which a seat had 0 cabbages; 0 if none"),
+    "reserve_end": ((), np.int32, "reserve at the end; -1 when unlimited"),
+    "seven_no_slot": ((), np.int8, "sevens won with no free slot for a token"),
+    "zero_playing_on": ((), np.int8, "seat-rounds started at 0 cabbages (end_on_elimination off)"),
+    "round_leader": (("R",), np.int8, "seat leading the round's first trick; -1 if not played"),
+    "delta": (("R", "P"), np.int16, "cabbage change in the round, after settlement"),
+    "tricks": (("R", "P"), np.int8, "tricks won in the round"),
+    "amount": (("R", "K", "P"), np.int16, "scored amount before settlement, by machine kind"),
+    "shortfall": (("R",), np.int16, "gains the finite reserve could not pay"),
+    "machine": (("R", "M"), np.int8, "sticker code of each of the round's machines; -1 if not played"),
+    "machine_token": (("R", "M"), np.int8, "ordinary token placed on the machine, or -1"),
+    "machine_value": (("R", "M"), np.int8, "face value of that token (0 if none)"),
+    "machine_placer": (("R", "M"), np.int8, "seat that placed it, or -1"),
+    "golden_side": (("R",), np.int8, "-1 not placed, 0 MIN, 1 MAX"),
+    "golden_value": (("R",), np.int8, "face value of the golden token in the round"),
+    "golden_placer": (("R",), np.int8, "seat that placed the golden token, or -1"),
+}
+
+# Fields that are -1 when a round is not played or nothing was placed.
+MINUS_ONE_FIELDS = ("round_leader", "machine", "machine_token", "machine_placer", "golden_side", "golden_placer")
+
+
+def field_shape(name: str, players: int, rounds: int) -> tuple[int, ...]:
+    dims = {"P": players, "R": rounds, "K": E.N_KINDS, "M": E.MACHINES_PER_ROUND}
+    return tuple(dims[d] for d in RECORD_FIELDS[name][0])
+
+
+def empty_records(n_games: int, players: int, rounds: int) -> dict[str, np.ndarray]:
+    """Preallocated batch: zeros, and -1 where -1 means 'nothing'."""
+    out = {}
+    for name, (_, dtype, _) in RECORD_FIELDS.items():
+        arr = np.zeros((n_games,) + field_shape(name, players, rounds), dtype=dtype)
+        if name in MINUS_ONE_FIELDS:
+            arr.fill(-1)
+        out[name] = arr
+    return out
+
+
+def concat_records(batches: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    return {k: np.concatenate([b[k] for b in batches]) for k in RECORD_FIELDS}
+
+
+def slice_records(rec: dict[str, np.ndarray], sl) -> dict[str, np.ndarray]:
+    return {k: v[sl] for k, v in rec.items()}
+
+
+def _column_names(name: str, shape: tuple[int, ...], dims: tuple[str, ...]) -> list[tuple[str, tuple]]:
+    if not shape:
+        return [(name, ())]
+    letters = {"P": "s", "R": "r", "K": "k", "M": "m"}
+    cols = []
+    for idx in np.ndindex(*shape):
+        suffix = "_".join(f"{letters[d]}{i}" for d, i in zip(dims, idx))
+        cols.append((f"{name}_{suffix}", idx))
+    return cols
+
+
+def records_to_frame(rec: dict[str, np.ndarray]) -> pd.DataFrame:
+    """One row per game, one flat column per record cell (``delta_r0_s2``)."""
+    cols = {}
+    for name, (dims, _, _) in RECORD_FIELDS.items():
+        arr = rec[name]
+        for col, idx in _column_names(name, arr.shape[1:], dims):
+            cols[col] = arr[(slice(None),) + idx]
+    return pd.DataFrame(cols)
+
+
+def frame_to_records(df: pd.DataFrame, players: int, rounds: int) -> dict[str, np.ndarray]:
+    """Inverse of :func:`records_to_frame`."""
+    out = empty_records(len(df), players, rounds)
+    for name, (dims, _, _) in RECORD_FIELDS.items():
+        arr = out[name]
+        for col, idx in _column_names(name, arr.shape[1:], dims):
+            arr[(slice(None),) + idx] = df[col].to_numpy()
+    return out
