@@ -17,6 +17,7 @@ from numba import njit
 
 from sim.errors import ConfigError
 from sim.lasvegan import enums as E
+from sim.bits import nth_bit_nb, popcount_nb
 from sim.rng import below_nb, coin_nb
 
 N_POLICY_PARAMS = 4
@@ -49,35 +50,25 @@ def parse_seats(seats: str | Sequence[str], players: int, field: str = "policies
     return ids, params
 
 
-# --- shared jitted helpers -------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def popcount_nb(x):
-    n = 0
-    while x:
-        x &= x - np.uint64(1)
-        n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def nth_card_nb(mask, n):
-    """The n-th (0-based) card of ``mask`` in ascending card order."""
-    for c in range(E.N_CARDS):
-        if (mask >> np.uint64(c)) & np.uint64(1):
-            if n == 0:
-                return c
-            n -= 1
-    return -1
-
-
 # --- random ----------------------------------------------------------------
 
 
 @njit(cache=True)
 def random_card_nb(legal, rng):
-    return nth_card_nb(legal, below_nb(rng, popcount_nb(legal)))
+    return nth_bit_nb(legal, below_nb(rng, popcount_nb(legal)))
+
+
+@njit(cache=True, inline="always")
+def free_slot_nb(pub, slot):
+    """Whether a token can go to ``slot`` (0..2 ordinary machines, 3 golden)."""
+    if slot == E.GOLDEN_SLOT:
+        return pub[E.P_GOLDEN_SIDE] == E.NO_SIDE
+    if pub[E.P_MACHINE_TOKEN + slot] >= 0:
+        return False
+    for t in range(pub[E.P_N_TOKENS]):
+        if pub[E.P_TOKEN_PLACED + t] == 0:
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -86,30 +77,30 @@ def random_placement_nb(pub, rng, out):
 
     Free slots in the order ordinary machines 0, 1, 2, then golden.
     """
+    n_free = 0
+    for slot in range(E.N_SLOTS):
+        if free_slot_nb(pub, slot):
+            n_free += 1
+    out[0] = -1
+    out[1] = -1
+    out[2] = E.NO_SIDE
+    if n_free == 0:
+        return
+    k = below_nb(rng, n_free)
+    for slot in range(E.N_SLOTS):
+        if free_slot_nb(pub, slot):
+            if k == 0:
+                out[0] = slot
+                break
+            k -= 1
+    if out[0] == E.GOLDEN_SLOT:
+        out[2] = coin_nb(rng)
+        return
     n_tokens = pub[E.P_N_TOKENS]
     unplaced = 0
     for t in range(n_tokens):
         if pub[E.P_TOKEN_PLACED + t] == 0:
             unplaced += 1
-    slots = np.empty(E.N_SLOTS, dtype=np.int64)
-    n_free = 0
-    if unplaced > 0:
-        for m in range(E.MACHINES_PER_ROUND):
-            if pub[E.P_MACHINE_TOKEN + m] < 0:
-                slots[n_free] = m
-                n_free += 1
-    if pub[E.P_GOLDEN_SIDE] == E.NO_SIDE:
-        slots[n_free] = E.GOLDEN_SLOT
-        n_free += 1
-    if n_free == 0:
-        out[0] = -1
-        return
-    slot = slots[below_nb(rng, n_free)]
-    out[0] = slot
-    if slot == E.GOLDEN_SLOT:
-        out[1] = -1
-        out[2] = coin_nb(rng)
-        return
     k = below_nb(rng, unplaced)
     for t in range(n_tokens):
         if pub[E.P_TOKEN_PLACED + t] == 0:
@@ -117,7 +108,6 @@ def random_placement_nb(pub, rng, out):
                 out[1] = t
                 break
             k -= 1
-    out[2] = E.NO_SIDE
 
 
 # --- dispatch --------------------------------------------------------------

@@ -1,0 +1,57 @@
+"""Bit tricks on uint64 card masks, compiled to single machine instructions."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.extending import intrinsic
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], context.get_constant(types.boolean, False))
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def popcount_nb(x):
+    """Number of set bits (cards in a mask)."""
+    return np.int64(_ctpop(np.uint64(x)))
+
+
+@njit(cache=True, inline="always")
+def lowest_nb(x):
+    """Index of the lowest set bit (the lowest card); 64 for an empty mask."""
+    return np.int64(_cttz(np.uint64(x)))
+
+
+@njit(cache=True, inline="always")
+def bit_nb(i):
+    return np.uint64(1) << np.uint64(i)
+
+
+@njit(cache=True, inline="always")
+def nth_bit_nb(x, n):
+    """Index of the n-th (0-based) set bit of x, counting from the lowest."""
+    x = np.uint64(x)
+    for _ in range(n):
+        x &= x - np.uint64(1)
+    return lowest_nb(x)
+
+
+def popcount(x: int) -> int:
+    return int(x).bit_count()

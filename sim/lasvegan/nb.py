@@ -1,0 +1,333 @@
+"""The jitted core: batches of Las Vegan games over numpy arrays.
+
+``play_games`` is the one Python entry point; it validates nothing itself
+(``Rules`` and ``parse_seats`` already did) and hands plain arrays to
+``play_games_nb``, which runs chunks of games in parallel. Each game's
+randomness comes from its own streams (``sim.rng``), so the records do not
+depend on thread count or chunking. The order of events and draws is the
+one of ``docs/engine.md``, shared with the reference engine.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from sim.bits import bit_nb, popcount_nb
+from sim.lasvegan import enums as E
+from sim.lasvegan.mechanics import (
+    SUIT_MASK,
+    golden_hits_nb,
+    legal_cards_nb,
+    machine_amount_nb,
+    sevens_in_nb,
+    trick_winner_nb,
+)
+from sim.lasvegan.params import (
+    S_END_ON_ELIM,
+    S_N_SET_ASIDE,
+    S_PAYOUT_ORDER,
+    S_PLAYERS,
+    S_RESERVE,
+    S_RESERVE_MODE,
+    S_ROUNDS,
+    S_SET_ASIDE_REVEALED,
+    S_STARTING,
+    Rules,
+)
+from sim.lasvegan.policies import choose_card_nb, choose_placement_nb
+from sim.lasvegan.records import RECORD_FIELDS, empty_records
+from sim.rng import coin_nb, seed_stream_nb, shuffle_nb
+
+GAMES_PER_CHUNK = 2048
+
+
+@njit(cache=True, error_model="numpy")
+def play_game_nb(
+    seed, game, i, scalars, machines, tokens, golden, policy_ids, policy_params,
+    # scratch, reused across the games of a chunk
+    pub, hands, table_rng, seat_rngs, deck, pile, placement, cabbages, net, hit,
+    # outputs, row i
+    out_game, out_final, out_win, out_rounds, out_elim, out_reserve, out_seven_no_slot,
+    out_zero_on, out_leader, out_delta, out_tricks, out_amount, out_shortfall, out_machine,
+    out_machine_token, out_machine_value, out_machine_placer, out_golden_side,
+    out_golden_value, out_golden_placer,
+):
+    players = scalars[S_PLAYERS]
+    rounds = scalars[S_ROUNDS]
+    finite = scalars[S_RESERVE_MODE] == E.RESERVE_FINITE
+    end_on_elim = scalars[S_END_ON_ELIM] != 0
+    n_set_aside = scalars[S_N_SET_ASIDE]
+    hand_size = (E.N_CARDS - n_set_aside) // players
+    n_tokens = tokens.shape[0]
+    n_machines = machines.shape[0]
+
+    seed_stream_nb(table_rng, seed, game, E.STREAM_TABLE)
+    for s in range(players):
+        seed_stream_nb(seat_rngs[s], seed, game, E.STREAM_POLICY + s)
+
+    for m in range(n_machines):
+        pile[m] = machines[m]
+    shuffle_nb(table_rng, pile, n_machines)
+
+    for s in range(players):
+        cabbages[s] = scalars[S_STARTING]
+    reserve = scalars[S_RESERVE]
+
+    pub[:] = 0
+    pub[E.P_PLAYERS] = players
+    pub[E.P_ROUNDS] = rounds
+    pub[E.P_N_TOKENS] = n_tokens
+    pub[E.P_N_SET_ASIDE] = n_set_aside
+    pub[E.P_STARTING] = scalars[S_STARTING]
+    pub[E.P_END_ON_ELIMINATION] = scalars[S_END_ON_ELIM]
+
+    out_game[i] = game
+    leader = 0
+    seven_no_slot = 0
+    zero_on = 0
+    elim_round = 0
+    rounds_played = 0
+    for r in range(rounds):
+        rounds_played = r + 1
+        for s in range(players):
+            if cabbages[s] == 0:
+                zero_on += 1
+        out_leader[i, r] = leader
+
+        # Table: machines, token flips, deal.
+        for m in range(E.MACHINES_PER_ROUND):
+            out_machine[i, r, m] = pile[E.MACHINES_PER_ROUND * r + m]
+            pub[E.P_MACHINES + m] = pile[E.MACHINES_PER_ROUND * r + m]
+            pub[E.P_MACHINE_TOKEN + m] = -1
+            pub[E.P_MACHINE_PLACER + m] = -1
+        for t in range(n_tokens):
+            pub[E.P_TOKEN_VALUE + t] = tokens[t, coin_nb(table_rng)]
+            pub[E.P_TOKEN_PLACED + t] = 0
+        golden_value = golden[coin_nb(table_rng)]
+        out_golden_value[i, r] = golden_value
+        for c in range(E.N_CARDS):
+            deck[c] = c
+        shuffle_nb(table_rng, deck, E.N_CARDS)
+        for s in range(players):
+            h = np.uint64(0)
+            for j in range(s * hand_size, (s + 1) * hand_size):
+                h |= bit_nb(deck[j])
+            hands[s] = h
+        set_aside = np.uint64(0)
+        for j in range(players * hand_size, E.N_CARDS):
+            set_aside |= bit_nb(deck[j])
+
+        pub[E.P_ROUND] = r
+        pub[E.P_ROUND_LEADER] = leader
+        pub[E.P_PLAYED] = 0
+        pub[E.P_GOLDEN_VALUE] = golden_value
+        pub[E.P_GOLDEN_SIDE] = E.NO_SIDE
+        pub[E.P_GOLDEN_PLACER] = -1
+        pub[E.P_SET_ASIDE] = np.int64(set_aside) if scalars[S_SET_ASIDE_REVEALED] else 0
+        pub[E.P_RESERVE] = reserve
+        for s in range(players):
+            pub[E.P_WON + s] = 0
+            pub[E.P_TRICKS + s] = 0
+            pub[E.P_VOIDS + s] = 0
+            pub[E.P_CABBAGES + s] = cabbages[s]
+            pub[E.P_HAND_SIZE + s] = hand_size
+
+        # Tricks.
+        trick_leader = leader
+        for trick in range(hand_size):
+            pub[E.P_TRICK_LEADER] = trick_leader
+            pub[E.P_TRICK_NUMBER] = trick
+            pub[E.P_TRICK_LEN] = 0
+            led_suit = -1
+            trick_mask = np.uint64(0)
+            s = trick_leader
+            for k in range(players):
+                hand = hands[s]
+                legal = legal_cards_nb(hand, led_suit)
+                if led_suit >= 0 and (hand & SUIT_MASK[led_suit]) == 0:
+                    pub[E.P_VOIDS + s] |= 1 << led_suit
+                card = choose_card_nb(policy_ids[s], policy_params[s], pub, hand, legal, seat_rngs[s])
+                b = bit_nb(card)
+                hands[s] = hand & ~b
+                trick_mask |= b
+                pub[E.P_TRICK_CARDS + k] = card
+                pub[E.P_TRICK_LEN] = k + 1
+                pub[E.P_PLAYED] |= np.int64(b)
+                pub[E.P_HAND_SIZE + s] -= 1
+                if k == 0:
+                    led_suit = card // 10
+                s = s + 1 if s + 1 < players else 0
+            trick_cards = pub[E.P_TRICK_CARDS:E.P_TRICK_CARDS + players]
+            winner = (trick_leader + trick_winner_nb(trick_cards, players)) % players
+            pub[E.P_WON + winner] |= np.int64(trick_mask)
+            pub[E.P_TRICKS + winner] += 1
+
+            # One token placement per 7 in the trick, decided by the winner.
+            for _ in range(sevens_in_nb(trick_cards, players)):
+                choose_placement_nb(
+                    policy_ids[winner], policy_params[winner], pub, hands[winner],
+                    seat_rngs[winner], placement,
+                )
+                slot = placement[0]
+                if slot < 0:
+                    seven_no_slot += 1
+                elif slot == E.GOLDEN_SLOT:
+                    pub[E.P_GOLDEN_SIDE] = placement[2]
+                    pub[E.P_GOLDEN_PLACER] = winner
+                else:
+                    t = placement[1]
+                    pub[E.P_MACHINE_TOKEN + slot] = t
+                    pub[E.P_MACHINE_PLACER + slot] = winner
+                    pub[E.P_TOKEN_PLACED + t] = 1
+            trick_leader = winner
+
+        # Scoring.
+        for s in range(players):
+            net[s] = 0
+        for m in range(E.MACHINES_PER_ROUND):
+            t = pub[E.P_MACHINE_TOKEN + m]
+            out_machine_token[i, r, m] = t
+            out_machine_placer[i, r, m] = pub[E.P_MACHINE_PLACER + m]
+            if t < 0:
+                continue
+            value = pub[E.P_TOKEN_VALUE + t]
+            out_machine_value[i, r, m] = value
+            sticker = pub[E.P_MACHINES + m]
+            kind = E.KIND_COLOUR if sticker < E.POINTS_BASE else E.KIND_POINTS
+            for s in range(players):
+                a = machine_amount_nb(sticker, value, np.uint64(pub[E.P_WON + s]))
+                out_amount[i, r, kind, s] += a
+                net[s] += a
+        side = pub[E.P_GOLDEN_SIDE]
+        out_golden_side[i, r] = side
+        out_golden_placer[i, r] = pub[E.P_GOLDEN_PLACER]
+        if side != E.NO_SIDE:
+            golden_hits_nb(pub[E.P_TRICKS:E.P_TRICKS + players], players, side, hit)
+            for s in range(players):
+                if hit[s]:
+                    out_amount[i, r, E.KIND_GOLDEN, s] = -golden_value
+                    net[s] -= golden_value
+        for s in range(players):
+            out_tricks[i, r, s] = pub[E.P_TRICKS + s]
+
+        # Settlement: losses first, capped at what each seat holds; then gains
+        # clockwise, capped at what a finite reserve still holds.
+        for s in range(players):
+            out_delta[i, r, s] = cabbages[s]
+            if net[s] < 0:
+                pay = min(-net[s], cabbages[s])
+                cabbages[s] -= pay
+                if finite:
+                    reserve += pay
+        start = trick_leader if scalars[S_PAYOUT_ORDER] == E.PAYOUT_NEXT_LEADER else 0
+        shortfall = 0
+        for k in range(players):
+            s = (start + k) % players
+            if net[s] > 0:
+                gain = net[s]
+                if finite:
+                    gain = min(gain, reserve)
+                    reserve -= gain
+                cabbages[s] += gain
+                shortfall += net[s] - gain
+        out_shortfall[i, r] = shortfall
+        any_zero = False
+        for s in range(players):
+            out_delta[i, r, s] = cabbages[s] - out_delta[i, r, s]
+            if cabbages[s] == 0:
+                any_zero = True
+
+        leader = trick_leader
+        if any_zero and elim_round == 0:
+            elim_round = r + 1
+        if any_zero and end_on_elim:
+            break
+
+    best = cabbages[0]
+    for s in range(1, players):
+        best = max(best, cabbages[s])
+    n_best = 0
+    for s in range(players):
+        if cabbages[s] == best:
+            n_best += 1
+    for s in range(players):
+        out_final[i, s] = cabbages[s]
+        out_win[i, s] = 1.0 / n_best if cabbages[s] == best else 0.0
+    out_rounds[i] = rounds_played
+    out_elim[i] = elim_round
+    out_reserve[i] = reserve
+    out_seven_no_slot[i] = seven_no_slot
+    out_zero_on[i] = zero_on
+
+
+@njit(cache=True, parallel=True)
+def play_games_nb(
+    seed, first_game, n_games, chunk, scalars, machines, tokens, golden, policy_ids, policy_params,
+    out_game, out_final, out_win, out_rounds, out_elim, out_reserve, out_seven_no_slot,
+    out_zero_on, out_leader, out_delta, out_tricks, out_amount, out_shortfall, out_machine,
+    out_machine_token, out_machine_value, out_machine_placer, out_golden_side,
+    out_golden_value, out_golden_placer,
+):
+    players = scalars[S_PLAYERS]
+    n_chunks = (n_games + chunk - 1) // chunk
+    for c in prange(n_chunks):
+        pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
+        hands = np.zeros(players, dtype=np.uint64)
+        table_rng = np.zeros(4, dtype=np.uint64)
+        seat_rngs = np.zeros((players, 4), dtype=np.uint64)
+        deck = np.zeros(E.N_CARDS, dtype=np.int64)
+        pile = np.zeros(machines.shape[0], dtype=np.int64)
+        placement = np.zeros(3, dtype=np.int64)
+        cabbages = np.zeros(players, dtype=np.int64)
+        net = np.zeros(players, dtype=np.int64)
+        hit = np.zeros(players, dtype=np.int64)
+        for i in range(c * chunk, min(n_games, (c + 1) * chunk)):
+            play_game_nb(
+                seed, first_game + i, i, scalars, machines, tokens, golden, policy_ids, policy_params,
+                pub, hands, table_rng, seat_rngs, deck, pile, placement, cabbages, net, hit,
+                out_game, out_final, out_win, out_rounds, out_elim, out_reserve, out_seven_no_slot,
+                out_zero_on, out_leader, out_delta, out_tricks, out_amount, out_shortfall, out_machine,
+                out_machine_token, out_machine_value, out_machine_placer, out_golden_side,
+                out_golden_value, out_golden_placer,
+            )
+
+
+def play_games(
+    rules: Rules,
+    seed: int,
+    first_game: int,
+    n_games: int,
+    policy_ids: np.ndarray,
+    policy_params: np.ndarray,
+    threads: int | None = None,
+    chunk: int = GAMES_PER_CHUNK,
+) -> dict[str, np.ndarray]:
+    """Play games ``first_game .. first_game + n_games - 1``; return their records.
+
+    ``policy_ids`` / ``policy_params`` come from ``policies.parse_seats``.
+    ``threads`` caps the worker threads (default: all); it never changes
+    the result.
+    """
+    if n_games < 0 or first_game < 0:
+        raise ValueError("first_game and n_games must be non-negative")
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be between 0 and 2**64 - 1, got {seed}")
+    rec = empty_records(n_games, rules.players, rules.rounds)
+    if n_games == 0:
+        return rec
+    scalars, machines, tokens, golden = rules.kernel_args()
+    ids = np.ascontiguousarray(policy_ids, dtype=np.int64)
+    params = np.ascontiguousarray(policy_params, dtype=np.float64)
+    previous = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+    try:
+        play_games_nb(
+            np.uint64(seed), first_game, n_games, max(1, int(chunk)), scalars, machines, tokens,
+            golden, ids, params, *(rec[name] for name in RECORD_FIELDS),
+        )
+    finally:
+        numba.set_num_threads(previous)
+    return rec

@@ -1,0 +1,84 @@
+"""The jitted core: determinism, conservation and the records' invariants."""
+
+import numpy as np
+import pytest
+
+from sim.lasvegan.nb import play_games
+from sim.lasvegan.params import Rules
+from sim.lasvegan.policies import parse_seats
+from sim.lasvegan.records import concat_records
+
+
+def run(rules, n, seed=5, first=0, **kw):
+    ids, params = parse_seats("random", rules.players)
+    return play_games(rules, seed, first, n, ids, params, **kw)
+
+
+def assert_same(a, b):
+    assert a.keys() == b.keys()
+    for k in a:
+        np.testing.assert_array_equal(a[k], b[k], err_msg=k)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_same_records_on_any_thread_count_and_chunking(players):
+    rules = Rules(players=players)
+    whole = run(rules, 3000, threads=2, chunk=64)
+    assert_same(whole, run(rules, 3000, threads=1, chunk=3000))
+    assert_same(whole, run(rules, 3000, threads=2, chunk=7))
+    # Split into batches at arbitrary points: game indices carry the randomness.
+    parts = [run(rules, 1000, first=0), run(rules, 1234, first=1000), run(rules, 766, first=2234)]
+    assert_same(whole, concat_records(parts))
+
+
+def test_seed_changes_games():
+    rules = Rules()
+    a, b = run(rules, 200, seed=1), run(rules, 200, seed=2)
+    assert not np.array_equal(a["final_cabbages"], b["final_cabbages"])
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules(players=3),
+        Rules(players=5, rounds=2),
+        Rules(players=2, reserve="unlimited"),
+        Rules(players=4, end_on_elimination=False, starting_cabbages=5),
+        Rules(players=3, set_aside=4, set_aside_face="revealed"),
+    ],
+    ids=["default", "3p", "5p-2r", "2p-unlimited", "no-elim-end", "3p-4-revealed"],
+)
+def test_conservation_and_bounds(rules):
+    rec = run(rules, 2000)
+    final = rec["final_cabbages"].astype(np.int64)
+    assert (final >= 0).all()
+    # Cabbages move only by the round deltas.
+    np.testing.assert_array_equal(final, rules.starting_cabbages + rec["delta"].sum(axis=1))
+    if rules.finite_reserve:
+        np.testing.assert_array_equal(final.sum(1) + rec["reserve_end"], rules.total_cabbages)
+    else:
+        assert (rec["reserve_end"] == -1).all()
+    np.testing.assert_allclose(rec["win_share"].sum(1), 1.0)
+    # Every trick of every played round is won by someone.
+    played = np.arange(rules.rounds)[None, :] < rec["rounds_played"][:, None]
+    tricks = rec["tricks"].sum(axis=2)
+    assert (tricks[played] == rules.hand_size).all()
+    assert (tricks[~played] == 0).all()
+    # One placement per 7 won, at most one token per machine.
+    placed = (rec["machine_token"] >= 0).sum(2) + (rec["golden_side"] >= 0)
+    assert (placed[~played] == 0).all()
+    assert (placed[played] <= 4).all()
+    if rules.end_on_elimination:
+        ended = rec["elim_round"] > 0
+        np.testing.assert_array_equal(rec["rounds_played"][ended], rec["elim_round"][ended])
+        assert (rec["rounds_played"][~ended] == rules.rounds).all()
+
+
+def test_default_components_always_have_a_slot_for_each_seven():
+    rec = run(Rules(), 3000)
+    placed = (rec["machine_token"] >= 0).sum(2) + (rec["golden_side"] >= 0)
+    played = np.arange(4)[None, :] < rec["rounds_played"][:, None]
+    # 40 cards dealt at 4 players: all four 7s are won, so all four slots fill.
+    assert (placed[played] == 4).all()
+    assert (rec["seven_no_slot"] == 0).all()
