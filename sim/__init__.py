@@ -1,3 +1,27 @@
-"""lvsim: a Monte Carlo rules-balance simulator for tabletop games."""
+"""lvsim: a Monte Carlo rules-balance simulator for tabletop games.
+
+``sim.run(config)`` plays an experiment and returns its results;
+``sim.load_config(path)`` reads an experiment file. Both are imported on
+first use, so ``import sim`` stays light.
+"""
 
 __version__ = "0.1.0"
+
+_LAZY = {
+    "run": "sim.runner",
+    "Results": "sim.runner",
+    "Config": "sim.config",
+    "load_config": "sim.config",
+}
+
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'sim' has no attribute {name!r}")

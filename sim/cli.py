@@ -15,6 +15,7 @@ import click
 
 from sim import __version__
 from sim.errors import ConfigError, ScriptError
+from sim.lasvegan.enums import MAX_PLAYERS, MIN_PLAYERS
 
 EXIT_BAD_INPUT = 2
 
@@ -44,6 +45,55 @@ def main():
     Run batches of games from TOML configs, replay a game given by hand,
     and measure the jitted core's speed.
     """
+
+
+@main.command()
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.option("--games", type=click.IntRange(1), default=None, help="Games to play (overrides run.games).")
+@click.option("--seed", type=click.IntRange(0), default=None, help="Base seed (overrides run.seed).")
+@click.option(
+    "--players",
+    type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
+    default=None,
+    help="Player count (overrides rules.players; the rules are checked again for it).",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(1),
+    default=None,
+    help="Worker threads (overrides run.threads; default: all cores). Never changes the results.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Results directory; must be new or empty (default: reports/<config name>-<timestamp>/).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object instead of a table.")
+@friendly_errors
+def run(config, games, seed, players, threads, out, as_json):
+    """Play the games of CONFIG, print a summary and write the results.
+
+    CONFIG is a TOML experiment file (default: configs/default.toml, the
+    rulebook game at 4 players with random policies). The results
+    directory gets the per-game records (records.parquet), the resolved
+    config (config.toml), the summary (summary.json) and what is needed to
+    reproduce the run (meta.json).
+    """
+    from analysis.summary import summary_table
+    from sim.config import default_config, load_config
+    from sim.runner import DEFAULT_OUT
+    from sim.runner import run as run_config
+
+    cfg = load_config(config) if config else default_config()
+    cfg = cfg.with_overrides(games=games, seed=seed, players=players, threads=threads)
+    results = run_config(cfg, out=DEFAULT_OUT if out is None else out)
+    if as_json:
+        click.echo(json.dumps(results.summary))
+        return
+    click.echo(summary_table(results.summary))
+    files = ", ".join(sorted(p.name for p in results.out_dir.iterdir()))
+    click.echo(f"\nResults in {results.out_dir}/ ({files})")
 
 
 @main.command()

@@ -1,0 +1,1 @@
+"""Turning game records into tables, statistics and reports; never plays a game."""

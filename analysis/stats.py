@@ -1,0 +1,145 @@
+"""Small statistics for Monte Carlo summaries: intervals, exact moments, histograms.
+
+Everything here works from sufficient statistics (counts, integer sums,
+sums of squares, integer histograms) rather than raw samples, so partial
+results of any number of chunks merge exactly and a run of any size keeps
+memory bounded. Undefined values (an interval from fewer than two samples)
+are ``nan``.
+"""
+
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+
+import numpy as np
+
+CONFIDENCE = 0.95
+Z95 = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)  # 1.959963984540054
+
+NAN_INTERVAL = (math.nan, math.nan)
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion: sound near 0 and 1, unlike p ± z·se."""
+    if trials <= 0:
+        return NAN_INTERVAL
+    p = successes / trials
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
+    # At 0 or all successes the bound is exactly 0 or 1; rounding must not
+    # leave it a hair inside and exclude the estimate itself.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return low, high
+
+
+def mean_and_sd(total: int, total_sq: int, n: int) -> tuple[float, float]:
+    """Mean and sample standard deviation (n - 1) from integer sums.
+
+    The numerator ``n * Σx² - (Σx)²`` is computed in exact integer
+    arithmetic, so there is no cancellation and the result does not
+    depend on how the sums were split into chunks.
+    """
+    if n <= 0:
+        return math.nan, math.nan
+    total, total_sq, n = int(total), int(total_sq), int(n)
+    mean = total / n
+    if n < 2:
+        return mean, math.nan
+    return mean, math.sqrt((n * total_sq - total * total) / (n * (n - 1)))
+
+
+def mean_interval(mean: float, sd: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Normal-approximation interval of a mean: mean ± z · sd / √n."""
+    if n < 2 or math.isnan(sd):
+        return NAN_INTERVAL
+    half = z * sd / math.sqrt(n)
+    return mean - half, mean + half
+
+
+class IntHistogram:
+    """Counts of integer values, mergeable, with exact moments and percentiles.
+
+    ``counts[i]`` is how often the value ``offset + i`` occurred; the range
+    grows as values arrive, so it stays as small as the data.
+    """
+
+    def __init__(self, counts: np.ndarray | None = None, offset: int = 0):
+        self.counts = np.zeros(0, dtype=np.int64) if counts is None else np.asarray(counts, dtype=np.int64)
+        self.offset = int(offset)
+
+    @classmethod
+    def of(cls, values: np.ndarray) -> "IntHistogram":
+        values = np.asarray(values).ravel()
+        if values.size == 0:
+            return cls()
+        low = int(values.min())
+        return cls(np.bincount(values.astype(np.int64) - low), low)
+
+    def merge(self, other: "IntHistogram") -> "IntHistogram":
+        if self.count == 0:
+            return IntHistogram(other.counts.copy(), other.offset)
+        if other.count == 0:
+            return IntHistogram(self.counts.copy(), self.offset)
+        low = min(self.offset, other.offset)
+        high = max(self.offset + len(self.counts), other.offset + len(other.counts))
+        counts = np.zeros(high - low, dtype=np.int64)
+        counts[self.offset - low : self.offset - low + len(self.counts)] += self.counts
+        counts[other.offset - low : other.offset - low + len(other.counts)] += other.counts
+        return IntHistogram(counts, low)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, IntHistogram):
+            return NotImplemented
+        return self.as_dict() == other.as_dict()
+
+    @property
+    def values(self) -> np.ndarray:
+        return np.arange(self.offset, self.offset + len(self.counts), dtype=np.int64)
+
+    @property
+    def count(self) -> int:
+        return int(self.counts.sum())
+
+    @property
+    def total(self) -> int:
+        return int(self.counts @ self.values) if len(self.counts) else 0
+
+    @property
+    def total_sq(self) -> int:
+        return int(self.counts @ (self.values * self.values)) if len(self.counts) else 0
+
+    def mean_and_sd(self) -> tuple[float, float]:
+        return mean_and_sd(self.total, self.total_sq, self.count)
+
+    def order_statistic(self, k: int) -> int:
+        """The k-th smallest value (0-based) of the data."""
+        return self.offset + int(np.searchsorted(np.cumsum(self.counts), k, side="right"))
+
+    def percentile(self, q: float) -> float:
+        """The q-th percentile, equal to ``np.percentile(data, q)`` (linear method).
+
+        The arithmetic follows numpy's step by step (virtual index
+        ``(n - 1) · q/100``, then its two-sided interpolation) so that the
+        two agree to the last bit, not just approximately.
+        """
+        n = self.count
+        if n == 0:
+            return math.nan
+        virtual = (n - 1) * (q / 100)
+        if virtual >= n - 1:
+            return float(self.order_statistic(n - 1))
+        if virtual < 0:
+            return float(self.order_statistic(0))
+        below = math.floor(virtual)
+        t = virtual - below
+        a = self.order_statistic(below)
+        b = self.order_statistic(below + 1)
+        diff = b - a
+        return float(b - diff * (1 - t)) if t >= 0.5 else float(a + diff * t)
+
+    def as_dict(self) -> dict[int, int]:
+        """``{value: count}`` for the values that occurred."""
+        return {int(v): int(c) for v, c in zip(self.values, self.counts) if c}

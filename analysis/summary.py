@@ -1,0 +1,313 @@
+"""The summary of a batch of Las Vegan games, built from mergeable partial statistics.
+
+A :class:`Tally` holds only counts, integer sums and integer histograms of
+one chunk of game records. Tallies of chunks merge exactly (every number
+in them is an integer), so a run of any size keeps memory bounded and the
+summary of a run does not depend on how it was chunked. :func:`summarize`
+turns a tally into the summary dict that ``lvsim run --json`` prints and
+:func:`summary_table` into the text it prints otherwise.
+
+Definitions:
+
+* win share: each of the k seats tied for most cabbages gets 1/k of a win;
+  its interval is the normal approximation with the sample variance;
+* first-player advantage: seat 0's win share minus 1/players;
+* elimination: a game in which a seat reached 0 cabbages (``elim_round > 0``);
+* swing: one seat's cabbage change in one played round;
+* tie: a game with more than one winner;
+* shortfall: a played round in which the reserve could not pay every gain
+  (``shortfall_per_round`` is the unpaid cabbages per played round);
+* ``amount_mean``: what one seat scores in one round from each kind of
+  machine (colour, points, golden) before settlement — what drives swings;
+* ``seven_no_slot_rate``, ``zero_playing_on_rate``: share of games in which
+  a 7 found no free slot, or a seat started a round at 0 cabbages.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import Any, Mapping
+
+import numpy as np
+
+from analysis.stats import IntHistogram, mean_and_sd, mean_interval, wilson_interval
+from sim.lasvegan.records import empty_records
+
+KIND_NAMES = ("colour", "points", "golden")  # rows of the records' ``amount`` field
+PERCENTILES = (5, 50, 95)
+GAME_TITLES = {"lasvegan": "Las Vegan"}
+
+
+@dataclass(eq=False)
+class Tally:
+    """Sufficient statistics of a batch of games; ``merge`` adds two batches exactly.
+
+    Every number is an integer: win shares are counted in units of
+    1/lcm(1..players) of a win, so that 1/k of a win is whole for any tie.
+    """
+
+    players: int
+    rounds: int
+    games: int
+    win_units: np.ndarray  # [seat]
+    win_units_sq: np.ndarray  # [seat]
+    tie_games: int
+    elimination_games: int
+    end_round_games: np.ndarray  # [r]: games with rounds_played == r + 1
+    swing: IntHistogram  # cabbage change of one seat in one played round
+    final_total: np.ndarray  # [seat]
+    final_total_sq: np.ndarray  # [seat]
+    final: IntHistogram  # final cabbages, every seat
+    shortfall_rounds: int
+    shortfall_cabbages: int
+    amount_total: np.ndarray  # [kind]: scored amounts over all played seat-rounds
+    seven_no_slot_games: int
+    zero_playing_on_games: int
+
+    @property
+    def win_unit(self) -> int:
+        return _win_unit(self.players)
+
+    @property
+    def played_rounds(self) -> int:
+        return int(self.end_round_games @ np.arange(1, self.rounds + 1))
+
+    @classmethod
+    def of(cls, rec: Mapping[str, np.ndarray]) -> "Tally":
+        """The tally of one batch of game records (see ``sim.lasvegan.records``)."""
+        games, rounds, players = rec["delta"].shape
+        units = np.rint(rec["win_share"] * _win_unit(players)).astype(np.int64)
+        rounds_played = rec["rounds_played"].astype(np.int64)
+        played = np.arange(rounds)[None, :] < rounds_played[:, None]  # [game, round]
+        final = rec["final_cabbages"].astype(np.int64)
+        shortfall = rec["shortfall"][played].astype(np.int64)
+        return cls(
+            players=players,
+            rounds=rounds,
+            games=games,
+            win_units=units.sum(axis=0),
+            win_units_sq=(units * units).sum(axis=0),
+            tie_games=int(np.count_nonzero((units > 0).sum(axis=1) > 1)),
+            elimination_games=int(np.count_nonzero(rec["elim_round"] > 0)),
+            end_round_games=np.bincount(rounds_played - 1, minlength=rounds).astype(np.int64),
+            swing=IntHistogram.of(rec["delta"][played]),
+            final_total=final.sum(axis=0),
+            final_total_sq=(final * final).sum(axis=0),
+            final=IntHistogram.of(final),
+            shortfall_rounds=int(np.count_nonzero(shortfall > 0)),
+            shortfall_cabbages=int(shortfall.sum()),
+            amount_total=rec["amount"][played].astype(np.int64).sum(axis=(0, 2)),
+            seven_no_slot_games=int(np.count_nonzero(rec["seven_no_slot"] > 0)),
+            zero_playing_on_games=int(np.count_nonzero(rec["zero_playing_on"] > 0)),
+        )
+
+    @classmethod
+    def empty(cls, players: int, rounds: int) -> "Tally":
+        """The tally of no games: the starting point of a run's merges."""
+        return cls.of(empty_records(0, players, rounds))
+
+    def merge(self, other: "Tally") -> "Tally":
+        """The tally of both batches together."""
+        if (self.players, self.rounds) != (other.players, other.rounds):
+            raise ValueError(
+                f"cannot merge tallies of {self.players} players x {self.rounds} rounds "
+                f"and {other.players} players x {other.rounds} rounds"
+            )
+        merged = {}
+        for f in fields(self):
+            a, b = getattr(self, f.name), getattr(other, f.name)
+            if f.name in ("players", "rounds"):
+                merged[f.name] = a
+            elif isinstance(a, IntHistogram):
+                merged[f.name] = a.merge(b)
+            else:
+                merged[f.name] = a + b
+        return Tally(**merged)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Tally):
+            return NotImplemented
+        return all(_same(getattr(self, f.name), getattr(other, f.name)) for f in fields(self))
+
+
+def _win_unit(players: int) -> int:
+    """1/k of a win is a whole number of these units for every k <= players."""
+    return math.lcm(*range(1, players + 1))
+
+
+def _same(a, b) -> bool:
+    return np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
+
+
+def summarize(
+    tally: Tally,
+    *,
+    game: str = "lasvegan",
+    seed: int | None = None,
+    seconds: float | None = None,
+    policies: list[str] | tuple[str, ...] | None = None,
+) -> dict[str, Any]:
+    """The summary dict of a run: plain JSON values, seat lists in seat order.
+
+    Intervals are 95% ``[low, high]``; rates are fractions; a value that is
+    undefined (an interval from a single game) is None.
+    """
+    n, players = tally.games, tally.players
+    unit = tally.win_unit
+    win = [mean_and_sd(u, q, n) for u, q in zip(tally.win_units, tally.win_units_sq)]
+    win_share = [m / unit for m, _ in win]
+    win_share_ci = [[x / unit for x in mean_interval(m, sd, n)] for m, sd in win]
+    fair = 1 / players
+    rounds_hist = IntHistogram(tally.end_round_games, offset=1)
+    mean_rounds, sd_rounds = rounds_hist.mean_and_sd()
+    swing_mean, swing_sd = tally.swing.mean_and_sd()
+    final_mean, final_sd = tally.final.mean_and_sd()
+    final_seat = [mean_and_sd(t, q, n) for t, q in zip(tally.final_total, tally.final_total_sq)]
+    played_rounds = tally.played_rounds
+    seat_rounds = played_rounds * players
+    summary = {
+        "game": game,
+        "players": players,
+        "rounds": tally.rounds,
+        "games": n,
+        "seed": seed,
+        "policies": list(policies) if policies is not None else None,
+        "seconds": seconds,
+        "games_per_second": n / seconds if seconds else None,
+        "win_share": win_share,
+        "win_share_ci": win_share_ci,
+        "first_player_advantage": win_share[0] - fair,
+        "first_player_advantage_ci": [x - fair for x in win_share_ci[0]],
+        "elimination_rate": _share(tally.elimination_games, n),
+        "elimination_rate_ci": list(wilson_interval(tally.elimination_games, n)),
+        "end_round_share": [_share(c, n) for c in tally.end_round_games],
+        "mean_rounds": mean_rounds,
+        "mean_rounds_ci": list(mean_interval(mean_rounds, sd_rounds, n)),
+        "swing": _distribution(tally.swing, swing_mean, swing_sd),
+        "final_cabbages_mean": [m for m, _ in final_seat],
+        "final_cabbages_mean_ci": [list(mean_interval(m, sd, n)) for m, sd in final_seat],
+        "final_cabbages": _distribution(tally.final, final_mean, final_sd),
+        "tie_rate": _share(tally.tie_games, n),
+        "tie_rate_ci": list(wilson_interval(tally.tie_games, n)),
+        "shortfall_rate": _share(tally.shortfall_rounds, played_rounds),
+        "shortfall_per_round": _share(tally.shortfall_cabbages, played_rounds),
+        "amount_mean": {k: _share(int(a), seat_rounds) for k, a in zip(KIND_NAMES, tally.amount_total)},
+        "seven_no_slot_rate": _share(tally.seven_no_slot_games, n),
+        "zero_playing_on_rate": _share(tally.zero_playing_on_games, n),
+    }
+    return _json_ready(summary)
+
+
+def summarize_records(rec: Mapping[str, np.ndarray], **kwargs) -> dict[str, Any]:
+    """The summary of records held in memory (see :func:`summarize` for the options)."""
+    return summarize(Tally.of(rec), **kwargs)
+
+
+def _share(count: int, total: int) -> float:
+    return count / total if total else math.nan
+
+
+def _distribution(hist: IntHistogram, mean: float, sd: float) -> dict[str, float]:
+    out = {"mean": mean, "sd": sd}
+    out.update({f"p{q:02d}": hist.percentile(q) for q in PERCENTILES})
+    return out
+
+
+def _json_ready(value):
+    """Plain Python values for json.dumps: numpy scalars unwrapped, nan as None."""
+    if isinstance(value, dict):
+        return {k: _json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_json_ready(v) for v in value]
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return None if math.isnan(value) else float(value)
+    return value
+
+
+# --- text ------------------------------------------------------------------
+
+
+def summary_table(summary: Mapping[str, Any]) -> str:
+    """The summary as the text table ``lvsim run`` prints."""
+    players = summary["players"]
+
+    def row(label: str, value: str, note: str = "") -> str:
+        return f"  {label:<25}{value:>9}  {note}".rstrip()
+
+    lines = [_title(summary), "", "Win share by seat (95% CI)"]
+    for s, (share, ci) in enumerate(zip(summary["win_share"], summary["win_share_ci"])):
+        lines.append(row(f"seat {s}" + (" (leads round 1)" if s == 0 else ""), _pct(share), _pct_ci(ci)))
+    lines.append(
+        row(
+            "first-player advantage",
+            _pts(summary["first_player_advantage"]),
+            f"{_pts_ci(summary['first_player_advantage_ci'])}  seat 0 minus 1/{players}, in percentage points",
+        )
+    )
+    lines += ["", "Games"]
+    lines.append(row("elimination rate", _pct(summary["elimination_rate"]), _pct_ci(summary["elimination_rate_ci"])))
+    lines.append(row("rounds played", _num(summary["mean_rounds"]), _num_ci(summary["mean_rounds_ci"])))
+    ends = "  ".join(f"{r + 1}: {_pct(x)}" for r, x in enumerate(summary["end_round_share"]))
+    lines.append(f"  {'ended after round':<25}{ends}")
+    lines.append(row("tie rate", _pct(summary["tie_rate"]), "of games"))
+    lines.append(row("reserve shortfall rate", _pct(summary["shortfall_rate"]), "of rounds"))
+    if summary.get("seven_no_slot_rate"):
+        lines.append(row("7s with no free slot", _pct(summary["seven_no_slot_rate"]), "of games"))
+    if summary.get("zero_playing_on_rate"):
+        lines.append(row("seat playing on at 0", _pct(summary["zero_playing_on_rate"]), "of games"))
+    lines += ["", f"Cabbages{'mean':>29}{'sd':>8}{'p05':>7}{'p50':>7}{'p95':>7}"]
+    for label, key in (("swing (seat, round)", "swing"), ("final (seat)", "final_cabbages")):
+        d = summary[key]
+        lines.append(
+            f"  {label:<25}{_num(d['mean']):>10}{_num(d['sd']):>8}"
+            f"{_short(d['p05']):>7}{_short(d['p50']):>7}{_short(d['p95']):>7}"
+        )
+    finals = "  ".join(f"{s}: {_num(m)}" for s, m in enumerate(summary["final_cabbages_mean"]))
+    lines.append(f"  {'final mean by seat':<25}{finals}")
+    lines.append("")
+    speed = ""
+    if summary.get("seconds") is not None:
+        speed = f" in {summary['seconds']:.2f} s ({summary['games_per_second']:,.0f} games/s)"
+    lines.append(f"Played {summary['games']:,} games{speed}")
+    return "\n".join(lines)
+
+
+def _title(summary: Mapping[str, Any]) -> str:
+    parts = [f"{GAME_TITLES.get(summary['game'], summary['game'])}, {summary['players']} players"]
+    policies = summary.get("policies")
+    if policies:
+        parts.append(f"{policies[0]} policy" if len(set(policies)) == 1 else "policies " + " / ".join(policies))
+    if summary.get("seed") is not None:
+        parts.append(f"seed {summary['seed']}")
+    return ", ".join(parts)
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.2f}%"
+
+
+def _pct_ci(ci) -> str:
+    return "" if None in ci else f"[{100 * ci[0]:.2f}%, {100 * ci[1]:.2f}%]"
+
+
+def _pts(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:+.2f} pp"
+
+
+def _pts_ci(ci) -> str:
+    return "" if None in ci else f"[{100 * ci[0]:+.2f}, {100 * ci[1]:+.2f}]"
+
+
+def _num(x: float | None, digits: int = 2) -> str:
+    return "n/a" if x is None else f"{x:.{digits}f}"
+
+
+def _short(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:g}"
+
+
+def _num_ci(ci) -> str:
+    return "" if None in ci else f"[{ci[0]:.2f}, {ci[1]:.2f}]"

@@ -1,0 +1,235 @@
+"""Experiment files: one TOML file per experiment, read strictly.
+
+A config names the game, how many games to play from which seed, the rule
+knobs and the policy of each seat::
+
+    game = "lasvegan"
+
+    [run]
+    games = 100000
+    seed = 1
+
+    [rules]            # every key optional; defaults are the rulebook's game
+    players = 4
+
+    [policies]
+    seats = "random"   # one name for every seat, or a list, one per seat
+
+Anything unexpected (an unknown key or table, a wrong type, a value out of
+range, an impossible combination, malformed TOML, a missing file) raises a
+:class:`~sim.errors.ConfigError` whose message starts with the dotted key:
+``rules.players: must be between 2 and 5, got 7``.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+from sim.errors import ConfigError
+from sim.lasvegan.params import Rules
+from sim.lasvegan.policies import parse_seats
+
+GAMES = ("lasvegan",)
+DEFAULT_GAMES = 100_000
+DEFAULT_SEED = 1
+DEFAULT_SEATS = "random"
+# TOML integers are signed 64-bit: a larger seed could not be written back.
+MAX_SEED = 2**63 - 1
+
+TABLES = {
+    "run": ("games", "seed", "threads"),
+    "rules": tuple(Rules.__dataclass_fields__),
+    "policies": ("seats",),
+}
+TOP_LEVEL = ("game", *TABLES)
+
+# Where `lvsim run` looks when no config is given: the repository's configs/
+# next to the package (the package is installed from the repository).
+DEFAULT_CONFIG_PATH = Path(__file__).resolve().parent.parent / "configs" / "default.toml"
+
+
+@dataclass(frozen=True)
+class Config:
+    """One experiment: which game, how many games from which seed, rules and seats.
+
+    Build it with :func:`load_config` or directly; either way every field is
+    validated. ``seats`` is one policy name for every seat or a tuple with
+    one name per seat. ``threads`` of None means all cores; it never changes
+    the results.
+    """
+
+    name: str = "custom"
+    game: str = "lasvegan"
+    games: int = DEFAULT_GAMES
+    seed: int = DEFAULT_SEED
+    threads: int | None = None
+    rules: Rules = field(default_factory=Rules)
+    seats: str | tuple[str, ...] = DEFAULT_SEATS
+
+    def __post_init__(self):
+        if isinstance(self.seats, list):
+            object.__setattr__(self, "seats", tuple(self.seats))
+        _check_choice("game", self.game, GAMES)
+        _check_int("run.games", self.games, low=1)
+        _check_int("run.seed", self.seed, low=0, high=MAX_SEED)
+        if self.threads is not None:
+            _check_int("run.threads", self.threads, low=1)
+        if not isinstance(self.rules, Rules):
+            raise ConfigError("rules", f"must be a Rules object, got {self.rules!r}")
+        _check_seats(self.seats)
+        parse_seats(self.seats, self.rules.players)
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def seat_policies(self) -> tuple[str, ...]:
+        """The policy name of every seat, in seat order."""
+        if isinstance(self.seats, str):
+            return (self.seats,) * self.players
+        return tuple(self.seats)
+
+    def with_overrides(
+        self,
+        *,
+        games: int | None = None,
+        seed: int | None = None,
+        players: int | None = None,
+        threads: int | None = None,
+    ) -> "Config":
+        """A copy with the given values replaced (None keeps the file's value).
+
+        A new player count re-checks every rule that depends on it (cards
+        set aside, cabbages dealt) and the seat list.
+        """
+        changes: dict[str, Any] = {}
+        if games is not None:
+            changes["games"] = games
+        if seed is not None:
+            changes["seed"] = seed
+        if threads is not None:
+            changes["threads"] = threads
+        if players is not None:
+            changes["rules"] = Rules.from_mapping({**self.rules.to_dict(), "players": players})
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The config as the nested mapping its TOML file holds."""
+        run: dict[str, Any] = {"games": self.games, "seed": self.seed}
+        if self.threads is not None:
+            run["threads"] = self.threads
+        seats = self.seats if isinstance(self.seats, str) else list(self.seats)
+        return {"game": self.game, "run": run, "rules": self.rules.to_dict(), "policies": {"seats": seats}}
+
+    def to_toml(self) -> str:
+        """The resolved config as a TOML file: every rule spelled out, defaults included."""
+        data = self.to_dict()
+        lines = [f"# Resolved config of experiment {self.name!r}.", f"game = {_toml_value(data['game'])}"]
+        for table in TABLES:
+            lines += ["", f"[{table}]"]
+            lines += [f"{key} = {_toml_value(value)}" for key, value in data[table].items()]
+        return "\n".join(lines) + "\n"
+
+
+def load_config(path: str | Path) -> Config:
+    """Read and validate the experiment file at ``path``; its stem is the config's name."""
+    path = Path(path)
+    try:
+        with path.open("rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise ConfigError(str(path), "no such file") from None
+    except IsADirectoryError:
+        raise ConfigError(str(path), "is a directory, not a config file") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(str(path), f"not valid TOML: {err}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(str(path), "not valid TOML: the file is not UTF-8 text") from None
+    return config_from_mapping(data, name=path.stem)
+
+
+def config_from_mapping(data: Mapping[str, Any], name: str = "custom") -> Config:
+    """Build a Config from the nested mapping of a TOML file, checking every key."""
+    _reject_unknown("", data, TOP_LEVEL)
+    if "game" not in data:
+        raise ConfigError("game", f"missing (expected {' or '.join(map(repr, GAMES))})")
+    _check_choice("game", data["game"], GAMES)
+    tables = {}
+    for table in TABLES:
+        value = data.get(table, {})
+        if not isinstance(value, dict):
+            raise ConfigError(table, f"must be a table, got {value!r}")
+        _reject_unknown(table, value, TABLES[table])
+        tables[table] = value
+    run = tables["run"]
+    rules = Rules.from_mapping(tables["rules"])
+    return Config(
+        name=name,
+        game=data["game"],
+        games=run.get("games", DEFAULT_GAMES),
+        seed=run.get("seed", DEFAULT_SEED),
+        threads=run.get("threads"),
+        rules=rules,
+        seats=tables["policies"].get("seats", DEFAULT_SEATS),
+    )
+
+
+def default_config() -> Config:
+    """The rulebook game at 4 players: ``configs/default.toml``, or its built-in twin."""
+    if DEFAULT_CONFIG_PATH.is_file():
+        return load_config(DEFAULT_CONFIG_PATH)
+    return Config(name="default")
+
+
+# --- checks ----------------------------------------------------------------
+
+
+def _reject_unknown(table: str, data: Mapping[str, Any], known: tuple[str, ...]) -> None:
+    for key in data:
+        if key not in known:
+            dotted = f"{table}.{key}" if table else key
+            what = "table" if isinstance(data[key], dict) else "key"
+            raise ConfigError(dotted, f"unknown {what} (known: {', '.join(known)})")
+
+
+def _check_int(name: str, value: Any, low: int, high: int | None = None) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ConfigError(name, f"must be an integer, got {value!r}")
+    if high is None and value < low:
+        raise ConfigError(name, f"must be at least {low}, got {value}")
+    if high is not None and not low <= value <= high:
+        raise ConfigError(name, f"must be between {low} and {high}, got {value}")
+
+
+def _check_choice(name: str, value: Any, options: tuple[str, ...]) -> None:
+    if value not in options:
+        raise ConfigError(name, f"must be {' or '.join(map(repr, options))}, got {value!r}")
+
+
+def _check_seats(seats: Any) -> None:
+    if isinstance(seats, str):
+        return
+    if not isinstance(seats, tuple):
+        raise ConfigError("policies.seats", f"must be a policy name or a list of names, got {seats!r}")
+    for s, name in enumerate(seats):
+        if not isinstance(name, str):
+            raise ConfigError(f"policies.seats[{s}]", f"must be a policy name, got {name!r}")
+
+
+def _toml_value(value: Any) -> str:
+    """A TOML literal for the plain values a config holds."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        # A JSON string (ASCII only, standard escapes) is a valid TOML basic string.
+        return json.dumps(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(f"cannot write {value!r} as a TOML value")

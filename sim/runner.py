@@ -1,0 +1,368 @@
+"""Batch runs: play a config's games in chunks, summarise them, write the results.
+
+:func:`run` is what ``lvsim run`` does, as one call for notebooks::
+
+    import sim
+    results = sim.run("configs/default.toml", out=None)   # in memory, nothing written
+    results.summary["win_share"]
+    results.to_pandas()
+
+Games are played in chunks of :data:`CHUNK_GAMES`; each chunk's records are
+tallied (``analysis.summary.Tally``) and streamed to Parquet, then dropped,
+so memory stays bounded whatever the number of games. Chunking never
+changes the results: game ``i`` is a pure function of ``(seed, i)``.
+
+A run that writes results builds them in a hidden staging directory next to
+the destination and renames it into place at the very end, so an error or
+Ctrl-C leaves nothing half-written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import secrets
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import numpy as np
+import pandas as pd
+
+from analysis.summary import Tally, summarize, summary_table
+from sim import __version__
+from sim.config import Config, load_config
+from sim.errors import ConfigError
+from sim.lasvegan.policies import parse_seats
+from sim.lasvegan.records import concat_records, empty_records, records_to_frame
+
+CHUNK_GAMES = 65_536
+REPORTS_DIR = Path("reports")
+RECORDS_FILE = "records.parquet"
+CONFIG_FILE = "config.toml"
+META_FILE = "meta.json"
+SUMMARY_FILE = "summary.json"
+
+
+class _DefaultOut:
+    """Marker for "a new directory under reports/": distinct from None (write nothing)."""
+
+    def __repr__(self) -> str:
+        return "reports/<config name>-<timestamp>"
+
+
+DEFAULT_OUT = _DefaultOut()
+
+
+@dataclass(repr=False)
+class Results:
+    """What a run leaves: its summary, and its records on disk or in memory.
+
+    ``out_dir`` is None for an in-memory run (``run(config, out=None)``);
+    ``records`` is None unless the records were kept in memory.
+    """
+
+    config: Config
+    summary: dict[str, Any]
+    out_dir: Path | None = None
+    records: dict[str, np.ndarray] | None = None
+
+    @property
+    def records_path(self) -> Path | None:
+        return None if self.out_dir is None else self.out_dir / RECORDS_FILE
+
+    def to_pandas(self) -> pd.DataFrame:
+        """The per-game records, one row per game (columns as ``records_to_frame``)."""
+        if self.records is not None:
+            return records_to_frame(self.records)
+        if self.records_path is not None:
+            return pd.read_parquet(self.records_path)
+        raise ValueError("this run kept no records: run it with out=<directory> or keep_records=True")
+
+    def __repr__(self) -> str:
+        where = f"out_dir={str(self.out_dir)!r}" if self.out_dir else "in memory"
+        return f"<Results {self.config.name!r}: {self.summary['games']:,} games, {where}>"
+
+    def __str__(self) -> str:
+        return summary_table(self.summary)
+
+
+def run(
+    config: Config | str | os.PathLike,
+    out: str | os.PathLike | None | _DefaultOut = DEFAULT_OUT,
+    *,
+    keep_records: bool | None = None,
+    progress: bool | None = None,
+) -> Results:
+    """Play every game of ``config`` and return the summary (and records).
+
+    ``config`` is a :class:`~sim.config.Config` or the path of a TOML file.
+    ``out`` is the results directory: by default a new
+    ``reports/<config name>-<timestamp>/``; an existing directory must be
+    empty; None writes nothing. ``keep_records`` keeps every record in
+    memory (about 300 bytes a game at 4 players); by default only when
+    nothing is written. ``progress`` shows a progress bar on stderr; by
+    default only when stderr is a terminal.
+    """
+    if not isinstance(config, Config):
+        config = load_config(config)
+    if out is None:
+        out_dir = None
+    elif isinstance(out, _DefaultOut):
+        out_dir = default_out_dir(config.name)
+    else:
+        out_dir = Path(out)
+        check_out_dir(out_dir)
+    if keep_records is None:
+        keep_records = out_dir is None
+    if progress is None:
+        progress = sys.stderr.isatty()
+
+    if out_dir is None:
+        played = _play(config, keep_records=keep_records, progress=progress)
+        return Results(config, played.summary, None, played.records)
+
+    started = time.perf_counter()
+    started_at = datetime.now(timezone.utc)
+    with _staged_directory(out_dir) as staging:
+        (staging / CONFIG_FILE).write_text(config.to_toml(), encoding="utf-8")
+        with _ParquetRecords(staging / RECORDS_FILE) as records_file:
+            played = _play(config, keep_records=keep_records, progress=progress, on_chunk=records_file.write)
+        _write_json(staging / SUMMARY_FILE, played.summary)
+        meta = _meta(config, played, out_dir, started_at, time.perf_counter() - started)
+        _write_json(staging / META_FILE, meta)
+        _write_report_if_available(staging)
+    return Results(config, played.summary, out_dir, played.records)
+
+
+def default_out_dir(name: str, now: datetime | None = None) -> Path:
+    """``reports/<name>-<YYYYmmdd-HHMMSS>``, with a suffix if a run of the same second took it."""
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    path = REPORTS_DIR / f"{name}-{stamp}"
+    n = 2
+    while path.exists():
+        path = REPORTS_DIR / f"{name}-{stamp}-{n}"
+        n += 1
+    return path
+
+
+def check_out_dir(out_dir: Path) -> None:
+    """Refuse a results directory that would overwrite something."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ConfigError("out", f"{out_dir} exists and is not a directory")
+    if out_dir.is_dir() and any(out_dir.iterdir()):
+        raise ConfigError("out", f"{out_dir} already exists and is not empty; choose a new directory or remove it")
+
+
+# --- playing -----------------------------------------------------------------
+
+
+@dataclass
+class _Played:
+    summary: dict[str, Any]
+    records: dict[str, np.ndarray] | None
+    seconds: float
+    threads: int
+
+
+def _play(
+    config: Config,
+    *,
+    keep_records: bool,
+    progress: bool,
+    on_chunk: Callable[[dict[str, np.ndarray]], None] | None = None,
+) -> _Played:
+    import numba
+    from tqdm import tqdm
+
+    from sim.lasvegan.nb import play_games
+
+    rules = config.rules
+    policy_ids, policy_params = parse_seats(config.seats, rules.players)
+    threads = numba.get_num_threads() if config.threads is None else min(
+        config.threads, numba.config.NUMBA_NUM_THREADS
+    )
+
+    def play(first_game: int, n_games: int) -> dict[str, np.ndarray]:
+        return play_games(rules, config.seed, first_game, n_games, policy_ids, policy_params, threads=config.threads)
+
+    # Compiling (or loading the compiled core from cache) is not playing:
+    # keep it out of the timing.
+    play(0, 1)
+
+    tally = Tally.empty(rules.players, rules.rounds)
+    kept = []
+    bar = tqdm(total=config.games, unit="game", unit_scale=True, disable=not progress, file=sys.stderr, leave=False)
+    started = time.perf_counter()
+    with bar:
+        for first_game in range(0, config.games, CHUNK_GAMES):
+            rec = play(first_game, min(CHUNK_GAMES, config.games - first_game))
+            tally = tally.merge(Tally.of(rec))
+            if on_chunk is not None:
+                on_chunk(rec)
+            if keep_records:
+                kept.append(rec)
+            bar.update(len(rec["game"]))
+    seconds = time.perf_counter() - started
+
+    summary = summarize(
+        tally, game=config.game, seed=config.seed, seconds=seconds, policies=config.seat_policies
+    )
+    records = None
+    if keep_records:
+        records = concat_records(kept) if kept else empty_records(0, rules.players, rules.rounds)
+    return _Played(summary, records, seconds, threads)
+
+
+# --- writing -----------------------------------------------------------------
+
+
+class _ParquetRecords:
+    """Streams record batches into one Parquet file, one row per game."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.writer = None
+
+    def write(self, rec: dict[str, np.ndarray]) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        table = pa.Table.from_pandas(records_to_frame(rec), preserve_index=False)
+        if self.writer is None:
+            self.writer = pq.ParquetWriter(self.path, table.schema)
+        self.writer.write_table(table)
+
+    def __enter__(self) -> "_ParquetRecords":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+@contextmanager
+def _staged_directory(out_dir: Path) -> Iterator[Path]:
+    """A hidden directory next to ``out_dir``, renamed to it if the block succeeds.
+
+    On any failure, Ctrl-C included, the staging directory and any parent
+    directories made for it are removed again.
+    """
+    # Not tempfile.mkdtemp: its private permissions would stick to the results.
+    staging = out_dir.parent / f".{out_dir.name}.{secrets.token_hex(4)}.partial"
+    made: list[Path] = []
+    try:
+        try:
+            made = _make_parents(out_dir.parent)
+            staging.mkdir()
+        except OSError as err:
+            raise ConfigError("out", f"cannot create {out_dir}: {err.strerror or err}") from None
+        yield staging
+        check_out_dir(out_dir)  # again: something may have appeared while the games ran
+        if out_dir.exists():
+            out_dir.rmdir()
+        staging.rename(out_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        for directory in reversed(made):
+            try:
+                directory.rmdir()
+            except OSError:
+                break
+        raise
+
+
+def _make_parents(directory: Path) -> list[Path]:
+    """Create ``directory`` and its missing parents; return those created, outermost first."""
+    missing = []
+    while not directory.exists():
+        missing.append(directory)
+        directory = directory.parent
+    missing.reverse()
+    made = []
+    try:
+        for d in missing:
+            d.mkdir()
+            made.append(d)
+    except OSError:
+        for d in reversed(made):
+            d.rmdir()
+        raise
+    return made
+
+
+def _write_json(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+def _write_report_if_available(out_dir: Path) -> None:
+    """Write the HTML report into ``out_dir`` when the report module exists.
+
+    It runs on the staging directory, before the rename, so a run with a
+    report is complete or absent like the rest; the report should therefore
+    link to its neighbours (records, summary) by relative paths.
+    """
+    try:
+        from analysis.report import write_report
+    except ModuleNotFoundError as err:
+        if err.name != "analysis.report":
+            raise
+        return
+    write_report(out_dir)
+
+
+def _meta(config: Config, played: _Played, out_dir: Path, started_at: datetime, wall_seconds: float) -> dict:
+    """Everything needed to reproduce the run and to tell where it came from."""
+    import numba
+    import pyarrow
+
+    return {
+        "config_name": config.name,
+        "game": config.game,
+        "seed": config.seed,
+        "games": config.games,
+        "players": config.players,
+        "seats": list(config.seat_policies),
+        "first_game": 0,
+        "chunk_games": CHUNK_GAMES,
+        "threads": played.threads,
+        "seconds": played.seconds,
+        "wall_seconds": wall_seconds,
+        "started_at": started_at.isoformat(timespec="seconds"),
+        "command": shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+        "reproduce": f"lvsim run {shlex.quote(str(out_dir / CONFIG_FILE))}",
+        "files": {"records": RECORDS_FILE, "config": CONFIG_FILE, "summary": SUMMARY_FILE},
+        "versions": {
+            "lvsim": __version__,
+            "source_commit": _source_commit(),
+            "python": platform.python_version(),
+            "numba": numba.__version__,
+            "numpy": np.__version__,
+            "pandas": pd.__version__,
+            "pyarrow": pyarrow.__version__,
+        },
+        "platform": platform.platform(),
+    }
+
+
+def _source_commit() -> str | None:
+    """The commit of the source tree the package runs from, if it is a checkout."""
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            cwd=Path(__file__).resolve().parent,
+            capture_output=True,
+            text=True,
+            timeout=5,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() if out.returncode == 0 else None

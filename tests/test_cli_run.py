@@ -1,0 +1,300 @@
+"""`lvsim run` end to end through click's runner, and `sim.run` from Python."""
+
+import json
+import math
+import sys
+import types
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import sim
+import sim.lasvegan.nb
+import sim.runner
+from sim.cli import main
+from sim.config import load_config
+
+SUMMARY_KEYS = {
+    "game", "players", "games", "seed", "seconds", "games_per_second", "win_share", "win_share_ci",
+    "first_player_advantage", "first_player_advantage_ci", "elimination_rate", "elimination_rate_ci",
+    "end_round_share", "mean_rounds", "swing", "final_cabbages_mean", "tie_rate", "shortfall_rate",
+}
+RESULT_FILES = {"records.parquet", "config.toml", "meta.json", "summary.json"}
+TIMING_KEYS = ("seconds", "games_per_second")
+
+
+def lvsim(*args):
+    return CliRunner().invoke(main, ["run", *map(str, args)])
+
+
+def run_json(*args) -> dict:
+    result = lvsim(*args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def without_timing(summary: dict) -> dict:
+    return {k: v for k, v in summary.items() if k not in TIMING_KEYS}
+
+
+def contains(interval, value) -> bool:
+    low, high = interval
+    return low <= value <= high
+
+
+@pytest.fixture
+def in_tmp(tmp_path, monkeypatch):
+    """Run in an empty directory, so default results land (only) there."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_default_run_prints_the_table_and_writes_results_under_reports(in_tmp):
+    result = lvsim("--games", 300)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    for phrase in ("Las Vegan, 4 players, random policy, seed 1", "seat 0 (leads round 1)", "seat 3",
+                   "first-player advantage", "elimination rate", "ended after round", "swing", "final",
+                   "tie rate", "reserve shortfall rate", "Played 300 games in"):
+        assert phrase in out, phrase
+    [run_dir] = (in_tmp / "reports").iterdir()
+    assert run_dir.name.startswith("default-")
+    assert {p.name for p in run_dir.iterdir()} >= RESULT_FILES
+    assert f"Results in {run_dir.relative_to(in_tmp)}/" in out
+    assert result.stderr == ""  # no progress bar when stderr is not a terminal
+
+
+def test_json_summary_has_the_documented_shape_and_consistent_values(tmp_path):
+    s = run_json("--games", 3000, "--seed", 7, "--out", tmp_path / "o")
+    assert SUMMARY_KEYS <= set(s)
+    assert (s["game"], s["players"], s["games"], s["seed"]) == ("lasvegan", 4, 3000, 7)
+    assert len(s["win_share"]) == len(s["win_share_ci"]) == len(s["final_cabbages_mean"]) == 4
+    assert sum(s["win_share"]) == pytest.approx(1.0, abs=1e-12)
+    for share, ci in zip(s["win_share"], s["win_share_ci"]):
+        assert contains(ci, share)
+    assert s["first_player_advantage"] == pytest.approx(s["win_share"][0] - 1 / 4, abs=1e-15)
+    assert contains(s["first_player_advantage_ci"], s["first_player_advantage"])
+    assert contains(s["elimination_rate_ci"], s["elimination_rate"])
+    assert len(s["end_round_share"]) == 4 and sum(s["end_round_share"]) == pytest.approx(1.0, abs=1e-12)
+    assert s["mean_rounds"] == pytest.approx(sum((r + 1) * x for r, x in enumerate(s["end_round_share"])))
+    assert s["swing"]["p05"] <= s["swing"]["p50"] <= s["swing"]["p95"]
+    assert s["swing"]["sd"] > 0
+    for rate in ("elimination_rate", "tie_rate", "shortfall_rate"):
+        assert 0 <= s[rate] <= 1
+    assert s["games_per_second"] == pytest.approx(s["games"] / s["seconds"])
+
+
+def test_written_files_read_back_and_agree_with_the_summary(tmp_path):
+    out = tmp_path / "run"
+    s = run_json("--games", 2000, "--seed", 3, "--out", out)
+    assert {p.name for p in out.iterdir()} >= RESULT_FILES
+
+    df = pd.read_parquet(out / "records.parquet")
+    assert len(df) == 2000 and df["game"].tolist() == list(range(2000))
+    win = df[[f"win_share_s{s}" for s in range(4)]].to_numpy()
+    assert s["win_share"] == pytest.approx(win.mean(axis=0), rel=1e-12)
+    assert s["elimination_rate"] == np.mean(df["elim_round"] > 0)
+    assert s["end_round_share"] == [np.mean(df["rounds_played"] == r + 1) for r in range(4)]
+    final = df[[f"final_cabbages_s{s}" for s in range(4)]].to_numpy()
+    assert s["final_cabbages_mean"] == pytest.approx(final.mean(axis=0), rel=1e-12)
+    swings = np.concatenate(
+        [df.loc[df["rounds_played"] > r, [f"delta_r{r}_s{p}" for p in range(4)]].to_numpy().ravel() for r in range(4)]
+    )
+    assert s["swing"]["p05"] == np.percentile(swings, 5)
+    assert s["swing"]["mean"] == pytest.approx(swings.mean(), rel=1e-12)
+
+    assert json.loads((out / "summary.json").read_text()) == s
+    meta = json.loads((out / "meta.json").read_text())
+    assert (meta["seed"], meta["games"], meta["players"], meta["seats"]) == (3, 2000, 4, ["random"] * 4)
+    assert meta["versions"]["lvsim"] == sim.__version__
+    assert load_config(out / "config.toml").with_overrides() == load_config(out / "config.toml")
+    assert load_config(out / "config.toml").seed == 3
+
+
+def test_the_written_config_reproduces_the_run(tmp_path):
+    first = run_json("--games", 500, "--seed", 11, "--players", 3, "--out", tmp_path / "a")
+    again = run_json(tmp_path / "a" / "config.toml", "--out", tmp_path / "b")
+    assert without_timing(again) == without_timing(first)
+    pd.testing.assert_frame_equal(
+        pd.read_parquet(tmp_path / "a" / "records.parquet"), pd.read_parquet(tmp_path / "b" / "records.parquet")
+    )
+
+
+def test_overrides_change_the_run_and_the_resolved_config(tmp_path):
+    out = tmp_path / "o"
+    s = run_json("--games", 400, "--seed", 5, "--players", 3, "--threads", 1, "--out", out)
+    assert (s["players"], s["games"], s["seed"], len(s["win_share"])) == (3, 400, 5, 3)
+    config = load_config(out / "config.toml")
+    assert (config.games, config.seed, config.threads, config.players) == (400, 5, 1, 3)
+    assert config.rules.n_set_aside == 1  # "auto" followed the new player count
+    df = pd.read_parquet(out / "records.parquet")
+    assert "final_cabbages_s2" in df and "final_cabbages_s3" not in df
+
+
+def test_overrides_apply_to_a_given_config_file(tmp_path):
+    path = tmp_path / "five.toml"
+    path.write_text('game = "lasvegan"\n[run]\ngames = 50\nseed = 2\n[rules]\nplayers = 5\n')
+    s = run_json(path, "--seed", 4, "--out", tmp_path / "o")
+    assert (s["players"], s["games"], s["seed"]) == (5, 50, 4)
+
+
+def test_thread_count_and_chunking_do_not_change_the_results(tmp_path, monkeypatch):
+    one = run_json("--games", 700, "--threads", 1, "--out", tmp_path / "one")
+    monkeypatch.setattr(sim.runner, "CHUNK_GAMES", 128)
+    chunked = run_json("--games", 700, "--threads", 2, "--out", tmp_path / "chunked")
+    assert without_timing(chunked) == without_timing(one)
+    pd.testing.assert_frame_equal(
+        pd.read_parquet(tmp_path / "one" / "records.parquet"),
+        pd.read_parquet(tmp_path / "chunked" / "records.parquet"),
+    )
+
+
+MALFORMED = [
+    ('game = "lasvegas"', "game"),
+    ('[run]\ngames = 5', "game"),
+    ('game = "lasvegan"\nspeed = 3', "speed"),
+    ('game = "lasvegan"\n[run]\ngames = 0', "run.games"),
+    ('game = "lasvegan"\n[run]\ngames = 10.5', "run.games"),
+    ('game = "lasvegan"\n[run]\nseed = "one"', "run.seed"),
+    ('game = "lasvegan"\n[run]\nthreads = -2', "run.threads"),
+    ('game = "lasvegan"\n[rules]\nplayers = 7', "rules.players"),
+    ('game = "lasvegan"\n[rules]\nrounds = 5', "rules.rounds"),
+    ('game = "lasvegan"\n[rules]\nreserve = "bottomless"', "rules.reserve"),
+    ('game = "lasvegan"\n[rules]\nend_on_elimination = "yes"', "rules.end_on_elimination"),
+    ('game = "lasvegan"\n[rules]\nplayers = 3\nset_aside = 2', "rules.set_aside"),
+    ('game = "lasvegan"\n[rules]\nmachines = ["suit:green", "value:7"]', "rules.machines"),
+    ('game = "lasvegan"\n[rules]\ngolden_token = [3]', "rules.golden_token"),
+    ('game = "lasvegan"\n[rules]\nboard = 1', "rules.board"),
+    ('game = "lasvegan"\n[policies]\nseats = "clever"', "policies.seats"),
+    ('game = "lasvegan"\n[policies]\nseats = ["random", "random", "random"]', "policies.seats"),
+    ('game = "lasvegan"\n[extras]\nx = 1', "extras"),
+    ('game = "lasvegan"\n[run\ngames = 5', "bad.toml"),
+]
+
+
+@pytest.mark.parametrize("text, key", MALFORMED)
+def test_a_malformed_config_gives_one_line_naming_the_key_and_writes_nothing(in_tmp, text, key):
+    path = in_tmp / "bad.toml"
+    path.write_text(text + "\n")
+    result = lvsim(path.name, "--games", 10)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith(f"error: {key}: ") and result.stderr.count("\n") == 1, result.stderr
+    assert "Traceback" not in result.output
+    assert [p.name for p in in_tmp.iterdir()] == ["bad.toml"]
+
+
+def test_an_override_that_breaks_the_rules_is_a_config_error(in_tmp):
+    path = in_tmp / "fixed.toml"
+    path.write_text('game = "lasvegan"\n[rules]\nset_aside = 0\n')
+    result = lvsim(path, "--players", 3)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: rules.set_aside: ")
+    assert [p.name for p in in_tmp.iterdir()] == ["fixed.toml"]
+
+
+def test_a_missing_config_file_is_reported(in_tmp):
+    result = lvsim("nowhere.toml")
+    assert result.exit_code == 2
+    assert result.stderr == "error: nowhere.toml: no such file\n"
+    assert list(in_tmp.iterdir()) == []
+
+
+@pytest.mark.parametrize("option", [["--games", "0"], ["--players", "6"], ["--seed", "-1"], ["--threads", "0"]])
+def test_out_of_range_options_are_usage_errors(in_tmp, option):
+    result = lvsim(*option)
+    assert result.exit_code == 2
+    assert option[0] in result.stderr
+    assert list(in_tmp.iterdir()) == []
+
+
+def test_a_non_empty_out_directory_is_never_overwritten(tmp_path):
+    out = tmp_path / "taken"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    result = lvsim("--games", 10, "--out", out)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: out: ") and "not empty" in result.stderr
+    assert [p.name for p in out.iterdir()] == ["notes.txt"]
+    assert [p.name for p in tmp_path.iterdir()] == ["taken"]
+
+
+def test_an_out_directory_that_cannot_be_made_is_reported(tmp_path):
+    (tmp_path / "file.txt").write_text("not a directory")
+    result = lvsim("--games", 10, "--out", tmp_path / "file.txt" / "run")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: out: cannot create ")
+    assert [p.name for p in tmp_path.iterdir()] == ["file.txt"]
+
+
+def test_an_empty_out_directory_is_used(tmp_path):
+    (tmp_path / "empty").mkdir()
+    run_json("--games", 10, "--out", tmp_path / "empty")
+    assert {p.name for p in (tmp_path / "empty").iterdir()} >= RESULT_FILES
+
+
+@pytest.mark.parametrize("failure", [KeyboardInterrupt, RuntimeError])
+def test_an_interrupted_run_leaves_nothing_behind(tmp_path, monkeypatch, failure):
+    real_play_games = sim.lasvegan.nb.play_games
+    calls = []
+
+    def play_games_then_fail(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 4:  # the warm-up game, two chunks, then the failure
+            raise failure()
+        return real_play_games(*args, **kwargs)
+
+    monkeypatch.setattr(sim.lasvegan.nb, "play_games", play_games_then_fail)
+    monkeypatch.setattr(sim.runner, "CHUNK_GAMES", 50)
+    result = lvsim("--games", 500, "--out", tmp_path / "deep" / "run")
+    assert result.exit_code != 0
+    assert len(calls) == 4
+    assert list(tmp_path.iterdir()) == []  # neither the results, nor a staging directory, nor "deep"
+
+
+def test_a_report_is_written_when_the_report_module_exists(tmp_path, monkeypatch):
+    def write_report(out_dir):
+        (out_dir / "report.html").write_text(f"<p>{json.loads((out_dir / 'summary.json').read_text())['games']}</p>")
+
+    monkeypatch.setitem(sys.modules, "analysis.report", types.SimpleNamespace(write_report=write_report))
+    result = lvsim("--games", 20, "--out", tmp_path / "o")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "o" / "report.html").read_text() == "<p>20</p>"
+    assert "report.html" in result.stdout
+
+
+# --- from Python -----------------------------------------------------------
+
+
+def test_sim_run_in_memory_writes_nothing_and_matches_the_command(in_tmp):
+    config = load_config(sim.config.DEFAULT_CONFIG_PATH).with_overrides(games=600, seed=21)
+    results = sim.run(config, out=None)
+    assert list(in_tmp.iterdir()) == []
+    assert results.out_dir is None and results.records_path is None
+    df = results.to_pandas()
+    assert len(df) == 600
+    from_cli = run_json("--games", 600, "--seed", 21, "--out", in_tmp / "o")
+    assert without_timing(results.summary) == without_timing(from_cli)
+    pd.testing.assert_frame_equal(df, pd.read_parquet(in_tmp / "o" / "records.parquet"))
+
+
+def test_sim_run_takes_a_config_path_and_reads_its_records_back(in_tmp):
+    path = in_tmp / "small.toml"
+    path.write_text('game = "lasvegan"\n[run]\ngames = 300\n')
+    results = sim.run(path)
+    [run_dir] = (in_tmp / "reports").iterdir()
+    assert run_dir.name.startswith("small-") and results.out_dir == run_dir.relative_to(in_tmp)
+    assert results.records is None  # on disk, not in memory
+    assert results.records_path == results.out_dir / "records.parquet"
+    df = results.to_pandas()
+    assert len(df) == 300 and results.summary["games"] == 300
+
+
+def test_sim_run_without_records_says_so():
+    config = sim.Config(games=5)
+    results = sim.run(config, out=None, keep_records=False)
+    assert results.summary["games"] == 5 and not math.isnan(results.summary["win_share"][0])
+    with pytest.raises(ValueError, match="kept no records"):
+        results.to_pandas()
