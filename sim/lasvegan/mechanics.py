@@ -70,6 +70,28 @@ def machine_amount_nb(sticker, value, won):
     return value * popcount_nb(won & VALUE_MASK[sticker - E.POINTS_BASE])
 
 
+@njit(cache=True, inline="always")
+def free_slot_nb(pub, slot):
+    """Whether a token can go to ``slot`` (0..2 ordinary machines, 3 golden)."""
+    if slot == E.GOLDEN_SLOT:
+        return pub[E.P_GOLDEN_SIDE] == E.NO_SIDE
+    if pub[E.P_MACHINE_TOKEN + slot] >= 0:
+        return False
+    for t in range(pub[E.P_N_TOKENS]):
+        if pub[E.P_TOKEN_PLACED + t] == 0:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def any_free_slot_nb(pub):
+    """Whether a 7 won now would place a token."""
+    for slot in range(E.N_SLOTS):
+        if free_slot_nb(pub, slot):
+            return True
+    return False
+
+
 @njit(cache=True)
 def golden_hits_nb(tricks, players, side, hit):
     """Fill ``hit[s]`` with 1 for each seat tied for the fewest (MIN) or most (MAX) tricks."""
@@ -81,3 +103,161 @@ def golden_hits_nb(tricks, players, side, hit):
             target = max(target, tricks[s])
     for s in range(players):
         hit[s] = 1 if tricks[s] == target else 0
+
+
+# --- steps of a round on the public observation ------------------------------
+#
+# The game kernel and the lookahead policy's rollouts both play rounds by
+# these steps, so a rollout follows exactly the rules the game does. ``pub``
+# is the observation array of ``enums``; ``hands`` holds every seat's hand.
+
+
+@njit(cache=True)
+def start_round_nb(pub, round_, leader, golden_value, set_aside_shown, reserve, cabbages, hand_size):
+    """Lay out the public side of a new round: nothing played, no token placed.
+
+    The round's machines and token faces are already in ``pub``;
+    ``set_aside_shown`` is the mask of set-aside cards when they are
+    revealed, else 0.
+    """
+    pub[E.P_ROUND] = round_
+    pub[E.P_ROUND_LEADER] = leader
+    pub[E.P_TRICK_LEADER] = leader
+    pub[E.P_TRICK_NUMBER] = 0
+    pub[E.P_TRICK_LEN] = 0
+    pub[E.P_PLAYED] = 0
+    pub[E.P_GOLDEN_VALUE] = golden_value
+    pub[E.P_GOLDEN_SIDE] = E.NO_SIDE
+    pub[E.P_GOLDEN_PLACER] = -1
+    pub[E.P_SET_ASIDE] = np.int64(set_aside_shown)
+    pub[E.P_RESERVE] = reserve
+    for m in range(E.MACHINES_PER_ROUND):
+        pub[E.P_MACHINE_TOKEN + m] = -1
+        pub[E.P_MACHINE_PLACER + m] = -1
+    for t in range(pub[E.P_N_TOKENS]):
+        pub[E.P_TOKEN_PLACED + t] = 0
+    for s in range(pub[E.P_PLAYERS]):
+        pub[E.P_WON + s] = 0
+        pub[E.P_TRICKS + s] = 0
+        pub[E.P_VOIDS + s] = 0
+        pub[E.P_CABBAGES + s] = cabbages[s]
+        pub[E.P_HAND_SIZE + s] = hand_size
+
+
+@njit(cache=True, inline="always")
+def seat_to_move_nb(pub):
+    """The seat that plays next, or that places a token for a 7 it just won.
+
+    After a trick is gathered its winner leads the next one, with an empty
+    trick: the placing seat is then the trick leader.
+    """
+    return (pub[E.P_TRICK_LEADER] + pub[E.P_TRICK_LEN]) % pub[E.P_PLAYERS]
+
+
+@njit(cache=True, inline="always")
+def led_suit_nb(pub):
+    """Suit of the current trick's first card; -1 while the trick is empty."""
+    if pub[E.P_TRICK_LEN] == 0:
+        return -1
+    return pub[E.P_TRICK_CARDS] // 10
+
+
+@njit(cache=True)
+def play_card_nb(pub, hands, seat, card):
+    """``seat`` plays ``card`` to the current trick (legality is the caller's)."""
+    led = led_suit_nb(pub)
+    if led >= 0 and card // 10 != led:
+        pub[E.P_VOIDS + seat] |= 1 << led
+    b = np.uint64(1) << np.uint64(card)
+    hands[seat] &= ~b
+    k = pub[E.P_TRICK_LEN]
+    pub[E.P_TRICK_CARDS + k] = card
+    pub[E.P_TRICK_LEN] = k + 1
+    pub[E.P_PLAYED] |= np.int64(b)
+    pub[E.P_HAND_SIZE + seat] -= 1
+
+
+@njit(cache=True)
+def gather_trick_nb(pub):
+    """The complete trick goes to its winner, who leads the next one.
+
+    Returns ``(winner, sevens)``; the trick's cards stay readable in
+    ``pub[P_TRICK_CARDS:]`` until the next card is played.
+    """
+    players = pub[E.P_PLAYERS]
+    leader = pub[E.P_TRICK_LEADER]
+    cards = pub[E.P_TRICK_CARDS:E.P_TRICK_CARDS + players]
+    winner = (leader + trick_winner_nb(cards, players)) % players
+    mask = np.int64(0)
+    for i in range(players):
+        mask |= np.int64(1) << cards[i]
+    pub[E.P_WON + winner] |= mask
+    pub[E.P_TRICKS + winner] += 1
+    pub[E.P_TRICK_LEADER] = winner
+    pub[E.P_TRICK_LEN] = 0
+    pub[E.P_TRICK_NUMBER] += 1
+    return winner, sevens_in_nb(cards, players)
+
+
+@njit(cache=True)
+def place_token_nb(pub, seat, placement):
+    """Apply ``placement`` = (slot, token, side) chosen by ``seat``; False if slot is -1."""
+    slot = placement[0]
+    if slot < 0:
+        return False
+    if slot == E.GOLDEN_SLOT:
+        pub[E.P_GOLDEN_SIDE] = placement[2]
+        pub[E.P_GOLDEN_PLACER] = seat
+    else:
+        t = placement[1]
+        pub[E.P_MACHINE_TOKEN + slot] = t
+        pub[E.P_MACHINE_PLACER + slot] = seat
+        pub[E.P_TOKEN_PLACED + t] = 1
+    return True
+
+
+@njit(cache=True)
+def round_amounts_nb(pub, amount, hit):
+    """Fill ``amount[slot, seat]``: what each machine (3 ordinary, then golden) gives each seat."""
+    players = pub[E.P_PLAYERS]
+    amount[:, :players] = 0
+    for m in range(E.MACHINES_PER_ROUND):
+        t = pub[E.P_MACHINE_TOKEN + m]
+        if t < 0:
+            continue
+        value = pub[E.P_TOKEN_VALUE + t]
+        sticker = pub[E.P_MACHINES + m]
+        for s in range(players):
+            amount[m, s] = machine_amount_nb(sticker, value, np.uint64(pub[E.P_WON + s]))
+    side = pub[E.P_GOLDEN_SIDE]
+    if side != E.NO_SIDE:
+        golden_hits_nb(pub[E.P_TRICKS:E.P_TRICKS + players], players, side, hit)
+        for s in range(players):
+            if hit[s]:
+                amount[E.GOLDEN_SLOT, s] = -pub[E.P_GOLDEN_VALUE]
+
+
+@njit(cache=True)
+def settle_nb(cabbages, net, players, reserve, finite, first_payee):
+    """Pay the round's nets: losses first, capped at what each seat holds; then
+    gains clockwise from ``first_payee``, capped at what a finite reserve holds.
+
+    Updates ``cabbages`` in place; returns ``(reserve, shortfall)``.
+    """
+    for s in range(players):
+        if net[s] < 0:
+            pay = min(-net[s], cabbages[s])
+            cabbages[s] -= pay
+            if finite:
+                reserve += pay
+    shortfall = 0
+    for k in range(players):
+        s = (first_payee + k) % players
+        if net[s] > 0:
+            gain = net[s]
+            if finite:
+                gain = min(gain, reserve)
+                reserve -= gain
+            cabbages[s] += gain
+            shortfall += net[s] - gain
+    return reserve, shortfall

@@ -14,15 +14,18 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from sim.bits import bit_nb, popcount_nb
+from sim.bits import bit_nb
 from sim.lasvegan import enums as E
 from sim.lasvegan.mechanics import (
-    SUIT_MASK,
-    golden_hits_nb,
+    gather_trick_nb,
+    led_suit_nb,
     legal_cards_nb,
-    machine_amount_nb,
-    sevens_in_nb,
-    trick_winner_nb,
+    place_token_nb,
+    play_card_nb,
+    round_amounts_nb,
+    seat_to_move_nb,
+    settle_nb,
+    start_round_nb,
 )
 from sim.lasvegan.params import (
     S_END_ON_ELIM,
@@ -47,7 +50,7 @@ GAMES_PER_CHUNK = 2048
 def play_game_nb(
     seed, game, i, scalars, machines, tokens, golden, policy_ids, policy_params,
     # scratch, reused across the games of a chunk
-    pub, hands, table_rng, seat_rngs, deck, pile, placement, cabbages, net, hit,
+    pub, hands, table_rng, seat_rngs, deck, pile, placement, cabbages, net, hit, amount,
     # outputs, row i
     out_game, out_final, out_win, out_rounds, out_elim, out_reserve, out_seven_no_slot,
     out_zero_on, out_leader, out_delta, out_tricks, out_amount, out_shortfall, out_machine,
@@ -100,11 +103,8 @@ def play_game_nb(
         for m in range(E.MACHINES_PER_ROUND):
             out_machine[i, r, m] = pile[E.MACHINES_PER_ROUND * r + m]
             pub[E.P_MACHINES + m] = pile[E.MACHINES_PER_ROUND * r + m]
-            pub[E.P_MACHINE_TOKEN + m] = -1
-            pub[E.P_MACHINE_PLACER + m] = -1
         for t in range(n_tokens):
             pub[E.P_TOKEN_VALUE + t] = tokens[t, coin_nb(table_rng)]
-            pub[E.P_TOKEN_PLACED + t] = 0
         golden_value = golden[coin_nb(table_rng)]
         out_golden_value[i, r] = golden_value
         for c in range(E.N_CARDS):
@@ -119,71 +119,29 @@ def play_game_nb(
         for j in range(players * hand_size, E.N_CARDS):
             set_aside |= bit_nb(deck[j])
 
-        pub[E.P_ROUND] = r
-        pub[E.P_ROUND_LEADER] = leader
-        pub[E.P_PLAYED] = 0
-        pub[E.P_GOLDEN_VALUE] = golden_value
-        pub[E.P_GOLDEN_SIDE] = E.NO_SIDE
-        pub[E.P_GOLDEN_PLACER] = -1
-        pub[E.P_SET_ASIDE] = np.int64(set_aside) if scalars[S_SET_ASIDE_REVEALED] else 0
-        pub[E.P_RESERVE] = reserve
-        for s in range(players):
-            pub[E.P_WON + s] = 0
-            pub[E.P_TRICKS + s] = 0
-            pub[E.P_VOIDS + s] = 0
-            pub[E.P_CABBAGES + s] = cabbages[s]
-            pub[E.P_HAND_SIZE + s] = hand_size
+        shown = set_aside if scalars[S_SET_ASIDE_REVEALED] else np.uint64(0)
+        start_round_nb(pub, r, leader, golden_value, shown, reserve, cabbages, hand_size)
 
-        # Tricks.
-        trick_leader = leader
-        for trick in range(hand_size):
-            pub[E.P_TRICK_LEADER] = trick_leader
-            pub[E.P_TRICK_NUMBER] = trick
-            pub[E.P_TRICK_LEN] = 0
-            led_suit = -1
-            trick_mask = np.uint64(0)
-            s = trick_leader
-            for k in range(players):
-                hand = hands[s]
-                legal = legal_cards_nb(hand, led_suit)
-                if led_suit >= 0 and (hand & SUIT_MASK[led_suit]) == 0:
-                    pub[E.P_VOIDS + s] |= 1 << led_suit
-                card = choose_card_nb(policy_ids[s], policy_params[s], pub, hand, legal, seat_rngs[s])
-                b = bit_nb(card)
-                hands[s] = hand & ~b
-                trick_mask |= b
-                pub[E.P_TRICK_CARDS + k] = card
-                pub[E.P_TRICK_LEN] = k + 1
-                pub[E.P_PLAYED] |= np.int64(b)
-                pub[E.P_HAND_SIZE + s] -= 1
-                if k == 0:
-                    led_suit = card // 10
-                s = s + 1 if s + 1 < players else 0
-            trick_cards = pub[E.P_TRICK_CARDS:E.P_TRICK_CARDS + players]
-            winner = (trick_leader + trick_winner_nb(trick_cards, players)) % players
-            pub[E.P_WON + winner] |= np.int64(trick_mask)
-            pub[E.P_TRICKS + winner] += 1
-
-            # One token placement per 7 in the trick, decided by the winner.
-            for _ in range(sevens_in_nb(trick_cards, players)):
+        # Tricks: each seat's policy plays a legal card; the winner of a trick
+        # places one token per 7 in it, then leads the next trick.
+        for _trick in range(hand_size):
+            for _turn in range(players):
+                s = seat_to_move_nb(pub)
+                legal = legal_cards_nb(hands[s], led_suit_nb(pub))
+                card = choose_card_nb(policy_ids[s], policy_params[s], pub, hands[s], legal, seat_rngs[s])
+                play_card_nb(pub, hands, s, card)
+            winner, sevens = gather_trick_nb(pub)
+            for _ in range(sevens):
                 choose_placement_nb(
                     policy_ids[winner], policy_params[winner], pub, hands[winner],
                     seat_rngs[winner], placement,
                 )
-                slot = placement[0]
-                if slot < 0:
+                if not place_token_nb(pub, winner, placement):
                     seven_no_slot += 1
-                elif slot == E.GOLDEN_SLOT:
-                    pub[E.P_GOLDEN_SIDE] = placement[2]
-                    pub[E.P_GOLDEN_PLACER] = winner
-                else:
-                    t = placement[1]
-                    pub[E.P_MACHINE_TOKEN + slot] = t
-                    pub[E.P_MACHINE_PLACER + slot] = winner
-                    pub[E.P_TOKEN_PLACED + t] = 1
-            trick_leader = winner
+        trick_leader = pub[E.P_TRICK_LEADER]
 
         # Scoring.
+        round_amounts_nb(pub, amount, hit)
         for s in range(players):
             net[s] = 0
         for m in range(E.MACHINES_PER_ROUND):
@@ -192,47 +150,23 @@ def play_game_nb(
             out_machine_placer[i, r, m] = pub[E.P_MACHINE_PLACER + m]
             if t < 0:
                 continue
-            value = pub[E.P_TOKEN_VALUE + t]
-            out_machine_value[i, r, m] = value
-            sticker = pub[E.P_MACHINES + m]
-            kind = E.KIND_COLOUR if sticker < E.POINTS_BASE else E.KIND_POINTS
+            out_machine_value[i, r, m] = pub[E.P_TOKEN_VALUE + t]
+            kind = E.KIND_COLOUR if pub[E.P_MACHINES + m] < E.POINTS_BASE else E.KIND_POINTS
             for s in range(players):
-                a = machine_amount_nb(sticker, value, np.uint64(pub[E.P_WON + s]))
-                out_amount[i, r, kind, s] += a
-                net[s] += a
-        side = pub[E.P_GOLDEN_SIDE]
-        out_golden_side[i, r] = side
+                out_amount[i, r, kind, s] += amount[m, s]
+                net[s] += amount[m, s]
+        out_golden_side[i, r] = pub[E.P_GOLDEN_SIDE]
         out_golden_placer[i, r] = pub[E.P_GOLDEN_PLACER]
-        if side != E.NO_SIDE:
-            golden_hits_nb(pub[E.P_TRICKS:E.P_TRICKS + players], players, side, hit)
-            for s in range(players):
-                if hit[s]:
-                    out_amount[i, r, E.KIND_GOLDEN, s] = -golden_value
-                    net[s] -= golden_value
         for s in range(players):
+            out_amount[i, r, E.KIND_GOLDEN, s] = amount[E.GOLDEN_SLOT, s]
+            net[s] += amount[E.GOLDEN_SLOT, s]
             out_tricks[i, r, s] = pub[E.P_TRICKS + s]
 
-        # Settlement: losses first, capped at what each seat holds; then gains
-        # clockwise, capped at what a finite reserve still holds.
+        # Settlement.
         for s in range(players):
             out_delta[i, r, s] = cabbages[s]
-            if net[s] < 0:
-                pay = min(-net[s], cabbages[s])
-                cabbages[s] -= pay
-                if finite:
-                    reserve += pay
-        start = trick_leader if scalars[S_PAYOUT_ORDER] == E.PAYOUT_NEXT_LEADER else 0
-        shortfall = 0
-        for k in range(players):
-            s = (start + k) % players
-            if net[s] > 0:
-                gain = net[s]
-                if finite:
-                    gain = min(gain, reserve)
-                    reserve -= gain
-                cabbages[s] += gain
-                shortfall += net[s] - gain
-        out_shortfall[i, r] = shortfall
+        first_payee = trick_leader if scalars[S_PAYOUT_ORDER] == E.PAYOUT_NEXT_LEADER else 0
+        reserve, out_shortfall[i, r] = settle_nb(cabbages, net, players, reserve, finite, first_payee)
         any_zero = False
         for s in range(players):
             out_delta[i, r, s] = cabbages[s] - out_delta[i, r, s]
@@ -283,10 +217,11 @@ def play_games_nb(
         cabbages = np.zeros(players, dtype=np.int64)
         net = np.zeros(players, dtype=np.int64)
         hit = np.zeros(players, dtype=np.int64)
+        amount = np.zeros((E.N_SLOTS, players), dtype=np.int64)
         for i in range(c * chunk, min(n_games, (c + 1) * chunk)):
             play_game_nb(
                 seed, first_game + i, i, scalars, machines, tokens, golden, policy_ids, policy_params,
-                pub, hands, table_rng, seat_rngs, deck, pile, placement, cabbages, net, hit,
+                pub, hands, table_rng, seat_rngs, deck, pile, placement, cabbages, net, hit, amount,
                 out_game, out_final, out_win, out_rounds, out_elim, out_reserve, out_seven_no_slot,
                 out_zero_on, out_leader, out_delta, out_tricks, out_amount, out_shortfall, out_machine,
                 out_machine_token, out_machine_value, out_machine_placer, out_golden_side,

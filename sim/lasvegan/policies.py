@@ -1,11 +1,22 @@
 """Scripted policies: the choices players make, jitted.
 
-A policy is named in a config by a compact string (``random``). Each seat's
-policy becomes an id and a row of float parameters, dispatched inside the
-kernels, so one compiled kernel serves every mix of policies.
+A policy is named in a config by a compact string; from weakest to
+strongest:
 
-A policy decides from the public observation ``pub`` (see ``enums``), its
-own hand and its own random stream: nothing else reaches it.
+* ``random`` — any legal card, any free placement, uniformly;
+* ``cautious`` — a beginner's rule of thumb (``heuristics``);
+* ``greedy`` — weighs up the current trick (``heuristics``);
+* ``lookahead:N`` — imagines ``N`` deals of the hidden cards per move and
+  plays each out with ``greedy`` (``lookahead``); ``lookahead:N:win``
+  judges the outcomes by the chance to win the game rather than by the
+  round's cabbages;
+* ``epsilon:E:BASE`` — plays like ``BASE`` but at random with probability
+  ``E`` (``epsilon:0.2:greedy``), to fill the range between two strengths.
+
+Each seat's policy becomes an id and a row of float parameters,
+dispatched inside the kernels, so one compiled kernel serves every mix of
+policies. A policy decides from the public observation ``pub`` (see
+``enums``), its own hand and its own random stream: nothing else reaches it.
 """
 
 from __future__ import annotations
@@ -15,24 +26,106 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
+from sim.bits import nth_bit_nb, popcount_nb
 from sim.errors import ConfigError
 from sim.lasvegan import enums as E
-from sim.bits import nth_bit_nb, popcount_nb
-from sim.rng import below_nb, coin_nb
+from sim.lasvegan.heuristics import (
+    cautious_card_nb,
+    cautious_placement_nb,
+    greedy_card_nb,
+    greedy_placement_nb,
+)
+from sim.lasvegan.lookahead import OBJECTIVES, lookahead_card_nb, lookahead_placement_nb
+from sim.lasvegan.mechanics import free_slot_nb
+from sim.rng import below_nb, coin_nb, next_nb
 
+# Parameters per seat: lookahead uses (samples, objective); epsilon uses
+# (probability, base id) followed by the base policy's own parameters.
 N_POLICY_PARAMS = 4
+EPSILON_BASE_PARAMS = 2
 
-POLICY_IDS = {"random": E.POLICY_RANDOM}
+DEFAULT_LOOKAHEAD_SAMPLES = 64
+MAX_LOOKAHEAD_SAMPLES = 100_000
+
+POLICY_IDS = {
+    "random": E.POLICY_RANDOM,
+    "greedy": E.POLICY_GREEDY,
+    "cautious": E.POLICY_CAUTIOUS,
+    "lookahead": E.POLICY_LOOKAHEAD,
+    "epsilon": E.POLICY_EPSILON,
+}
+
+# How each policy reads in a config: the forms parse_policy accepts.
+POLICY_SYNTAX = {
+    "random": "random",
+    "greedy": "greedy",
+    "cautious": "cautious",
+    "lookahead": "lookahead[:N[:cabbages|win]]",
+    "epsilon": "epsilon:E:BASE",
+}
+
+POLICY_DESCRIPTIONS = {
+    "random": "Plays a legal card and places tokens uniformly at random: the floor of skill.",
+    "cautious": (
+        "A beginner's rule of thumb: never takes a trick holding a 7 or a card that matches a machine "
+        "with a negative token, otherwise plays its lowest card."
+    ),
+    "greedy": (
+        "Weighs what the current trick is worth to it on this round's machines and golden side, wins the "
+        "tricks it wants with its cheapest card likely to hold, ducks the others with its highest losing "
+        "card, and places tokens to help itself and hurt the leaders."
+    ),
+    "lookahead": (
+        "For every move imagines N deals of the cards it cannot see, plays each out to the end of the "
+        "round with everyone playing greedy, and keeps the move with the best average result."
+    ),
+    "epsilon": "Plays like its base policy, but makes a uniformly random move with probability E.",
+}
 
 
 def parse_policy(text: str, field: str = "policies.seats") -> tuple[int, np.ndarray]:
-    """``"random"`` -> (id, params). Raises ConfigError naming ``field``."""
+    """``"lookahead:64"`` -> (id, params). Raises ConfigError naming ``field``."""
     if not isinstance(text, str):
         raise ConfigError(field, f"must be a policy name, got {text!r}")
-    name = text.strip()
+    name, *args = text.strip().split(":")
+    params = np.zeros(N_POLICY_PARAMS, dtype=np.float64)
     if name not in POLICY_IDS:
-        raise ConfigError(field, f"unknown policy {text!r} (known: {', '.join(sorted(POLICY_IDS))})")
-    return POLICY_IDS[name], np.zeros(N_POLICY_PARAMS, dtype=np.float64)
+        known = ", ".join(POLICY_SYNTAX[n] for n in sorted(POLICY_SYNTAX))
+        raise ConfigError(field, f"unknown policy {text!r} (known: {known})")
+    policy_id = POLICY_IDS[name]
+
+    if name == "lookahead":
+        if len(args) > 2:
+            raise ConfigError(field, f"{text!r}: expected {POLICY_SYNTAX[name]}")
+        samples = args[0] if args else str(DEFAULT_LOOKAHEAD_SAMPLES)
+        if not samples.isdigit() or not 1 <= int(samples) <= MAX_LOOKAHEAD_SAMPLES:
+            raise ConfigError(
+                field, f"{text!r}: samples per move must be a whole number from 1 to {MAX_LOOKAHEAD_SAMPLES:,}"
+            )
+        objective = args[1] if len(args) > 1 else "cabbages"
+        if objective not in OBJECTIVES:
+            raise ConfigError(field, f"{text!r}: the objective must be 'cabbages' or 'win', got {objective!r}")
+        params[0] = int(samples)
+        params[1] = OBJECTIVES[objective]
+    elif name == "epsilon":
+        if len(args) < 2:
+            raise ConfigError(field, f"{text!r}: expected {POLICY_SYNTAX[name]}, e.g. 'epsilon:0.2:greedy'")
+        try:
+            probability = float(args[0])
+        except ValueError:
+            probability = float("nan")
+        if not 0.0 <= probability <= 1.0:
+            raise ConfigError(field, f"{text!r}: the random-move probability must be between 0 and 1")
+        base = ":".join(args[1:])
+        base_id, base_params = parse_policy(base, field)
+        if base_id == E.POLICY_EPSILON:
+            raise ConfigError(field, f"{text!r}: the base of epsilon cannot itself be epsilon")
+        params[0] = probability
+        params[1] = base_id
+        params[2:] = base_params[:EPSILON_BASE_PARAMS]
+    elif args:
+        raise ConfigError(field, f"{text!r}: {name} takes no parameters")
+    return policy_id, params
 
 
 def parse_seats(seats: str | Sequence[str], players: int, field: str = "policies.seats"):
@@ -55,25 +148,15 @@ def parse_seats(seats: str | Sequence[str], players: int, field: str = "policies
 
 @njit(cache=True)
 def random_card_nb(legal, rng):
+    """random — plays any legal card, each equally likely."""
     return nth_bit_nb(legal, below_nb(rng, popcount_nb(legal)))
-
-
-@njit(cache=True, inline="always")
-def free_slot_nb(pub, slot):
-    """Whether a token can go to ``slot`` (0..2 ordinary machines, 3 golden)."""
-    if slot == E.GOLDEN_SLOT:
-        return pub[E.P_GOLDEN_SIDE] == E.NO_SIDE
-    if pub[E.P_MACHINE_TOKEN + slot] >= 0:
-        return False
-    for t in range(pub[E.P_N_TOKENS]):
-        if pub[E.P_TOKEN_PLACED + t] == 0:
-            return True
-    return False
 
 
 @njit(cache=True)
 def random_placement_nb(pub, rng, out):
-    """Choose a free slot, then a token or a side; write (slot, token, side) to out.
+    """random places a token anywhere it may go, each choice equally likely:
+    first a free slot, then a token for an ordinary machine or a side for
+    the golden one. Writes (slot, token, side) to out.
 
     Free slots in the order ordinary machines 0, 1, 2, then golden.
     """
@@ -110,16 +193,67 @@ def random_placement_nb(pub, rng, out):
             k -= 1
 
 
+# --- epsilon ---------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def plays_at_random_nb(probability, rng):
+    """epsilon — whether this move is a random one.
+
+    Nothing is drawn when the probability is 0 or 1, so ``epsilon:0:BASE``
+    plays exactly like ``BASE`` and ``epsilon:1:BASE`` exactly like
+    ``random``, draw for draw.
+    """
+    if probability <= 0.0:
+        return False
+    if probability >= 1.0:
+        return True
+    return (next_nb(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) < probability
+
+
 # --- dispatch --------------------------------------------------------------
+
+
+@njit(cache=True)
+def base_card_nb(policy_id, params, pub, hand, legal, rng):
+    if policy_id == E.POLICY_GREEDY:
+        return greedy_card_nb(pub, hand, legal)
+    if policy_id == E.POLICY_CAUTIOUS:
+        return cautious_card_nb(pub, hand, legal)
+    if policy_id == E.POLICY_LOOKAHEAD:
+        return lookahead_card_nb(params, pub, hand, legal, rng)
+    return random_card_nb(legal, rng)
+
+
+@njit(cache=True)
+def base_placement_nb(policy_id, params, pub, hand, rng, out):
+    if policy_id == E.POLICY_GREEDY:
+        greedy_placement_nb(pub, hand, out)
+    elif policy_id == E.POLICY_CAUTIOUS:
+        cautious_placement_nb(pub, hand, out)
+    elif policy_id == E.POLICY_LOOKAHEAD:
+        lookahead_placement_nb(params, pub, hand, rng, out)
+    else:
+        random_placement_nb(pub, rng, out)
 
 
 @njit(cache=True)
 def choose_card_nb(policy_id, params, pub, hand, legal, rng):
     """The card seat's policy plays; ``legal`` is a non-empty mask."""
-    return random_card_nb(legal, rng)
+    if policy_id == E.POLICY_EPSILON:
+        if plays_at_random_nb(params[0], rng):
+            return random_card_nb(legal, rng)
+        return base_card_nb(np.int64(params[1]), params[2:], pub, hand, legal, rng)
+    return base_card_nb(policy_id, params, pub, hand, legal, rng)
 
 
 @njit(cache=True)
 def choose_placement_nb(policy_id, params, pub, hand, rng, out):
     """Fill ``out`` = (slot, token, side) for one 7 won; slot -1 if none is free."""
-    random_placement_nb(pub, rng, out)
+    if policy_id == E.POLICY_EPSILON:
+        if plays_at_random_nb(params[0], rng):
+            random_placement_nb(pub, rng, out)
+        else:
+            base_placement_nb(np.int64(params[1]), params[2:], pub, hand, rng, out)
+        return
+    base_placement_nb(policy_id, params, pub, hand, rng, out)
