@@ -39,7 +39,8 @@ from sim.lasvegan.params import (
     S_STARTING,
     Rules,
 )
-from sim.lasvegan.policies import choose_card_nb, choose_placement_nb
+from sim.lasvegan.heuristics import greedy_card_nb
+from sim.lasvegan.policies import choose_card_nb, choose_placement_nb, random_card_nb
 from sim.lasvegan.records import RECORD_FIELDS, empty_records
 from sim.rng import coin_nb, seed_stream_nb, shuffle_nb
 
@@ -128,7 +129,14 @@ def play_game_nb(
             for _turn in range(players):
                 s = seat_to_move_nb(pub)
                 legal = legal_cards_nb(hands[s], led_suit_nb(pub))
-                card = choose_card_nb(policy_ids[s], policy_params[s], pub, hands[s], legal, seat_rngs[s])
+                # The common policies are called directly: building the
+                # views the general dispatch takes costs a third of the time.
+                if policy_ids[s] == E.POLICY_RANDOM:
+                    card = random_card_nb(legal, seat_rngs[s])
+                elif policy_ids[s] == E.POLICY_GREEDY:
+                    card = greedy_card_nb(pub, hands[s], legal)
+                else:
+                    card = choose_card_nb(policy_ids[s], policy_params[s], pub, hands[s], legal, seat_rngs[s])
                 play_card_nb(pub, hands, s, card)
             winner, sevens = gather_trick_nb(pub)
             for _ in range(sevens):
