@@ -59,6 +59,41 @@ def mean_interval(mean: float, sd: float, n: int, z: float = Z95) -> tuple[float
     return mean - half, mean + half
 
 
+def sample_mean_interval(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """Mean of independent samples and its normal-approximation interval: ``(mean, low, high)``."""
+    values = np.asarray(values, dtype=np.float64)
+    n = len(values)
+    if n == 0:
+        return (math.nan, *NAN_INTERVAL)
+    mean = float(values.mean())
+    sd = float(values.std(ddof=1)) if n > 1 else math.nan
+    return (mean, *mean_interval(mean, sd, n, z))
+
+
+def ratio_interval(sums: np.ndarray, counts: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """Mean per observation when observations come in clusters: ``(mean, low, high)``.
+
+    ``sums[g]`` and ``counts[g]`` are the total and the number of
+    observations of cluster ``g`` — one game, whose rounds and seats are
+    not independent of each other, while games are. The mean is
+    ``Σ sums / Σ counts``; its normal interval uses the cluster-robust
+    (delta-method) standard error, so correlation inside a game does not
+    make the interval look narrower than it is.
+    """
+    sums = np.asarray(sums, dtype=np.float64)
+    counts = np.asarray(counts, dtype=np.float64)
+    total = counts.sum()
+    g = len(sums)
+    if g == 0 or total == 0:
+        return (math.nan, *NAN_INTERVAL)
+    mean = float(sums.sum() / total)
+    if g < 2:
+        return (mean, *NAN_INTERVAL)
+    residual = sums - mean * counts
+    se = math.sqrt(float(residual @ residual) * g / (g - 1)) / total
+    return mean, mean - z * se, mean + z * se
+
+
 class IntHistogram:
     """Counts of integer values, mergeable, with exact moments and percentiles.
 

@@ -93,3 +93,14 @@ def frame_to_records(df: pd.DataFrame, players: int, rounds: int) -> dict[str, n
         for col, idx in _column_names(name, arr.shape[1:], dims):
             arr[(slice(None),) + idx] = df[col].to_numpy()
     return out
+
+
+def field_columns(name: str, players: int, rounds: int) -> list[str]:
+    """The flat columns of one field in :func:`records_to_frame`, in C order of its cells.
+
+    ``df[field_columns("delta", P, R)].to_numpy().reshape(-1, R, P)`` is the
+    field's array: reading a few fields of a large Parquet file this way
+    skips every other column.
+    """
+    dims = RECORD_FIELDS[name][0]
+    return [col for col, _ in _column_names(name, field_shape(name, players, rounds), dims)]

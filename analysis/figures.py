@@ -1,0 +1,364 @@
+"""The report's figures: matplotlib, drawn from the tables of :mod:`analysis.tables`.
+
+One function per figure; each returns a :class:`matplotlib.figure.Figure`
+built without pyplot (no global state, the Agg canvas), so figures can be
+drawn from any thread and never open a window. Colours are the Okabe–Ito
+palette, which stays distinct under the common colour-vision deficiencies;
+interval bars are 95% intervals.
+"""
+
+from __future__ import annotations
+
+import io
+from contextlib import contextmanager
+from typing import Iterator
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
+
+# Okabe & Ito (2008), "Color Universal Design".
+OKABE_ITO = {
+    "black": "#000000",
+    "orange": "#E69F00",
+    "sky_blue": "#56B4E9",
+    "bluish_green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish_purple": "#CC79A7",
+}
+MAIN = OKABE_ITO["blue"]
+GAIN = OKABE_ITO["bluish_green"]
+LOSS = OKABE_ITO["vermillion"]
+NEUTRAL = "#999999"
+FAIR = "#555555"
+SEQUENCE = [OKABE_ITO[k] for k in ("blue", "orange", "bluish_green", "reddish_purple", "sky_blue", "vermillion")]
+KIND_COLOURS = {"colour": OKABE_ITO["sky_blue"], "points": OKABE_ITO["orange"], "golden": OKABE_ITO["reddish_purple"]}
+REASON_COLOURS = {
+    "a seat ran out in this round": OKABE_ITO["vermillion"],
+    "a seat ran out earlier and played on": OKABE_ITO["orange"],
+    "nobody ran out": OKABE_ITO["sky_blue"],
+}
+
+WIDTH = 7.6  # inches; the report shows figures at most 760 px wide
+DPI = 150  # sharp on high-density screens, small enough to embed
+
+STYLE = {
+    "font.size": 9.5,
+    "axes.titlesize": 10.5,
+    "axes.titleweight": "bold",
+    "axes.titlelocation": "left",
+    "axes.labelsize": 9.5,
+    "axes.labelcolor": "#333333",
+    "axes.edgecolor": "#888888",
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "axes.grid.axis": "y",
+    "axes.axisbelow": True,
+    "grid.color": "#e6e6e6",
+    "grid.linewidth": 0.8,
+    "xtick.color": "#444444",
+    "ytick.color": "#444444",
+    "legend.frameon": False,
+    "legend.fontsize": 8.5,
+    "figure.dpi": DPI,
+}
+
+MINUS = "\u2212"
+PERCENT = FuncFormatter(lambda v, _: f"{100 * v:.10g}%".replace("-", MINUS))
+SIGNED = FuncFormatter(lambda v, _: signed_text(int(round(v))))
+
+
+def signed_text(value: int) -> str:
+    """+2, 0, −3: gains and losses read at a glance (a true minus sign, as matplotlib's numbers)."""
+    return f"+{value}" if value > 0 else ("0" if value == 0 else f"{MINUS}{-value}")
+
+
+def _percent_axis(axis) -> None:
+    """Shares shown as whole percentages at round steps (5%, 10%, 20%…, never 2.5%)."""
+    axis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 5, 10]))
+    axis.set_major_formatter(PERCENT)
+
+
+@contextmanager
+def _styled() -> Iterator[None]:
+    with matplotlib.rc_context(STYLE):
+        yield
+
+
+def _figure(height: float, ncols: int = 1, width_ratios=None) -> tuple[Figure, list]:
+    fig = Figure(figsize=(WIDTH, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(1, ncols, gridspec_kw={"width_ratios": width_ratios} if width_ratios else None)
+    return fig, list(np.atleast_1d(axes))
+
+
+def png_bytes(fig: Figure) -> bytes:
+    """The figure as PNG bytes (no timestamps or software tags: the same figure, the same bytes)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def _error_bars(table: pd.DataFrame) -> np.ndarray:
+    return np.vstack([table["mean"] - table["low"], table["high"] - table["mean"]])
+
+
+def _fair_line(ax, fair: float, label: str = "fair share") -> None:
+    ax.axhline(fair, color=FAIR, linestyle="--", linewidth=1, zorder=1)
+    ax.annotate(f"{label} {100 * fair:.0f}%", xy=(1, fair), xycoords=("axes fraction", "data"),
+                xytext=(0, 3), textcoords="offset points", ha="right", va="bottom", fontsize=8, color=FAIR)
+
+
+def _share_bars(ax, x, table: pd.DataFrame, colour: str) -> None:
+    ax.bar(x, table["mean"], color=colour, width=0.62, zorder=2)
+    ax.errorbar(x, table["mean"], yerr=_error_bars(table), fmt="none", ecolor="#222222", elinewidth=1.2, capsize=4,
+                zorder=3)
+
+
+def _share_ylim(ax, table: pd.DataFrame, fair: float) -> None:
+    top = max(float(table["high"].max()), fair)
+    ax.set_ylim(0, min(1.0, top * 1.25 + 0.01))
+    _percent_axis(ax.yaxis)
+
+
+# --- first-player advantage ---------------------------------------------------------
+
+
+def win_share_figure(by_seat: pd.DataFrame, by_last_leader: pd.DataFrame) -> Figure:
+    """Win share per seat, and per position from the last round's leader, with the fair share."""
+    players = len(by_seat)
+    fair = 1 / players
+    with _styled():
+        fig, (left, right) = _figure(3.0, 2)
+        _share_bars(left, by_seat["seat"], by_seat, MAIN)
+        left.set_title("Win share by seat")
+        left.set_xlabel("seat (seat 0 leads round 1)")
+        _share_bars(right, by_last_leader["position"], by_last_leader, OKABE_ITO["orange"])
+        right.set_title("Win share by place at the last round")
+        right.set_xlabel("seats clockwise from that leader (0 = leader)")
+        for ax in (left, right):
+            ax.set_ylabel("share of games won")
+            ax.set_xticks(range(players))
+            _share_ylim(ax, pd.concat([by_seat, by_last_leader]), fair)
+            _fair_line(ax, fair)
+    return fig
+
+
+def leader_edge_figure(by_position: pd.DataFrame) -> Figure:
+    """Mean cabbage change in each round by place from that round's leader."""
+    players = int(by_position["position"].max()) + 1
+    rounds = int(by_position["round"].max())
+    width = 0.8 / players
+    with _styled():
+        fig, (ax,) = _figure(3.3)
+        for p in range(players):
+            rows = by_position[by_position["position"] == p]
+            x = rows["round"].to_numpy() + (p - (players - 1) / 2) * width
+            label = "round leader" if p == 0 else f"leader + {p}"
+            ax.bar(x, rows["mean"], width=width * 0.92, color=SEQUENCE[p % len(SEQUENCE)], label=label, zorder=2)
+            ax.errorbar(x, rows["mean"], yerr=_error_bars(rows), fmt="none", ecolor="#222222", elinewidth=1,
+                        capsize=2, zorder=3)
+        ax.axhline(0, color="#555555", linewidth=0.8)
+        ax.set_title("Cabbage change in a round, by place from that round's leader")
+        ax.set_xlabel("round")
+        ax.set_ylabel("mean change (cabbages)")
+        ax.set_xticks(range(1, rounds + 1))
+        fig.legend(ncols=players, loc="outside lower center")
+    return fig
+
+
+# --- elimination ----------------------------------------------------------------------
+
+
+def elimination_figure(ends: pd.DataFrame, ran_out: pd.DataFrame) -> Figure:
+    """Stacked bars of the round games end in, by why; and the share of games each seat runs out."""
+    rounds = int(ends["round"].max())
+    with _styled():
+        fig, (left, right) = _figure(3.1, 2, width_ratios=[1.35, 1])
+        bottom = np.zeros(rounds)
+        for reason, colour in REASON_COLOURS.items():
+            rows = ends[ends["reason"] == reason]
+            if rows["count"].sum() == 0:
+                continue
+            left.bar(rows["round"], rows["rate"], bottom=bottom, color=colour, width=0.62, label=reason, zorder=2)
+            bottom += rows["rate"].to_numpy()
+        left.set_title("Round in which games end")
+        left.set_xlabel("last round played")
+        left.set_ylabel("share of games")
+        left.set_xticks(range(1, rounds + 1))
+        left.set_ylim(0, min(1.0, bottom.max() * 1.3 + 0.02))
+        _percent_axis(left.yaxis)
+        left.legend(loc="upper left")
+
+        table = ran_out.rename(columns={"rate": "mean"})
+        _share_bars(right, table["seat"], table, LOSS)
+        right.set_title("Seats running out")
+        right.set_xlabel("seat")
+        right.set_ylabel("share of games at 0 cabbages")
+        right.set_xticks(table["seat"])
+        right.set_ylim(0, min(1.0, float(table["high"].max()) * 1.25 + 0.01))
+        _percent_axis(right.yaxis)
+    return fig
+
+
+# --- cabbage swings ---------------------------------------------------------------------
+
+
+def swing_figure(histogram: pd.DataFrame) -> Figure:
+    """Histogram of one seat's cabbage change in one round."""
+    with _styled():
+        fig, (ax,) = _figure(2.8)
+        colours = np.where(histogram["change"] < 0, LOSS, np.where(histogram["change"] > 0, GAIN, NEUTRAL))
+        ax.bar(histogram["change"], histogram["share"], width=0.85, color=colours, zorder=2)
+        ax.set_title("Cabbage change of one seat in one round")
+        ax.set_xlabel("change in the round after settlement (cabbages)")
+        ax.set_ylabel("share of seat-rounds")
+        _percent_axis(ax.yaxis)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=16))
+        ax.xaxis.set_major_formatter(SIGNED)
+    return fig
+
+
+def cabbages_figure(finals: np.ndarray, trajectory: pd.DataFrame, starting: int) -> Figure:
+    """Final cabbages by seat (box: quartiles, whiskers: 5th–95th percentile, dot: mean); trajectory bands."""
+    players = finals.shape[1]
+    with _styled():
+        fig, (left, right) = _figure(3.2, 2, width_ratios=[1, 1.25])
+        left.boxplot(
+            [finals[:, s] for s in range(players)], positions=range(players), whis=(5, 95), widths=0.55,
+            showfliers=False, patch_artist=True, showmeans=True,
+            boxprops={"facecolor": "#d6e6f2", "edgecolor": MAIN},
+            medianprops={"color": MAIN, "linewidth": 2},
+            whiskerprops={"color": MAIN}, capprops={"color": MAIN},
+            meanprops={"marker": "o", "markerfacecolor": OKABE_ITO["orange"], "markeredgecolor": "none",
+                       "markersize": 5},
+        )
+        left.axhline(starting, color=FAIR, linestyle="--", linewidth=1, zorder=1)
+        left.annotate(f"start {starting}", xy=(1, starting), xycoords=("axes fraction", "data"), xytext=(0, 3),
+                      textcoords="offset points", ha="right", va="bottom", fontsize=8, color=FAIR)
+        left.set_title("Final cabbages by seat")
+        left.set_xlabel("seat")
+        left.set_ylabel("cabbages at the end")
+        top = max(float(np.percentile(finals, 95, axis=0).max()), float(trajectory["p95"].max()), starting)
+        for ax in (left, right):
+            ax.set_ylim(0, top * 1.12 + 1)  # the same scale on both sides: cabbages are cabbages
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+
+        x = trajectory["after_round"]
+        right.fill_between(x, trajectory["p05"], trajectory["p95"], color=MAIN, alpha=0.15, linewidth=0,
+                           label="5–95th percentile")
+        right.fill_between(x, trajectory["p25"], trajectory["p75"], color=MAIN, alpha=0.3, linewidth=0,
+                           label="25–75th percentile")
+        right.plot(x, trajectory["p50"], color=MAIN, linewidth=2, marker="o", markersize=4, label="median")
+        right.set_title("Cabbages of a seat over the game")
+        right.set_xlabel("after round (0 = start)")
+        right.set_ylabel("cabbages")
+        right.set_xticks(x)
+        fig.legend(*right.get_legend_handles_labels(), loc="outside lower right", ncols=3)
+    return fig
+
+
+# --- what drives the swings ---------------------------------------------------------------
+
+
+def drivers_figure(drivers: pd.DataFrame) -> Figure:
+    """100% bars: where all gains, and all losses, come from."""
+    with _styled():
+        fig, (ax,) = _figure(2.2)
+        ax.grid(False)
+        ax.grid(True, axis="x")
+        for y, column in ((1, "gain_share"), (0, "loss_share")):
+            left = 0.0
+            for _, row in drivers.iterrows():
+                share = row[column]
+                if not share > 0:
+                    continue
+                ax.barh(y, share, left=left, height=0.6, color=KIND_COLOURS[row["kind"]], zorder=2)
+                if share >= 0.06:
+                    ax.text(left + share / 2, y, f"{100 * share:.0f}%", ha="center", va="center", fontsize=8.5,
+                            color="#111111", zorder=3)
+                left += share
+        ax.set_yticks([1, 0], ["gains", "losses"])
+        ax.set_xlim(0, 1)
+        _percent_axis(ax.xaxis)
+        ax.set_xlabel("share of all cabbages scored (before settlement)")
+        ax.set_title("Where gains and losses come from")
+        handles = [Patch(color=KIND_COLOURS[kind], label=f"{kind} machines") for kind in drivers["kind"]]
+        fig.legend(handles=handles, ncols=len(handles), loc="outside lower center")
+    return fig
+
+
+def tokens_figure(tokens: pd.DataFrame, golden: pd.DataFrame) -> Figure:
+    """Token faces placed on colour and points machines; golden token on MIN or MAX by its value."""
+    with _styled():
+        fig, (left, right) = _figure(3.0, 2, width_ratios=[1.5, 1])
+        placed = tokens[tokens["value"].notna()]
+        values = sorted(int(v) for v in placed["value"].unique())
+        labels = [*(signed_text(v) for v in values), "none"]
+        width = 0.38
+        for i, kind in enumerate(("colour", "points")):
+            rows = tokens[tokens["machine"] == kind]
+            by_value = {None if pd.isna(v) else int(v): s for v, s in zip(rows["value"], rows["share"])}
+            shares = [by_value.get(v, 0.0) for v in values] + [by_value.get(None, 0.0)]
+            x = np.arange(len(labels)) + (i - 0.5) * width
+            left.bar(x, shares, width=width * 0.95, color=KIND_COLOURS[kind], label=f"{kind} machines", zorder=2)
+        left.set_xticks(range(len(labels)), labels)
+        left.set_title("Token face on an ordinary machine")
+        left.set_xlabel("face value of the token placed (none = machine left empty)")
+        left.set_ylabel("share of that kind's machines")
+        left.set_ylim(0, min(1.0, left.get_ylim()[1] * 1.15))
+        _percent_axis(left.yaxis)
+        left.legend(loc="upper left", ncols=2)
+
+        sides = ("MIN", "MAX", "not placed")
+        side_colours = (OKABE_ITO["blue"], OKABE_ITO["vermillion"], NEUTRAL)
+        golden_values = sorted(golden["value"].unique())
+        bottom = np.zeros(len(golden_values))
+        for side, colour in zip(sides, side_colours):
+            shares = np.array([
+                golden[(golden["value"] == v) & (golden["side"] == side)]["share"].sum() for v in golden_values
+            ])
+            right.bar(range(len(golden_values)), shares, bottom=bottom, width=0.55, color=colour, label=side,
+                      zorder=2)
+            bottom += shares
+        right.set_xticks(range(len(golden_values)), [f"penalty {v}" for v in golden_values])
+        right.set_title("Golden token: MIN or MAX")
+        right.set_xlabel("golden token face")
+        right.set_ylabel("share of rounds")
+        right.set_ylim(0, 1)
+        _percent_axis(right.yaxis)
+        right.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return fig
+
+
+# --- skill --------------------------------------------------------------------------------
+
+
+def skill_figure(entries: pd.DataFrame, title: str) -> Figure:
+    """Horizontal win-share bars with intervals, each against its own fair share."""
+    with _styled():
+        fig, (ax,) = _figure(0.7 + 0.45 * len(entries))
+        ax.grid(False)
+        ax.grid(True, axis="x")
+        y = np.arange(len(entries))[::-1]
+        ax.barh(y, entries["mean"], height=0.55, color=MAIN, zorder=2)
+        ax.errorbar(entries["mean"], y, xerr=_error_bars(entries), fmt="none", ecolor="#222222", elinewidth=1.2,
+                    capsize=4, zorder=3)
+        for yi, fair in zip(y, entries["fair"]):
+            ax.plot([fair, fair], [yi - 0.38, yi + 0.38], color=FAIR, linestyle="--", linewidth=1.2, zorder=4)
+        ax.set_yticks(y, entries["label"])
+        ax.set_xlim(0, min(1.0, max(float(entries["high"].max()), float(entries["fair"].max())) * 1.2 + 0.02))
+        _percent_axis(ax.xaxis)
+        ax.set_xlabel("share of games won (dashed: fair share)")
+        ax.set_title(title)
+    return fig

@@ -1,0 +1,93 @@
+"""The report in a real browser: headless Chromium loads it cleanly and shows the summary's numbers.
+
+Uses Debian's ``chromium`` (the project's setup installs it when it can)
+driven by Playwright; no browser is downloaded. Without Chromium or
+Playwright the test is skipped and says which is missing.
+"""
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+def chromium_path() -> str | None:
+    for candidate in (os.environ.get("CHROMIUM"), shutil.which("chromium"), "/usr/bin/chromium"):
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+    executable = chromium_path()
+    if executable is None:
+        pytest.skip("no Chromium: install Debian's chromium package (`make test` does it when run as root)")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+def shown_number(text: str) -> float:
+    """The first number of a text as displayed: a true minus sign, thousands separators."""
+    match = re.search(r"[+\u2212-]?\d[\d,]*(\.\d+)?", text)
+    assert match, f"no number in {text!r}"
+    return float(match.group().replace("\u2212", "-").replace(",", ""))
+
+
+def decimals_shown(text: str) -> int:
+    match = re.search(r"\d(?:\.(\d+))?", text)
+    return len(match.group(1) or "") if match else 0
+
+
+def test_the_report_loads_cleanly_and_shows_the_summary(browser, small_run):
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    problems, requests = [], []
+    page.on("console", lambda msg: problems.append(msg.text) if msg.type in ("error", "warning") else None)
+    page.on("pageerror", lambda err: problems.append(str(err)))
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(small_run.report.resolve().as_uri(), wait_until="load")
+
+    assert problems == []
+    assert all(url.startswith(("file:", "data:")) for url in requests), requests
+
+    images = page.eval_on_selector_all(
+        "img", "imgs => imgs.map(i => ({complete: i.complete, width: i.naturalWidth, height: i.naturalHeight}))"
+    )
+    assert len(images) >= 7
+    assert all(img["complete"] and img["width"] > 0 and img["height"] > 0 for img in images), images
+
+    shown = page.eval_on_selector_all(
+        "[data-metric]", "els => els.map(e => [e.dataset.metric, e.dataset.value, e.innerText])"
+    )
+    s = small_run.summary
+    expected = {
+        "players": s["players"], "games": s["games"], "seed": s["seed"], "win_share_0": s["win_share"][0],
+        "first_player_advantage": s["first_player_advantage"], "elimination_rate": s["elimination_rate"],
+        "mean_rounds": s["mean_rounds"], "first_player_advantage_ci": s["first_player_advantage_ci"],
+        "elimination_rate_ci": s["elimination_rate_ci"], "mean_rounds_ci": s["mean_rounds_ci"],
+    }
+    assert {name for name, _, _ in shown} == set(expected)
+    percent_scaled = {"win_share_0", "first_player_advantage", "elimination_rate"}
+    for name, value, text in shown:
+        assert json.loads(value) == expected[name], name
+        if isinstance(expected[name], list):
+            continue
+        # What a reader sees is the summary's value, rounded to the digits shown.
+        scale = 100 if name in percent_scaled else 1
+        tolerance = 0.5 * 10 ** -decimals_shown(text) + 1e-9
+        assert shown_number(text) == pytest.approx(scale * expected[name], abs=tolerance), (name, text)
+
+    sections = page.eval_on_selector_all("section[id]", "els => els.map(e => e.id)")
+    assert sections[0] == "headline" and "examples" in sections
+    page.close()
