@@ -11,15 +11,27 @@ PYTHON ?= $(shell for p in python3 python3.13 python3.12 python3.11; do \
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
 	&& { echo $$p; break; }; done)
 
-.PHONY: run test setup
+.PHONY: run test setup browser
 
 run: setup
 	$(BIN)/lvsim run
 
-test: setup
+test: setup browser
 	$(BIN)/python -m pytest -q -n auto
 
 setup: $(STAMP)
+
+# The report's browser test renders it in Debian's Chromium. Install it when it
+# is missing and apt may be used (root); otherwise say so: that test then skips.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "make: installing chromium for the report's browser test"; \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+	    || echo "make: could not install chromium: the report's browser test will be skipped"; \
+	  else \
+	    echo "make: chromium is not installed (installing it needs root and apt-get): the report's browser test will be skipped"; \
+	  fi; }
 
 $(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "make: Python 3.11 or newer is needed (python3 on PATH)" >&2; exit 1; }

@@ -1,8 +1,9 @@
 """lvsim: a Monte Carlo rules-balance simulator for tabletop games.
 
 ``sim.run(config)`` plays an experiment and returns its results;
-``sim.load_config(path)`` reads an experiment file. Both are imported on
-first use, so ``import sim`` stays light.
+``sim.load_config(path)`` reads an experiment file; ``sim.run_sweep(path)``
+plays a sweep of rule sets (``sim.load_sweep`` reads one). All are imported
+on first use, so ``import sim`` stays light.
 """
 
 __version__ = "0.1.0"
@@ -12,6 +13,8 @@ _LAZY = {
     "Results": "sim.runner",
     "Config": "sim.config",
     "load_config": "sim.config",
+    "run_sweep": "sim.sweep",
+    "load_sweep": "sim.sweep",
 }
 
 __all__ = ["__version__", *_LAZY]

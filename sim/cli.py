@@ -37,6 +37,23 @@ def friendly_errors(fn):
     return wrapper
 
 
+def cluster_options(fn):
+    """--workers N / --scheduler ADDRESS: where the games are played (never changes the results)."""
+    fn = click.option(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="Play on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://10.0.0.5:8786).",
+    )(fn)
+    fn = click.option(
+        "--workers",
+        type=click.IntRange(1),
+        default=None,
+        help="Play on N local worker processes (a Dask LocalCluster on 127.0.0.1).",
+    )(fn)
+    return fn
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="lvsim")
 def main():
@@ -70,8 +87,9 @@ def main():
     help="Results directory; must be new or empty (default: reports/<config name>-<timestamp>/).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object instead of a table.")
+@cluster_options
 @friendly_errors
-def run(config, games, seed, players, threads, out, as_json):
+def run(config, games, seed, players, threads, out, as_json, workers, scheduler):
     """Play the games of CONFIG, print a summary and write the results.
 
     CONFIG is a TOML experiment file (default: configs/default.toml, the
@@ -81,19 +99,24 @@ def run(config, games, seed, players, threads, out, as_json):
     reproduce the run (meta.json).
     """
     from analysis.summary import summary_table
+    from sim.cluster import open_cluster
     from sim.config import default_config, load_config
     from sim.runner import DEFAULT_OUT
     from sim.runner import run as run_config
 
     cfg = load_config(config) if config else default_config()
     cfg = cfg.with_overrides(games=games, seed=seed, players=players, threads=threads)
-    results = run_config(cfg, out=DEFAULT_OUT if out is None else out)
+    with open_cluster(workers=workers, scheduler=scheduler) as cluster:
+        results = run_config(cfg, out=DEFAULT_OUT if out is None else out, cluster=cluster)
     if as_json:
         click.echo(json.dumps(results.summary))
         return
     click.echo(summary_table(results.summary))
     files = ", ".join(sorted(p.name for p in results.out_dir.iterdir()))
     click.echo(f"\nResults in {results.out_dir}/ ({files})")
+    report = results.out_dir / "report.html"
+    if report.is_file():
+        click.echo(f"Report: {report}")
 
 
 @main.command()
@@ -133,6 +156,180 @@ def bench(players, policy, games, threads, seed, as_json):
             f"{result['games']:,} games at {players} players ({policy}), {result['threads']} threads: "
             f"{result['seconds']:.2f} s, {result['games_per_second']:,.0f} games/s"
         )
+
+
+
+@main.command()
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.option(
+    "--seats",
+    default=None,
+    help="Policies, one per seat, comma-separated (e.g. greedy,random,random,random). "
+    "Default: the config's [policies] seats.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(1),
+    default=1000,
+    show_default=True,
+    help="Deals to play; each deal is played once per rotation of the seats.",
+)
+@click.option(
+    "--seed", type=click.IntRange(0, 2**64 - 1), default=None, help="Base seed (default: the config's run.seed, else 1)."
+)
+@click.option(
+    "--players",
+    type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
+    default=None,
+    help="Player count (default: the config's, else one per policy in --seats).",
+)
+@click.option(
+    "--threads", type=click.IntRange(1), default=None, help="Worker threads (default: all cores). Never changes the results."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@friendly_errors
+def duel(config, seats, games, seed, players, threads, as_json):
+    """Play policies against each other on the same deals: how much skill matters.
+
+    Every deal is played once per rotation of the seat list, so each policy
+    plays it from every seat it is given and neither the seat nor the deal
+    favours anyone. Prints each policy's win share with its 95% confidence
+    interval next to its fair share (its seats / players). CONFIG is an
+    optional TOML experiment file giving the rules.
+    """
+    from sim.lasvegan.duel import duel as play_duel
+    from sim.lasvegan.duel import duel_table
+    from sim.lasvegan.params import Rules
+
+    seat_list = [s.strip() for s in seats.split(",")] if seats is not None else None
+    if config:
+        from sim.config import load_config
+
+        cfg = load_config(config)
+        rules = cfg.rules
+        seed = cfg.seed if seed is None else seed
+        if seat_list is None:
+            seat_list = list(cfg.seat_policies)
+    else:
+        if seat_list is None:
+            raise ConfigError("--seats", "give one policy per seat, e.g. --seats greedy,random,random,random")
+        rules = Rules()
+        if players is None:
+            players = len(seat_list)
+            if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+                raise ConfigError("--seats", f"lists {players} policies; a table seats {MIN_PLAYERS} to {MAX_PLAYERS}")
+    if players is not None and players != rules.players:
+        rules = Rules.from_mapping({**rules.to_dict(), "players": players})
+    result = play_duel(rules, seat_list, games, 1 if seed is None else seed, threads=threads)
+    if as_json:
+        for row in result["policies"].values():
+            row["win_share_ci"] = [None if x != x else x for x in row["win_share_ci"]]
+        click.echo(json.dumps(result))
+    else:
+        click.echo(duel_table(result))
+
+@main.command()
+@click.argument("results_dir", type=click.Path(file_okay=False))
+@click.option(
+    "-o", "--out", "out_file", type=click.Path(dir_okay=False), default=None,
+    help="HTML file to write (default: RESULTS_DIR/report.html).",
+)
+@friendly_errors
+def report(results_dir, out_file):
+    """Write the HTML balance report of the run in RESULTS_DIR and print its path.
+
+    RESULTS_DIR is a directory written by `lvsim run`. The report is one
+    self-contained HTML file (figures embedded, nothing fetched): the
+    headline verdicts, first-player advantage, elimination, cabbage swings
+    and what drives them, skill, rule holes, two example games told move
+    by move, and the config with the command that reproduces the run.
+    """
+    from analysis.report import write_report
+
+    click.echo(write_report(results_dir, out_file))
+
+
+@main.command()
+@click.argument("sweep_file", metavar="SWEEP", type=click.Path(dir_okay=False))
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Sweep directory: new, empty, or that of an interrupted sweep to resume "
+    "(default: reports/<sweep name>-<timestamp>/).",
+)
+@click.option("--games", type=click.IntRange(1), default=None, help="Games per cell (overrides run.games of every cell).")
+@click.option("--seed", type=click.IntRange(0), default=None, help="Seed of every cell (overrides run.seed).")
+@click.option(
+    "--threads", type=click.IntRange(1), default=None, help="Threads (overrides run.threads). Never changes the results."
+)
+@cluster_options
+@click.option("--dry-run", is_flag=True, help="List the cells and the estimated time; play and write nothing.")
+@click.option(
+    "--target-ci",
+    type=click.FloatRange(0, min_open=True),
+    default=None,
+    metavar="X",
+    help="Add games to each cell until its first-player advantage's 95% interval is at most ±X (e.g. 0.005).",
+)
+@click.option(
+    "--max-games",
+    type=click.IntRange(1),
+    default=None,
+    help="With --target-ci: the most games a cell may play (default: 10 times its games).",
+)
+@click.option(
+    "--sort-by",
+    default="cell",
+    show_default=True,
+    metavar="METRIC",
+    help="Column of sweep.parquet to sort the cells by (e.g. elimination_rate); -METRIC sorts from the largest.",
+)
+@click.option(
+    "--baseline",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    metavar="K",
+    help="Cell the paired differences are taken from.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the cells and differences as one JSON object.")
+@friendly_errors
+def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, target_ci, max_games, sort_by,
+          baseline, as_json):
+    """Play every cell of the sweep in SWEEP on the same deals and compare them.
+
+    SWEEP is a TOML file: `base = "<config>.toml"` (relative to SWEEP), a
+    [sweep] table of dotted keys and the values to try (the cells are
+    their grid) and/or [[cells]] tables of dotted keys and values. Every
+    cell is checked before anything is played. The sweep directory gets
+    each cell's results (cells/<NNN>/), one row per cell with every metric
+    and its interval (sweep.parquet), the paired differences from the
+    baseline cell (paired.parquet) and the report (sweep.html). Run again
+    with the same --out, an interrupted sweep plays only the missing cells.
+    """
+    from analysis.sweep import sweep_text
+    from sim.cluster import open_cluster
+    from sim.runner import DEFAULT_OUT
+    from sim.sweep import check_options, load_sweep, plan_sweep, plan_text, run_sweep
+
+    swp = load_sweep(sweep_file, games=games, seed=seed, threads=threads)
+    check_options(swp, target_ci=target_ci, max_games=max_games, baseline=baseline, sort_by=sort_by)
+    if dry_run:
+        plan = plan_sweep(swp, out, target_ci=target_ci, max_games=max_games)
+        click.echo(json.dumps({"name": swp.name, "seed": swp.seed, "cells": plan}) if as_json else plan_text(swp, plan))
+        return
+    with open_cluster(workers=workers, scheduler=scheduler) as cluster:
+        results = run_sweep(
+            swp, DEFAULT_OUT if out is None else out, cluster=cluster, target_ci=target_ci, max_games=max_games,
+            baseline=baseline, sort_by=sort_by,
+        )
+    if as_json:
+        click.echo(json.dumps(results.to_json()))
+        return
+    click.echo(sweep_text(results.table, results.paired, swp.parameters, baseline=baseline, sort_by=sort_by))
+    resumed = f"; {len(results.resumed)} cells were already played" if results.resumed else ""
+    click.echo(f"\nResults in {results.out_dir}/ (sweep.html, sweep.parquet, paired.parquet, cells/){resumed}")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,12 @@ changes the results: game ``i`` is a pure function of ``(seed, i)``.
 A run that writes results builds them in a hidden staging directory next to
 the destination and renames it into place at the very end, so an error or
 Ctrl-C leaves nothing half-written.
+
+The pieces are shared with parameter sweeps (``sim.sweep``): :func:`play_chunk`
+is the unit of work (in this process or on a Dask worker, see
+``sim.cluster``), :class:`GamesPlayed` takes chunks in game order and
+tallies, streams and times them, :func:`staged_directory` makes a results
+directory appear all at once.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator, Protocol
 
 import numpy as np
 import pandas as pd
@@ -101,6 +107,8 @@ def run(
     *,
     keep_records: bool | None = None,
     progress: bool | None = None,
+    cluster: Cluster | None = None,
+    report: bool = True,
 ) -> Results:
     """Play every game of ``config`` and return the summary (and records).
 
@@ -110,7 +118,10 @@ def run(
     empty; None writes nothing. ``keep_records`` keeps every record in
     memory (about 300 bytes a game at 4 players); by default only when
     nothing is written. ``progress`` shows a progress bar on stderr; by
-    default only when stderr is a terminal.
+    default only when stderr is a terminal. ``cluster`` plays the chunks
+    elsewhere (see ``sim.cluster``); the results are the same either way.
+    ``report`` writes the HTML report beside the results (when the report
+    module is installed).
     """
     if not isinstance(config, Config):
         config = load_config(config)
@@ -125,22 +136,27 @@ def run(
         keep_records = out_dir is None
     if progress is None:
         progress = sys.stderr.isatty()
+    if cluster is None:
+        cluster = IN_PROCESS
 
     if out_dir is None:
-        played = _play(config, keep_records=keep_records, progress=progress)
-        return Results(config, played.summary, None, played.records)
+        played = GamesPlayed(config, keep_records=keep_records)
+        _play(played, cluster, progress)
+        return Results(config, played.summary(), None, played.records())
 
     started = time.perf_counter()
     started_at = datetime.now(timezone.utc)
-    with _staged_directory(out_dir) as staging:
+    with staged_directory(out_dir) as staging:
         (staging / CONFIG_FILE).write_text(config.to_toml(), encoding="utf-8")
-        with _ParquetRecords(staging / RECORDS_FILE) as records_file:
-            played = _play(config, keep_records=keep_records, progress=progress, on_chunk=records_file.write)
-        _write_json(staging / SUMMARY_FILE, played.summary)
-        meta = _meta(config, played, out_dir, started_at, time.perf_counter() - started)
-        _write_json(staging / META_FILE, meta)
-        _write_report_if_available(staging)
-    return Results(config, played.summary, out_dir, played.records)
+        with GamesPlayed(config, staging / RECORDS_FILE, keep_records=keep_records) as played:
+            _play(played, cluster, progress)
+        summary = played.summary()
+        write_json(staging / SUMMARY_FILE, summary)
+        meta = run_meta(config, played, out_dir, started_at, time.perf_counter() - started)
+        write_json(staging / META_FILE, meta)
+        if report:
+            _write_report_if_available(staging)
+    return Results(config, summary, out_dir, played.records())
 
 
 def default_out_dir(name: str, now: datetime | None = None) -> Path:
@@ -165,67 +181,159 @@ def check_out_dir(out_dir: Path) -> None:
 # --- playing -----------------------------------------------------------------
 
 
-@dataclass
-class _Played:
-    summary: dict[str, Any]
-    records: dict[str, np.ndarray] | None
-    seconds: float
-    threads: int
+def play_chunk(config: Config, first_game: int, n_games: int, threads: int | None = None):
+    """Play games ``first_game .. first_game + n_games - 1`` of ``config``; return ``(records, Tally)``.
 
-
-def _play(
-    config: Config,
-    *,
-    keep_records: bool,
-    progress: bool,
-    on_chunk: Callable[[dict[str, np.ndarray]], None] | None = None,
-) -> _Played:
-    import numba
-    from tqdm import tqdm
-
-    from sim.lasvegan.nb import play_games
+    The unit of work of every run, in this process or on a cluster worker:
+    it depends on nothing but its arguments. ``threads`` applies when the
+    config sets none.
+    """
+    # Looked up on each call rather than imported by name, so that a patched
+    # kernel (in tests) is the one that plays.
+    from sim.lasvegan import nb
 
     rules = config.rules
     policy_ids, policy_params = parse_seats(config.seats, rules.players)
-    threads = numba.get_num_threads() if config.threads is None else min(
-        config.threads, numba.config.NUMBA_NUM_THREADS
+    rec = nb.play_games(
+        rules, config.seed, first_game, n_games, policy_ids, policy_params,
+        threads=config.threads if config.threads is not None else threads,
     )
+    return rec, Tally.of(rec)
 
-    def play(first_game: int, n_games: int) -> dict[str, np.ndarray]:
-        return play_games(rules, config.seed, first_game, n_games, policy_ids, policy_params, threads=config.threads)
 
+def chunk_ranges(first_game: int, n_games: int, chunk_games: int) -> list[tuple[int, int]]:
+    """``(first_game, n_games)`` of each chunk of the given games, in game order."""
+    end = first_game + n_games
+    return [(g, min(chunk_games, end - g)) for g in range(first_game, end, chunk_games)]
+
+
+class Cluster(Protocol):
+    """Where chunks of games are played: :data:`IN_PROCESS`, or a ``sim.cluster.DaskCluster``.
+
+    ``play`` yields ``(records, Tally)`` of consecutive chunks in game order,
+    whatever order they were played in, so a run's records and summary
+    never depend on where it ran.
+    """
+
+    where: str
+
+    def threads_of(self, config: Config) -> int | None: ...
+
+    def chunk_games(self, n_games: int) -> int: ...
+
+    def warm_up(self, config: Config) -> None: ...
+
+    def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict[str, np.ndarray], Tally]]: ...
+
+
+class InProcess:
+    """Plays the chunks here, one after another, each on every thread numba may use."""
+
+    where = "in-process"
+
+    def threads_of(self, config: Config) -> int:
+        import numba
+
+        if config.threads is None:
+            return numba.get_num_threads()
+        return min(config.threads, numba.config.NUMBA_NUM_THREADS)
+
+    def chunk_games(self, n_games: int) -> int:
+        return CHUNK_GAMES
+
+    def warm_up(self, config: Config) -> None:
+        play_chunk(config, 0, 1)
+
+    def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict[str, np.ndarray], Tally]]:
+        for first, n in chunk_ranges(first_game, n_games, self.chunk_games(n_games)):
+            yield play_chunk(config, first, n)
+
+
+IN_PROCESS = InProcess()
+
+
+class GamesPlayed:
+    """The games of one run so far: chunks taken in game order, tallied, streamed, timed.
+
+    Records go to ``records_path`` (Parquet, one row per game) when given
+    and stay in memory when ``keep_records``; what is kept otherwise, the
+    tally, does not grow with the number of games. Use it as a context
+    manager so that the Parquet file is closed.
+    """
+
+    def __init__(self, config: Config, records_path: Path | None = None, *, keep_records: bool = False):
+        self.config = config
+        self.tally = Tally.empty(config.rules.players, config.rules.rounds)
+        self.seconds = 0.0
+        self.threads = 1
+        self.chunk_games = CHUNK_GAMES
+        self.where = IN_PROCESS.where
+        self._records_file = ParquetRecords(records_path) if records_path is not None else None
+        self._kept: list[dict[str, np.ndarray]] | None = [] if keep_records else None
+
+    @property
+    def games(self) -> int:
+        return self.tally.games
+
+    def play(self, first_game: int, n_games: int, cluster: Cluster, bar=None) -> None:
+        """Play games ``first_game ..`` (the next ones: game indices continue) on ``cluster``."""
+        if first_game != self.games:
+            raise ValueError(f"games must be added in order: expected game {self.games}, got {first_game}")
+        self.threads = cluster.threads_of(self.config)
+        self.chunk_games = cluster.chunk_games(n_games)
+        self.where = cluster.where
+        started = time.perf_counter()
+        for rec, tally in cluster.play(self.config, first_game, n_games):
+            self.tally = self.tally.merge(tally)
+            if self._records_file is not None:
+                self._records_file.write(rec)
+            if self._kept is not None:
+                self._kept.append(rec)
+            if bar is not None:
+                bar.update(len(rec["game"]))
+        self.seconds += time.perf_counter() - started
+
+    def summary(self) -> dict[str, Any]:
+        config = self.config
+        return summarize(
+            self.tally, game=config.game, seed=config.seed, seconds=self.seconds, policies=config.seat_policies
+        )
+
+    def records(self) -> dict[str, np.ndarray] | None:
+        if self._kept is None:
+            return None
+        if not self._kept:
+            return empty_records(0, self.config.rules.players, self.config.rules.rounds)
+        return concat_records(self._kept)
+
+    def close(self) -> None:
+        if self._records_file is not None:
+            self._records_file.close()
+
+    def __enter__(self) -> "GamesPlayed":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _play(played: GamesPlayed, cluster: Cluster, progress: bool) -> None:
+    """Play every game of the run's config into ``played``."""
+    from tqdm import tqdm
+
+    config = played.config
     # Compiling (or loading the compiled core from cache) is not playing:
     # keep it out of the timing.
-    play(0, 1)
-
-    tally = Tally.empty(rules.players, rules.rounds)
-    kept = []
+    cluster.warm_up(config)
     bar = tqdm(total=config.games, unit="game", unit_scale=True, disable=not progress, file=sys.stderr, leave=False)
-    started = time.perf_counter()
     with bar:
-        for first_game in range(0, config.games, CHUNK_GAMES):
-            rec = play(first_game, min(CHUNK_GAMES, config.games - first_game))
-            tally = tally.merge(Tally.of(rec))
-            if on_chunk is not None:
-                on_chunk(rec)
-            if keep_records:
-                kept.append(rec)
-            bar.update(len(rec["game"]))
-    seconds = time.perf_counter() - started
-
-    summary = summarize(
-        tally, game=config.game, seed=config.seed, seconds=seconds, policies=config.seat_policies
-    )
-    records = None
-    if keep_records:
-        records = concat_records(kept) if kept else empty_records(0, rules.players, rules.rounds)
-    return _Played(summary, records, seconds, threads)
+        played.play(0, config.games, cluster, bar)
 
 
 # --- writing -----------------------------------------------------------------
 
 
-class _ParquetRecords:
+class ParquetRecords:
     """Streams record batches into one Parquet file, one row per game."""
 
     def __init__(self, path: Path):
@@ -241,16 +349,20 @@ class _ParquetRecords:
             self.writer = pq.ParquetWriter(self.path, table.schema)
         self.writer.write_table(table)
 
-    def __enter__(self) -> "_ParquetRecords":
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+    def __enter__(self) -> "ParquetRecords":
         return self
 
     def __exit__(self, *exc) -> None:
-        if self.writer is not None:
-            self.writer.close()
+        self.close()
 
 
 @contextmanager
-def _staged_directory(out_dir: Path) -> Iterator[Path]:
+def staged_directory(out_dir: Path) -> Iterator[Path]:
     """A hidden directory next to ``out_dir``, renamed to it if the block succeeds.
 
     On any failure, Ctrl-C included, the staging directory and any parent
@@ -299,7 +411,7 @@ def _make_parents(directory: Path) -> list[Path]:
     return made
 
 
-def _write_json(path: Path, data: Any) -> None:
+def write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
@@ -319,7 +431,7 @@ def _write_report_if_available(out_dir: Path) -> None:
     write_report(out_dir)
 
 
-def _meta(config: Config, played: _Played, out_dir: Path, started_at: datetime, wall_seconds: float) -> dict:
+def run_meta(config: Config, played: GamesPlayed, out_dir: Path, started_at: datetime, wall_seconds: float) -> dict:
     """Everything needed to reproduce the run and to tell where it came from."""
     import numba
     import pyarrow
@@ -328,12 +440,13 @@ def _meta(config: Config, played: _Played, out_dir: Path, started_at: datetime, 
         "config_name": config.name,
         "game": config.game,
         "seed": config.seed,
-        "games": config.games,
+        "games": played.games,
         "players": config.players,
         "seats": list(config.seat_policies),
         "first_game": 0,
-        "chunk_games": CHUNK_GAMES,
+        "chunk_games": played.chunk_games,
         "threads": played.threads,
+        "played": played.where,
         "seconds": played.seconds,
         "wall_seconds": wall_seconds,
         "started_at": started_at.isoformat(timespec="seconds"),

@@ -1,0 +1,303 @@
+"""Tables of a parameter sweep: one row per cell, and paired differences between cells.
+
+A sweep plays every cell on the same seed, so game ``i`` is dealt the same
+in every cell with the same player count (common random numbers). The
+difference of a metric between two cells is then best estimated game by
+game: :func:`paired_differences` streams both cells' records side by side
+and gives the normal interval of the mean per-game difference, next to the
+interval two independent runs of the same size would give. The per-game
+values are integers (win shares in units of 1/lcm(1..players)), so the
+sums are exact and do not depend on how the files are read.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+import numpy as np
+import pandas as pd
+
+from analysis.stats import Z95, mean_and_sd, mean_interval
+from analysis.summary import Tally, summarize
+
+# Lists of the summary that run over rounds rather than seats; the number
+# in their columns is the round (end_round_share_r2: games ended after round 2).
+ROUND_LISTS = ("end_round_share",)
+# Columns that time the run: they differ from one run of the same games to the next.
+TIMING_COLUMNS = ("seconds", "games_per_second")
+
+# The metrics compared game by game (see _per_game), with their titles.
+PAIRED_METRICS = {
+    "first_player_advantage": "first-player advantage",
+    "elimination_rate": "elimination rate",
+    "mean_rounds": "rounds played",
+    "tie_rate": "tie rate",
+}
+READ_BATCH_GAMES = 65_536
+
+
+# --- one row per cell --------------------------------------------------------
+
+
+def summary_row(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """A run summary (``lvsim run --json``) flattened into one row of plain columns.
+
+    Lists by seat become ``win_share_s0``, ``win_share_s1`` …; lists by round
+    ``end_round_share_r1`` …; nested tables ``swing_mean``, ``amount_mean_golden``;
+    an interval ``x_ci`` becomes ``x_lo`` and ``x_hi`` beside ``x``. Undefined
+    values (None) become nan.
+    """
+    row: dict[str, Any] = {}
+    for key, value in summary.items():
+        if key.endswith("_ci") and key[: -len("_ci")] in summary:
+            continue
+        ci = summary.get(f"{key}_ci")
+        if isinstance(value, Mapping):
+            for sub, v in value.items():
+                row[f"{key}_{sub}"] = _number(v)
+        elif isinstance(value, list):
+            letter, start = ("r", 1) if key in ROUND_LISTS else ("s", 0)
+            name = "policy" if key == "policies" else key
+            for i, v in enumerate(value):
+                column = f"{name}_{letter}{i + start}"
+                row[column] = v if isinstance(v, str) else _number(v)
+                if ci is not None:
+                    row[f"{column}_lo"], row[f"{column}_hi"] = map(_number, ci[i])
+        else:
+            row[key] = _number(value)
+            if ci is not None:
+                row[f"{key}_lo"], row[f"{key}_hi"] = map(_number, ci)
+    return row
+
+
+def metric_columns(players: int, rounds: int) -> list[str]:
+    """The columns :func:`summary_row` gives for a run of ``players`` and ``rounds``."""
+    return list(summary_row(summarize(Tally.empty(players, rounds), policies=["random"] * players)))
+
+
+def _number(value):
+    if value is None:
+        return math.nan
+    return value
+
+
+def sort_cells(table: pd.DataFrame, sort_by: str) -> pd.DataFrame:
+    """The table sorted by one column; ``-column`` sorts from the largest. Ties keep cell order."""
+    column, descending = (sort_by[1:], True) if sort_by.startswith("-") else (sort_by, False)
+    if column not in table.columns:
+        raise KeyError(column)
+    return table.sort_values(column, ascending=not descending, kind="stable", na_position="last")
+
+
+# --- paired differences ----------------------------------------------------------
+
+
+def _win_unit(players: int) -> int:
+    return math.lcm(*range(1, players + 1))
+
+
+def _columns_needed(players: int) -> list[str]:
+    return ["game", "elim_round", "rounds_played", *(f"win_share_s{s}" for s in range(players))]
+
+
+def _per_game(batch: Mapping[str, np.ndarray], players: int, unit: int) -> dict[str, np.ndarray]:
+    """Each paired metric of each game, as integers (the metric times ``unit`` for win shares)."""
+    win = np.stack([batch[f"win_share_s{s}"] for s in range(players)], axis=1)
+    return {
+        # Seat 0's share minus the fair 1/players, in units where both are whole.
+        "first_player_advantage": np.rint(win[:, 0] * unit).astype(np.int64) - unit // players,
+        "elimination_rate": (batch["elim_round"] > 0).astype(np.int64),
+        "mean_rounds": batch["rounds_played"].astype(np.int64),
+        "tie_rate": ((win > 0).sum(axis=1) > 1).astype(np.int64),
+    }
+
+
+def _record_batches(path: Path, columns: list[str], batch_games: int) -> Iterator[dict[str, np.ndarray]]:
+    import pyarrow.parquet as pq
+
+    with pq.ParquetFile(path) as f:
+        for batch in f.iter_batches(batch_size=batch_games, columns=columns):
+            yield {name: batch.column(name).to_numpy() for name in columns}
+
+
+def _side_by_side(a: Iterator[dict], b: Iterator[dict]) -> Iterator[tuple[dict, dict]]:
+    """Batches of two record streams cut to equal lengths, up to the end of the shorter."""
+    head_a: dict | None = None
+    head_b: dict | None = None
+    while True:
+        if head_a is None or len(head_a["game"]) == 0:
+            head_a = next(a, None)
+        if head_b is None or len(head_b["game"]) == 0:
+            head_b = next(b, None)
+        if head_a is None or head_b is None:
+            return
+        n = min(len(head_a["game"]), len(head_b["game"]))
+        yield {k: v[:n] for k, v in head_a.items()}, {k: v[:n] for k, v in head_b.items()}
+        head_a = {k: v[n:] for k, v in head_a.items()}
+        head_b = {k: v[n:] for k, v in head_b.items()}
+
+
+def paired_differences(
+    cell_records: Path,
+    cell_players: int,
+    baseline_records: Path,
+    baseline_players: int,
+    *,
+    batch_games: int = READ_BATCH_GAMES,
+) -> dict[str, dict[str, float | int | None]]:
+    """Cell minus baseline for each of :data:`PAIRED_METRICS`, paired game by game.
+
+    Only the games both cells played are compared (a cell given more games
+    by adaptive precision shares its first games with the other). Returns,
+    per metric: ``games``, ``difference`` with its paired 95% interval
+    ``difference_lo``/``_hi``, the interval independent runs of the same
+    size would give (``unpaired_lo``/``_hi``) and ``tighter``, the ratio of
+    the two half-widths. Memory holds one batch of a few columns per cell.
+    """
+    unit = _win_unit(max(cell_players, baseline_players))
+    sums = {m: np.zeros(6, dtype=object) for m in PAIRED_METRICS}  # Σd, Σd², Σa, Σa², Σb, Σb²
+    games = 0
+    cells = _record_batches(Path(cell_records), _columns_needed(cell_players), batch_games)
+    bases = _record_batches(Path(baseline_records), _columns_needed(baseline_players), batch_games)
+    for a, b in _side_by_side(cells, bases):
+        if not np.array_equal(a["game"], b["game"]):
+            raise ValueError(f"{cell_records} and {baseline_records} do not hold the same games in the same order")
+        games += len(a["game"])
+        va, vb = _per_game(a, cell_players, unit), _per_game(b, baseline_players, unit)
+        for m in PAIRED_METRICS:
+            x, y = va[m], vb[m]
+            d = x - y
+            # Python integers: exact whatever the number of games.
+            sums[m] += [int(d.sum()), int((d * d).sum()), int(x.sum()), int((x * x).sum()),
+                        int(y.sum()), int((y * y).sum())]
+    return {m: _difference(sums[m], games, unit if m == "first_player_advantage" else 1) for m in PAIRED_METRICS}
+
+
+def _difference(sums, n: int, unit: int) -> dict[str, float | int | None]:
+    d_mean, d_sd = mean_and_sd(sums[0], sums[1], n)
+    _, a_sd = mean_and_sd(sums[2], sums[3], n)
+    _, b_sd = mean_and_sd(sums[4], sums[5], n)
+    lo, hi = mean_interval(d_mean, d_sd, n)
+    paired_half = (hi - lo) / 2
+    unpaired_half = Z95 * math.sqrt((a_sd**2 + b_sd**2) / n) if n >= 2 else math.nan
+    tighter = unpaired_half / paired_half if paired_half > 0 else math.nan
+    out = {
+        "games": n,
+        "difference": d_mean / unit,
+        "difference_lo": lo / unit,
+        "difference_hi": hi / unit,
+        "unpaired_lo": (d_mean - unpaired_half) / unit,
+        "unpaired_hi": (d_mean + unpaired_half) / unit,
+        "tighter": tighter,
+    }
+    return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in out.items()}
+
+
+def paired_table(
+    records: Mapping[int, Path], players: Mapping[int, int], baseline: int
+) -> pd.DataFrame:
+    """Every cell against ``baseline``: one row per (cell, metric), in cell order.
+
+    ``records`` and ``players`` give each cell's records file and player count.
+    """
+    rows = []
+    for cell in sorted(records):
+        if cell == baseline:
+            continue
+        diffs = paired_differences(records[cell], players[cell], records[baseline], players[baseline])
+        for metric, d in diffs.items():
+            rows.append({"cell": cell, "baseline": baseline, "metric": metric, **d})
+    columns = ["cell", "baseline", "metric", "games", "difference", "difference_lo", "difference_hi",
+               "unpaired_lo", "unpaired_hi", "tighter"]
+    return pd.DataFrame(rows, columns=columns).astype({"difference_lo": float, "difference_hi": float,
+                                                       "unpaired_lo": float, "unpaired_hi": float,
+                                                       "tighter": float})
+
+
+# --- text ----------------------------------------------------------------------
+
+
+def sweep_text(
+    table: pd.DataFrame,
+    paired: pd.DataFrame,
+    parameters: list[str],
+    *,
+    baseline: int,
+    sort_by: str = "cell",
+) -> str:
+    """The sweep as the text ``lvsim sweep`` prints: the cells, then the paired differences."""
+    table = sort_cells(table, sort_by)
+    headers = ["cell", *parameters, "games", "first-player adv. (pp)", "elimination", "rounds", "ties"]
+    rows = []
+    for _, r in table.iterrows():
+        advantage = r["first_player_advantage"], r["first_player_advantage_lo"], r["first_player_advantage_hi"]
+        elimination = r["elimination_rate"], r["elimination_rate_lo"], r["elimination_rate_hi"]
+        rows.append([
+            f"{int(r['cell']):03d}",
+            *(_value(r[p]) for p in parameters),
+            f"{int(r['games']):,}",
+            f"{_pp(advantage[0])} {_pp_ci(*advantage[1:])}",
+            f"{_pct(elimination[0])} {_pct_ci(*elimination[1:])}",
+            f"{r['mean_rounds']:.2f}",
+            _pct(r["tie_rate"]),
+        ])
+    order = "" if sort_by == "cell" else f", sorted by {sort_by}"
+    lines = [f"{len(table)} cells, seed {_value(table['seed'].iloc[0])}, 95% intervals{order}", ""]
+    lines += _aligned_rows(headers, rows)
+    if len(paired):
+        lines += ["", f"Paired differences from cell {baseline:03d} (same deals; 95% interval, and how much "
+                      "tighter it is than independent runs would give)"]
+        wanted = ("first_player_advantage", "elimination_rate")
+        headers = ["cell", *(f"{PAIRED_METRICS[m]} (pp)" for m in wanted)]
+        rows = []
+        for cell, group in paired.groupby("cell", sort=True):
+            by_metric = group.set_index("metric")
+            cells = [f"{cell:03d}"]
+            for m in wanted:  # both in percentage points
+                d = by_metric.loc[m]
+                cells.append(f"{_pp(d['difference'])} {_pp_ci(d['difference_lo'], d['difference_hi'])}"
+                             f" x{_ratio(d['tighter'])}")
+            rows.append(cells)
+        lines += _aligned_rows(headers, rows)
+    return "\n".join(lines)
+
+
+def _aligned_rows(headers: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+    out = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip()]
+    out += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    return out
+
+
+def _value(v) -> str:
+    if isinstance(v, (bool, np.bool_)):
+        return "true" if v else "false"
+    if isinstance(v, (float, np.floating)) and float(v).is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def _missing(x) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def _pp(x) -> str:
+    return "n/a" if _missing(x) else f"{100 * x:+.2f}"
+
+
+def _pp_ci(lo, hi) -> str:
+    return "" if _missing(lo) or _missing(hi) else f"[{100 * lo:+.2f}, {100 * hi:+.2f}]"
+
+
+def _pct(x) -> str:
+    return "n/a" if _missing(x) else f"{100 * x:.2f}%"
+
+
+def _pct_ci(lo, hi) -> str:
+    return "" if _missing(lo) or _missing(hi) else f"[{100 * lo:.2f}, {100 * hi:.2f}]"
+
+
+def _ratio(x) -> str:
+    return "n/a" if _missing(x) else f"{x:.1f}"

@@ -1,0 +1,327 @@
+"""The sweep report: one self-contained HTML page comparing the cells of a sweep.
+
+It shows the table of cells sorted by a chosen metric, line plots of the
+main metrics against each parameter, heatmaps over two parameters at a
+time, and the paired differences from the baseline cell; every value with
+its 95% interval. Figures are PNGs embedded in the page, drawn with
+matplotlib's Agg backend in a colour-blind-safe palette (Okabe & Ito; the
+heatmaps use viridis, or purple-orange for signed values).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import itertools
+import math
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from analysis.sweep import PAIRED_METRICS, sort_cells
+
+# Okabe & Ito (2008), "Color Universal Design": distinguishable with any common colour-vision deficiency.
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+# Metric -> (axis label, scale to the unit shown, signed). Plotted in this order.
+PLOTTED = {
+    "first_player_advantage": ("first-player advantage (percentage points)", 100, True),
+    "elimination_rate": ("elimination rate (%)", 100, False),
+    "mean_rounds": ("rounds played", 1, False),
+    "tie_rate": ("tie rate (%)", 100, False),
+}
+HEATMAP_METRICS = ("elimination_rate", "first_player_advantage")
+MAX_LINES = len(OKABE_ITO)
+MAX_HEATMAP_PAIRS = 6
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; color: #222; line-height: 1.4; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; font-size: 0.9em; margin: 1em 0; }
+th, td { padding: 0.25em 0.7em; text-align: right; border-bottom: 1px solid #eee; }
+th { background: #f4f4f4; } td.text, th.text { text-align: left; }
+.ci { color: #666; font-size: 0.9em; } .note { color: #555; font-size: 0.9em; }
+img { max-width: 100%; margin: 0.5em 0; }
+"""
+
+
+def sweep_report_html(
+    table: pd.DataFrame,
+    paired: pd.DataFrame,
+    *,
+    sweep_name: str,
+    parameters: Sequence[str],
+    axes: Mapping[str, Sequence[Any]],
+    baseline: int = 0,
+    sort_by: str = "cell",
+    target_ci: float | None = None,
+) -> str:
+    """The report page of a sweep as one HTML string.
+
+    ``table`` is the sweep's table (one row per cell, as ``sweep.parquet``),
+    ``paired`` its paired differences (as ``paired.parquet``),
+    ``parameters`` the columns that vary, ``axes`` each parameter's values
+    in the order to show them.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+
+    varying = [p for p in parameters if table[p].nunique() > 1]
+    first = table.iloc[0]
+    games = table["games"]
+    games_text = f"{int(games.iloc[0]):,} games per cell" if games.nunique() == 1 else (
+        f"{int(games.min()):,} to {int(games.max()):,} games per cell")
+    intro = (
+        f"{len(table)} cells, {games_text}, seed {int(first['seed'])}: every cell plays the same deals, "
+        f"so differences between cells are measured game by game. Intervals are 95%."
+    )
+    if target_ci is not None:
+        intro += (f" Games were added to each cell until the first-player advantage's interval was at most "
+                  f"&plusmn;{100 * target_ci:.2f} points wide, or the cell reached its cap.")
+    parts = [
+        f"<h1>Sweep {html.escape(sweep_name)}</h1>",
+        f"<p>{intro}</p>",
+        "<h2>Cells</h2>",
+        _cells_table(table, parameters, sort_by, target_ci),
+        "<p class='note'>Every metric, with its interval, is in <code>sweep.parquet</code>; each cell's records, "
+        "config and summary are in <code>cells/&lt;cell&gt;/</code>.</p>",
+    ]
+    if len(paired):
+        parts += ["<h2>Paired differences</h2>", _paired_table(table, paired, baseline)]
+    for p in varying:
+        lines = _lines(table, p, varying)
+        if lines:
+            parts += [f"<h2>Against {html.escape(p)}</h2>", _img(_line_figure(table, p, lines, axes))]
+    pairs = [(a, b) for a, b in itertools.combinations(varying, 2)
+             if _is_grid(_slice(table, a, b, varying, baseline), a, b)]
+    for a, b in pairs[:MAX_HEATMAP_PAIRS]:
+        others = [p for p in varying if p not in (a, b)]
+        where = ", ".join(f"{p} = {_text(_cell(table, baseline)[p])}" for p in others)
+        parts += [
+            f"<h2>{html.escape(b)} &times; {html.escape(a)}</h2>",
+            f"<p class='note'>Other parameters as in cell {baseline:03d}{': ' + html.escape(where) if where else ''}."
+            " Each square shows the value and its interval.</p>",
+            _img(_heatmap_figure(_slice(table, a, b, varying, baseline), a, b, axes)),
+        ]
+    body = "\n".join(parts)
+    return (
+        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+        f"<title>Sweep {html.escape(sweep_name)}</title><style>{STYLE}</style></head>\n"
+        f"<body>\n{body}\n</body></html>\n"
+    )
+
+
+def _cell(table: pd.DataFrame, cell: int) -> pd.Series:
+    return table.loc[table["cell"] == cell].iloc[0]
+
+
+def _lines(table: pd.DataFrame, axis: str, varying: Sequence[str]) -> list[tuple[str | None, pd.DataFrame]]:
+    """The cells that differ in ``axis`` alone, one group per setting of the other parameters.
+
+    A group with a single cell is no line; at most :data:`MAX_LINES` lines, in cell order.
+    """
+    others = [p for p in varying if p != axis]
+    if not others:
+        return [(None, table)]
+    groups = [g for _, g in table.groupby(others, sort=False) if g[axis].nunique() > 1][:MAX_LINES]
+    # Name each line by what tells it from the others.
+    telling = [p for p in others if len({_text(g[p].iloc[0]) for g in groups}) > 1] or others
+    return [(", ".join(f"{p}={_text(g[p].iloc[0])}" for p in telling), g) for g in groups]
+
+
+def _slice(table: pd.DataFrame, a: str, b: str, varying: Sequence[str], baseline: int) -> pd.DataFrame:
+    """The cells whose parameters other than ``a`` and ``b`` are those of the baseline cell."""
+    base = _cell(table, baseline)
+    rows = table
+    for p in varying:
+        if p not in (a, b):
+            rows = rows[rows[p].map(_text) == _text(base[p])]
+    return rows
+
+
+def _is_grid(rows: pd.DataFrame, a: str, b: str) -> bool:
+    """Whether a slice is worth a heatmap: every pair of at least two values of each parameter."""
+    keys = rows[[a, b]].map(_text)
+    n_a, n_b = keys[a].nunique(), keys[b].nunique()
+    return n_a > 1 and n_b > 1 and len(keys.drop_duplicates()) == n_a * n_b
+
+
+# --- tables -------------------------------------------------------------------------
+
+
+def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, target_ci: float | None) -> str:
+    ordered = sort_cells(table, sort_by)
+    note = "" if sort_by == "cell" else f"<p class='note'>Sorted by <code>{html.escape(sort_by)}</code>.</p>"
+    head = ["cell", *parameters, "games", *(PLOTTED[m][0] for m in PLOTTED)]
+    if target_ci is not None:
+        head.append("target met")
+    rows = []
+    for _, r in ordered.iterrows():
+        cells = [f"<td class='text'><a href='cells/{int(r['cell']):03d}/'>{int(r['cell']):03d}</a></td>"]
+        cells += [f"<td class='text'>{html.escape(_text(r[p]))}</td>" for p in parameters]
+        cells.append(f"<td>{int(r['games']):,}</td>")
+        for m, (_, scale, signed) in PLOTTED.items():
+            interval = _fmt_ci(r[m + "_lo"], r[m + "_hi"], scale, signed)
+            cells.append(f"<td>{_fmt(r[m], scale, signed)} <span class='ci'>{interval}</span></td>")
+        if target_ci is not None:
+            met = (r["first_player_advantage_hi"] - r["first_player_advantage_lo"]) / 2 <= target_ci
+            cells.append(f"<td>{'yes' if met else 'no (cap)'}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    # The cell and its parameters are text, left-aligned; the rest are numbers.
+    header = "".join(f"<th class='text'>{html.escape(h)}</th>" if i <= len(parameters) else f"<th>{html.escape(h)}</th>"
+                     for i, h in enumerate(head))
+    return f"{note}<table><tr>{header}</tr>\n" + "\n".join(rows) + "</table>"
+
+
+def _paired_table(table: pd.DataFrame, paired: pd.DataFrame, baseline: int) -> str:
+    labels = dict(zip(table["cell"], table["label"]))
+    intro = (
+        f"<p>Each cell minus cell {baseline:03d} ({html.escape(str(labels[baseline]))}), game by game on the "
+        "same deals. Beside each paired interval, how many times narrower it is than the interval two "
+        "independent runs of the same size would give.</p>"
+    )
+    head = "<tr><th class='text'>cell</th><th class='text'>changes</th>" + "".join(
+        f"<th>{html.escape(PAIRED_METRICS[m])}</th>" for m in PLOTTED) + "</tr>"
+    rows = []
+    for cell, group in paired.groupby("cell", sort=True):
+        d = group.set_index("metric")
+        cells = [f"<td class='text'>{int(cell):03d}</td>", f"<td class='text'>{html.escape(str(labels[cell]))}</td>"]
+        for m, (_, scale, _) in PLOTTED.items():
+            x = d.loc[m]
+            cells.append(
+                f"<td>{_fmt(x['difference'], scale, True)} "
+                f"<span class='ci'>{_fmt_ci(x['difference_lo'], x['difference_hi'], scale, True)} "
+                f"&times;{_ratio(x['tighter'])}</span></td>"
+            )
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    units = "<p class='note'>Differences of rates and of the advantage are in percentage points.</p>"
+    return intro + "<table>" + head + "\n".join(rows) + "</table>" + units
+
+
+# --- figures --------------------------------------------------------------------------
+
+
+def _positions(values: Sequence[Any]) -> tuple[dict[str, float], bool]:
+    """x positions of a parameter's values: the numbers themselves, or 0, 1, 2 … for other values."""
+    numeric = all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) for v in values)
+    if numeric:
+        return {_text(v): float(v) for v in values}, True
+    return {_text(v): float(i) for i, v in enumerate(values)}, False
+
+
+def _line_figure(table: pd.DataFrame, axis: str, lines, axes: Mapping[str, Sequence[Any]]):
+    import matplotlib.pyplot as plt
+
+    positions, numeric = _positions(axes[axis])
+    # Lines side by side rather than on top of each other, so that every interval shows.
+    xs = sorted(positions.values())
+    spacing = min(np.diff(xs)) if len(xs) > 1 else 1.0
+    dodge = 0.25 * spacing / (len(lines) - 1) if len(lines) > 1 else 0.0
+    fig, panels = plt.subplots(2, 2, figsize=(10, 6.5), constrained_layout=True)
+    for ax, (metric, (label, scale, signed)) in zip(panels.ravel(), PLOTTED.items()):
+        for i, (name, group) in enumerate(lines):
+            shift = (i - (len(lines) - 1) / 2) * dodge
+            group = group.assign(_x=group[axis].map(lambda v: positions[_text(v)] + shift)).sort_values("_x")
+            y = group[metric].to_numpy(float) * scale
+            err = np.vstack([y - group[metric + "_lo"].to_numpy(float) * scale,
+                             group[metric + "_hi"].to_numpy(float) * scale - y])
+            ax.errorbar(group["_x"], y, yerr=err, color=OKABE_ITO[i], marker=MARKERS[i], capsize=3,
+                        linewidth=1.5, markersize=5, label=name)
+        if signed:
+            ax.axhline(0, color="#999", linewidth=0.8, zorder=0)
+        ax.set_xlabel(axis)
+        ax.set_ylabel(label)
+        ax.set_xticks(list(positions.values()), list(positions), rotation=0 if numeric else 20, fontsize=8)
+        ax.grid(alpha=0.3)
+    if lines[0][0] is not None:
+        handles, names = panels.ravel()[0].get_legend_handles_labels()
+        columns = 1 if max(map(len, names)) > 60 else min(3, len(names))
+        fig.legend(handles, names, loc="outside lower center", ncol=columns, fontsize=8, frameon=False)
+    fig.suptitle(f"Metrics against {axis} (95% intervals)")
+    return fig
+
+
+def _heatmap_figure(rows: pd.DataFrame, a: str, b: str, axes: Mapping[str, Sequence[Any]]):
+    import matplotlib.pyplot as plt
+
+    present_a, present_b = set(rows[a].map(_text)), set(rows[b].map(_text))
+    xs = [_text(v) for v in axes[a] if _text(v) in present_a]
+    ys = [_text(v) for v in axes[b] if _text(v) in present_b]
+    fig, panels = plt.subplots(1, len(HEATMAP_METRICS), figsize=(6 * len(HEATMAP_METRICS), 4.8),
+                               constrained_layout=True)
+    for ax, metric in zip(np.atleast_1d(panels), HEATMAP_METRICS):
+        label, scale, signed = PLOTTED[metric]
+        grid = np.full((len(ys), len(xs)), np.nan)
+        half = np.full_like(grid, np.nan)
+        for _, r in rows.iterrows():
+            i, j = ys.index(_text(r[b])), xs.index(_text(r[a]))
+            grid[i, j] = r[metric] * scale
+            half[i, j] = (r[metric + "_hi"] - r[metric + "_lo"]) * scale / 2
+        if signed:
+            limit = np.nanmax(np.abs(grid)) if np.isfinite(grid).any() else 1.0
+            image = ax.imshow(grid, cmap="PuOr", vmin=-limit or -1, vmax=limit or 1, aspect="auto", origin="lower")
+        else:
+            image = ax.imshow(grid, cmap="viridis", aspect="auto", origin="lower")
+        fig.colorbar(image, ax=ax, label=label)
+        for i, j in itertools.product(range(len(ys)), range(len(xs))):
+            if math.isfinite(grid[i, j]):
+                colour = _text_colour(image, grid[i, j])
+                ax.text(j, i, f"{grid[i, j]:.2f}\n±{half[i, j]:.2f}", ha="center", va="center", fontsize=8,
+                        color=colour)
+        ax.set_xticks(range(len(xs)), xs, rotation=20 if max(map(len, xs)) > 3 else 0, fontsize=8)
+        ax.set_yticks(range(len(ys)), ys, fontsize=8)
+        ax.set_xlabel(a)
+        ax.set_ylabel(b)
+        ax.set_title(label)
+    return fig
+
+
+def _text_colour(image, value: float) -> str:
+    r, g, b, _ = image.cmap(image.norm(value))
+    return "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "white"
+
+
+def _img(fig) -> str:
+    import matplotlib.pyplot as plt
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    plt.close(fig)
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    return f"<img alt='' src='data:image/png;base64,{data}'>"
+
+
+# --- numbers ----------------------------------------------------------------------------
+
+
+def _text(v: Any) -> str:
+    """A parameter value as the sweep file spells it."""
+    if isinstance(v, (bool, np.bool_)):
+        return "true" if v else "false"
+    if isinstance(v, (float, np.floating)) and float(v).is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def _missing(x) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def _fmt(x, scale: float, signed: bool) -> str:
+    if _missing(x):
+        return "n/a"
+    return f"{x * scale:+.2f}" if signed else f"{x * scale:.2f}"
+
+
+def _fmt_ci(lo, hi, scale: float, signed: bool) -> str:
+    if _missing(lo) or _missing(hi):
+        return ""
+    return f"[{_fmt(lo, scale, signed)}, {_fmt(hi, scale, signed)}]"
+
+
+def _ratio(x) -> str:
+    return "n/a" if _missing(x) else f"{x:.1f}"

@@ -1,0 +1,759 @@
+"""Parameter sweeps: one base config, a grid of overrides, every cell on the same deals.
+
+A sweep file names a base config and the values to try::
+
+    base = "default.toml"                    # relative to this file
+    [sweep]
+    "rules.players" = [3, 4, 5]
+    "rules.golden_token" = [[2, 3], [3, 4], [4, 5]]
+
+    [[cells]]                                # optional: cells beyond the grid
+    "rules.players" = 4
+    "rules.reserve" = "unlimited"
+
+The cells are the grid of the ``[sweep]`` axes (first axis slowest), then
+the ``[[cells]]``; each is the base config with its values put in, checked
+like any config. Every cell is played from the same seed, so cells are
+compared on the same deals.
+
+:func:`run_sweep` plays the cells into ``cells/<NNN>/`` (each a normal run's
+results, built in a staging directory and renamed into place when complete)
+and writes the table of cells (``sweep.parquet``), the paired differences
+from a baseline cell (``paired.parquet``) and the report (``sweep.html``).
+Run again on the same directory, it keeps the finished cells (after
+checking they were played with the same config) and plays the rest, so a
+sweep killed at any moment resumes to the table an uninterrupted one gives.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import math
+import os
+import secrets
+import shutil
+import sys
+import time
+import tomllib
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+import pandas as pd
+
+from sim.config import TABLES, Config, config_from_mapping
+from sim.errors import ConfigError
+from sim.runner import (
+    CONFIG_FILE,
+    DEFAULT_OUT,
+    IN_PROCESS,
+    META_FILE,
+    RECORDS_FILE,
+    SUMMARY_FILE,
+    Cluster,
+    GamesPlayed,
+    _DefaultOut,
+    default_out_dir,
+    run_meta,
+    staged_directory,
+    write_json,
+)
+
+SWEEP_FILE_KEYS = ("base", "sweep", "cells")
+# Cells share the seed: that is what makes their differences paired.
+FIXED_KEYS = {"run.seed": "every cell of a sweep plays the same seed, so that cells are compared on the same deals; "
+                          "set run.seed in the base config (or --seed)"}
+SWEEPABLE_KEYS = tuple(f"{t}.{k}" for t, keys in TABLES.items() for k in keys if f"{t}.{k}" not in FIXED_KEYS)
+
+CELLS_DIR = "cells"
+DEFINITION_FILE = "sweep.json"
+TABLE_FILE = "sweep.parquet"
+PAIRED_FILE = "paired.parquet"
+REPORT_FILE = "sweep.html"
+LOCK_FILE = ".lock"
+PARTIAL_SUFFIX = ".partial"
+
+# Without --max-games, adaptive precision stops a cell at this many times its games.
+DEFAULT_MAX_GAMES_FACTOR = 10
+# Aim past the estimated games needed: the estimate wobbles with the sample,
+# and an extra small batch costs more than a few extra games.
+GROWTH_MARGIN = 1.1
+# A cell that grows grows by at least this fraction, so a cell never creeps
+# towards its target in a long run of tiny batches.
+MIN_GROWTH = 0.25
+CALIBRATION_GAMES = 4_096
+
+
+# --- the sweep file ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One rule set of a sweep: the base config with ``overrides`` (dotted key -> value) put in."""
+
+    index: int
+    overrides: dict[str, Any]
+    config: Config
+
+    @property
+    def name(self) -> str:
+        return f"{self.index:03d}"
+
+    @property
+    def label(self) -> str:
+        return ", ".join(f"{k}={_spell(v)}" for k, v in self.overrides.items()) or "base"
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A validated sweep: its name, base config file, axes and cells in order."""
+
+    name: str
+    base: Path
+    axes: dict[str, list[Any]]
+    cells: tuple[Cell, ...]
+
+    @property
+    def parameters(self) -> list[str]:
+        """Every dotted key some cell sets: the axes, then those of explicit cells."""
+        keys = dict.fromkeys(self.axes)
+        for cell in self.cells:
+            keys.update(dict.fromkeys(cell.overrides))
+        return list(keys)
+
+    @property
+    def seed(self) -> int:
+        return self.cells[0].config.seed
+
+    def values(self, key: str) -> list[Any]:
+        """The values ``key`` takes over the cells, each once, in sweep order, as the table holds them."""
+        return list(dict.fromkeys(_show(parameter_value(cell.config, key)) for cell in self.cells))
+
+
+def load_sweep(
+    path: str | os.PathLike,
+    *,
+    games: int | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+) -> Sweep:
+    """Read and check the sweep file at ``path``; ``games``/``seed``/``threads`` override every cell.
+
+    Raises :class:`~sim.errors.ConfigError` with a one-line message naming
+    the key, or the cell and key for a cell the rules reject.
+    """
+    path = Path(path)
+    data = _read_toml(path)
+    return sweep_from_mapping(data, base_dir=path.parent, name=path.stem, games=games, seed=seed, threads=threads)
+
+
+def sweep_from_mapping(
+    data: Mapping[str, Any],
+    *,
+    base_dir: Path = Path("."),
+    name: str = "sweep",
+    games: int | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+) -> Sweep:
+    """A sweep from the mapping of a sweep file; ``base`` is read relative to ``base_dir``."""
+    for key in data:
+        if key not in SWEEP_FILE_KEYS:
+            what = "table" if isinstance(data[key], dict) else "key"
+            raise ConfigError(key, f"unknown {what} (known: {', '.join(SWEEP_FILE_KEYS)})")
+    if "base" not in data:
+        raise ConfigError("base", "missing (the config file every cell starts from, relative to the sweep file)")
+    if not isinstance(data["base"], str):
+        raise ConfigError("base", f"must be the path of a config file, got {data['base']!r}")
+    base_path = base_dir / data["base"]
+    base = _read_toml(base_path, field="base")
+    try:
+        config_from_mapping(base)
+    except ConfigError as err:
+        raise ConfigError(f"base {data['base']}", str(err)) from None
+
+    axes = _axes(data.get("sweep", {}))
+    explicit = _explicit_cells(data.get("cells", []))
+    if not axes and not explicit:
+        raise ConfigError("sweep", "nothing to sweep: give a [sweep] table of values to try or [[cells]]")
+    grid = [dict(zip(axes, values)) for values in itertools.product(*axes.values())] if axes else []
+
+    cells = []
+    for index, overrides in enumerate(grid + explicit):
+        config = _cell_config(base, overrides, index, name=f"{name}-{index:03d}")
+        config = config.with_overrides(games=games, seed=seed, threads=threads)
+        cells.append(Cell(index, overrides, config))
+    return Sweep(name=name, base=base_path, axes=axes, cells=tuple(cells))
+
+
+def _read_toml(path: Path, field: str | None = None) -> dict[str, Any]:
+    """The mapping of a TOML file; errors name ``field`` and the path, or the path alone."""
+
+    def fail(problem: str) -> ConfigError:
+        if field is None:
+            return ConfigError(str(path), problem)
+        return ConfigError(field, f"{path}: {problem}")
+
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise fail("no such file") from None
+    except IsADirectoryError:
+        raise fail("is a directory, not a TOML file") from None
+    except tomllib.TOMLDecodeError as err:
+        raise fail(f"not valid TOML: {err}") from None
+    except UnicodeDecodeError:
+        raise fail("not valid TOML: the file is not UTF-8 text") from None
+
+
+def _dotted(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """``{"rules": {"players": x}}`` and ``{"rules.players": x}`` both as ``{"rules.players": x}``.
+
+    No config value is itself a table, so a nested table is always a path.
+    """
+    out = {}
+    for key, value in table.items():
+        full = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.update(_dotted(value, f"{full}."))
+        else:
+            out[full] = value
+    return out
+
+
+def _check_key(where: str, key: str) -> None:
+    if key in FIXED_KEYS:
+        raise ConfigError(f'{where}."{key}"', f"cannot vary: {FIXED_KEYS[key]}")
+    if key not in SWEEPABLE_KEYS:
+        raise ConfigError(f'{where}."{key}"', f"unknown key (known: {', '.join(SWEEPABLE_KEYS)})")
+
+
+def _axes(table: Any) -> dict[str, list[Any]]:
+    if not isinstance(table, dict):
+        raise ConfigError("sweep", f"must be a table of dotted keys and the values to try, got {table!r}")
+    axes = {}
+    for key, values in _dotted(table).items():
+        _check_key("sweep", key)
+        if not isinstance(values, list) or not values:
+            raise ConfigError(f'sweep."{key}"', f"must be a non-empty list of the values to try, got {values!r}")
+        shown = [_show(v) for v in values]
+        for v in shown:
+            if shown.count(v) > 1:
+                raise ConfigError(f'sweep."{key}"', f"lists {_spell(v)} more than once")
+        axes[key] = values
+    return axes
+
+
+def _explicit_cells(cells: Any) -> list[dict[str, Any]]:
+    if not isinstance(cells, list) or not all(isinstance(c, dict) for c in cells):
+        raise ConfigError("cells", "must be an array of tables ([[cells]]), each of dotted keys and values")
+    out = []
+    for i, cell in enumerate(cells):
+        overrides = _dotted(cell)
+        if not overrides:
+            raise ConfigError(f"cells[{i}]", "is empty: give the keys this cell changes")
+        for key in overrides:
+            _check_key(f"cells[{i}]", key)
+        out.append(overrides)
+    return out
+
+
+def _cell_config(base: Mapping[str, Any], overrides: Mapping[str, Any], index: int, name: str) -> Config:
+    data = copy.deepcopy(dict(base))
+    for key, value in overrides.items():
+        table, _, field = key.partition(".")
+        data[table] = {**data.get(table, {}), field: value}
+    try:
+        return config_from_mapping(data, name=name)
+    except ConfigError as err:
+        label = ", ".join(f"{k}={_spell(v)}" for k, v in overrides.items())
+        raise ConfigError(f"sweep cell {index} ({label})", str(err)) from None
+
+
+def parameter_value(config: Config, key: str) -> Any:
+    """The value of dotted ``key`` in a resolved config (defaults spelled out)."""
+    table, _, field = key.partition(".")
+    return config.to_dict()[table].get(field)
+
+
+def _show(value: Any) -> str | int | float | bool:
+    """A parameter value as a table holds it: scalars as they are, lists as compact text."""
+    if isinstance(value, (list, tuple)):
+        return json.dumps(value, separators=(", ", ": "))
+    return value
+
+
+def _spell(value: Any) -> str:
+    """A parameter value as the sweep file spells it (``[3, 4]``, ``false``), strings unquoted."""
+    if value is None:
+        return "none"
+    return value if isinstance(value, str) else json.dumps(value, separators=(", ", ": "))
+
+
+# --- adaptive precision ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CellPlan:
+    """How many games a cell plays: its config's games, or more until precise enough.
+
+    With ``target_ci`` set, games are added until the half-width of the
+    first-player advantage's 95% interval is at most ``target_ci`` or the
+    cell has played ``max_games``. Each batch continues the game indices,
+    so the result equals a single run of the final total.
+    """
+
+    games: int
+    target_ci: float | None = None
+    max_games: int | None = None
+
+    @classmethod
+    def of(cls, config: Config, target_ci: float | None, max_games: int | None) -> "CellPlan":
+        if target_ci is None:
+            return cls(config.games)
+        cap = max_games if max_games is not None else DEFAULT_MAX_GAMES_FACTOR * config.games
+        return cls(min(config.games, cap), target_ci, cap)
+
+    def more_games(self, summary: Mapping[str, Any]) -> int:
+        """Games to add after the games of ``summary``; 0 when the cell is done."""
+        if self.target_ci is None:
+            return 0
+        n = summary["games"]
+        half = half_width(summary)
+        if half <= self.target_ci or n >= self.max_games:
+            return 0
+        # The half-width shrinks as 1/sqrt(games).
+        needed = math.ceil(n * (half / self.target_ci) ** 2 * GROWTH_MARGIN) if math.isfinite(half) else 2 * n
+        total = min(self.max_games, max(needed, n + math.ceil(MIN_GROWTH * n)))
+        return total - n
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"target_ci": self.target_ci, "max_games": self.max_games}
+
+
+def half_width(summary: Mapping[str, Any]) -> float:
+    """Half-width of the first-player advantage's 95% interval; inf while undefined."""
+    low, high = summary["first_player_advantage_ci"]
+    return math.inf if low is None else (high - low) / 2
+
+
+# --- running ------------------------------------------------------------------------
+
+
+@dataclass(repr=False)
+class SweepResults:
+    """What a sweep leaves: the table of cells, the paired differences and where they are.
+
+    ``table`` has one row per cell in cell order (see ``analysis.sweep.summary_row``
+    for the metric columns); ``paired`` one row per cell and metric against
+    the ``baseline`` cell. ``resumed`` lists the cells found already played.
+    """
+
+    sweep: Sweep
+    out_dir: Path
+    table: pd.DataFrame
+    paired: pd.DataFrame
+    baseline: int
+    resumed: tuple[int, ...] = ()
+
+    def cell_dir(self, index: int) -> Path:
+        return self.out_dir / CELLS_DIR / self.sweep.cells[index].name
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``lvsim sweep --json`` prints: plain JSON values, nan as None."""
+        return {
+            "name": self.sweep.name,
+            "out_dir": str(self.out_dir),
+            "seed": self.sweep.seed,
+            "baseline": self.baseline,
+            "resumed": list(self.resumed),
+            "cells": _json_rows(self.table),
+            "paired": _json_rows(self.paired),
+        }
+
+    def __repr__(self) -> str:
+        return f"<SweepResults {self.sweep.name!r}: {len(self.table)} cells, out_dir={str(self.out_dir)!r}>"
+
+
+def _json_rows(table: pd.DataFrame) -> list[dict[str, Any]]:
+    # Through pandas' JSON writer: numpy scalars become plain numbers and nan null.
+    return json.loads(table.to_json(orient="records", double_precision=15))
+
+
+def run_sweep(
+    sweep: Sweep | str | os.PathLike,
+    out: str | os.PathLike | _DefaultOut = DEFAULT_OUT,
+    *,
+    cluster: Cluster | None = None,
+    target_ci: float | None = None,
+    max_games: int | None = None,
+    baseline: int = 0,
+    sort_by: str = "cell",
+    progress: bool | None = None,
+    report: bool = True,
+) -> SweepResults:
+    """Play every cell of ``sweep`` not yet played into ``out`` and write the sweep's tables.
+
+    ``out`` is the sweep's directory: by default a new
+    ``reports/<sweep name>-<timestamp>/``. An existing sweep directory is
+    resumed: its finished cells are kept if they were played with the same
+    config and options (else ConfigError) and the others are played.
+    ``cluster`` plays the games elsewhere (``sim.cluster.open_cluster``);
+    ``target_ci``/``max_games`` turn on adaptive precision (:class:`CellPlan`);
+    ``baseline`` is the cell the paired differences are taken from;
+    ``sort_by`` orders the report's table; ``report`` writes ``sweep.html``.
+    """
+    from tqdm import tqdm
+
+    if not isinstance(sweep, Sweep):
+        sweep = load_sweep(sweep)
+    check_options(sweep, target_ci=target_ci, max_games=max_games, baseline=baseline, sort_by=sort_by)
+    out_dir = default_out_dir(sweep.name) if isinstance(out, _DefaultOut) else Path(out)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    if cluster is None:
+        cluster = IN_PROCESS
+    plans = [CellPlan.of(cell.config, target_ci, max_games) for cell in sweep.cells]
+
+    with _sweep_directory(out_dir) as out_dir:
+        finished = _finished_cells(out_dir, sweep, plans)
+        _write_atomically(out_dir / DEFINITION_FILE, json.dumps(_definition(sweep, target_ci, max_games), indent=2))
+        to_play = [c for c in sweep.cells if c.index not in finished]
+        cells_bar = tqdm(total=len(sweep.cells), initial=len(finished), unit="cell", disable=not progress,
+                         file=sys.stderr, position=0, leave=False)
+        with cells_bar:
+            if to_play:
+                cluster.warm_up(to_play[0].config)
+            for cell in to_play:
+                cells_bar.set_postfix_str(cell.label, refresh=False)
+                _play_cell(cell, plans[cell.index], out_dir, cluster, progress)
+                cells_bar.update(1)
+        table, paired = write_tables(out_dir, sweep, baseline)
+        if report:
+            from analysis.sweep_report import sweep_report_html
+
+            html = sweep_report_html(table, paired, sweep_name=sweep.name, parameters=sweep.parameters,
+                                     axes={k: sweep.values(k) for k in sweep.parameters},
+                                     baseline=baseline, sort_by=sort_by, target_ci=target_ci)
+            _write_atomically(out_dir / REPORT_FILE, html)
+    return SweepResults(sweep, out_dir, table, paired, baseline, tuple(sorted(finished)))
+
+
+def check_options(
+    sweep: Sweep,
+    *,
+    target_ci: float | None = None,
+    max_games: int | None = None,
+    baseline: int = 0,
+    sort_by: str = "cell",
+) -> None:
+    """Refuse options that do not fit the sweep, before anything is played."""
+    from analysis.sweep import metric_columns
+
+    if target_ci is not None and not target_ci > 0:
+        raise ConfigError("target-ci", f"must be a positive half-width, got {target_ci}")
+    if max_games is not None:
+        if target_ci is None:
+            raise ConfigError("max-games", "only applies with --target-ci")
+        if max_games < 1:
+            raise ConfigError("max-games", f"must be at least 1, got {max_games}")
+    if not 0 <= baseline < len(sweep.cells):
+        raise ConfigError("baseline", f"must be a cell between 0 and {len(sweep.cells) - 1}, got {baseline}")
+    known = dict.fromkeys(["cell", *sweep.parameters, "label"])
+    for shape in sorted({(c.config.players, c.config.rules.rounds) for c in sweep.cells}):
+        known.update(dict.fromkeys(metric_columns(*shape)))
+    if sort_by.removeprefix("-") not in known:
+        raise ConfigError("sort-by", f"unknown column {sort_by.removeprefix('-')!r} (known: {', '.join(known)})")
+
+
+def _play_cell(cell: Cell, plan: CellPlan, out_dir: Path, cluster: Cluster, progress: bool) -> None:
+    """Play one cell into ``cells/<NNN>``, which appears complete or not at all."""
+    from tqdm import tqdm
+
+    cell_dir = out_dir / CELLS_DIR / cell.name
+    started = time.perf_counter()
+    started_at = datetime.now(timezone.utc)
+    bar = tqdm(total=plan.games, unit="game", unit_scale=True, disable=not progress, file=sys.stderr,
+               position=1, leave=False)
+    with bar, staged_directory(cell_dir) as staging:
+        with GamesPlayed(cell.config, staging / RECORDS_FILE) as played:
+            played.play(0, plan.games, cluster, bar)
+            while more := plan.more_games(played.summary()):
+                bar.total += more
+                bar.refresh()
+                played.play(played.games, more, cluster, bar)
+        # The config as played: its games are what was played, so that
+        # `lvsim run cells/<NNN>/config.toml` repeats the cell.
+        config = replace(cell.config, games=played.games)
+        (staging / CONFIG_FILE).write_text(config.to_toml(), encoding="utf-8")
+        summary = played.summary()
+        write_json(staging / SUMMARY_FILE, summary)
+        meta = run_meta(config, played, cell_dir, started_at, time.perf_counter() - started)
+        meta["sweep"] = {
+            "cell": cell.index,
+            "overrides": cell.overrides,
+            "plan": _cell_plan_record(cell, plan),
+            "target_met": None if plan.target_ci is None else half_width(summary) <= plan.target_ci,
+        }
+        write_json(staging / META_FILE, meta)
+
+
+def _cell_plan_record(cell: Cell, plan: CellPlan) -> dict[str, Any]:
+    """What decides a cell's results: its config (threads aside) and its precision plan."""
+    config = cell.config.to_dict()
+    config["run"].pop("threads", None)  # never changes the results
+    # Through JSON, as it is stored, so that a stored plan compares equal.
+    return json.loads(json.dumps({"config": config, **plan.as_dict()}))
+
+
+def _definition(sweep: Sweep, target_ci: float | None, max_games: int | None) -> dict[str, Any]:
+    return {
+        "name": sweep.name,
+        "base": str(sweep.base),
+        "seed": sweep.seed,
+        "axes": sweep.axes,
+        "cells": [{"cell": c.index, "label": c.label, "overrides": c.overrides} for c in sweep.cells],
+        "target_ci": target_ci,
+        "max_games": max_games,
+    }
+
+
+# --- the sweep directory --------------------------------------------------------------
+
+
+@contextmanager
+def _sweep_directory(out_dir: Path) -> Iterator[Path]:
+    """The sweep's directory, made if new, locked against a second sweep, cleared of leftovers.
+
+    A directory holding anything but a sweep is refused. Staging
+    directories and files left by a sweep that was killed are removed:
+    the lock guarantees no sweep is still writing them.
+    """
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ConfigError("out", f"{out_dir} exists and is not a directory")
+    if out_dir.is_dir() and any(out_dir.iterdir()) and not (out_dir / DEFINITION_FILE).is_file():
+        raise ConfigError("out", f"{out_dir} is not empty and holds no sweep; choose a new directory or remove it")
+    try:
+        (out_dir / CELLS_DIR).mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ConfigError("out", f"cannot create {out_dir}: {err.strerror or err}") from None
+    with _locked(out_dir / LOCK_FILE):
+        for leftover in [*out_dir.glob(f".*{PARTIAL_SUFFIX}"), *(out_dir / CELLS_DIR).glob(f".*{PARTIAL_SUFFIX}")]:
+            if leftover.is_dir():
+                shutil.rmtree(leftover, ignore_errors=True)
+            else:
+                leftover.unlink(missing_ok=True)
+        yield out_dir
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path``; the system drops it when the process dies, even by kill -9."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no protection against two sweeps at once
+        yield
+        return
+    with path.open("a") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ConfigError("out", f"{path.parent} is in use by another lvsim sweep") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def _finished_cells(out_dir: Path, sweep: Sweep, plans: list[CellPlan]) -> set[int]:
+    """The cells already played in ``out_dir``; ConfigError if one was played differently."""
+    cells_dir = out_dir / CELLS_DIR
+    finished = set()
+    for path in sorted(cells_dir.iterdir()):
+        if path.name.startswith("."):
+            continue
+        where = f"{out_dir}/{CELLS_DIR}/{path.name}"
+        names = [cell.name for cell in sweep.cells]
+        if path.name not in names:
+            raise ConfigError("out", f"{where} is not a cell of this sweep ({len(sweep.cells)} cells); "
+                                     "resume with the same sweep, or choose a new directory")
+        cell = sweep.cells[names.index(path.name)]
+        try:
+            stored = json.loads((path / META_FILE).read_text(encoding="utf-8"))["sweep"]["plan"]
+        except (OSError, ValueError, KeyError, TypeError):
+            raise ConfigError("out", f"{where} is not a finished cell (no readable {META_FILE}); remove it") from None
+        wanted = _cell_plan_record(cell, plans[cell.index])
+        if stored != wanted:
+            key, was, now = _first_difference(stored, wanted)
+            raise ConfigError(
+                "out",
+                f"{where} was played with {key} = {_spell(was)}, this sweep has {key} = {_spell(now)}; "
+                "resume with the same sweep and options, or choose a new directory",
+            )
+        finished.add(cell.index)
+    return finished
+
+
+def _first_difference(stored: Mapping[str, Any], wanted: Mapping[str, Any]) -> tuple[str, Any, Any]:
+    a, b = _dotted(stored), _dotted(wanted)
+    for key in [*b, *a]:
+        if a.get(key) != b.get(key):
+            return key.removeprefix("config."), a.get(key), b.get(key)
+    raise AssertionError("the plans differ")  # pragma: no cover
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write ``path`` so that it is never seen half-written, even if the process is killed."""
+    staging = path.with_name(f".{path.name}.{secrets.token_hex(4)}{PARTIAL_SUFFIX}")
+    staging.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    os.replace(staging, path)
+
+
+def _write_parquet_atomically(path: Path, table: pd.DataFrame) -> None:
+    staging = path.with_name(f".{path.name}.{secrets.token_hex(4)}{PARTIAL_SUFFIX}")
+    table.to_parquet(staging, index=False)
+    os.replace(staging, path)
+
+
+# --- the tables -----------------------------------------------------------------------
+
+
+def sweep_table(out_dir: Path, sweep: Sweep) -> pd.DataFrame:
+    """One row per cell from the cells' summaries: the cell, its parameters, every metric."""
+    from analysis.sweep import metric_columns, summary_row
+
+    rows = []
+    for cell in sweep.cells:
+        summary = json.loads((out_dir / CELLS_DIR / cell.name / SUMMARY_FILE).read_text(encoding="utf-8"))
+        params = {key: _show(parameter_value(cell.config, key)) for key in sweep.parameters}
+        rows.append({"cell": cell.index, **params, "label": cell.label, **summary_row(summary)})
+    # Seats and rounds that only some cells have: their columns in seat order
+    # among the others (nan for the cells without them), not at the end.
+    widest = metric_columns(max(c.config.players for c in sweep.cells), max(c.config.rules.rounds for c in sweep.cells))
+    columns = ["cell", *sweep.parameters, "label", *widest]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def write_tables(out_dir: Path, sweep: Sweep, baseline: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Write ``sweep.parquet`` and ``paired.parquet`` from the played cells; return both tables."""
+    from analysis.sweep import paired_table
+
+    table = sweep_table(out_dir, sweep)
+    records = {c.index: out_dir / CELLS_DIR / c.name / RECORDS_FILE for c in sweep.cells}
+    players = {c.index: c.config.players for c in sweep.cells}
+    paired = paired_table(records, players, baseline)
+    _write_parquet_atomically(out_dir / TABLE_FILE, table)
+    _write_parquet_atomically(out_dir / PAIRED_FILE, paired)
+    return table, paired
+
+
+# --- dry run --------------------------------------------------------------------------
+
+
+def plan_sweep(
+    sweep: Sweep,
+    out: str | os.PathLike | None = None,
+    *,
+    target_ci: float | None = None,
+    max_games: int | None = None,
+    calibrate: bool = True,
+) -> list[dict[str, Any]]:
+    """The cells a run of ``sweep`` would play, with an estimate of their time; writes nothing.
+
+    Each distinct player count, rule depth and seating is timed on a small
+    batch played and written to memory as a cell would be. A cell already
+    finished in ``out`` is marked done. With adaptive precision the
+    estimate is a range, from the cell's games to its cap.
+    """
+    plans = [CellPlan.of(cell.config, target_ci, max_games) for cell in sweep.cells]
+    done: set[int] = set()
+    if out is not None and (Path(out) / DEFINITION_FILE).is_file():
+        done = _finished_cells(Path(out), sweep, plans)
+    per_game = _seconds_per_game(sweep) if calibrate else {}
+    rows = []
+    for cell, plan in zip(sweep.cells, plans):
+        rate = per_game.get(_speed_key(cell.config))
+        row = {
+            "cell": cell.index,
+            "label": cell.label,
+            "overrides": cell.overrides,
+            "players": cell.config.players,
+            "games": plan.games,
+            "max_games": plan.max_games,
+            "done": cell.index in done,
+            "seconds": None,
+            "max_seconds": None,
+        }
+        if rate is not None and cell.index not in done:
+            row["seconds"] = plan.games * rate
+            row["max_seconds"] = (plan.max_games or plan.games) * rate
+        rows.append(row)
+    return rows
+
+
+def _speed_key(config: Config) -> tuple:
+    return (config.players, config.rules.rounds, config.seat_policies, config.threads)
+
+
+def _seconds_per_game(sweep: Sweep) -> dict[tuple, float]:
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from analysis.summary import Tally
+    from sim.lasvegan.records import records_to_frame
+    from sim.runner import play_chunk
+
+    rates = {}
+    for cell in sweep.cells:
+        key = _speed_key(cell.config)
+        if key in rates:
+            continue
+        play_chunk(cell.config, 0, 1)  # compiling is not playing
+        started = time.perf_counter()
+        rec, tally = play_chunk(cell.config, 0, CALIBRATION_GAMES)
+        Tally.empty(cell.config.players, cell.config.rules.rounds).merge(tally)
+        pq.write_table(pa.Table.from_pandas(records_to_frame(rec), preserve_index=False), io.BytesIO())
+        rates[key] = (time.perf_counter() - started) / CALIBRATION_GAMES
+    return rates
+
+
+def plan_text(sweep: Sweep, rows: list[dict[str, Any]]) -> str:
+    """The dry run as text: one line per cell, then the total."""
+    width = max(len(r["label"]) for r in rows)
+    lines = [f"Sweep {sweep.name}: {len(rows)} cells, seed {sweep.seed}, base {sweep.base}", ""]
+    lines.append(f"{'cell':<6}{'changes':<{width + 2}}{'games':>12}{'time':>12}")
+    for r in rows:
+        games = f"{r['games']:,}" + (f"-{r['max_games']:,}" if r["max_games"] not in (None, r["games"]) else "")
+        lines.append(f"{r['cell']:03d}   {r['label']:<{width + 2}}{games:>12}{_duration(r):>12}")
+    todo = [r for r in rows if not r["done"]]
+    total = _duration({"seconds": sum(r["seconds"] or 0 for r in todo),
+                       "max_seconds": sum(r["max_seconds"] or 0 for r in todo), "done": False})
+    done = f", {len(rows) - len(todo)} already played" if len(todo) < len(rows) else ""
+    lines += ["", f"{len(todo)} cells to play{done}: about {total.strip()} in this process on this machine. "
+                  "Nothing was written."]
+    return "\n".join(lines)
+
+
+def _duration(row: Mapping[str, Any]) -> str:
+    if row["done"]:
+        return "done"
+    if row["seconds"] is None:
+        return "?"
+    low, high = row["seconds"], row["max_seconds"]
+    text = _seconds(low)
+    return text if high is None or _seconds(high) == text else f"{text}-{_seconds(high)}"
+
+
+def _seconds(s: float) -> str:
+    if s < 60:
+        return f"{s:.1f} s"
+    if s < 3600:
+        return f"{s / 60:.1f} min"
+    return f"{s / 3600:.1f} h"

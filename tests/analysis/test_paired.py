@@ -1,0 +1,103 @@
+"""Tables of a sweep: summaries flattened into rows, paired differences streamed from records."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis.stats import Z95
+from analysis.summary import summarize_records
+from analysis.sweep import metric_columns, paired_differences, sort_cells, summary_row
+from sim.lasvegan.records import concat_records, records_to_frame
+from tests.analysis.test_summary import fake_records
+
+
+def write_records(path, rec):
+    records_to_frame(rec).to_parquet(path, index=False, row_group_size=1000)
+    return path
+
+
+def per_game(rec, players):
+    win = rec["win_share"]
+    return {
+        "first_player_advantage": win[:, 0] - 1 / players,
+        "elimination_rate": (rec["elim_round"] > 0).astype(float),
+        "mean_rounds": rec["rounds_played"].astype(float),
+        "tie_rate": ((win > 0).sum(axis=1) > 1).astype(float),
+    }
+
+
+def test_summary_row_flattens_lists_tables_and_intervals():
+    row = summary_row(summarize_records(fake_records(500, players=3), policies=["random"] * 3, seed=4))
+    s = summarize_records(fake_records(500, players=3))
+    assert row["win_share_s2"] == s["win_share"][2]
+    assert (row["win_share_s2_lo"], row["win_share_s2_hi"]) == tuple(s["win_share_ci"][2])
+    assert (row["first_player_advantage_lo"], row["first_player_advantage_hi"]) == tuple(
+        s["first_player_advantage_ci"])
+    assert row["end_round_share_r1"] == s["end_round_share"][0]  # rounds counted from 1
+    assert row["swing_p95"] == s["swing"]["p95"] and row["amount_mean_golden"] == s["amount_mean"]["golden"]
+    assert row["final_cabbages_mean_s0_hi"] == s["final_cabbages_mean_ci"][0][1]
+    assert row["policy_s1"] == "random" and row["seed"] == 4
+    assert not any(key.endswith("_ci") for key in row)
+    assert all(not isinstance(v, (list, dict)) for v in row.values())
+    assert list(row) == metric_columns(3, 4)
+
+
+def test_cells_sort_by_a_column_either_way_keeping_cell_order_for_ties():
+    table = pd.DataFrame({"cell": [0, 1, 2, 3], "tie_rate": [0.2, 0.1, 0.2, math.nan]})
+    assert sort_cells(table, "tie_rate")["cell"].tolist() == [1, 0, 2, 3]
+    assert sort_cells(table, "-tie_rate")["cell"].tolist() == [0, 2, 1, 3]
+    with pytest.raises(KeyError):
+        sort_cells(table, "nothing")
+
+
+def test_paired_differences_match_the_per_game_differences(tmp_path):
+    a = fake_records(3000, seed=1)
+    b = fake_records(3000, seed=1)
+    # B is A with a tenth of its games replaced: the two are strongly correlated.
+    other = fake_records(3000, seed=2)
+    changed = np.arange(3000) % 10 == 0
+    for k in b:
+        b[k][changed] = other[k][changed]
+    diffs = paired_differences(write_records(tmp_path / "b.parquet", b), 4, write_records(tmp_path / "a.parquet", a), 4)
+    va, vb = per_game(a, 4), per_game(b, 4)
+    for metric, d in diffs.items():
+        x = vb[metric] - va[metric]
+        n = len(x)
+        half = Z95 * x.std(ddof=1) / math.sqrt(n)
+        assert d["games"] == n
+        assert d["difference"] == pytest.approx(x.mean(), abs=1e-12)
+        assert (d["difference_lo"], d["difference_hi"]) == pytest.approx((x.mean() - half, x.mean() + half), abs=1e-12)
+        unpaired = Z95 * math.sqrt((va[metric].var(ddof=1) + vb[metric].var(ddof=1)) / n)
+        assert (d["unpaired_lo"], d["unpaired_hi"]) == pytest.approx((x.mean() - unpaired, x.mean() + unpaired))
+        assert d["tighter"] == pytest.approx(unpaired / half)
+        assert d["tighter"] > 1.5  # nine games in ten are the same game
+
+
+def test_paired_differences_do_not_depend_on_how_the_records_are_read(tmp_path):
+    a = write_records(tmp_path / "a.parquet", fake_records(2500, seed=3))
+    b = write_records(tmp_path / "b.parquet", fake_records(2500, seed=4))
+    whole = paired_differences(b, 4, a, 4)
+    assert paired_differences(b, 4, a, 4, batch_games=7) == whole
+    assert paired_differences(b, 4, a, 4, batch_games=999) == whole
+
+
+def test_a_cell_with_more_games_is_compared_on_the_games_both_played(tmp_path):
+    short = fake_records(1200, seed=5)
+    long = concat_records([short, fake_records(800, seed=6)])
+    diffs = paired_differences(write_records(tmp_path / "long.parquet", long), 4,
+                               write_records(tmp_path / "short.parquet", short), 4)
+    # The first 1200 games are the same games: every difference is exactly 0.
+    for d in diffs.values():
+        assert d["games"] == 1200
+        assert d["difference"] == d["difference_lo"] == d["difference_hi"] == 0
+        assert d["tighter"] is None  # an interval of width 0 is not "infinitely tighter"
+
+
+def test_cells_of_different_player_counts_compare_the_advantage_over_each_ones_fair_share(tmp_path):
+    three, four = fake_records(1500, players=3, seed=6), fake_records(1500, players=4, seed=7)
+    diffs = paired_differences(write_records(tmp_path / "4.parquet", four), 4,
+                               write_records(tmp_path / "3.parquet", three), 3)
+    expected = per_game(four, 4)["first_player_advantage"] - per_game(three, 3)["first_player_advantage"]
+    assert diffs["first_player_advantage"]["difference"] == pytest.approx(expected.mean(), abs=1e-12)

@@ -1,0 +1,81 @@
+"""`lvsim duel` end to end through click's runner."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from sim.cli import main
+from sim.lasvegan.duel import duel
+from sim.lasvegan.params import Rules
+
+
+def lvsim(*args):
+    return CliRunner().invoke(main, ["duel", *map(str, args)])
+
+
+def test_json_gives_each_policy_its_seats_fair_share_and_win_share_with_interval():
+    result = lvsim("--seats", "greedy,random,random,random", "--games", 200, "--seed", 3, "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["games"] == 200
+    assert set(out["policies"]) == {"greedy", "random"}
+    greedy = out["policies"]["greedy"]
+    assert set(greedy) == {"seats", "fair_share", "win_share", "win_share_ci"}
+    assert greedy["seats"] == 1 and greedy["fair_share"] == 0.25
+    assert greedy["win_share_ci"][0] < greedy["win_share"] < greedy["win_share_ci"][1]
+    assert out["policies"]["random"]["seats"] == 3
+    # The command is one library call.
+    assert out == duel(Rules(), ["greedy", "random", "random", "random"], 200, 3)
+
+
+def test_the_player_count_is_the_number_of_seats_without_a_config():
+    out = json.loads(lvsim("--seats", "greedy,cautious,random", "--games", 30, "--json").stdout)
+    assert out["players"] == 3
+    assert [p["fair_share"] for p in out["policies"].values()] == pytest.approx([1 / 3] * 3)
+
+
+def test_text_output_is_a_table():
+    result = lvsim("--seats", "cautious,random", "--games", 50)
+    assert result.exit_code == 0, result.output
+    assert "50 deals x 2 seat rotations at 2 players" in result.output
+    assert "fair share" in result.output and "95% CI" in result.output
+    assert any(line.startswith("cautious") for line in result.output.splitlines())
+
+
+def test_a_config_gives_the_rules_and_seed(tmp_path):
+    config = tmp_path / "three.toml"
+    config.write_text('game = "lasvegan"\n[run]\nseed = 9\n[rules]\nplayers = 3\nrounds = 2\n')
+    out = json.loads(lvsim(config, "--seats", "greedy,random,random", "--games", 40, "--json").stdout)
+    assert out["players"] == 3 and out["seed"] == 9
+    assert out == duel(Rules(players=3, rounds=2), ["greedy", "random", "random"], 40, 9)
+
+
+def test_a_one_deal_duel_has_no_interval():
+    out = json.loads(lvsim("--seats", "greedy,random", "--games", 1, "--json").stdout)
+    assert out["policies"]["greedy"]["win_share_ci"] == [None, None]
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--seats", "greedy,wizard,random"], "error: --seats[1]: unknown policy 'wizard'"),
+        (["--seats", "greedy"], "error: --seats: lists 1 policies; a table seats 2 to 5"),
+        (["--seats", "greedy,random", "--players", 4], "error: --seats: lists 2 policies for 4 players"),
+        (["--seats", "lookahead:0,random"], "error: --seats[0]: 'lookahead:0': samples per move"),
+        ([], "error: --seats: give one policy per seat"),
+        (["missing.toml", "--seats", "greedy,random"], "error: missing.toml: no such file"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_code_2(args, message):
+    result = lvsim(*args)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(message)
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_every_option_has_help():
+    command = main.commands["duel"]
+    for param in command.params:
+        if param.param_type_name == "option":
+            assert param.help, param.name

@@ -1,0 +1,442 @@
+"""`lvsim sweep`: the grid of cells, strict checking, common seeds, resuming, adaptive precision, Dask."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from itertools import product
+from pathlib import Path
+from textwrap import dedent
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+import sim
+from analysis.sweep import TIMING_COLUMNS
+from sim.cli import main
+from sim.config import load_config
+from sim.errors import ConfigError
+from sim.sweep import CELLS_DIR, LOCK_FILE, _locked, load_sweep, run_sweep
+
+BASE = """
+game = "lasvegan"
+[run]
+games = 1500
+seed = 3
+[rules]
+players = 4
+"""
+GOLDEN = """
+[sweep]
+"rules.golden_token" = [[3, 4], [3, 5]]
+"""
+GRID = """
+[sweep]
+"rules.players" = [3, 4]
+"rules.golden_token" = [[2, 3], [3, 4], [4, 5]]
+"""
+
+
+def make_sweep(directory: Path, body: str, base: str = BASE, name: str = "s.toml") -> Path:
+    (directory / "base.toml").write_text(dedent(base))
+    path = directory / name
+    path.write_text('base = "base.toml"\n' + dedent(body))
+    return path
+
+
+def lvsim_sweep(*args):
+    return CliRunner().invoke(main, ["sweep", *map(str, args)])
+
+
+def metrics(table: pd.DataFrame) -> pd.DataFrame:
+    """The sweep table without the columns that time the run."""
+    return table.drop(columns=list(TIMING_COLUMNS))
+
+
+def records(out: Path, cell: int) -> pd.DataFrame:
+    return pd.read_parquet(out / CELLS_DIR / f"{cell:03d}" / "records.parquet")
+
+
+@pytest.fixture
+def in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+# --- the sweep file -------------------------------------------------------------
+
+
+def test_the_cells_are_the_grid_of_the_axes_first_axis_slowest(tmp_path):
+    sweep = load_sweep(make_sweep(tmp_path, GRID))
+    expected = list(product([3, 4], [(2, 3), (3, 4), (4, 5)]))
+    assert [(c.config.players, c.config.rules.golden_token) for c in sweep.cells] == expected
+    assert [c.index for c in sweep.cells] == list(range(6))
+    assert sweep.cells[4].overrides == {"rules.players": 4, "rules.golden_token": [3, 4]}
+    assert sweep.cells[4].label == "rules.players=4, rules.golden_token=[3, 4]"
+    assert sweep.parameters == ["rules.players", "rules.golden_token"]
+    base = load_config(tmp_path / "base.toml")
+    for cell in sweep.cells:  # everything else is the base config's
+        assert (cell.config.games, cell.config.seed, cell.config.seats) == (1500, 3, "random")
+        assert cell.config.rules.tokens == base.rules.tokens
+        assert cell.config.rules.n_set_aside == 40 % cell.config.players  # "auto" follows the cell
+
+
+def test_nested_keys_mean_the_same_as_quoted_dotted_keys(tmp_path):
+    nested = load_sweep(make_sweep(tmp_path, "[sweep]\nrules.players = [3, 4]\nrun.games = [10]\n", name="n.toml"))
+    quoted = load_sweep(make_sweep(tmp_path, '[sweep]\n"rules.players" = [3, 4]\n"run.games" = [10]\n'))
+    assert [replace(c.config, name="") for c in nested.cells] == [replace(c.config, name="") for c in quoted.cells]
+    assert [c.overrides for c in nested.cells] == [c.overrides for c in quoted.cells]
+    assert nested.cells[1].config.games == 10
+
+
+def test_explicit_cells_follow_the_grid_or_replace_it(tmp_path):
+    both = load_sweep(make_sweep(tmp_path, GOLDEN + """
+        [[cells]]
+        "rules.players" = 5
+        "rules.reserve" = "unlimited"
+        [[cells]]
+        rules.golden_token = [1, 1]
+    """))
+    assert [c.overrides for c in both.cells] == [
+        {"rules.golden_token": [3, 4]},
+        {"rules.golden_token": [3, 5]},
+        {"rules.players": 5, "rules.reserve": "unlimited"},
+        {"rules.golden_token": [1, 1]},
+    ]
+    assert both.parameters == ["rules.golden_token", "rules.players", "rules.reserve"]
+    assert (both.cells[2].config.players, both.cells[2].config.rules.reserve) == (5, "unlimited")
+    only = load_sweep(make_sweep(tmp_path, '[[cells]]\n"policies.seats" = "random"\n'))
+    assert len(only.cells) == 1 and only.cells[0].config.seats == "random"
+
+
+def test_every_cell_plays_the_same_seed_and_so_the_same_deals(tmp_path):
+    sweep = load_sweep(make_sweep(tmp_path, GOLDEN), seed=9, games=500)
+    assert {c.config.seed for c in sweep.cells} == {9}
+    results = run_sweep(sweep, tmp_path / "out", report=False)
+    a, b = records(results.out_dir, 0), records(results.out_dir, 1)
+    dealt = [c for c in a.columns if c.startswith("machine_r0_") or c.startswith("round_leader_r0")]
+    assert len(dealt) == 4
+    pd.testing.assert_frame_equal(a[dealt], b[dealt])  # the same machines, the same leader ...
+    assert (a["golden_value_r0"] != b["golden_value_r0"]).any()  # ... and a different golden token
+    assert results.table["seed"].tolist() == [9, 9]
+
+
+# --- checking -------------------------------------------------------------------------
+
+BAD_SWEEPS = [
+    ('base = "base.toml"\ncolour = 1\n[sweep]\n"rules.players" = [3]', "colour: unknown key"),
+    ('[sweep]\n"rules.players" = [3]', "base: missing"),
+    ('base = "nope.toml"\n[sweep]\n"rules.players" = [3]', "base: nope.toml: no such file"),
+    ('base = "base.toml"\n[sweep]\n"rules.players" = 3', 'sweep."rules.players": must be a non-empty list'),
+    ('base = "base.toml"\n[sweep]\n"rules.players" = []', 'sweep."rules.players": must be a non-empty list'),
+    ('base = "base.toml"\n[sweep]\n"rules.players" = [3, 3]', 'sweep."rules.players": lists 3 more than once'),
+    ('base = "base.toml"\n[sweep]\n"rules.player" = [3]', 'sweep."rules.player": unknown key'),
+    ('base = "base.toml"\n[sweep]\n"run.seed" = [1, 2]', 'sweep."run.seed": cannot vary'),
+    ('base = "base.toml"\nsweep = [1]', "sweep: must be a table"),
+    ('base = "base.toml"\n[sweep]\n"rules.players" = [2, 3, 4, 5, 7]',
+     "sweep cell 4 (rules.players=7): rules.players: must be between 2 and 5, got 7"),
+    ('base = "base.toml"\n[sweep]\n"rules.players" = [3, 4]\n"rules.golden_token" = [[3, 4], [99, 1]]',
+     "sweep cell 1 (rules.players=3, rules.golden_token=[99, 1]): rules.golden_token: must be between"),
+    ('base = "base.toml"\ncells = 3', "cells: must be an array of tables"),
+    ('base = "base.toml"\n[[cells]]\n', "cells[0]: is empty"),
+    ('base = "base.toml"\n[[cells]]\n"rules.reserve" = "bottomless"',
+     "sweep cell 0 (rules.reserve=bottomless): rules.reserve: must be"),
+    ('base = "base.toml"\n[[cells]]\n"rules.boards" = 1', 'cells[0]."rules.boards": unknown key'),
+    ('base = "base.toml"', "sweep: nothing to sweep"),
+    ('base = "base.toml"\n[sweep\n', "s.toml: not valid TOML"),
+]
+
+
+@pytest.mark.parametrize("text, message", BAD_SWEEPS)
+def test_a_malformed_sweep_gives_one_line_and_writes_nothing(in_tmp, text, message):
+    (in_tmp / "base.toml").write_text(dedent(BASE))
+    (in_tmp / "s.toml").write_text(text + "\n")
+    result = lvsim_sweep("s.toml")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith(f"error: {message}") and result.stderr.count("\n") == 1, result.stderr
+    assert sorted(p.name for p in in_tmp.iterdir()) == ["base.toml", "s.toml"]
+
+
+def test_a_base_config_that_is_wrong_by_itself_is_named(in_tmp):
+    make_sweep(in_tmp, GOLDEN, base='game = "lasvegan"\n[rules]\nboard = 1\n')
+    result = lvsim_sweep("s.toml")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: base base.toml: rules.board: unknown key")
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--sort-by", "niceness"], "sort-by: unknown column 'niceness'"),
+    (["--baseline", "2"], "baseline: must be a cell between 0 and 1, got 2"),
+    (["--max-games", "100"], "max-games: only applies with --target-ci"),
+    (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "cluster: give either"),
+])
+def test_options_that_do_not_fit_the_sweep_are_refused_before_playing(in_tmp, options, message):
+    make_sweep(in_tmp, GOLDEN)
+    result = lvsim_sweep("s.toml", *options)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {message}") and result.stderr.count("\n") == 1, result.stderr
+    assert sorted(p.name for p in in_tmp.iterdir()) == ["base.toml", "s.toml"]
+
+
+def test_a_missing_sweep_file_is_reported(in_tmp):
+    result = lvsim_sweep("nowhere.toml")
+    assert (result.exit_code, result.stderr) == (2, "error: nowhere.toml: no such file\n")
+
+
+# --- results ----------------------------------------------------------------------------
+
+
+def test_a_sweep_writes_one_row_per_cell_and_each_cell_is_a_normal_run(in_tmp):
+    make_sweep(in_tmp, GRID)
+    result = lvsim_sweep("s.toml", "--games", 400, "--out", "out", "--json")
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    out = in_tmp / "out"
+    assert {"sweep.parquet", "paired.parquet", "sweep.html", "sweep.json", "cells"} <= {p.name for p in out.iterdir()}
+    table = pd.read_parquet(out / "sweep.parquet")
+    assert table["cell"].tolist() == list(range(6))
+    assert table["rules.players"].tolist() == [3, 3, 3, 4, 4, 4]
+    assert table["rules.golden_token"].tolist() == ["[2, 3]", "[3, 4]", "[4, 5]"] * 2
+    for column in ("win_share_s0", "win_share_s0_lo", "win_share_s0_hi", "first_player_advantage_lo",
+                   "elimination_rate", "elimination_rate_lo", "elimination_rate_hi", "mean_rounds_hi",
+                   "tie_rate_lo", "swing_p95", "final_cabbages_mean_s2_hi", "end_round_share_r4"):
+        assert table[column].notna().all(), column
+    assert table["win_share_s3"].isna().tolist() == [True] * 3 + [False] * 3  # seat 3 only at 4 players
+    assert [row["cell"] for row in printed["cells"]] == list(range(6))
+    assert printed["cells"][0]["elimination_rate"] == table["elimination_rate"][0]
+
+    # A cell's directory is the results of `lvsim run` of its config.toml.
+    again = CliRunner().invoke(main, ["run", "out/cells/004/config.toml", "--out", "again", "--json"])
+    assert again.exit_code == 0, again.output
+    cell_summary = json.loads((out / CELLS_DIR / "004" / "summary.json").read_text())
+    drop = lambda s: {k: v for k, v in s.items() if k not in TIMING_COLUMNS}  # noqa: E731
+    assert drop(json.loads(again.stdout)) == drop(cell_summary)
+    pd.testing.assert_frame_equal(records(out, 4), pd.read_parquet(in_tmp / "again" / "records.parquet"))
+    meta = json.loads((out / CELLS_DIR / "004" / "meta.json").read_text())
+    assert meta["sweep"]["overrides"] == {"rules.players": 4, "rules.golden_token": [3, 4]}
+
+    page = (out / "sweep.html").read_text()
+    assert page.count("<img") >= 3 and "data:image/png;base64," in page
+    assert "src='http" not in page and 'src="http' not in page  # self-contained
+    assert "Paired differences" in page and "rules.golden_token &times; rules.players" in page
+
+
+def test_the_text_table_is_sorted_by_the_chosen_column(in_tmp):
+    make_sweep(in_tmp, GRID)
+    result = lvsim_sweep("s.toml", "--games", 300, "--out", "out", "--sort-by=-elimination_rate")
+    assert result.exit_code == 0, result.output
+    table = pd.read_parquet(in_tmp / "out" / "sweep.parquet")
+    expected = table.sort_values("elimination_rate", ascending=False, kind="stable")["cell"].tolist()
+    lines = result.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("cell")) + 1
+    assert [int(line.split()[0]) for line in lines[start:start + 6]] == expected
+    assert "Paired differences from cell 000" in result.stdout
+
+
+def test_paired_intervals_are_tighter_than_independent_ones_for_close_cells(tmp_path):
+    results = run_sweep(load_sweep(make_sweep(tmp_path, GOLDEN), games=3000), tmp_path / "out", report=False)
+    paired = results.paired.set_index("metric")
+    table = results.table
+    for metric in ("elimination_rate", "mean_rounds"):
+        d = paired.loc[metric]
+        assert d["cell"] == 1 and d["baseline"] == 0 and d["games"] == 3000
+        # On the same games, the mean of the differences is the difference of the means.
+        assert d["difference"] == pytest.approx(table[metric][1] - table[metric][0], abs=1e-12)
+        assert d["difference_hi"] - d["difference_lo"] < (d["unpaired_hi"] - d["unpaired_lo"]) / 1.5
+        assert d["tighter"] > 1.5
+    first = paired.loc["first_player_advantage"]
+    assert first["difference_hi"] - first["difference_lo"] < first["unpaired_hi"] - first["unpaired_lo"]
+
+
+# --- resuming ----------------------------------------------------------------------------
+
+
+def test_a_sweep_killed_mid_way_resumes_to_the_table_of_an_uninterrupted_one(tmp_path):
+    path = make_sweep(tmp_path, '[sweep]\n"rules.golden_token" = [[2, 3], [3, 4], [4, 5], [5, 6], [6, 7], [7, 8]]\n')
+    killed = tmp_path / "killed"
+    command = [sys.executable, "-m", "sim.cli", "sweep", str(path), "--games", "30000", "--out", str(killed)]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 300  # the first cell may wait for the kernels to compile
+        while not (killed / CELLS_DIR / "001").exists():
+            assert proc.poll() is None, proc.stderr.read().decode()
+            assert time.monotonic() < deadline, "no cell finished"
+            time.sleep(0.005)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert not (killed / "sweep.parquet").exists(), "the sweep ended before it could be killed"
+    done = sorted(p.name for p in (killed / CELLS_DIR).iterdir())
+    assert "005" not in done
+
+    sweep = load_sweep(path, games=30000)
+    resumed = run_sweep(sweep, killed, report=False)
+    assert set(resumed.resumed) >= {0, 1}
+    assert not list((killed / CELLS_DIR).glob(".*")), "a staging directory was left behind"
+    whole = run_sweep(sweep, tmp_path / "whole", report=False)
+    pd.testing.assert_frame_equal(metrics(pd.read_parquet(killed / "sweep.parquet")),
+                                  metrics(pd.read_parquet(tmp_path / "whole" / "sweep.parquet")), check_exact=True)
+    pd.testing.assert_frame_equal(pd.read_parquet(killed / "paired.parquet"),
+                                  pd.read_parquet(tmp_path / "whole" / "paired.parquet"), check_exact=True)
+    assert whole.resumed == ()
+    for cell in range(6):
+        pd.testing.assert_frame_equal(records(killed, cell), records(tmp_path / "whole", cell))
+
+
+def test_running_again_keeps_finished_cells_and_cleans_up_leftovers(tmp_path):
+    sweep = load_sweep(make_sweep(tmp_path, GOLDEN), games=300)
+    out = tmp_path / "out"
+    first = run_sweep(sweep, out, report=False)
+    played_at = [(out / CELLS_DIR / c / "records.parquet").stat().st_mtime_ns for c in ("000", "001")]
+    # What a sweep killed while staging a cell or a table leaves behind.
+    (out / CELLS_DIR / ".001.dead.partial").mkdir()
+    (out / CELLS_DIR / ".001.dead.partial" / "records.parquet").write_text("half a file")
+    (out / ".sweep.parquet.dead.partial").write_text("half a table")
+    again = run_sweep(sweep, out, report=False)
+    assert again.resumed == (0, 1)
+    assert [(out / CELLS_DIR / c / "records.parquet").stat().st_mtime_ns for c in ("000", "001")] == played_at
+    assert sorted(p.name for p in (out / CELLS_DIR).iterdir()) == ["000", "001"]
+    assert not list(out.glob(".*.partial"))
+    pd.testing.assert_frame_equal(metrics(again.table), metrics(first.table), check_exact=True)
+
+
+def test_resuming_with_a_different_config_is_refused(in_tmp):
+    make_sweep(in_tmp, GOLDEN)
+    assert lvsim_sweep("s.toml", "--games", 200, "--out", "out").exit_code == 0
+    before = sorted(str(p) for p in (in_tmp / "out").rglob("*"))
+    result = lvsim_sweep("s.toml", "--games", 300, "--out", "out")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: out: out/cells/000 was played with run.games = 200, this sweep has run.games = 300; "
+        "resume with the same sweep and options, or choose a new directory\n"
+    )
+    result = lvsim_sweep("s.toml", "--games", 200, "--out", "out", "--target-ci", "0.1")
+    assert result.exit_code == 2 and "target_ci = none, this sweep has target_ci = 0.1" in result.stderr
+    assert sorted(str(p) for p in (in_tmp / "out").rglob("*")) == before
+
+
+def test_a_directory_holding_something_else_is_refused(in_tmp):
+    make_sweep(in_tmp, GOLDEN)
+    (in_tmp / "out").mkdir()
+    (in_tmp / "out" / "notes.txt").write_text("mine")
+    result = lvsim_sweep("s.toml", "--games", 100, "--out", "out")
+    assert result.exit_code == 2 and "holds no sweep" in result.stderr
+    assert [p.name for p in (in_tmp / "out").iterdir()] == ["notes.txt"]
+
+
+def test_two_sweeps_never_write_the_same_directory_at_once(in_tmp):
+    make_sweep(in_tmp, GOLDEN)
+    assert lvsim_sweep("s.toml", "--games", 100, "--out", "out").exit_code == 0
+    with _locked(in_tmp / "out" / LOCK_FILE):
+        result = lvsim_sweep("s.toml", "--games", 100, "--out", "out")
+    assert result.exit_code == 2 and result.stderr == "error: out: out is in use by another lvsim sweep\n"
+
+
+# --- dry run --------------------------------------------------------------------------------
+
+
+def test_a_dry_run_lists_the_cells_and_the_time_and_writes_nothing(in_tmp):
+    make_sweep(in_tmp, GRID)
+    result = lvsim_sweep("s.toml", "--dry-run")
+    assert result.exit_code == 0, result.output
+    for cell in load_sweep(in_tmp / "s.toml").cells:
+        assert f"{cell.name}   {cell.label}" in result.stdout
+    assert "6 cells to play: about " in result.stdout and "Nothing was written." in result.stdout
+    assert sorted(p.name for p in in_tmp.iterdir()) == ["base.toml", "s.toml"]
+
+    plan = json.loads(lvsim_sweep("s.toml", "--dry-run", "--json", "--target-ci", "0.01").stdout)
+    assert [c["games"] for c in plan["cells"]] == [1500] * 6
+    assert [c["max_games"] for c in plan["cells"]] == [15000] * 6
+    for c in plan["cells"]:
+        assert 0 < c["seconds"] < c["max_seconds"]
+    assert sorted(p.name for p in in_tmp.iterdir()) == ["base.toml", "s.toml"]
+
+
+def test_a_dry_run_on_an_interrupted_sweep_shows_what_is_left(in_tmp):
+    make_sweep(in_tmp, GOLDEN)
+    assert lvsim_sweep("s.toml", "--games", 100, "--out", "out").exit_code == 0
+    (in_tmp / "out" / "sweep.parquet").unlink()
+    import shutil
+
+    shutil.rmtree(in_tmp / "out" / CELLS_DIR / "001")
+    plan = json.loads(lvsim_sweep("s.toml", "--games", 100, "--out", "out", "--dry-run", "--json").stdout)
+    assert [c["done"] for c in plan["cells"]] == [True, False]
+    assert plan["cells"][0]["seconds"] is None and plan["cells"][1]["seconds"] > 0
+    assert not (in_tmp / "out" / CELLS_DIR / "001").exists()
+
+
+# --- adaptive precision -------------------------------------------------------------------------
+
+
+def half_width(summary):
+    low, high = summary["first_player_advantage_ci"]
+    return (high - low) / 2
+
+
+def test_target_ci_adds_games_until_the_interval_is_narrow_enough(tmp_path):
+    sweep = load_sweep(make_sweep(tmp_path, GOLDEN), games=400)
+    results = run_sweep(sweep, tmp_path / "out", target_ci=0.03, report=False)
+    for cell in sweep.cells:
+        summary = json.loads((results.cell_dir(cell.index) / "summary.json").read_text())
+        meta = json.loads((results.cell_dir(cell.index) / "meta.json").read_text())
+        assert summary["games"] > 400 and half_width(summary) <= 0.03
+        assert meta["sweep"]["target_met"] is True and meta["games"] == summary["games"]
+        # More games continue the game indices: the cell is one run of its total.
+        config = load_config(results.cell_dir(cell.index) / "config.toml")
+        assert config.games == summary["games"]
+        single = sim.run(config, out=None)
+        assert {k: v for k, v in single.summary.items() if k not in TIMING_COLUMNS} == {
+            k: v for k, v in summary.items() if k not in TIMING_COLUMNS}
+        pd.testing.assert_frame_equal(single.to_pandas(), records(results.out_dir, cell.index))
+    assert results.table["games"].tolist() == [json.loads((results.cell_dir(i) / "summary.json").read_text())["games"]
+                                               for i in range(2)]
+
+
+def test_target_ci_stops_at_the_cap(tmp_path):
+    sweep = load_sweep(make_sweep(tmp_path, GOLDEN), games=400)
+    results = run_sweep(sweep, tmp_path / "out", target_ci=0.001, max_games=900, report=False)
+    assert results.table["games"].tolist() == [900, 900]
+    for i in range(2):
+        meta = json.loads((results.cell_dir(i) / "meta.json").read_text())
+        assert meta["sweep"]["target_met"] is False
+        assert half_width(json.loads((results.cell_dir(i) / "summary.json").read_text())) > 0.001
+
+
+# --- Dask ------------------------------------------------------------------------------------------
+
+
+def test_a_local_dask_cluster_gives_bit_identical_results(in_tmp):
+    make_sweep(in_tmp, GRID)
+    here = run_sweep(load_sweep("s.toml", games=5000), "here", report=False)
+    result = lvsim_sweep("s.toml", "--games", 5000, "--out", "there", "--workers", 2, "--json")
+    assert result.exit_code == 0, result.output
+    there = pd.read_parquet(in_tmp / "there" / "sweep.parquet")
+    pd.testing.assert_frame_equal(metrics(there), metrics(here.table), check_exact=True)
+    pd.testing.assert_frame_equal(pd.read_parquet(in_tmp / "there" / "paired.parquet"), here.paired, check_exact=True)
+    for cell in range(6):
+        pd.testing.assert_frame_equal(records(in_tmp / "there", cell), records(in_tmp / "here", cell))
+        meta = json.loads((in_tmp / "there" / CELLS_DIR / f"{cell:03d}" / "meta.json").read_text())
+        assert meta["played"] == "dask LocalCluster (2 workers)"
+        assert meta["chunk_games"] < 5000  # several chunks per cell, for both workers
+
+    # One run, chunk by chunk on the cluster.
+    result = CliRunner().invoke(main, ["run", "here/cells/004/config.toml", "--workers", "2", "--out", "run", "--json"])
+    assert result.exit_code == 0, result.output
+    drop = lambda s: {k: v for k, v in s.items() if k not in TIMING_COLUMNS}  # noqa: E731
+    cell_summary = json.loads((in_tmp / "here" / CELLS_DIR / "004" / "summary.json").read_text())
+    assert drop(json.loads(result.stdout)) == drop(cell_summary)
+    pd.testing.assert_frame_equal(pd.read_parquet(in_tmp / "run" / "records.parquet"), records(in_tmp / "here", 4))
+
+
+def test_an_unreachable_scheduler_is_one_line():
+    from sim.cluster import open_cluster
+
+    with pytest.raises(ConfigError, match="^scheduler: cannot connect to tcp://127.0.0.1:9: "):
+        with open_cluster(scheduler="tcp://127.0.0.1:9", timeout="0.5s"):
+            pass
