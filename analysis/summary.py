@@ -267,6 +267,13 @@ def summary_table(summary: Mapping[str, Any]) -> str:
         )
     finals = "  ".join(f"{s}: {_num(m)}" for s, m in enumerate(summary["final_cabbages_mean"]))
     lines.append(f"  {'final mean by seat':<25}{finals}")
+    gap = summary.get("skill_gap")
+    if gap:
+        lines += ["", "Skill gap (one seat against the others, seats rotated)"]
+        for entry in gap.values():
+            label = f"{entry['policy']} vs {entry['against']}"
+            note = f"{_pct_ci(entry['win_share_ci'])}  fair {_pct(entry['fair_share'])}, {entry['games']:,} deals"
+            lines.append(row(label, _pct(entry["win_share"]), note))
     lines.append("")
     speed = ""
     if summary.get("seconds") is not None:

@@ -46,6 +46,7 @@ def summary_row(summary: Mapping[str, Any]) -> dict[str, Any]:
 
     Lists by seat become ``win_share_s0``, ``win_share_s1`` …; lists by round
     ``end_round_share_r1`` …; nested tables ``swing_mean``, ``amount_mean_golden``;
+    the skill gap's duels ``skill_gap_greedy_vs_random`` (the strong seat's win share);
     an interval ``x_ci`` becomes ``x_lo`` and ``x_hi`` beside ``x``. Undefined
     values (None) become nan.
     """
@@ -54,7 +55,12 @@ def summary_row(summary: Mapping[str, Any]) -> dict[str, Any]:
         if key.endswith("_ci") and key[: -len("_ci")] in summary:
             continue
         ci = summary.get(f"{key}_ci")
-        if isinstance(value, Mapping):
+        if key == "skill_gap":
+            # One seat's win share in each duel: skill_gap_greedy_vs_random, _lo, _hi.
+            for duel, entry in value.items():
+                row[f"{key}_{duel}"] = _number(entry["win_share"])
+                row[f"{key}_{duel}_lo"], row[f"{key}_{duel}_hi"] = map(_number, entry["win_share_ci"])
+        elif isinstance(value, Mapping):
             for sub, v in value.items():
                 row[f"{key}_{sub}"] = _number(v)
         elif isinstance(value, list):

@@ -37,11 +37,12 @@ GAMES = ("lasvegan",)
 DEFAULT_GAMES = 100_000
 DEFAULT_SEED = 1
 DEFAULT_SEATS = "random"
+MAX_SKILL_GAP_GAMES = 100_000
 # TOML integers are signed 64-bit: a larger seed could not be written back.
 MAX_SEED = 2**63 - 1
 
 TABLES = {
-    "run": ("games", "seed", "threads"),
+    "run": ("games", "seed", "threads", "skill_gap_games"),
     "rules": tuple(Rules.__dataclass_fields__),
     "policies": ("seats",),
 }
@@ -69,6 +70,7 @@ class Config:
     threads: int | None = None
     rules: Rules = field(default_factory=Rules)
     seats: str | tuple[str, ...] = DEFAULT_SEATS
+    skill_gap_games: int | str = "auto"
 
     def __post_init__(self):
         if isinstance(self.seats, list):
@@ -78,6 +80,10 @@ class Config:
         _check_int("run.seed", self.seed, low=0, high=MAX_SEED)
         if self.threads is not None:
             _check_int("run.threads", self.threads, low=1)
+        if self.skill_gap_games != "auto":
+            if isinstance(self.skill_gap_games, str):
+                raise ConfigError("run.skill_gap_games", f"must be a number or 'auto', got {self.skill_gap_games!r}")
+            _check_int("run.skill_gap_games", self.skill_gap_games, low=0, high=MAX_SKILL_GAP_GAMES)
         if not isinstance(self.rules, Rules):
             raise ConfigError("rules", f"must be a Rules object, got {self.rules!r}")
         _check_seats(self.seats)
@@ -86,6 +92,17 @@ class Config:
     @property
     def players(self) -> int:
         return self.rules.players
+
+    @property
+    def skill_gap_deals(self) -> int:
+        """Deals of the skill-gap duels: ``auto`` grows with the run, from
+        a quick look for a small run to SKILL_GAP_GAMES for 64 000 games or
+        more; 0 skips the measurement."""
+        if self.skill_gap_games == "auto":
+            from sim.lasvegan.duel import SKILL_GAP_GAMES
+
+            return min(SKILL_GAP_GAMES, max(4, self.games // 1000))
+        return self.skill_gap_games
 
     @property
     def seat_policies(self) -> tuple[str, ...]:
@@ -123,6 +140,7 @@ class Config:
         run: dict[str, Any] = {"games": self.games, "seed": self.seed}
         if self.threads is not None:
             run["threads"] = self.threads
+        run["skill_gap_games"] = self.skill_gap_games
         seats = self.seats if isinstance(self.seats, str) else list(self.seats)
         return {"game": self.game, "run": run, "rules": self.rules.to_dict(), "policies": {"seats": seats}}
 
@@ -174,6 +192,7 @@ def config_from_mapping(data: Mapping[str, Any], name: str = "custom") -> Config
         games=run.get("games", DEFAULT_GAMES),
         seed=run.get("seed", DEFAULT_SEED),
         threads=run.get("threads"),
+        skill_gap_games=run.get("skill_gap_games", "auto"),
         rules=rules,
         seats=tables["policies"].get("seats", DEFAULT_SEATS),
     )

@@ -142,7 +142,7 @@ def run(
     if out_dir is None:
         played = GamesPlayed(config, keep_records=keep_records)
         _play(played, cluster, progress)
-        return Results(config, played.summary(), None, played.records())
+        return Results(config, run_summary(config, played), None, played.records())
 
     started = time.perf_counter()
     started_at = datetime.now(timezone.utc)
@@ -150,13 +150,23 @@ def run(
         (staging / CONFIG_FILE).write_text(config.to_toml(), encoding="utf-8")
         with GamesPlayed(config, staging / RECORDS_FILE, keep_records=keep_records) as played:
             _play(played, cluster, progress)
-        summary = played.summary()
+        summary = run_summary(config, played)
         write_json(staging / SUMMARY_FILE, summary)
         meta = run_meta(config, played, out_dir, started_at, time.perf_counter() - started)
         write_json(staging / META_FILE, meta)
         if report:
             _write_report_if_available(staging)
     return Results(config, summary, out_dir, played.records())
+
+
+def run_summary(config: Config, played: "GamesPlayed") -> dict[str, Any]:
+    """The run's summary, with the skill gap under its rules unless switched off."""
+    summary = played.summary()
+    if config.skill_gap_deals > 0:
+        from sim.lasvegan.duel import skill_gap
+
+        summary["skill_gap"] = skill_gap(config.rules, config.skill_gap_deals, config.seed, threads=config.threads)
+    return summary
 
 
 def default_out_dir(name: str, now: datetime | None = None) -> Path:
@@ -418,9 +428,10 @@ def write_json(path: Path, data: Any) -> None:
 def _write_report_if_available(out_dir: Path) -> None:
     """Write the HTML report into ``out_dir`` when the report module exists.
 
-    It runs on the staging directory, before the rename, so a run with a
-    report is complete or absent like the rest; the report should therefore
-    link to its neighbours (records, summary) by relative paths.
+    It runs on the staging directory, before the rename, so the report is
+    complete or absent like the rest; it links to its neighbours (records,
+    summary) by relative paths. A report that fails is left out with a
+    warning rather than taking the run's results down with it.
     """
     try:
         from analysis.report import write_report
@@ -428,7 +439,16 @@ def _write_report_if_available(out_dir: Path) -> None:
         if err.name != "analysis.report":
             raise
         return
-    write_report(out_dir)
+    try:
+        write_report(out_dir)
+    except Exception as err:  # the games and their records are worth keeping without the report
+        for leftover in out_dir.glob("report.html*"):
+            leftover.unlink()
+        print(
+            f"warning: the HTML report could not be written ({type(err).__name__}: {err}); "
+            f"the results are complete, try 'lvsim report' on them",
+            file=sys.stderr,
+        )
 
 
 def run_meta(config: Config, played: GamesPlayed, out_dir: Path, started_at: datetime, wall_seconds: float) -> dict:

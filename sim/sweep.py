@@ -59,6 +59,7 @@ from sim.runner import (
     _DefaultOut,
     default_out_dir,
     run_meta,
+    run_summary,
     staged_directory,
     write_json,
 )
@@ -491,7 +492,7 @@ def _play_cell(cell: Cell, plan: CellPlan, out_dir: Path, cluster: Cluster, prog
         # `lvsim run cells/<NNN>/config.toml` repeats the cell.
         config = replace(cell.config, games=played.games)
         (staging / CONFIG_FILE).write_text(config.to_toml(), encoding="utf-8")
-        summary = played.summary()
+        summary = run_summary(config, played)
         write_json(staging / SUMMARY_FILE, summary)
         meta = run_meta(config, played, cell_dir, started_at, time.perf_counter() - started)
         meta["sweep"] = {
@@ -636,7 +637,9 @@ def sweep_table(out_dir: Path, sweep: Sweep) -> pd.DataFrame:
     # among the others (nan for the cells without them), not at the end.
     widest = metric_columns(max(c.config.players for c in sweep.cells), max(c.config.rules.rounds for c in sweep.cells))
     columns = ["cell", *sweep.parameters, "label", *widest]
-    return pd.DataFrame(rows, columns=columns)
+    # Metrics an empty summary does not have (the skill gap) follow, in order.
+    extra = dict.fromkeys(k for row in rows for k in row if k not in set(columns))
+    return pd.DataFrame(rows, columns=columns + list(extra))
 
 
 def write_tables(out_dir: Path, sweep: Sweep, baseline: int) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -298,3 +298,46 @@ def test_sim_run_without_records_says_so():
     assert results.summary["games"] == 5 and not math.isnan(results.summary["win_share"][0])
     with pytest.raises(ValueError, match="kept no records"):
         results.to_pandas()
+
+
+def test_a_failing_report_keeps_the_results(tmp_path, monkeypatch, capsys):
+    import analysis.report
+    from sim.config import Config
+    from sim.runner import run
+
+    def broken(out_dir, out_file=None):
+        (out_dir / "report.html").write_text("<html>half")
+        raise RuntimeError("figure failed")
+
+    monkeypatch.setattr(analysis.report, "write_report", broken)
+    out = tmp_path / "kept"
+    results = run(Config(games=50, skill_gap_games=0), out=out, progress=False)
+    assert sorted(p.name for p in out.iterdir()) == ["config.toml", "meta.json", "records.parquet", "summary.json"]
+    assert results.summary["games"] == 50
+    assert "could not be written (RuntimeError: figure failed)" in capsys.readouterr().err
+
+
+def test_summary_carries_the_skill_gap():
+    from sim.config import Config
+    from sim.runner import run
+
+    summary = run(Config(games=100, skill_gap_games=4), out=None, progress=False).summary
+    gap = summary["skill_gap"]
+    assert set(gap) == {"lookahead_vs_greedy", "greedy_vs_random"}
+    for entry in gap.values():
+        low, high = entry["win_share_ci"]
+        assert low <= entry["win_share"] <= high
+        assert entry["fair_share"] == 0.25
+    assert "skill_gap" not in run(Config(games=100, skill_gap_games=0), out=None, progress=False).summary
+
+
+@pytest.mark.parametrize(
+    "value,message",
+    [(-1, "must be between 0 and 100000, got -1"), ("lots", "must be a number or 'auto', got 'lots'")],
+)
+def test_skill_gap_games_is_checked(tmp_path, value, message):
+    from sim.config import config_from_mapping
+    from sim.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="run.skill_gap_games: " + message):
+        config_from_mapping({"game": "lasvegan", "run": {"skill_gap_games": value}})
