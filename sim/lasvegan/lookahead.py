@@ -9,8 +9,7 @@ between moves is not blurred by the luck of the deals.
 
 The rollouts play by the same jitted steps as the game kernel
 (``mechanics``), so they follow the rules exactly; what they cannot know
-(other hands, hidden set-aside cards, the reserve's payout order) is
-sampled or taken at its default.
+(other hands, hidden set-aside cards) is sampled.
 """
 
 from __future__ import annotations
@@ -201,8 +200,7 @@ def round_outcome_nb(pub, seat, objective, amount, hit, net, cabbages):
     Cabbages: its change after settlement. Win: its estimated chance to win
     the game - its win share if the game ends with this round, otherwise the
     chance of staying ahead of each other seat, with a lead judged against
-    the spread of the rounds still to play. The reserve pays as if from the
-    next round's leader (the payout order is not part of the observation).
+    the spread of the rounds still to play.
     """
     players = pub[E.P_PLAYERS]
     round_amounts_nb(pub, amount, hit)
@@ -212,7 +210,8 @@ def round_outcome_nb(pub, seat, objective, amount, hit, net, cabbages):
         for slot in range(E.N_SLOTS):
             net[s] += amount[slot, s]
     reserve = pub[E.P_RESERVE]
-    settle_nb(cabbages, net, players, reserve, reserve >= 0, pub[E.P_TRICK_LEADER])
+    first_payee = pub[E.P_TRICK_LEADER] if pub[E.P_PAYOUT_ORDER] == E.PAYOUT_NEXT_LEADER else 0
+    settle_nb(cabbages, net, players, reserve, reserve >= 0, first_payee)
     mine = cabbages[seat]
     if objective == OBJECTIVE_CABBAGES:
         return float(mine - pub[E.P_CABBAGES + seat])

@@ -17,6 +17,7 @@ from numba import njit, prange
 from sim.bits import bit_nb
 from sim.lasvegan import enums as E
 from sim.lasvegan.mechanics import (
+    any_free_slot_nb,
     gather_trick_nb,
     led_suit_nb,
     legal_cards_nb,
@@ -86,6 +87,7 @@ def play_game_nb(
     pub[E.P_N_SET_ASIDE] = n_set_aside
     pub[E.P_STARTING] = scalars[S_STARTING]
     pub[E.P_END_ON_ELIMINATION] = scalars[S_END_ON_ELIM]
+    pub[E.P_PAYOUT_ORDER] = scalars[S_PAYOUT_ORDER]
 
     out_game[i] = game
     leader = 0
@@ -140,6 +142,11 @@ def play_game_nb(
                 play_card_nb(pub, hands, s, card)
             winner, sevens = gather_trick_nb(pub)
             for _ in range(sevens):
+                # No free slot: the 7 does nothing, and no policy is asked
+                # (so none draws from its stream), as in the reference engine.
+                if not any_free_slot_nb(pub):
+                    seven_no_slot += 1
+                    continue
                 choose_placement_nb(
                     policy_ids[winner], policy_params[winner], pub, hands[winner],
                     seat_rngs[winner], placement,

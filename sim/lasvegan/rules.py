@@ -305,6 +305,7 @@ class Observation:
     golden_placer: int
     n_set_aside: int
     set_aside: frozenset[int]  # empty unless the rules reveal it
+    payout_order: int = E.PAYOUT_NEXT_LEADER  # who a short reserve pays first
 
     def free_slots(self) -> list[int]:
         return free_slots(self.machine_token, self.token_placed, self.golden_side)
@@ -336,6 +337,7 @@ class Observation:
         pub[E.P_RESERVE] = -1 if self.reserve is None else self.reserve
         pub[E.P_STARTING] = self.starting_cabbages
         pub[E.P_END_ON_ELIMINATION] = int(self.end_on_elimination)
+        pub[E.P_PAYOUT_ORDER] = self.payout_order
         pub[E.P_TRICK_CARDS:E.P_TRICK_CARDS + E.MAX_PLAYERS] = -1
         pub[E.P_TRICK_CARDS:E.P_TRICK_CARDS + len(self.trick)] = self.trick
         for seat in range(self.players):
@@ -610,6 +612,7 @@ class GameState:
             reserve=self.reserve,
             starting_cabbages=rules.starting_cabbages,
             end_on_elimination=rules.end_on_elimination,
+            payout_order=PAYOUT_ORDERS[rules.payout_order],
             machines=self.machines,
             machine_token=tuple(self.machine_token),
             machine_placer=tuple(self.machine_placer),

@@ -139,12 +139,19 @@ def test_the_jitted_core_and_the_reference_engine_agree_under_every_policy():
     """Both engines hand the policies the same observation at every decision."""
     from sim.lasvegan.rules import JitPolicy, play_game
 
-    for players in (3, 4):
-        rules = Rules(players=players)
-        seats = ["greedy", "lookahead:3:win", "cautious", "epsilon:0.4:lookahead:2"][:players]
+    rule_sets = [
+        Rules(players=3),
+        Rules(players=4),
+        Rules(players=2, set_aside=4, set_aside_face="revealed"),
+        Rules(players=5, starting_cabbages=12, total_cabbages=62, payout_order="seat_zero", end_on_elimination=False),
+        Rules(players=4, reserve="unlimited", tokens=[[2, -1], [1, 1]], golden_token=[-1, 3]),
+    ]
+    for rules in rule_sets:
+        players = rules.players
+        seats = ["greedy", "lookahead:3:win", "cautious", "epsilon:0.4:lookahead:2", "lookahead:2"][:players]
         ids, params = parse_seats(seats, players)
-        rec = play_games(rules, 17, 0, 6, ids, params)
-        for g in range(6):
+        rec = play_games(rules, 17, 0, 12, ids, params)
+        for g in range(12):
             ref = play_game(rules, 17, g, [JitPolicy.named(s) for s in seats])
             for field in RECORD_FIELDS:
                 np.testing.assert_array_equal(rec[field][g], ref[field], err_msg=f"{players}p game {g} {field}")
