@@ -8,6 +8,10 @@ on first use, so ``import sim`` stays light.
 
 __version__ = "0.1.0"
 
+from sim._kernel_cache import use_keyed_cache as _use_keyed_cache
+
+_use_keyed_cache()
+
 _LAZY = {
     "run": "sim.runner",
     "Results": "sim.runner",

@@ -1,0 +1,45 @@
+"""Where the compiled kernels are cached, keyed by the source they came from.
+
+numba checks a cached kernel only against the file that defines it, so a
+change to a policy would leave the game kernel that calls it running the old
+code. Keying the cache directory by a hash of every source file of the
+package makes any change compile afresh, and an unchanged tree reuse its
+kernels. A ``NUMBA_CACHE_DIR`` set by the user is left alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+
+
+def source_digest() -> str:
+    h = hashlib.sha256()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        h.update(str(path.relative_to(PACKAGE)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def use_keyed_cache() -> None:
+    if "NUMBA_CACHE_DIR" in os.environ:
+        return
+    digest = source_digest()
+    for root in (PACKAGE.parent / ".kernel-cache", Path.home() / ".cache" / "lvsim" / "kernels"):
+        here = root / digest
+        try:
+            fresh = not here.is_dir()
+            here.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            continue  # e.g. installed read-only: try the user's cache
+        if fresh:
+            # Kernels of earlier sources will not be loaded again.
+            for old in root.iterdir():
+                if old.name != digest:
+                    shutil.rmtree(old, ignore_errors=True)
+        os.environ["NUMBA_CACHE_DIR"] = str(here)
+        return
