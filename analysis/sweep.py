@@ -242,7 +242,7 @@ def sweep_text(
         elimination = r["elimination_rate"], r["elimination_rate_lo"], r["elimination_rate_hi"]
         rows.append([
             f"{int(r['cell']):03d}",
-            *(_value(r[p]) for p in parameters),
+            *(format_value(r[p]) for p in parameters),
             f"{int(r['games']):,}",
             f"{_pp(advantage[0])} {_pp_ci(*advantage[1:])}",
             f"{_pct(elimination[0])} {_pct_ci(*elimination[1:])}",
@@ -250,7 +250,7 @@ def sweep_text(
             _pct(r["tie_rate"]),
         ])
     order = "" if sort_by == "cell" else f", sorted by {sort_by}"
-    lines = [f"{len(table)} cells, seed {_value(table['seed'].iloc[0])}, 95% intervals{order}", ""]
+    lines = [f"{len(table)} cells, seed {format_value(table['seed'].iloc[0])}, 95% intervals{order}", ""]
     lines += _aligned_rows(headers, rows)
     if len(paired):
         lines += ["", f"Paired differences from cell {baseline:03d} (same deals; 95% interval, and how much "
@@ -277,7 +277,8 @@ def _aligned_rows(headers: list[str], rows: list[list[str]]) -> list[str]:
     return out
 
 
-def _value(v) -> str:
+def format_value(v) -> str:
+    """A parameter value as the sweep file spells it."""
     if isinstance(v, (bool, np.bool_)):
         return "true" if v else "false"
     if isinstance(v, (float, np.floating)) and float(v).is_integer():
@@ -285,25 +286,25 @@ def _value(v) -> str:
     return str(v)
 
 
-def _missing(x) -> bool:
+def is_missing(x) -> bool:
     return x is None or (isinstance(x, float) and math.isnan(x))
 
 
 def _pp(x) -> str:
-    return "n/a" if _missing(x) else f"{100 * x:+.2f}"
+    return "n/a" if is_missing(x) else f"{100 * x:+.2f}"
 
 
 def _pp_ci(lo, hi) -> str:
-    return "" if _missing(lo) or _missing(hi) else f"[{100 * lo:+.2f}, {100 * hi:+.2f}]"
+    return "" if is_missing(lo) or is_missing(hi) else f"[{100 * lo:+.2f}, {100 * hi:+.2f}]"
 
 
 def _pct(x) -> str:
-    return "n/a" if _missing(x) else f"{100 * x:.2f}%"
+    return "n/a" if is_missing(x) else f"{100 * x:.2f}%"
 
 
 def _pct_ci(lo, hi) -> str:
-    return "" if _missing(lo) or _missing(hi) else f"[{100 * lo:.2f}, {100 * hi:.2f}]"
+    return "" if is_missing(lo) or is_missing(hi) else f"[{100 * lo:.2f}, {100 * hi:.2f}]"
 
 
 def _ratio(x) -> str:
-    return "n/a" if _missing(x) else f"{x:.1f}"
+    return "n/a" if is_missing(x) else f"{x:.1f}"

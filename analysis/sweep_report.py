@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.sweep import PAIRED_METRICS, sort_cells
+from analysis.sweep import PAIRED_METRICS, format_value, is_missing, sort_cells
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with any common colour-vision deficiency.
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
@@ -100,7 +100,7 @@ def sweep_report_html(
              if _is_grid(_slice(table, a, b, varying, baseline), a, b)]
     for a, b in pairs[:MAX_HEATMAP_PAIRS]:
         others = [p for p in varying if p not in (a, b)]
-        where = ", ".join(f"{p} = {_text(_cell(table, baseline)[p])}" for p in others)
+        where = ", ".join(f"{p} = {format_value(_cell(table, baseline)[p])}" for p in others)
         parts += [
             f"<h2>{html.escape(b)} &times; {html.escape(a)}</h2>",
             f"<p class='note'>Other parameters as in cell {baseline:03d}{': ' + html.escape(where) if where else ''}."
@@ -129,8 +129,8 @@ def _lines(table: pd.DataFrame, axis: str, varying: Sequence[str]) -> list[tuple
         return [(None, table)]
     groups = [g for _, g in table.groupby(others, sort=False) if g[axis].nunique() > 1][:MAX_LINES]
     # Name each line by what tells it from the others.
-    telling = [p for p in others if len({_text(g[p].iloc[0]) for g in groups}) > 1] or others
-    return [(", ".join(f"{p}={_text(g[p].iloc[0])}" for p in telling), g) for g in groups]
+    telling = [p for p in others if len({format_value(g[p].iloc[0]) for g in groups}) > 1] or others
+    return [(", ".join(f"{p}={format_value(g[p].iloc[0])}" for p in telling), g) for g in groups]
 
 
 def _slice(table: pd.DataFrame, a: str, b: str, varying: Sequence[str], baseline: int) -> pd.DataFrame:
@@ -139,13 +139,13 @@ def _slice(table: pd.DataFrame, a: str, b: str, varying: Sequence[str], baseline
     rows = table
     for p in varying:
         if p not in (a, b):
-            rows = rows[rows[p].map(_text) == _text(base[p])]
+            rows = rows[rows[p].map(format_value) == format_value(base[p])]
     return rows
 
 
 def _is_grid(rows: pd.DataFrame, a: str, b: str) -> bool:
     """Whether a slice is worth a heatmap: every pair of at least two values of each parameter."""
-    keys = rows[[a, b]].map(_text)
+    keys = rows[[a, b]].map(format_value)
     n_a, n_b = keys[a].nunique(), keys[b].nunique()
     return n_a > 1 and n_b > 1 and len(keys.drop_duplicates()) == n_a * n_b
 
@@ -162,7 +162,7 @@ def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, t
     rows = []
     for _, r in ordered.iterrows():
         cells = [f"<td class='text'><a href='cells/{int(r['cell']):03d}/'>{int(r['cell']):03d}</a></td>"]
-        cells += [f"<td class='text'>{html.escape(_text(r[p]))}</td>" for p in parameters]
+        cells += [f"<td class='text'>{html.escape(format_value(r[p]))}</td>" for p in parameters]
         cells.append(f"<td>{int(r['games']):,}</td>")
         for m, (_, scale, signed) in PLOTTED.items():
             interval = _fmt_ci(r[m + "_lo"], r[m + "_hi"], scale, signed)
@@ -209,8 +209,8 @@ def _positions(values: Sequence[Any]) -> tuple[dict[str, float], bool]:
     """x positions of a parameter's values: the numbers themselves, or 0, 1, 2 … for other values."""
     numeric = all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) for v in values)
     if numeric:
-        return {_text(v): float(v) for v in values}, True
-    return {_text(v): float(i) for i, v in enumerate(values)}, False
+        return {format_value(v): float(v) for v in values}, True
+    return {format_value(v): float(i) for i, v in enumerate(values)}, False
 
 
 def _line_figure(table: pd.DataFrame, axis: str, lines, axes: Mapping[str, Sequence[Any]]):
@@ -225,7 +225,7 @@ def _line_figure(table: pd.DataFrame, axis: str, lines, axes: Mapping[str, Seque
     for ax, (metric, (label, scale, signed)) in zip(panels.ravel(), PLOTTED.items()):
         for i, (name, group) in enumerate(lines):
             shift = (i - (len(lines) - 1) / 2) * dodge
-            group = group.assign(_x=group[axis].map(lambda v: positions[_text(v)] + shift)).sort_values("_x")
+            group = group.assign(_x=group[axis].map(lambda v: positions[format_value(v)] + shift)).sort_values("_x")
             y = group[metric].to_numpy(float) * scale
             err = np.vstack([y - group[metric + "_lo"].to_numpy(float) * scale,
                              group[metric + "_hi"].to_numpy(float) * scale - y])
@@ -248,9 +248,9 @@ def _line_figure(table: pd.DataFrame, axis: str, lines, axes: Mapping[str, Seque
 def _heatmap_figure(rows: pd.DataFrame, a: str, b: str, axes: Mapping[str, Sequence[Any]]):
     import matplotlib.pyplot as plt
 
-    present_a, present_b = set(rows[a].map(_text)), set(rows[b].map(_text))
-    xs = [_text(v) for v in axes[a] if _text(v) in present_a]
-    ys = [_text(v) for v in axes[b] if _text(v) in present_b]
+    present_a, present_b = set(rows[a].map(format_value)), set(rows[b].map(format_value))
+    xs = [format_value(v) for v in axes[a] if format_value(v) in present_a]
+    ys = [format_value(v) for v in axes[b] if format_value(v) in present_b]
     fig, panels = plt.subplots(1, len(HEATMAP_METRICS), figsize=(6 * len(HEATMAP_METRICS), 4.8),
                                constrained_layout=True)
     for ax, metric in zip(np.atleast_1d(panels), HEATMAP_METRICS):
@@ -258,7 +258,7 @@ def _heatmap_figure(rows: pd.DataFrame, a: str, b: str, axes: Mapping[str, Seque
         grid = np.full((len(ys), len(xs)), np.nan)
         half = np.full_like(grid, np.nan)
         for _, r in rows.iterrows():
-            i, j = ys.index(_text(r[b])), xs.index(_text(r[a]))
+            i, j = ys.index(format_value(r[b])), xs.index(format_value(r[a]))
             grid[i, j] = r[metric] * scale
             half[i, j] = (r[metric + "_hi"] - r[metric + "_lo"]) * scale / 2
         if signed:
@@ -298,30 +298,17 @@ def _img(fig) -> str:
 # --- numbers ----------------------------------------------------------------------------
 
 
-def _text(v: Any) -> str:
-    """A parameter value as the sweep file spells it."""
-    if isinstance(v, (bool, np.bool_)):
-        return "true" if v else "false"
-    if isinstance(v, (float, np.floating)) and float(v).is_integer():
-        return str(int(v))
-    return str(v)
-
-
-def _missing(x) -> bool:
-    return x is None or (isinstance(x, float) and math.isnan(x))
-
-
 def _fmt(x, scale: float, signed: bool) -> str:
-    if _missing(x):
+    if is_missing(x):
         return "n/a"
     return f"{x * scale:+.2f}" if signed else f"{x * scale:.2f}"
 
 
 def _fmt_ci(lo, hi, scale: float, signed: bool) -> str:
-    if _missing(lo) or _missing(hi):
+    if is_missing(lo) or is_missing(hi):
         return ""
     return f"[{_fmt(lo, scale, signed)}, {_fmt(hi, scale, signed)}]"
 
 
 def _ratio(x) -> str:
-    return "n/a" if _missing(x) else f"{x:.1f}"
+    return "n/a" if is_missing(x) else f"{x:.1f}"
