@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -279,6 +280,10 @@ class GamesPlayed:
         self.chunk_games = CHUNK_GAMES
         self.where = IN_PROCESS.where
         self._records_file = ParquetRecords(records_path) if records_path is not None else None
+        # One chunk is written on a second thread while the next one plays
+        # (the kernel releases the GIL): writing costs about as much as playing.
+        self._writer = ThreadPoolExecutor(max_workers=1) if records_path is not None else None
+        self._writing: Future | None = None
         self._kept: list[dict[str, np.ndarray]] | None = [] if keep_records else None
 
     @property
@@ -296,12 +301,20 @@ class GamesPlayed:
         for rec, tally in cluster.play(self.config, first_game, n_games):
             self.tally = self.tally.merge(tally)
             if self._records_file is not None:
-                self._records_file.write(rec)
+                self._finish_writing()
+                self._writing = self._writer.submit(self._records_file.write, rec)
             if self._kept is not None:
                 self._kept.append(rec)
             if bar is not None:
                 bar.update(len(rec["game"]))
+        self._finish_writing()
         self.seconds += time.perf_counter() - started
+
+    def _finish_writing(self) -> None:
+        """Wait for the chunk being written; its error, if any, is raised here."""
+        writing, self._writing = self._writing, None
+        if writing is not None:
+            writing.result()
 
     def summary(self) -> dict[str, Any]:
         config = self.config
@@ -318,6 +331,10 @@ class GamesPlayed:
 
     def close(self) -> None:
         if self._records_file is not None:
+            # After a complete play() nothing is pending; after an error or
+            # Ctrl-C, let the chunk being written finish before closing.
+            self._writer.shutdown(wait=True)
+            self._writing = None
             self._records_file.close()
 
     def __enter__(self) -> "GamesPlayed":

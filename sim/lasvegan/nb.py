@@ -213,7 +213,8 @@ def play_game_nb(
     out_zero_on[i] = zero_on
 
 
-@njit(cache=True, parallel=True)
+# nogil: a run writes the previous chunk to disk while this one plays.
+@njit(cache=True, parallel=True, nogil=True)
 def play_games_nb(
     seed, first_game, n_games, chunk, scalars, machines, tokens, golden, policy_ids, policy_params,
     out_game, out_final, out_win, out_rounds, out_elim, out_reserve, out_seven_no_slot,
