@@ -34,6 +34,10 @@ PLOTTED = {
     "tie_rate": ("tie rate (%)", 100, False),
 }
 HEATMAP_METRICS = ("elimination_rate", "first_player_advantage")
+SKILL_GAP_COLUMNS = {
+    "skill_gap_lookahead_vs_greedy": "skill: lookahead vs greedy (%)",
+    "skill_gap_greedy_vs_random": "skill: greedy vs random (%)",
+}
 MAX_LINES = len(OKABE_ITO)
 MAX_HEATMAP_PAIRS = 6
 
@@ -156,7 +160,13 @@ def _is_grid(rows: pd.DataFrame, a: str, b: str) -> bool:
 def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, target_ci: float | None) -> str:
     ordered = sort_cells(table, sort_by)
     note = "" if sort_by == "cell" else f"<p class='note'>Sorted by <code>{html.escape(sort_by)}</code>.</p>"
+    if any(c in table.columns for c in SKILL_GAP_COLUMNS):
+        note += ("<p class='note'>Skill: the win share of one stronger seat against weaker ones at every other "
+                 "seat, seats rotated over the same deals (fair share: 1 / players).</p>")
     head = ["cell", *parameters, "games", *(PLOTTED[m][0] for m in PLOTTED)]
+    # The skill gap, when the cells measured it: the strong seat's win share.
+    skill = [c for c in SKILL_GAP_COLUMNS if c in table.columns]
+    head += [SKILL_GAP_COLUMNS[c] for c in skill]
     if target_ci is not None:
         head.append("target met")
     rows = []
@@ -167,6 +177,9 @@ def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, t
         for m, (_, scale, signed) in PLOTTED.items():
             interval = _fmt_ci(r[m + "_lo"], r[m + "_hi"], scale, signed)
             cells.append(f"<td>{_fmt(r[m], scale, signed)} <span class='ci'>{interval}</span></td>")
+        for c in skill:
+            interval = _fmt_ci(r[c + "_lo"], r[c + "_hi"], 100, False)
+            cells.append(f"<td>{_fmt(r[c], 100, False)} <span class='ci'>{interval}</span></td>")
         if target_ci is not None:
             met = (r["first_player_advantage_hi"] - r["first_player_advantage_lo"]) / 2 <= target_ci
             cells.append(f"<td>{'yes' if met else 'no (cap)'}</td>")

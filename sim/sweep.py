@@ -468,6 +468,10 @@ def check_options(
     known = dict.fromkeys(["cell", *sweep.parameters, "label"])
     for shape in sorted({(c.config.players, c.config.rules.rounds) for c in sweep.cells}):
         known.update(dict.fromkeys(metric_columns(*shape)))
+    if any(c.config.skill_gap_deals > 0 for c in sweep.cells):
+        from sim.lasvegan.duel import SKILL_GAP_DUELS
+
+        known.update(dict.fromkeys(f"skill_gap_{d}{end}" for d in SKILL_GAP_DUELS for end in ("", "_lo", "_hi")))
     if sort_by.removeprefix("-") not in known:
         raise ConfigError("sort-by", f"unknown column {sort_by.removeprefix('-')!r} (known: {', '.join(known)})")
 

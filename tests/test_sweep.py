@@ -440,3 +440,19 @@ def test_an_unreachable_scheduler_is_one_line():
     with pytest.raises(ConfigError, match="^scheduler: cannot connect to tcp://127.0.0.1:9: "):
         with open_cluster(scheduler="tcp://127.0.0.1:9", timeout="0.5s"):
             pass
+
+
+def test_the_skill_gap_is_a_sweep_column_and_sorts(tmp_path):
+    from sim.sweep import load_sweep, run_sweep
+
+    base = tmp_path / "base.toml"
+    base.write_text('game = "lasvegan"\n[run]\ngames = 200\nseed = 3\nskill_gap_games = 4\n')
+    sweep_file = tmp_path / "s.toml"
+    sweep_file.write_text('base = "base.toml"\n[sweep]\n"rules.players" = [3, 4]\n')
+    out = tmp_path / "out"
+    run_sweep(load_sweep(sweep_file), out=out, progress=False, sort_by="-skill_gap_greedy_vs_random")
+    table = pd.read_parquet(out / "sweep.parquet")
+    for duel in ("lookahead_vs_greedy", "greedy_vs_random"):
+        col = f"skill_gap_{duel}"
+        assert ((table[col + "_lo"] <= table[col]) & (table[col] <= table[col + "_hi"])).all()
+    assert "skill: greedy vs random (%)" in (out / "sweep.html").read_text()

@@ -34,6 +34,8 @@ from sim.lasvegan.policies import parse_seats
 SKILL_GAP_GAMES = 64
 SKILL_GAP_CHEAP_FACTOR = 20
 SKILL_GAP_LOOKAHEAD = "lookahead:32"
+# The duels of skill_gap(), as named in a run's summary.
+SKILL_GAP_DUELS = ("lookahead_vs_greedy", "greedy_vs_random")
 
 
 def duel(
@@ -104,9 +106,11 @@ def skill_gap(
     policies' names (``policy``, ``against``), ``games``, ``win_share``,
     ``win_share_ci`` and ``fair_share`` (1 / players).
     """
-    duels = (
-        ("lookahead_vs_greedy", lookahead, "greedy", games),
-        ("greedy_vs_random", "greedy", "random", games * SKILL_GAP_CHEAP_FACTOR),
+    duels = zip(
+        SKILL_GAP_DUELS,
+        (lookahead, "greedy"),
+        ("greedy", "random"),
+        (games, games * SKILL_GAP_CHEAP_FACTOR),
     )
     out = {}
     for key, strong, weak, n in duels:
