@@ -220,7 +220,7 @@ def duel(config, seats, games, seed, players, threads, as_json):
                 raise ConfigError("--seats", f"lists {players} policies; a table seats {MIN_PLAYERS} to {MAX_PLAYERS}")
     if players is not None and players != rules.players:
         rules = Rules.from_mapping({**rules.to_dict(), "players": players})
-    result = play_duel(rules, seat_list, games, 1 if seed is None else seed, threads=threads)
+    result = play_duel(rules, seat_list, games, 1 if seed is None else seed, threads=threads, progress=sys.stderr.isatty())
     if as_json:
         for row in result["policies"].values():
             row["win_share_ci"] = [None if x != x else x for x in row["win_share_ci"]]

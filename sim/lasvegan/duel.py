@@ -17,6 +17,7 @@ on the same cards and are not independent.
 from __future__ import annotations
 
 import math
+import sys
 from itertools import permutations
 from typing import Sequence
 
@@ -34,20 +35,30 @@ from sim.lasvegan.policies import parse_seats
 SKILL_GAP_GAMES = 64
 SKILL_GAP_CHEAP_FACTOR = 20
 SKILL_GAP_LOOKAHEAD = "lookahead:32"
+BATCH = 65_536
+LOOKAHEAD_BATCH = 64
 # The duels of skill_gap(), as named in a run's summary.
 SKILL_GAP_DUELS = ("lookahead_vs_greedy", "greedy_vs_random")
 
 
 def duel(
-    rules: Rules, seats: Sequence[str], games: int, seed: int, threads: int | None = None, field: str = "--seats"
+    rules: Rules,
+    seats: Sequence[str],
+    games: int,
+    seed: int,
+    threads: int | None = None,
+    field: str = "--seats",
+    progress: bool = False,
 ) -> dict:
     """Play ``games`` deals once per rotation of ``seats``; the win share of each policy.
 
     Returns ``{"games", "players", "seed", "policies": {name: {"seats",
     "fair_share", "win_share", "win_share_ci"}}}`` with names in order of
     first appearance in ``seats``. The interval is nan with fewer than two
-    deals.
+    deals. ``progress`` shows a progress bar on stderr.
     """
+    from tqdm import tqdm
+
     players = rules.players
     seats = [s.strip() if isinstance(s, str) else s for s in seats]
     parse_seats(seats, players, field=field)
@@ -56,12 +67,19 @@ def duel(
     names = list(dict.fromkeys(seats))
     # per_deal[p, g]: policy p's wins on deal g, summed over its seats, averaged over rotations.
     per_deal = np.zeros((len(names), games))
-    for k in range(players):
-        rotated = [seats[(s + k) % players] for s in range(players)]
-        ids, params = parse_seats(rotated, players, field=field)
-        rec = play_games(rules, seed, 0, games, ids, params, threads=threads)
-        for s, name in enumerate(rotated):
-            per_deal[names.index(name)] += rec["win_share"][:, s]
+    # Small batches for slow policies, so that the progress bar moves.
+    batch = LOOKAHEAD_BATCH if any("lookahead" in s for s in seats) else BATCH
+    bar = tqdm(total=games * players, unit="game", unit_scale=True, disable=not progress, file=sys.stderr, leave=False)
+    with bar:
+        for k in range(players):
+            rotated = [seats[(s + k) % players] for s in range(players)]
+            ids, params = parse_seats(rotated, players, field=field)
+            for first in range(0, games, batch):
+                n = min(batch, games - first)
+                rec = play_games(rules, seed, first, n, ids, params, threads=threads)
+                for s, name in enumerate(rotated):
+                    per_deal[names.index(name), first:first + n] += rec["win_share"][:, s]
+                bar.update(n)
     per_deal /= players
     policies = {}
     for p, name in enumerate(names):

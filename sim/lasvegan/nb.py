@@ -255,13 +255,15 @@ def play_games(
     policy_ids: np.ndarray,
     policy_params: np.ndarray,
     threads: int | None = None,
-    chunk: int = GAMES_PER_CHUNK,
+    chunk: int | None = None,
 ) -> dict[str, np.ndarray]:
     """Play games ``first_game .. first_game + n_games - 1``; return their records.
 
     ``policy_ids`` / ``policy_params`` come from ``policies.parse_seats``.
     ``threads`` caps the worker threads (default: all); it never changes
-    the result.
+    the result, and neither does ``chunk``, the games a thread takes at a
+    time (default: up to GAMES_PER_CHUNK, fewer for a small batch so that
+    every thread gets work).
     """
     if n_games < 0 or first_game < 0:
         raise ValueError("first_game and n_games must be non-negative")
@@ -276,6 +278,8 @@ def play_games(
     previous = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+    if chunk is None:
+        chunk = min(GAMES_PER_CHUNK, -(-n_games // (4 * numba.get_num_threads())))
     try:
         play_games_nb(
             np.uint64(seed), first_game, n_games, max(1, int(chunk)), scalars, machines, tokens,
