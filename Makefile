@@ -11,7 +11,7 @@ PYTHON ?= $(shell for p in python3 python3.13 python3.12 python3.11; do \
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
 	&& { echo $$p; break; }; done)
 
-.PHONY: run test setup browser
+.PHONY: run test setup browser clean
 
 run: setup
 	$(BIN)/lvsim run
@@ -20,6 +20,11 @@ test: setup browser
 	$(BIN)/python -m pytest -q -n auto
 
 setup: $(STAMP)
+
+# Compiled kernels, byte code and test caches; the environment and reports stay.
+clean:
+	rm -rf .kernel-cache .pytest_cache .hypothesis
+	find sim analysis tests bench -name __pycache__ -type d -prune -exec rm -rf {} +
 
 # The report's browser test renders it in Debian's Chromium. Install it when it
 # is missing and apt may be used (root); otherwise say so: that test then skips.

@@ -59,8 +59,9 @@ def cluster_options(fn):
 def main():
     """Monte Carlo rules-balance simulator for Las Vegan.
 
-    Run batches of games from TOML configs, replay a game given by hand,
-    and measure the jitted core's speed.
+    Run batches of games from TOML configs and read their HTML reports,
+    sweep rule parameters on the same deals, measure how much skill matters
+    with duels, replay a game given by hand, and time the jitted core.
     """
 
 
