@@ -51,7 +51,3 @@ def nth_bit_nb(x, n):
     for _ in range(n):
         x &= x - np.uint64(1)
     return lowest_nb(x)
-
-
-def popcount(x: int) -> int:
-    return int(x).bit_count()

@@ -85,16 +85,6 @@ def records_to_frame(rec: dict[str, np.ndarray]) -> pd.DataFrame:
     return pd.DataFrame(cols)
 
 
-def frame_to_records(df: pd.DataFrame, players: int, rounds: int) -> dict[str, np.ndarray]:
-    """Inverse of :func:`records_to_frame`."""
-    out = empty_records(len(df), players, rounds)
-    for name, (dims, _, _) in RECORD_FIELDS.items():
-        arr = out[name]
-        for col, idx in _column_names(name, arr.shape[1:], dims):
-            arr[(slice(None),) + idx] = df[col].to_numpy()
-    return out
-
-
 def field_columns(name: str, players: int, rounds: int) -> list[str]:
     """The flat columns of one field in :func:`records_to_frame`, in C order of its cells.
 
