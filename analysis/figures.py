@@ -229,14 +229,22 @@ def swing_figure(histogram: pd.DataFrame) -> Figure:
     return fig
 
 
-def cabbages_figure(finals: np.ndarray, trajectory: pd.DataFrame, starting: int) -> Figure:
-    """Final cabbages by seat (box: quartiles, whiskers: 5th–95th percentile, dot: mean); trajectory bands."""
-    players = finals.shape[1]
+def cabbages_figure(finals: pd.DataFrame, trajectory: pd.DataFrame, starting: int) -> Figure:
+    """Final cabbages by seat (box: quartiles, whiskers: 5th–95th percentile, dot: mean); trajectory bands.
+
+    ``finals`` is ``tables.final_cabbages_by_seat``: the boxes are drawn from
+    its exact percentiles, not from the games themselves.
+    """
+    players = len(finals)
     with _styled():
         fig, (left, right) = _figure(3.2, 2, width_ratios=[1, 1.25])
-        left.boxplot(
-            [finals[:, s] for s in range(players)], positions=range(players), whis=(5, 95), widths=0.55,
-            showfliers=False, patch_artist=True, showmeans=True,
+        stats = [
+            {"med": r["p50"], "q1": r["p25"], "q3": r["p75"], "whislo": r["p05"], "whishi": r["p95"],
+             "mean": r["mean"], "fliers": []}
+            for _, r in finals.iterrows()
+        ]
+        left.bxp(
+            stats, positions=range(players), widths=0.55, showfliers=False, patch_artist=True, showmeans=True,
             boxprops={"facecolor": "#d6e6f2", "edgecolor": MAIN},
             medianprops={"color": MAIN, "linewidth": 2},
             whiskerprops={"color": MAIN}, capprops={"color": MAIN},
@@ -249,7 +257,7 @@ def cabbages_figure(finals: np.ndarray, trajectory: pd.DataFrame, starting: int)
         left.set_title("Final cabbages by seat")
         left.set_xlabel("seat")
         left.set_ylabel("cabbages at the end")
-        top = max(float(np.percentile(finals, 95, axis=0).max()), float(trajectory["p95"].max()), starting)
+        top = max(float(finals["p95"].max()), float(trajectory["p95"].max()), starting)
         for ax in (left, right):
             ax.set_ylim(0, top * 1.12 + 1)  # the same scale on both sides: cabbages are cabbages
             ax.yaxis.set_major_locator(MaxNLocator(integer=True))

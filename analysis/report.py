@@ -57,9 +57,17 @@ def write_report(results_dir: str | Path, out_file: str | Path | None = None) ->
     ``out_file`` defaults to ``report.html`` inside ``results_dir``. A
     missing or incomplete results directory raises ``ConfigError``.
     """
-    results = load_results(results_dir, tables.REPORT_FIELDS)
+    results = load_results(results_dir)
     out = Path(results_dir) / REPORT_FILE if out_file is None else Path(out_file)
-    out.write_text(build_report(results), encoding="utf-8")
+    # Written beside its destination and renamed into place: a report that
+    # fails or is interrupted halfway leaves no half-written file.
+    partial = out.with_name(f".{out.name}.partial")
+    try:
+        partial.write_text(build_report(results), encoding="utf-8")
+        partial.replace(out)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
     return out
 
 
@@ -271,7 +279,7 @@ def _headline(results: RunResults) -> str:
         ) + "</ul>"
     else:
         rules_html = "none: the rulebook game"
-    ends = tables.game_ends(results.records)
+    ends = tables.game_ends(results.tally)
     facts = [
         ("Players", _metric("players", s["players"], str(s["players"]))),
         ("Rules that differ from the rulebook", rules_html),
@@ -334,7 +342,7 @@ def _headline(results: RunResults) -> str:
 
 
 def _first_player_section(results: RunResults) -> str:
-    rec = results.records
+    rec = results.tally
     s = results.summary
     seats = results.config.seat_policies
     by_seat = tables.win_share_by_seat(rec)
@@ -376,7 +384,7 @@ def _first_player_section(results: RunResults) -> str:
 
 
 def _elimination_section(results: RunResults) -> str:
-    rec = results.records
+    rec = results.tally
     s = results.summary
     rules = results.config.rules
     ends = tables.game_ends(rec)
@@ -415,7 +423,7 @@ def _elimination_section(results: RunResults) -> str:
 
 
 def _swings_section(results: RunResults) -> str:
-    rec = results.records
+    rec = results.tally
     s = results.summary
     rules = results.config.rules
     hist = tables.swing_histogram(rec)
@@ -442,7 +450,7 @@ def _swings_section(results: RunResults) -> str:
         ),
         _table(["seat", "mean change per round", "95% CI", "sd", "5th–95th percentile"], rows),
         _figure(
-            figures.cabbages_figure(rec["final_cabbages"], trajectory, rules.starting_cabbages),
+            figures.cabbages_figure(tables.final_cabbages_by_seat(rec), trajectory, rules.starting_cabbages),
             "Box plots of final cabbages by seat and the median cabbage trajectory with percentile bands",
             "Left: final cabbages; box: quartiles, line: median, dot: mean, whiskers: 5th and 95th percentiles, "
             f"dashed: the {rules.starting_cabbages} starting cabbages. Right: cabbages of a seat (all seats "
@@ -453,7 +461,7 @@ def _swings_section(results: RunResults) -> str:
 
 
 def _drivers_section(results: RunResults) -> str:
-    rec = results.records
+    rec = results.tally
     drivers = tables.swing_drivers(rec)
     tokens = tables.token_placements(rec)
     golden = tables.golden_placements(rec)
@@ -504,7 +512,7 @@ def _skill_section(results: RunResults) -> str:
     s = results.summary
     body = []
     if len(set(seats)) > 1:
-        by_policy = tables.win_share_by_policy(results.records, seats)
+        by_policy = tables.win_share_by_policy(results.tally, seats)
         by_policy["label"] = [f"{p} (seat{'s' * (',' in st)} {st})" for p, st in zip(by_policy["policy"], by_policy["seats"])]
         rows = [
             [f"<code>{_e(r['policy'])}</code>", _e(r["seats"]), _pct(r["mean"], 2), _ci_pct(r["low"], r["high"], 2),
@@ -565,7 +573,7 @@ def _skill_section(results: RunResults) -> str:
 
 
 def _rule_holes_section(results: RunResults) -> str:
-    holes = tables.rule_holes(results.records)
+    holes = tables.rule_holes(results.tally)
     rules = results.config.rules
     games = results.games
     items = []
@@ -612,7 +620,7 @@ def _rule_holes_section(results: RunResults) -> str:
 
 
 def _examples_section(results: RunResults) -> str:
-    rec = results.records
+    rec = results.tally
     picks = [("typical", "A typical game", *tables.typical_game(rec))]
     quickest = tables.quickest_elimination(rec)
     if quickest is not None:
@@ -762,6 +770,10 @@ def _config_section(results: RunResults) -> str:
 def _method_section() -> str:
     body = (
         "<ul>"
+        "<li>Exact and approximate: every count, share, mean and percentile in this report is exact — computed "
+        "from integer counts, sums and histograms of all the games, chunk by chunk, never from a sample of "
+        "them. What is approximate is only what the method says is: the 95% intervals (normal or Wilson "
+        "approximations, as below) and the skill-gap duels, which play a subsample of deals.</li>"
         "<li>Every interval is a 95% confidence interval.</li>"
         "<li>Rates counted over games (elimination, rule holes, how games end, a seat running out): "
         "Wilson score interval, which stays sound near 0% and 100%.</li>"

@@ -1,9 +1,13 @@
 """Reading a results directory written by ``lvsim run``.
 
 A results directory holds ``records.parquet`` (one row per game),
-``config.toml``, ``summary.json`` and ``meta.json``. :func:`load_results`
-reads them back; it reads only the record fields asked for, since a large
-run's records are mostly columns a given table does not need.
+``config.toml``, ``summary.json``, ``meta.json`` and ``tally.json`` (the
+report's mergeable statistics, see ``analysis.report_tally``).
+:func:`load_results` reads them back without reading the records: what the
+report shows comes from the tally, so a run of any size loads in bounded
+memory. A directory without ``tally.json`` (written before it existed, or
+copied without it) gets its tally rebuilt from the records file in bounded
+batches.
 """
 
 from __future__ import annotations
@@ -15,24 +19,25 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from analysis.report_tally import ReportTally, field_array, read_tally, tally_records_file
 from sim.config import Config, load_config
 from sim.errors import ConfigError
-from sim.lasvegan.records import RECORD_FIELDS, field_columns, field_shape
-from sim.runner import CONFIG_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE
+from sim.lasvegan.records import RECORD_FIELDS, field_columns
+from sim.runner import CONFIG_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE
 
 RESULT_FILES = (RECORDS_FILE, CONFIG_FILE, SUMMARY_FILE, META_FILE)
 
 
 @dataclass
 class RunResults:
-    """A finished run read back: its config, summary, metadata and (some of) its records."""
+    """A finished run read back: its config, summary, metadata and report tally."""
 
     directory: Path
     config: Config
     config_text: str  # config.toml exactly as written
     summary: dict[str, Any]
     meta: dict[str, Any]
-    records: dict[str, np.ndarray]  # the fields read, each with a leading games axis
+    tally: ReportTally
 
     @property
     def players(self) -> int:
@@ -44,19 +49,23 @@ class RunResults:
 
     @property
     def games(self) -> int:
-        return len(self.records["game"])
+        return self.tally.games
 
     @property
     def records_path(self) -> Path:
         return self.directory / RECORDS_FILE
+
+    def read_records(self, fields: Iterable[str] | None = None) -> dict[str, np.ndarray]:
+        """Every game's record fields in memory (``fields`` limits them): for small runs and notebooks."""
+        return read_records(self.records_path, self.players, self.rounds, fields)
 
     def game_rows(self, games: Sequence[int]) -> list[dict[str, np.ndarray]]:
         """The complete stored records of the given games (each without the games axis)."""
         return read_game_rows(self.records_path, games, self.players, self.rounds)
 
 
-def load_results(results_dir: str | Path, fields: Iterable[str] | None = None) -> RunResults:
-    """Read the results directory ``results_dir``; ``fields`` limits the record fields read.
+def load_results(results_dir: str | Path) -> RunResults:
+    """Read the results directory ``results_dir``, its records excepted.
 
     A missing or incomplete directory raises :class:`ConfigError` naming it.
     """
@@ -81,13 +90,34 @@ def load_results(results_dir: str | Path, fields: Iterable[str] | None = None) -
             str(directory / SUMMARY_FILE),
             f"is for {summary.get('players')} players but config.toml for {config.players}",
         )
-    records = read_records(directory / RECORDS_FILE, config.players, config.rules.rounds, fields)
-    if len(records["game"]) != summary.get("games"):
+    tally = _load_tally(directory, config)
+    if tally.games != summary.get("games"):
         raise ConfigError(
             str(directory / RECORDS_FILE),
-            f"holds {len(records['game']):,} games but summary.json counts {summary.get('games')}",
+            f"holds {tally.games:,} games but summary.json counts {summary.get('games')}",
         )
-    return RunResults(directory, config, config_text, summary, meta, records)
+    return RunResults(directory, config, config_text, summary, meta, tally)
+
+
+def _load_tally(directory: Path, config: Config) -> ReportTally:
+    """The stored report tally, or one rebuilt from the records file in bounded batches."""
+    players, rounds = config.players, config.rules.rounds
+    path = directory / TALLY_FILE
+    if path.is_file():
+        try:
+            tally = read_tally(path)
+        except (ValueError, UnicodeDecodeError) as err:
+            raise ConfigError(str(path), f"cannot be read: {err}") from None
+        if (tally.players, tally.rounds) != (players, rounds):
+            raise ConfigError(
+                str(path), f"is for {tally.players} players x {tally.rounds} rounds but config.toml for "
+                f"{players} x {rounds}"
+            )
+        return tally
+    try:
+        return tally_records_file(directory / RECORDS_FILE, players, rounds)
+    except Exception as err:  # pyarrow raises many kinds for a bad or truncated file
+        raise ConfigError(str(directory / RECORDS_FILE), f"cannot read the records: {err}") from None
 
 
 def read_records(
@@ -108,35 +138,40 @@ def read_records(
         table = pq.read_table(path, columns=[c for cols in columns.values() for c in cols])
     except Exception as err:  # pyarrow raises many kinds for a bad or truncated file
         raise ConfigError(str(path), f"cannot read the records: {err}") from None
-    return {name: _field_array(table, name, cols, players, rounds) for name, cols in columns.items()}
+    return {name: field_array(table, name, cols, players, rounds) for name, cols in columns.items()}
 
 
 def read_game_rows(path: Path, games: Sequence[int], players: int, rounds: int) -> list[dict[str, np.ndarray]]:
-    """Every field of the given games' records, one dict per game in the order given."""
+    """Every field of the given games' records, one dict per game in the order given.
+
+    Only the row groups that hold the games are read (their ``game``
+    statistics say which), so this costs a chunk of games, not the run.
+    """
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    table = pq.read_table(path, filters=[("game", "in", [int(g) for g in games])])
-    found = table.column("game").to_numpy()
-    rows = []
-    for game in games:
-        [at] = np.flatnonzero(found == game)
-        row = table.slice(int(at), 1)
-        rows.append(
-            {
-                name: _field_array(row, name, field_columns(name, players, rounds), players, rounds)[0]
-                for name in RECORD_FIELDS
-            }
-        )
-    return rows
-
-
-def _field_array(table, name: str, columns: list[str], players: int, rounds: int) -> np.ndarray:
-    dtype = RECORD_FIELDS[name][1]
-    shape = field_shape(name, players, rounds)
-    if not shape:
-        return table.column(columns[0]).to_numpy().astype(dtype, copy=False)
-    stacked = np.column_stack([table.column(c).to_numpy() for c in columns]).astype(dtype, copy=False)
-    return stacked.reshape((len(stacked),) + shape)
+    wanted = {int(g) for g in games}
+    found: dict[int, dict[str, np.ndarray]] = {}
+    with pq.ParquetFile(path) as parquet:
+        game_column = parquet.schema_arrow.get_field_index("game")
+        for group in range(parquet.metadata.num_row_groups):
+            stats = parquet.metadata.row_group(group).column(game_column).statistics
+            if stats is not None and stats.has_min_max and not any(stats.min <= g <= stats.max for g in wanted):
+                continue
+            table: pa.Table = parquet.read_row_group(group)
+            at_game = {int(g): i for i, g in enumerate(table.column("game").to_numpy()) if int(g) in wanted}
+            for game, at in at_game.items():
+                row = table.slice(at, 1)
+                found[game] = {
+                    name: field_array(row, name, field_columns(name, players, rounds), players, rounds)[0]
+                    for name in RECORD_FIELDS
+                }
+            if len(found) == len(wanted):
+                break
+    missing = sorted(wanted - set(found))
+    if missing:
+        raise ConfigError(str(path), f"holds no record of game {missing[0]}")
+    return [found[int(g)] for g in games]
 
 
 def _read_json(path: Path) -> dict:

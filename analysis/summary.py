@@ -31,6 +31,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from analysis.report_tally import ReportTally
 from analysis.stats import IntHistogram, mean_and_sd, mean_interval, wilson_interval
 from sim.lasvegan.records import empty_records
 
@@ -64,6 +65,7 @@ class Tally:
     amount_total: np.ndarray  # [kind]: scored amounts over all played seat-rounds
     seven_no_slot_games: int
     zero_playing_on_games: int
+    report: ReportTally  # what the HTML report shows beyond the summary
 
     @property
     def win_unit(self) -> int:
@@ -100,6 +102,7 @@ class Tally:
             amount_total=rec["amount"][played].astype(np.int64).sum(axis=(0, 2)),
             seven_no_slot_games=int(np.count_nonzero(rec["seven_no_slot"] > 0)),
             zero_playing_on_games=int(np.count_nonzero(rec["zero_playing_on"] > 0)),
+            report=ReportTally.of(rec),
         )
 
     @classmethod
@@ -119,7 +122,7 @@ class Tally:
             a, b = getattr(self, f.name), getattr(other, f.name)
             if f.name in ("players", "rounds"):
                 merged[f.name] = a
-            elif isinstance(a, IntHistogram):
+            elif isinstance(a, (IntHistogram, ReportTally)):
                 merged[f.name] = a.merge(b)
             else:
                 merged[f.name] = a + b

@@ -34,7 +34,7 @@ PEAK_MEMORY_SCRIPT = """
 import resource, sys
 import sim
 from sim.config import Config
-results = sim.run(Config(games=int(sys.argv[1])), out=sys.argv[2], report=False, progress=False)
+results = sim.run(Config(games=int(sys.argv[1])), out=sys.argv[2], progress=False)  # report included, as a user runs it
 # Linux reports kilobytes.
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, results.summary["seconds"])
 """

@@ -96,8 +96,10 @@ def run(config, games, seed, players, threads, out, as_json, workers, scheduler)
     CONFIG is a TOML experiment file (default: configs/default.toml, the
     rulebook game at 4 players with random policies). The results
     directory gets the per-game records (records.parquet), the resolved
-    config (config.toml), the summary (summary.json) and what is needed to
-    reproduce the run (meta.json).
+    config (config.toml), the summary (summary.json), the report's tallies
+    (tally.json), what is needed to reproduce the run (meta.json) and the
+    HTML report (report.html). The results are in place before the report
+    is written: if it fails, `lvsim report DIR` finishes the job.
     """
     from analysis.summary import summary_table
     from sim.cluster import open_cluster
@@ -117,7 +119,8 @@ def run(config, games, seed, players, threads, out, as_json, workers, scheduler)
     click.echo(f"\nResults in {results.out_dir}/ ({files})")
     report = results.out_dir / "report.html"
     if report.is_file():
-        click.echo(f"Report: {report}")
+        took = f" (written in {results.report_seconds:.1f} s)" if results.report_seconds is not None else ""
+        click.echo(f"Report: {report}{took}")
 
 
 @main.command()

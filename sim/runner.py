@@ -8,13 +8,18 @@
     results.to_pandas()
 
 Games are played in chunks of :data:`CHUNK_GAMES`; each chunk's records are
-tallied (``analysis.summary.Tally``) and streamed to Parquet, then dropped,
-so memory stays bounded whatever the number of games. Chunking never
-changes the results: game ``i`` is a pure function of ``(seed, i)``.
+tallied (``analysis.summary.Tally``, which holds the report's
+``analysis.report_tally.ReportTally`` too) and streamed to Parquet, then
+dropped, so memory stays bounded whatever the number of games, report
+included. Chunking never changes the results: game ``i`` is a pure
+function of ``(seed, i)``.
 
 A run that writes results builds them in a hidden staging directory next to
-the destination and renames it into place at the very end, so an error or
-Ctrl-C leaves nothing half-written.
+the destination and renames it into place as soon as the records, summary
+and tally are complete, so an error or Ctrl-C while the games play leaves
+nothing half-written. The HTML report is written after that rename: a
+report that fails or is interrupted leaves the finished results in place
+and says how to finish it (``lvsim report DIR``).
 
 The pieces are shared with parameter sweeps (``sim.sweep``): :func:`play_chunk`
 is the unit of work (in this process or on a Dask worker, see
@@ -44,6 +49,7 @@ from typing import Any, Iterator, Protocol
 import numpy as np
 import pandas as pd
 
+from analysis.report_tally import write_tally
 from analysis.summary import Tally, summarize, summary_table
 from sim import __version__
 from sim.config import Config, load_config
@@ -57,6 +63,8 @@ RECORDS_FILE = "records.parquet"
 CONFIG_FILE = "config.toml"
 META_FILE = "meta.json"
 SUMMARY_FILE = "summary.json"
+TALLY_FILE = "tally.json"
+PARTIAL_SUFFIX = ".partial"
 
 
 class _DefaultOut:
@@ -71,16 +79,19 @@ DEFAULT_OUT = _DefaultOut()
 
 @dataclass(repr=False)
 class Results:
-    """What a run leaves: its summary, and its records on disk or in memory.
+    """What a run leaves: its summary and report tally, and its records on disk or in memory.
 
     ``out_dir`` is None for an in-memory run (``run(config, out=None)``);
-    ``records`` is None unless the records were kept in memory.
+    ``records`` is None unless the records were kept in memory. ``tally``
+    holds everything the report's tables need (``analysis.tables`` takes it).
     """
 
     config: Config
     summary: dict[str, Any]
     out_dir: Path | None = None
     records: dict[str, np.ndarray] | None = None
+    tally: Any = None  # analysis.report_tally.ReportTally
+    report_seconds: float | None = None  # how long the HTML report took, when one was written
 
     @property
     def records_path(self) -> Path | None:
@@ -116,13 +127,19 @@ def run(
     ``config`` is a :class:`~sim.config.Config` or the path of a TOML file.
     ``out`` is the results directory: by default a new
     ``reports/<config name>-<timestamp>/``; an existing directory must be
-    empty; None writes nothing. ``keep_records`` keeps every record in
-    memory (about 300 bytes a game at 4 players); by default only when
-    nothing is written. ``progress`` shows a progress bar on stderr; by
-    default only when stderr is a terminal. ``cluster`` plays the chunks
-    elsewhere (see ``sim.cluster``); the results are the same either way.
-    ``report`` writes the HTML report beside the results (when the report
-    module is installed).
+    empty; None writes nothing. ``progress`` shows a progress bar on
+    stderr; by default only when stderr is a terminal. ``cluster`` plays
+    the chunks elsewhere (see ``sim.cluster``); the results are the same
+    either way. ``report`` writes the HTML report beside the results.
+
+    What stays in memory: the summary and the report tally (``Results.tally``,
+    integer sums and histograms: a few kilobytes whatever the number of
+    games) and, when ``keep_records`` is true, every game's record (about
+    300 bytes a game at 4 players). ``keep_records`` defaults to true only
+    when nothing is written (``out=None``); ``run(config, out=None,
+    keep_records=False)`` keeps only the tallies, so a notebook can play a
+    hundred million games and still draw every table of the report
+    (``analysis.tables.win_share_by_seat(results.tally)``).
     """
     if not isinstance(config, Config):
         config = load_config(config)
@@ -143,8 +160,9 @@ def run(
     if out_dir is None:
         played = GamesPlayed(config, keep_records=keep_records)
         _play(played, cluster, progress)
-        return Results(config, run_summary(config, played), None, played.records())
+        return Results(config, run_summary(config, played), None, played.records(), played.tally.report)
 
+    warn_about_partial_runs(out_dir)
     started = time.perf_counter()
     started_at = datetime.now(timezone.utc)
     with staged_directory(out_dir) as staging:
@@ -153,11 +171,13 @@ def run(
             _play(played, cluster, progress)
         summary = run_summary(config, played)
         write_json(staging / SUMMARY_FILE, summary)
+        write_tally(staging / TALLY_FILE, played.tally.report)
         meta = run_meta(config, played, out_dir, started_at, time.perf_counter() - started)
         write_json(staging / META_FILE, meta)
-        if report:
-            _write_report_if_available(staging)
-    return Results(config, summary, out_dir, played.records())
+    # The results are complete and in place: whatever happens to the report
+    # from here on, they stay.
+    report_seconds = write_report_or_say_how(out_dir) if report else None
+    return Results(config, summary, out_dir, played.records(), played.tally.report, report_seconds)
 
 
 def run_summary(config: Config, played: "GamesPlayed") -> dict[str, Any]:
@@ -388,15 +408,39 @@ class ParquetRecords:
         self.close()
 
 
+def partial_runs(out_dir: Path) -> list[Path]:
+    """Staging directories that runs into ``out_dir`` left behind when they were killed."""
+    parent = out_dir.parent
+    if not parent.is_dir():
+        return []
+    return sorted(parent.glob(f".{_glob_escape(out_dir.name)}.*{PARTIAL_SUFFIX}"))
+
+
+def warn_about_partial_runs(out_dir: Path) -> None:
+    """Say so when an earlier run into ``out_dir`` was killed and left its partial results."""
+    for leftover in partial_runs(out_dir):
+        print(
+            f"warning: an earlier run into {out_dir} was killed before it finished and left its partial "
+            f"results in {leftover}; they are incomplete, remove that directory when you no longer need it",
+            file=sys.stderr,
+        )
+
+
+def _glob_escape(name: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[" else c for c in name)
+
+
 @contextmanager
 def staged_directory(out_dir: Path) -> Iterator[Path]:
     """A hidden directory next to ``out_dir``, renamed to it if the block succeeds.
 
     On any failure, Ctrl-C included, the staging directory and any parent
-    directories made for it are removed again.
+    directories made for it are removed again (a process killed outright
+    cannot do that: the next run into ``out_dir`` names what it left, see
+    :func:`warn_about_partial_runs`).
     """
     # Not tempfile.mkdtemp: its private permissions would stick to the results.
-    staging = out_dir.parent / f".{out_dir.name}.{secrets.token_hex(4)}.partial"
+    staging = out_dir.parent / f".{out_dir.name}.{secrets.token_hex(4)}{PARTIAL_SUFFIX}"
     made: list[Path] = []
     try:
         try:
@@ -409,13 +453,16 @@ def staged_directory(out_dir: Path) -> Iterator[Path]:
         if out_dir.exists():
             out_dir.rmdir()
         staging.rename(out_dir)
-    except BaseException:
+    except BaseException as err:
         shutil.rmtree(staging, ignore_errors=True)
         for directory in reversed(made):
             try:
                 directory.rmdir()
             except OSError:
                 break
+        if isinstance(err, KeyboardInterrupt):
+            print(f"interrupted: the unfinished results in {staging} were removed; nothing was written",
+                  file=sys.stderr)
         raise
 
 
@@ -442,30 +489,29 @@ def write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 
-def _write_report_if_available(out_dir: Path) -> None:
-    """Write the HTML report into ``out_dir`` when the report module exists.
+def write_report_or_say_how(out_dir: Path) -> float | None:
+    """Write the HTML report of the finished results in ``out_dir``; the seconds it took, None if it failed.
 
-    It runs on the staging directory, before the rename, so the report is
-    complete or absent like the rest; it links to its neighbours (records,
-    summary) by relative paths. A report that fails is left out with a
-    warning rather than taking the run's results down with it.
+    The results are already complete and in place: a report that fails, or
+    is interrupted, leaves them there and says in one line how to finish
+    the job. Ctrl-C still ends the program, after that line.
     """
-    try:
-        from analysis.report import write_report
-    except ModuleNotFoundError as err:
-        if err.name != "analysis.report":
-            raise
-        return
+    from analysis.report import write_report
+
+    finish = f"the results are complete in {out_dir}; run 'lvsim report {shlex.quote(str(out_dir))}' to write it"
+    started = time.perf_counter()
     try:
         write_report(out_dir)
+    except KeyboardInterrupt:
+        print(f"interrupted: the HTML report was not written; {finish}", file=sys.stderr)
+        raise
     except Exception as err:  # the games and their records are worth keeping without the report
         for leftover in out_dir.glob("report.html*"):
             leftover.unlink()
-        print(
-            f"warning: the HTML report could not be written ({type(err).__name__}: {err}); "
-            f"the results are complete, try 'lvsim report' on them",
-            file=sys.stderr,
-        )
+        print(f"warning: the HTML report could not be written ({type(err).__name__}: {err}); {finish}",
+              file=sys.stderr)
+        return None
+    return time.perf_counter() - started
 
 
 def run_meta(config: Config, played: GamesPlayed, out_dir: Path, started_at: datetime, wall_seconds: float) -> dict:
@@ -489,7 +535,7 @@ def run_meta(config: Config, played: GamesPlayed, out_dir: Path, started_at: dat
         "started_at": started_at.isoformat(timespec="seconds"),
         "command": shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]]),
         "reproduce": f"lvsim run {shlex.quote(str(out_dir / CONFIG_FILE))}",
-        "files": {"records": RECORDS_FILE, "config": CONFIG_FILE, "summary": SUMMARY_FILE},
+        "files": {"records": RECORDS_FILE, "config": CONFIG_FILE, "summary": SUMMARY_FILE, "tally": TALLY_FILE},
         "versions": {
             "lvsim": __version__,
             "source_commit": _source_commit(),

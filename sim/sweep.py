@@ -45,6 +45,7 @@ from typing import Any, Iterator, Mapping
 
 import pandas as pd
 
+from analysis.report_tally import write_tally
 from sim.config import TABLES, Config, config_from_mapping
 from sim.errors import ConfigError
 from sim.runner import (
@@ -54,6 +55,7 @@ from sim.runner import (
     META_FILE,
     RECORDS_FILE,
     SUMMARY_FILE,
+    TALLY_FILE,
     Cluster,
     GamesPlayed,
     _DefaultOut,
@@ -498,6 +500,8 @@ def _play_cell(cell: Cell, plan: CellPlan, out_dir: Path, cluster: Cluster, prog
         (staging / CONFIG_FILE).write_text(config.to_toml(), encoding="utf-8")
         summary = run_summary(config, played)
         write_json(staging / SUMMARY_FILE, summary)
+        # A cell is a run like any other: `lvsim report cells/<NNN>` writes its report from this.
+        write_tally(staging / TALLY_FILE, played.tally.report)
         meta = run_meta(config, played, cell_dir, started_at, time.perf_counter() - started)
         meta["sweep"] = {
             "cell": cell.index,

@@ -21,7 +21,7 @@ SUMMARY_KEYS = {
     "first_player_advantage", "first_player_advantage_ci", "elimination_rate", "elimination_rate_ci",
     "end_round_share", "mean_rounds", "swing", "final_cabbages_mean", "tie_rate", "shortfall_rate",
 }
-RESULT_FILES = {"records.parquet", "config.toml", "meta.json", "summary.json"}
+RESULT_FILES = {"records.parquet", "config.toml", "meta.json", "summary.json", "tally.json"}
 TIMING_KEYS = ("seconds", "games_per_second")
 
 
@@ -312,9 +312,88 @@ def test_a_failing_report_keeps_the_results(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(analysis.report, "write_report", broken)
     out = tmp_path / "kept"
     results = run(Config(games=50, skill_gap_games=0), out=out, progress=False)
-    assert sorted(p.name for p in out.iterdir()) == ["config.toml", "meta.json", "records.parquet", "summary.json"]
+    assert sorted(p.name for p in out.iterdir()) == sorted(RESULT_FILES)
     assert results.summary["games"] == 50
-    assert "could not be written (RuntimeError: figure failed)" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "could not be written (RuntimeError: figure failed)" in err
+    assert f"run 'lvsim report {out}' to write it" in err
+
+
+def test_ctrl_c_during_the_report_keeps_the_results_and_says_how_to_finish(tmp_path, monkeypatch):
+    import analysis.report
+
+    real_write_report = analysis.report.write_report
+
+    def interrupted(out_dir, out_file=None):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(analysis.report, "write_report", interrupted)
+    out = tmp_path / "kept"
+    result = lvsim("--games", 300, "--out", out)
+    assert result.exit_code != 0
+    assert sorted(p.name for p in out.iterdir()) == sorted(RESULT_FILES)
+    assert "the HTML report was not written" in result.stderr and f"lvsim report {out}" in result.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["kept"]  # no staging directory left
+    monkeypatch.setattr(analysis.report, "write_report", real_write_report)
+    finished = CliRunner().invoke(main, ["report", str(out)])
+    assert finished.exit_code == 0, finished.output
+    assert (out / "report.html").is_file()
+
+
+KILLED_IN_REPORT = """
+import pathlib, sys, time
+import analysis.report
+from sim.cli import main
+
+marker, out, config = sys.argv[1:4]
+
+def stuck_report(out_dir, out_file=None):
+    pathlib.Path(marker).write_text("in the report")
+    time.sleep(600)
+
+analysis.report.write_report = stuck_report
+sys.argv = ["lvsim", "run", config, "--games", "3000", "--out", out]
+main()
+"""
+
+
+def test_a_run_killed_during_its_report_keeps_its_records_and_summary(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import time
+
+    marker, out, config = tmp_path / "marker", tmp_path / "results", tmp_path / "quick.toml"
+    config.write_text('game = "lasvegan"\n[run]\nskill_gap_games = 0\n')
+    child = subprocess.Popen([sys.executable, "-c", KILLED_IN_REPORT, str(marker), str(out), str(config)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        # A fresh process may compile the kernels first, when no earlier one left them cached.
+        deadline = time.monotonic() + 900
+        while not marker.exists():
+            assert child.poll() is None, "the run ended before its report"
+            assert time.monotonic() < deadline, "the run never reached its report"
+            time.sleep(0.05)
+        os.kill(child.pid, signal.SIGKILL)
+    finally:
+        child.kill()
+        child.wait()
+    assert {p.name for p in out.iterdir()} == RESULT_FILES
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["games"] == 3000 and len(pd.read_parquet(out / "records.parquet")) == 3000
+    finished = CliRunner().invoke(main, ["report", str(out)])
+    assert finished.exit_code == 0, finished.output
+    assert (out / "report.html").is_file()
+
+
+def test_a_run_into_an_out_directory_an_earlier_killed_run_left_says_so(tmp_path):
+    leftover = tmp_path / ".results.0badf00d.partial"
+    leftover.mkdir()
+    (leftover / "records.parquet").write_bytes(b"half")
+    result = lvsim("--games", 50, "--out", tmp_path / "results")
+    assert result.exit_code == 0, result.output
+    assert f"left its partial results in {leftover}" in result.stderr
+    assert leftover.is_dir()  # it is the user's to remove
 
 
 def test_summary_carries_the_skill_gap():

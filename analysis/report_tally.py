@@ -1,0 +1,380 @@
+"""Everything the report shows, as mergeable integer statistics of chunks of games.
+
+A :class:`ReportTally` is to the report what ``analysis.summary.Tally`` is
+to the summary: counts, integer sums, cross sums and integer histograms of
+one chunk of game records, which merge exactly. A run tallies each chunk as
+it is played, so its report needs memory bounded by the chunk size whatever
+the number of games, and never reads the records back. ``lvsim report`` on
+a results directory without a stored tally rebuilds one from the records
+file in bounded batches (:func:`tally_records_file`).
+
+Nothing here is an approximation of the records: the tables built from a
+tally (``analysis.tables``) equal those built from the records themselves,
+percentiles included (from integer histograms), and the intervals use the
+same formulas. The cluster-robust intervals need, per cluster (game), the
+sums ``x`` and counts ``y`` only through ``Σx, Σy, Σx², Σxy, Σy²``, which
+are kept as exact integers (:class:`Moments`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+import numpy as np
+
+from analysis.stats import IntHistogram
+from sim.lasvegan import enums as E
+from sim.lasvegan.records import RECORD_FIELDS, empty_records, field_columns, field_shape
+
+# The record fields a report tally is made of.
+TALLY_FIELDS = (
+    "game", "final_cabbages", "win_share", "rounds_played", "elim_round", "seven_no_slot", "zero_playing_on",
+    "round_leader", "delta", "amount", "shortfall", "machine", "machine_token", "machine_value",
+    "golden_side", "golden_value",
+)
+
+# Record batches read back from a records file hold at most this many games.
+READ_BATCH_GAMES = 65_536
+
+GOLDEN_SIDES = (E.MIN_SIDE, E.MAX_SIDE, E.NO_SIDE)  # rows of ``golden_by_side``
+
+
+def win_unit(players: int) -> int:
+    """1/k of a win is a whole number of these units for every k <= players."""
+    return math.lcm(*range(1, players + 1))
+
+
+@dataclass(eq=False)
+class Moments:
+    """``Σx, Σy, Σx², Σxy, Σy²`` over clusters, for the ratio ``Σx / Σy`` and its interval.
+
+    Arrays of any shape hold one set of moments per cell; a cluster with
+    ``y = 0`` still counts as a cluster (it enters the standard error).
+    """
+
+    clusters: int
+    x: np.ndarray
+    y: np.ndarray
+    xx: np.ndarray
+    xy: np.ndarray
+    yy: np.ndarray
+
+    @classmethod
+    def of(cls, x: np.ndarray, y: np.ndarray) -> "Moments":
+        """Moments of clusters along axis 0 (``x`` and ``y`` broadcast to one shape)."""
+        x = np.asarray(x, dtype=np.int64)
+        y = np.broadcast_to(np.asarray(y, dtype=np.int64), x.shape) if x.ndim else np.asarray(y, dtype=np.int64)
+        return cls(len(x), x.sum(axis=0), y.sum(axis=0), (x * x).sum(axis=0), (x * y).sum(axis=0),
+                   (y * y).sum(axis=0))
+
+    def merge(self, other: "Moments") -> "Moments":
+        return Moments(self.clusters + other.clusters, *(getattr(self, k) + getattr(other, k)
+                                                        for k in ("x", "y", "xx", "xy", "yy")))
+
+    def interval(self, index=(), z: float = 1.959963984540054) -> tuple[float, float, float]:
+        """``(mean, low, high)`` of cell ``index``, as ``analysis.stats.ratio_interval`` gives it."""
+        g = self.clusters
+        X, Y = int(self.x[index]), int(self.y[index])
+        if g == 0 or Y == 0:
+            return math.nan, math.nan, math.nan
+        mean = X / Y
+        if g < 2:
+            return mean, math.nan, math.nan
+        # Σ (x - m·y)² · Y² in exact integers, m = X / Y.
+        residual_y2 = Y * Y * int(self.xx[index]) - 2 * X * Y * int(self.xy[index]) + X * X * int(self.yy[index])
+        se = math.sqrt(residual_y2 / (Y * Y) * g / (g - 1)) / Y
+        return mean, mean - z * se, mean + z * se
+
+    def to_json(self) -> dict:
+        return {"clusters": self.clusters, **{k: getattr(self, k).tolist() for k in ("x", "y", "xx", "xy", "yy")}}
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> "Moments":
+        return cls(int(data["clusters"]), *(np.asarray(data[k], dtype=np.int64) for k in ("x", "y", "xx", "xy", "yy")))
+
+
+@dataclass(eq=False)
+class FirstGames:
+    """For each key: how many games had it, and the lowest game index among them."""
+
+    counts: dict[tuple[int, ...], int]
+    first: dict[tuple[int, ...], int]
+
+    @classmethod
+    def of(cls, keys: np.ndarray, games: np.ndarray) -> "FirstGames":
+        """``keys[g]`` is game ``g``'s key (a row of small integers)."""
+        if len(keys) == 0:
+            return cls({}, {})
+        unique, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
+        first = np.full(len(unique), np.iinfo(np.int64).max, dtype=np.int64)
+        np.minimum.at(first, inverse.ravel(), games.astype(np.int64))
+        rows = [tuple(int(v) for v in row) for row in unique]
+        return cls(dict(zip(rows, (int(c) for c in counts))), dict(zip(rows, (int(f) for f in first))))
+
+    def merge(self, other: "FirstGames") -> "FirstGames":
+        counts, first = dict(self.counts), dict(self.first)
+        for key, c in other.counts.items():
+            counts[key] = counts.get(key, 0) + c
+            first[key] = min(first.get(key, other.first[key]), other.first[key])
+        return FirstGames(counts, first)
+
+    def to_json(self) -> list:
+        return [[list(k), self.counts[k], self.first[k]] for k in sorted(self.counts)]
+
+    @classmethod
+    def from_json(cls, data: list) -> "FirstGames":
+        return cls({tuple(k): int(c) for k, c, _ in data}, {tuple(k): int(f) for k, _, f in data})
+
+
+@dataclass(eq=False)
+class ReportTally:
+    """Sufficient statistics of the report's tables for a batch of games; ``merge`` adds batches exactly.
+
+    Win shares are in units of 1/lcm(1..players) of a win, so every number
+    is an integer. Seats and positions are axes of the arrays; ``R`` rounds,
+    ``P`` players, ``K`` machine kinds.
+    """
+
+    players: int
+    rounds: int
+    games: int
+    win_units: np.ndarray  # [P]
+    win_cross: np.ndarray  # [P, P]: Σ u_s · u_t, so any group of seats has its variance
+    last_leader_units: np.ndarray  # [position]: win units of the seat at that place from the last round's leader
+    last_leader_units_sq: np.ndarray  # [position]
+    leader_change: Moments  # [R, position]: cabbage change by place from the round's leader; y = 1 if played
+    end_counts: np.ndarray  # [R, reason]: games by the round they ended in and why
+    lowest_change: list[IntHistogram]  # [P]: lowest cumulative cabbage change over the game (0 = the start)
+    swing_seat: list[IntHistogram]  # [P]: cabbage change in one played round
+    swing_ratio: Moments  # [P]: x = the game's summed change, y = rounds played
+    final_seat: list[IntHistogram]  # [P]: final cabbages
+    trajectory: list[IntHistogram]  # [R + 1]: cumulative change of a seat (all seats pooled) after each round
+    drivers: Moments  # [3 measures, K]: gains / all gains, losses / all losses, amount / seat-rounds
+    token_values: list[IntHistogram]  # [colour, points]: face values of tokens on ordinary machines
+    token_empty: np.ndarray  # [colour, points]: played machines left without a token
+    golden_by_side: list[IntHistogram]  # [MIN, MAX, not placed]: face value of the golden token
+    shortfall_games: int
+    shortfall_rounds: int
+    shortfall_cabbages: int
+    seven_no_slot_games: int
+    seven_no_slot_events: int
+    zero_playing_on_games: int
+    zero_playing_on_events: int
+    by_length: FirstGames  # key (rounds played, someone ran out, cabbages moved)
+    by_elimination: FirstGames  # key (elimination round,)
+
+    @classmethod
+    def of(cls, rec: Mapping[str, np.ndarray]) -> "ReportTally":
+        """The tally of one batch of game records (see ``sim.lasvegan.records``)."""
+        delta = rec["delta"].astype(np.int64)
+        games, rounds, players = delta.shape
+        game = rec["game"].astype(np.int64)
+        units = np.rint(rec["win_share"] * win_unit(players)).astype(np.int64)
+        rounds_played = rec["rounds_played"].astype(np.int64)
+        played = np.arange(rounds)[None, :] < rounds_played[:, None]  # [game, round]
+
+        # Places counted clockwise from a round's leader: seat = (leader + position) % P.
+        positions = np.arange(players)
+        leader = np.where(played, rec["round_leader"].astype(np.int64), 0)  # [game, round]
+        by_position = np.take_along_axis(delta, (leader[:, :, None] + positions) % players, axis=2)
+        last_leader = leader[np.arange(games), np.maximum(rounds_played - 1, 0)]
+        last_units = np.take_along_axis(units, (last_leader[:, None] + positions) % players, axis=1)
+
+        elim = rec["elim_round"].astype(np.int64)
+        reason = np.where(elim == 0, 2, np.where(elim == rounds_played, 0, 1))
+        end_counts = np.zeros((rounds, 3), dtype=np.int64)
+        np.add.at(end_counts, (rounds_played - 1, reason), 1)
+
+        cumulative = np.cumsum(delta, axis=1)  # [game, round, seat]; unplayed rounds add 0
+        lowest = np.minimum(cumulative.min(axis=1), 0) if rounds else np.zeros((games, players), np.int64)
+        final = rec["final_cabbages"].astype(np.int64)
+
+        amount = rec["amount"].astype(np.int64) * played[:, :, None, None]  # [game, round, kind, seat]
+        gains = np.clip(amount, 0, None).sum(axis=(1, 3))  # [game, kind]
+        losses = -np.clip(amount, None, 0).sum(axis=(1, 3))
+        by_kind = amount.sum(axis=(1, 3))
+        kinds = gains.shape[1]
+        drivers_x = np.stack([gains, losses, by_kind], axis=1)  # [game, measure, kind]
+        drivers_y = np.stack([
+            np.repeat(gains.sum(axis=1, keepdims=True), kinds, axis=1),
+            np.repeat(losses.sum(axis=1, keepdims=True), kinds, axis=1),
+            np.repeat((rounds_played * players)[:, None], kinds, axis=1),
+        ], axis=1)
+
+        machine = rec["machine"][played].ravel()
+        token = rec["machine_token"][played].ravel()
+        value = rec["machine_value"][played].ravel()
+        colour = machine < E.POINTS_BASE
+        token_values, token_empty = [], np.zeros(2, dtype=np.int64)
+        for k, on_kind in enumerate((colour, ~colour)):
+            token_values.append(IntHistogram.of(value[on_kind & (token >= 0)]))
+            token_empty[k] = np.count_nonzero(on_kind & (token < 0))
+        side = rec["golden_side"][played].ravel()
+        golden = rec["golden_value"][played].ravel()
+
+        shortfall = rec["shortfall"].astype(np.int64) * played
+        seven = rec["seven_no_slot"].astype(np.int64)
+        zero = rec["zero_playing_on"].astype(np.int64)
+        moved = np.abs(delta).sum(axis=(1, 2))
+        ran_out = (elim > 0).astype(np.int64)
+        return cls(
+            players=players,
+            rounds=rounds,
+            games=games,
+            win_units=units.sum(axis=0),
+            win_cross=units.T @ units,
+            last_leader_units=last_units.sum(axis=0),
+            last_leader_units_sq=(last_units * last_units).sum(axis=0),
+            leader_change=Moments.of(by_position * played[:, :, None], np.broadcast_to(played[:, :, None], by_position.shape)),
+            end_counts=end_counts,
+            lowest_change=[IntHistogram.of(lowest[:, s]) for s in range(players)],
+            swing_seat=[IntHistogram.of(delta[:, :, s][played]) for s in range(players)],
+            swing_ratio=Moments.of(delta.sum(axis=1), rounds_played[:, None]),
+            final_seat=[IntHistogram.of(final[:, s]) for s in range(players)],
+            trajectory=[IntHistogram(np.array([games * players], dtype=np.int64), 0) if games else IntHistogram()]
+            + [IntHistogram.of(cumulative[:, r]) for r in range(rounds)],
+            drivers=Moments.of(drivers_x, drivers_y),
+            token_values=token_values,
+            token_empty=token_empty,
+            golden_by_side=[IntHistogram.of(golden[side == code]) for code in GOLDEN_SIDES],
+            shortfall_games=int(np.count_nonzero((shortfall > 0).any(axis=1))),
+            shortfall_rounds=int(np.count_nonzero(shortfall > 0)),
+            shortfall_cabbages=int(shortfall.sum()),
+            seven_no_slot_games=int(np.count_nonzero(seven > 0)),
+            seven_no_slot_events=int(seven.sum()),
+            zero_playing_on_games=int(np.count_nonzero(zero > 0)),
+            zero_playing_on_events=int(zero.sum()),
+            by_length=FirstGames.of(np.stack([rounds_played, ran_out, moved], axis=1), game),
+            by_elimination=FirstGames.of(elim[:, None], game),
+        )
+
+    @classmethod
+    def empty(cls, players: int, rounds: int) -> "ReportTally":
+        return cls.of(empty_records(0, players, rounds))
+
+    def merge(self, other: "ReportTally") -> "ReportTally":
+        """The tally of both batches together."""
+        if (self.players, self.rounds) != (other.players, other.rounds):
+            raise ValueError(
+                f"cannot merge report tallies of {self.players} players x {self.rounds} rounds "
+                f"and {other.players} players x {other.rounds} rounds"
+            )
+        merged = {}
+        for f in fields(self):
+            a, b = getattr(self, f.name), getattr(other, f.name)
+            if f.name in ("players", "rounds"):
+                merged[f.name] = a
+            elif isinstance(a, list):
+                merged[f.name] = [x.merge(y) for x, y in zip(a, b)]
+            elif hasattr(a, "merge"):
+                merged[f.name] = a.merge(b)
+            else:
+                merged[f.name] = a + b
+        return ReportTally(**merged)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, ReportTally):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+    # --- storage: the run writes its tally beside its records -------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, list):
+                out[f.name] = [_histogram_json(h) for h in value]
+            elif isinstance(value, IntHistogram):
+                out[f.name] = _histogram_json(value)
+            elif isinstance(value, np.ndarray):
+                out[f.name] = value.tolist()
+            elif hasattr(value, "to_json"):
+                out[f.name] = value.to_json()
+            else:
+                out[f.name] = int(value)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "ReportTally":
+        """The tally ``to_json`` wrote; a malformed one raises ``ValueError``."""
+        try:
+            values = {}
+            for f in fields(cls):
+                raw = data[f.name]
+                sample = _FIELD_KINDS.get(f.name, "int")
+                if sample == "histograms":
+                    values[f.name] = [_histogram_from_json(h) for h in raw]
+                elif sample == "array":
+                    values[f.name] = np.asarray(raw, dtype=np.int64)
+                elif sample == "moments":
+                    values[f.name] = Moments.from_json(raw)
+                elif sample == "first":
+                    values[f.name] = FirstGames.from_json(raw)
+                else:
+                    values[f.name] = int(raw)
+            return cls(**values)
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"not a report tally ({type(err).__name__}: {err})") from None
+
+
+_FIELD_KINDS = {
+    "win_units": "array", "win_cross": "array", "last_leader_units": "array", "last_leader_units_sq": "array",
+    "leader_change": "moments", "end_counts": "array", "lowest_change": "histograms", "swing_seat": "histograms",
+    "swing_ratio": "moments", "final_seat": "histograms", "trajectory": "histograms", "drivers": "moments",
+    "token_values": "histograms", "token_empty": "array", "golden_by_side": "histograms",
+    "by_length": "first", "by_elimination": "first",
+}
+
+
+def _histogram_json(h: IntHistogram) -> dict:
+    return {"offset": h.offset, "counts": h.counts.tolist()}
+
+
+def _histogram_from_json(data: Mapping) -> IntHistogram:
+    return IntHistogram(np.asarray(data["counts"], dtype=np.int64), int(data["offset"]))
+
+
+def write_tally(path: Path, tally: ReportTally) -> None:
+    path.write_text(json.dumps(tally.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def read_tally(path: Path) -> ReportTally:
+    return ReportTally.from_json(json.loads(path.read_text(encoding="utf-8")))
+
+
+# --- from a records file, in bounded batches ---------------------------------------------------
+
+
+def record_batches(
+    path: Path, players: int, rounds: int, fields_wanted=TALLY_FIELDS, batch_games: int = READ_BATCH_GAMES
+) -> Iterator[dict[str, np.ndarray]]:
+    """The records file's games in order, ``batch_games`` at most at a time, as record arrays."""
+    import pyarrow.parquet as pq
+
+    columns = {name: field_columns(name, players, rounds) for name in fields_wanted}
+    with pq.ParquetFile(path) as parquet:
+        for batch in parquet.iter_batches(batch_size=batch_games, columns=[c for cs in columns.values() for c in cs]):
+            yield {name: field_array(batch, name, cols, players, rounds) for name, cols in columns.items()}
+
+
+def tally_records_file(path: Path, players: int, rounds: int, batch_games: int = READ_BATCH_GAMES) -> ReportTally:
+    """The report tally of every game in a records file, reading it in batches of ``batch_games``."""
+    tally = ReportTally.empty(players, rounds)
+    for batch in record_batches(path, players, rounds, TALLY_FIELDS, batch_games):
+        tally = tally.merge(ReportTally.of(batch))
+    return tally
+
+
+def field_array(batch, name: str, columns: list[str], players: int, rounds: int) -> np.ndarray:
+    """One record field of a pyarrow table or batch of flat columns, as an array with a leading games axis."""
+    dtype = RECORD_FIELDS[name][1]
+    shape = field_shape(name, players, rounds)
+    if not shape:
+        return batch.column(columns[0]).to_numpy().astype(dtype, copy=False)
+    stacked = np.column_stack([batch.column(c).to_numpy() for c in columns]).astype(dtype, copy=False)
+    return stacked.reshape((len(stacked),) + shape)

@@ -1,0 +1,115 @@
+"""The report's tally: tables from mergeable statistics equal tables from the records themselves."""
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import sim
+from analysis import tables
+from analysis.report_tally import ReportTally, read_tally, tally_records_file, write_tally
+from sim.config import Config
+from sim.lasvegan.params import Rules
+from tests.analysis import records_tables as direct
+
+RULE_SETS = {
+    "rulebook": Rules(),
+    "3p-two-rounds": Rules(players=3, rounds=2),
+    "5p-playing-on": Rules(players=5, end_on_elimination=False),
+    "2p-unlimited": Rules(players=2, reserve="unlimited"),
+}
+TABLES = (
+    "win_share_by_seat", "win_share_by_last_leader", "round_change_by_leader_position", "game_ends",
+    "swing_histogram", "swing_by_seat", "final_cabbages_by_seat", "swing_drivers", "token_placements",
+    "golden_placements", "rule_holes",
+)
+
+
+@pytest.fixture(scope="module", params=list(RULE_SETS), ids=list(RULE_SETS))
+def played(request):
+    rules = RULE_SETS[request.param]
+    config = Config(name="t", games=6000, seed=5, rules=rules, seats="random", skill_gap_games=0)
+    return sim.run(config, out=None, progress=False)
+
+
+def same(a: pd.DataFrame, b: pd.DataFrame) -> None:
+    pd.testing.assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True), check_dtype=False,
+                                  rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_every_table_from_the_tally_equals_the_table_from_the_records(played, table):
+    same(getattr(tables, table)(played.tally), getattr(direct, table)(played.records))
+
+
+def test_tables_that_need_the_rules_agree_too(played):
+    starting = played.config.rules.starting_cabbages
+    same(tables.ran_out_by_seat(played.tally, starting), direct.ran_out_by_seat(played.records, starting))
+    same(tables.trajectory_quantiles(played.tally, starting), direct.trajectory_quantiles(played.records, starting))
+    seats = ["greedy", "random", "greedy", "cautious", "random"][: played.config.players]
+    same(tables.win_share_by_policy(played.tally, seats), direct.win_share_by_policy(played.records, seats))
+
+
+def test_the_example_games_are_picked_alike(played):
+    assert tables.typical_game(played.tally) == direct.typical_game(played.records)
+    assert tables.quickest_elimination(played.tally) == direct.quickest_elimination(played.records)
+
+
+@pytest.mark.parametrize("cut", [1, 999, 3000, 5999])
+def test_tallies_of_chunks_merge_to_the_tally_of_the_whole(played, cut):
+    rec = played.records
+    head = ReportTally.of({k: v[:cut] for k, v in rec.items()})
+    tail = ReportTally.of({k: v[cut:] for k, v in rec.items()})
+    assert head.merge(tail) == played.tally == ReportTally.of(rec)
+    assert head.merge(tail) != head
+
+
+def test_a_stored_tally_reads_back_equal(played, tmp_path):
+    write_tally(tmp_path / "tally.json", played.tally)
+    assert read_tally(tmp_path / "tally.json") == played.tally
+
+
+def test_a_malformed_tally_is_refused(tmp_path):
+    (tmp_path / "tally.json").write_text('{"players": 4}', encoding="utf-8")
+    with pytest.raises(ValueError, match="not a report tally"):
+        read_tally(tmp_path / "tally.json")
+
+
+def test_tables_take_records_too_for_notebooks(played):
+    same(tables.win_share_by_seat(played.records), tables.win_share_by_seat(played.tally))
+
+
+def test_a_run_that_keeps_no_records_still_has_every_table():
+    config = Config(name="t", games=3000, seed=2, skill_gap_games=0)
+    slim = sim.run(config, out=None, keep_records=False, progress=False)
+    full = sim.run(config, out=None, progress=False)
+    assert slim.records is None
+    assert slim.tally == full.tally
+    with pytest.raises(ValueError, match="kept no records"):
+        slim.to_pandas()
+
+
+def test_the_records_file_is_tallied_in_bounded_batches(tmp_path, monkeypatch):
+    """Rebuilding a tally from the records file never holds more than one batch of games."""
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "r"
+    config = Config(name="t", games=5000, seed=4, skill_gap_games=0)
+    results = sim.run(config, out=out, progress=False, report=False)
+    batches = []
+    real_iter = pq.ParquetFile.iter_batches
+
+    def spying_iter(self, *args, **kwargs):
+        for batch in real_iter(self, *args, **kwargs):
+            batches.append(batch.num_rows)
+            yield batch
+
+    def no_whole_reads(*args, **kwargs):
+        raise AssertionError("the whole records file was read at once")
+
+    monkeypatch.setattr(pq.ParquetFile, "iter_batches", spying_iter)
+    monkeypatch.setattr(pq, "read_table", no_whole_reads)
+    tally = tally_records_file(out / "records.parquet", 4, 4, batch_games=700)
+    assert tally == results.tally
+    assert max(batches) <= 700 and sum(batches) == 5000 and len(batches) >= 8
