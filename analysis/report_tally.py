@@ -26,7 +26,7 @@ from typing import Any, Iterator, Mapping
 
 import numpy as np
 
-from analysis.stats import IntHistogram
+from analysis.stats import Z95, IntHistogram
 from sim.lasvegan import enums as E
 from sim.lasvegan.records import RECORD_FIELDS, empty_records, field_columns, field_shape
 
@@ -71,11 +71,16 @@ class Moments:
         return cls(len(x), x.sum(axis=0), y.sum(axis=0), (x * x).sum(axis=0), (x * y).sum(axis=0),
                    (y * y).sum(axis=0))
 
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Moments):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
     def merge(self, other: "Moments") -> "Moments":
         return Moments(self.clusters + other.clusters, *(getattr(self, k) + getattr(other, k)
                                                         for k in ("x", "y", "xx", "xy", "yy")))
 
-    def interval(self, index=(), z: float = 1.959963984540054) -> tuple[float, float, float]:
+    def interval(self, index=(), z: float = Z95) -> tuple[float, float, float]:
         """``(mean, low, high)`` of cell ``index``, as ``analysis.stats.ratio_interval`` gives it."""
         g = self.clusters
         X, Y = int(self.x[index]), int(self.y[index])
@@ -106,14 +111,24 @@ class FirstGames:
 
     @classmethod
     def of(cls, keys: np.ndarray, games: np.ndarray) -> "FirstGames":
-        """``keys[g]`` is game ``g``'s key (a row of small integers)."""
+        """``keys[g]`` is game ``g``'s key (a row of small non-negative integers)."""
         if len(keys) == 0:
             return cls({}, {})
-        unique, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
-        first = np.full(len(unique), np.iinfo(np.int64).max, dtype=np.int64)
-        np.minimum.at(first, inverse.ravel(), games.astype(np.int64))
-        rows = [tuple(int(v) for v in row) for row in unique]
-        return cls(dict(zip(rows, (int(c) for c in counts))), dict(zip(rows, (int(f) for f in first))))
+        keys = keys.astype(np.int64)
+        games = games.astype(np.int64)
+        if np.any(np.diff(games) < 0):
+            order = np.argsort(games, kind="stable")
+            keys, games = keys[order], games[order]
+        # One integer per key (mixed radix), so that finding the distinct keys is one sort of integers.
+        radix = keys.max(axis=0) + 1
+        code = np.zeros(len(keys), dtype=np.int64)
+        for column, base in enumerate(radix):
+            code = code * int(base) + keys[:, column]
+        unique, first_at, counts = np.unique(code, return_index=True, return_counts=True)
+        rows = keys[first_at]  # the first occurrence of each key, in game order: its lowest game
+        keys_out = [tuple(int(v) for v in row) for row in rows]
+        return cls(dict(zip(keys_out, (int(c) for c in counts))),
+                   dict(zip(keys_out, (int(g) for g in games[first_at]))))
 
     def merge(self, other: "FirstGames") -> "FirstGames":
         counts, first = dict(self.counts), dict(self.first)

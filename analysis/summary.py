@@ -13,7 +13,9 @@ Definitions:
   its interval is the normal approximation with the sample variance;
 * first-player advantage: seat 0's win share minus 1/players;
 * elimination: a game in which a seat reached 0 cabbages (``elim_round > 0``);
-* swing: one seat's cabbage change in one played round;
+* swing: one seat's cabbage change in one played round; ``mean_abs_swing``
+  is its mean size (|change|), with a cluster-robust interval over games;
+* worst-seat advantage: the largest |win share − 1/players| over seats;
 * tie: a game with more than one winner;
 * shortfall: a played round in which the reserve could not pay every gain
   (``shortfall_per_round`` is the unpaid cabbages per played round);
@@ -31,7 +33,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from analysis.report_tally import ReportTally
+from analysis.report_tally import Moments, ReportTally
 from analysis.stats import IntHistogram, mean_and_sd, mean_interval, wilson_interval
 from sim.lasvegan.records import empty_records
 
@@ -65,6 +67,7 @@ class Tally:
     amount_total: np.ndarray  # [kind]: scored amounts over all played seat-rounds
     seven_no_slot_games: int
     zero_playing_on_games: int
+    abs_swing: Moments  # x = a game's summed |cabbage change|, y = its seat-rounds played
     report: ReportTally  # what the HTML report shows beyond the summary
 
     @property
@@ -102,6 +105,7 @@ class Tally:
             amount_total=rec["amount"][played].astype(np.int64).sum(axis=(0, 2)),
             seven_no_slot_games=int(np.count_nonzero(rec["seven_no_slot"] > 0)),
             zero_playing_on_games=int(np.count_nonzero(rec["zero_playing_on"] > 0)),
+            abs_swing=Moments.of(np.abs(rec["delta"].astype(np.int64)).sum(axis=(1, 2)), rounds_played * players),
             report=ReportTally.of(rec),
         )
 
@@ -122,7 +126,7 @@ class Tally:
             a, b = getattr(self, f.name), getattr(other, f.name)
             if f.name in ("players", "rounds"):
                 merged[f.name] = a
-            elif isinstance(a, (IntHistogram, ReportTally)):
+            elif isinstance(a, (IntHistogram, Moments, ReportTally)):
                 merged[f.name] = a.merge(b)
             else:
                 merged[f.name] = a + b
@@ -132,6 +136,22 @@ class Tally:
         if not isinstance(other, Tally):
             return NotImplemented
         return all(_same(getattr(self, f.name), getattr(other, f.name)) for f in fields(self))
+
+
+def worst_seat_advantage(win_share: list[float], win_share_ci: list[list[float]], fair: float):
+    """The largest distance of a seat's win share from the fair share, and a 95% range for it.
+
+    The range runs from the largest distance every seat's interval still
+    allows at the least (0 when every interval holds the fair share) to the
+    largest it allows at the most: conservative, since it takes each seat's
+    own interval rather than a joint one.
+    """
+    value = max(abs(w - fair) for w in win_share)
+    if any(None in ci or any(math.isnan(x) for x in ci) for ci in win_share_ci):
+        return value, [math.nan, math.nan]
+    low = max(0.0 if lo <= fair <= hi else min(abs(lo - fair), abs(hi - fair)) for lo, hi in win_share_ci)
+    high = max(max(abs(lo - fair), abs(hi - fair)) for lo, hi in win_share_ci)
+    return value, [low, high]
 
 
 def _win_unit(players: int) -> int:
@@ -169,6 +189,8 @@ def summarize(
     final_seat = [mean_and_sd(t, q, n) for t, q in zip(tally.final_total, tally.final_total_sq)]
     played_rounds = tally.played_rounds
     seat_rounds = played_rounds * players
+    worst = worst_seat_advantage(win_share, win_share_ci, fair)
+    abs_swing = tally.abs_swing.interval()
     summary = {
         "game": game,
         "players": players,
@@ -182,12 +204,16 @@ def summarize(
         "win_share_ci": win_share_ci,
         "first_player_advantage": win_share[0] - fair,
         "first_player_advantage_ci": [x - fair for x in win_share_ci[0]],
+        "worst_seat_advantage": worst[0],
+        "worst_seat_advantage_ci": worst[1],
         "elimination_rate": _share(tally.elimination_games, n),
         "elimination_rate_ci": list(wilson_interval(tally.elimination_games, n)),
         "end_round_share": [_share(c, n) for c in tally.end_round_games],
         "mean_rounds": mean_rounds,
         "mean_rounds_ci": list(mean_interval(mean_rounds, sd_rounds, n)),
         "swing": _distribution(tally.swing, swing_mean, swing_sd),
+        "mean_abs_swing": abs_swing[0],
+        "mean_abs_swing_ci": list(abs_swing[1:]),
         "final_cabbages_mean": [m for m, _ in final_seat],
         "final_cabbages_mean_ci": [list(mean_interval(m, sd, n)) for m, sd in final_seat],
         "final_cabbages": _distribution(tally.final, final_mean, final_sd),
