@@ -59,7 +59,7 @@ N_WEIGHTS = 13
 # Tie-breaks, far below any real difference.
 TIE = 1e-4
 # Imagined deals per move when the golden token may be placed.
-GOLDEN_SAMPLES = 4
+GOLDEN_SAMPLES = 8
 
 
 @njit(cache=True, inline="always")
@@ -278,26 +278,20 @@ def expert_card_default_nb(pub, hand, legal):
 
 @njit(cache=True)
 def expert_placement_search_nb(pub, hand, w, samples, rng, out):
-    """The placement of :func:`expert_placement_nb`, except where the golden
-    token may go: there the side it takes decides who pays at the end of
-    the round, so the seat weighs its choice against both golden sides on
-    ``samples`` imagined deals played out by ``greedy``, as ``lookahead``
-    does, and keeps the best (its own choice on a tie)."""
+    """The placement of :func:`expert_placement_nb`; when that is the golden
+    token, whose side decides who pays at the end of the round, the seat
+    weighs both sides on ``samples`` imagined deals played out by
+    ``greedy``, as ``lookahead`` does, and keeps the better (its own
+    choice on a tie)."""
     expert_placement_nb(pub, hand, w, out)
-    if pub[E.P_GOLDEN_SIDE] != E.NO_SIDE or samples <= 0:
+    if out[0] != E.GOLDEN_SLOT or samples <= 0:
         return
-    moves = np.empty((3, 3), dtype=np.int64)
-    n_moves = 0
-    if out[0] != E.GOLDEN_SLOT:
-        moves[0, 0] = out[0]
-        moves[0, 1] = out[1]
-        moves[0, 2] = out[2]
-        n_moves = 1
-    for side in (E.MIN_SIDE, E.MAX_SIDE):
-        moves[n_moves, 0] = E.GOLDEN_SLOT
-        moves[n_moves, 1] = -1
-        moves[n_moves, 2] = side
-        n_moves += 1
+    moves = np.empty((2, 3), dtype=np.int64)
+    n_moves = 2
+    for j, side in enumerate((E.MIN_SIDE, E.MAX_SIDE)):
+        moves[j, 0] = E.GOLDEN_SLOT
+        moves[j, 1] = -1
+        moves[j, 2] = side
     totals = np.zeros(n_moves)
     for j in range(n_moves):
         if moves[j, 0] == out[0] and moves[j, 1] == out[1] and moves[j, 2] == out[2]:
