@@ -40,6 +40,7 @@ from sim.lasvegan.params import (
     S_STARTING,
     Rules,
 )
+from sim.lasvegan.expert import expert_card_default_nb
 from sim.lasvegan.heuristics import cautious_card_nb, greedy_card_nb
 from sim.lasvegan.policies import choose_card_nb, choose_placement_nb, random_card_nb
 from sim.lasvegan.records import RECORD_FIELDS, empty_records
@@ -139,6 +140,8 @@ def play_game_nb(
                     card = greedy_card_nb(pub, hands[s], legal)
                 elif policy_ids[s] == E.POLICY_CAUTIOUS:
                     card = cautious_card_nb(pub, hands[s], legal)
+                elif policy_ids[s] == E.POLICY_EXPERT:
+                    card = expert_card_default_nb(pub, hands[s], legal)
                 else:
                     card = choose_card_nb(policy_ids[s], policy_params[s], pub, hands[s], legal, seat_rngs[s])
                 play_card_nb(pub, hands, s, card)

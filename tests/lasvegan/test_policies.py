@@ -25,6 +25,8 @@ POLICIES = [
     "lookahead:6:win",
     "epsilon:0.3:greedy",
     "epsilon:0.5:lookahead:4",
+    "expert",
+    "epsilon:0.2:expert",
 ]
 
 
@@ -148,13 +150,16 @@ def test_the_jitted_core_and_the_reference_engine_agree_under_every_policy():
     ]
     for rules in rule_sets:
         players = rules.players
-        seats = ["greedy", "lookahead:3:win", "cautious", "epsilon:0.4:lookahead:2", "lookahead:2"][:players]
-        ids, params = parse_seats(seats, players)
-        rec = play_games(rules, 17, 0, 12, ids, params)
-        for g in range(12):
-            ref = play_game(rules, 17, g, [JitPolicy.named(s) for s in seats])
-            for field in RECORD_FIELDS:
-                np.testing.assert_array_equal(rec[field][g], ref[field], err_msg=f"{players}p game {g} {field}")
+        for seats in (
+            ["greedy", "lookahead:3:win", "cautious", "epsilon:0.4:lookahead:2", "lookahead:2"][:players],
+            ["expert", "epsilon:0.3:expert", "greedy", "expert", "cautious"][:players],
+        ):
+            ids, params = parse_seats(seats, players)
+            rec = play_games(rules, 17, 0, 12, ids, params)
+            for g in range(12):
+                ref = play_game(rules, 17, g, [JitPolicy.named(s) for s in seats])
+                for field in RECORD_FIELDS:
+                    np.testing.assert_array_equal(rec[field][g], ref[field], err_msg=f"{seats} game {g} {field}")
 
 
 # --- greedy ------------------------------------------------------------------------
@@ -301,7 +306,7 @@ def assert_same_games(a, b):
         np.testing.assert_array_equal(a[field], b[field], err_msg=field)
 
 
-@pytest.mark.parametrize("base", ["greedy", "cautious", "lookahead:3"])
+@pytest.mark.parametrize("base", ["greedy", "cautious", "lookahead:3", "expert"])
 def test_epsilon_zero_plays_exactly_like_its_base(base):
     games = 8 if base.startswith("lookahead") else 300
     rest = ["greedy"] * 3
@@ -340,6 +345,8 @@ def test_epsilon_plays_at_random_with_its_probability():
         ("lookahead:8:cabbages", E.POLICY_LOOKAHEAD, [8, 0, 0, 0]),
         ("epsilon:0.2:greedy", E.POLICY_EPSILON, [0.2, E.POLICY_GREEDY, 0, 0]),
         ("epsilon:1:lookahead:16:win", E.POLICY_EPSILON, [1, E.POLICY_LOOKAHEAD, 16, 1]),
+        ("expert", E.POLICY_EXPERT, [0, 0, 0, 0]),
+        ("epsilon:0.1:expert", E.POLICY_EPSILON, [0.1, E.POLICY_EXPERT, 0, 0]),
     ],
 )
 def test_compact_policy_names_parse_to_an_id_and_parameters(text, policy_id, params):
@@ -354,6 +361,7 @@ def test_compact_policy_names_parse_to_an_id_and_parameters(text, policy_id, par
     [
         ("smart", "unknown policy 'smart'"),
         ("greedy:3", "greedy takes no parameters"),
+        ("expert:8", "expert takes no parameters"),
         ("lookahead:0", "samples per move"),
         ("lookahead:many", "samples per move"),
         ("lookahead:8:fun", "'cabbages' or 'win'"),
