@@ -370,3 +370,43 @@ def skill_figure(entries: pd.DataFrame, title: str) -> Figure:
         ax.set_xlabel("share of games won (dashed: fair share)")
         ax.set_title(title)
     return fig
+
+
+# --- does it hold for stronger players -------------------------------------------------------
+
+
+def strength_figure(table: pd.DataFrame, labels: dict[str, tuple[str, str]]) -> Figure:
+    """One small panel per headline metric: its value with 95% interval under each strength of player.
+
+    ``table`` is ``analysis.strength.strength_table``; ``labels`` maps each
+    metric to its title and its kind (``pct``, ``pts`` or ``num``).
+    """
+    metrics = list(dict.fromkeys(table["metric"]))
+    policies = list(dict.fromkeys(table["policy"]))
+    ncols = 3
+    nrows = -(-len(metrics) // ncols)
+    with _styled():
+        fig = Figure(figsize=(WIDTH, 1.9 * nrows + 0.3), layout="constrained")
+        FigureCanvasAgg(fig)
+        axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+        x = np.arange(len(policies))
+        for ax, metric in zip(axes, metrics):
+            rows = table[table["metric"] == metric].set_index("policy").loc[policies]
+            low = (rows["value"] - rows["low"]).fillna(0).clip(lower=0)
+            high = (rows["high"] - rows["value"]).fillna(0).clip(lower=0)
+            colours = [SEQUENCE[i % len(SEQUENCE)] for i in range(len(policies))]
+            ax.errorbar(x, rows["value"], yerr=np.vstack([low, high]), fmt="none", ecolor="#222222",
+                        elinewidth=1.1, capsize=3, zorder=2)
+            ax.scatter(x, rows["value"], c=colours, s=28, zorder=3)
+            title, kind = labels[metric]
+            ax.set_title(title, fontsize=9)
+            ax.set_xticks(x, [p.split(":")[0] for p in policies], fontsize=8)
+            if kind == "pct":
+                _percent_axis(ax.yaxis)
+            elif kind == "pts":
+                ax.axhline(0, color=FAIR, linestyle="--", linewidth=1, zorder=1)
+                ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+.0f}"))
+            ax.margins(x=0.15)
+        for ax in axes[len(metrics):]:
+            ax.set_visible(False)
+    return fig

@@ -26,6 +26,8 @@ import pandas as pd
 from analysis import figures, tables
 from analysis.results import RunResults, load_results
 from analysis.stats import wilson_interval
+from analysis.strength import METRICS as STRENGTH_METRICS
+from analysis.strength import strength_table
 from sim.lasvegan.enums import SUIT_NAMES
 from sim.lasvegan.params import Rules
 from sim.lasvegan.policies import POLICY_DESCRIPTIONS
@@ -80,6 +82,7 @@ def build_report(results: RunResults) -> str:
         _swings_section(results),
         _drivers_section(results),
         _skill_section(results),
+        _strength_section(results),
         _rule_holes_section(results),
         _examples_section(results),
         _config_section(results),
@@ -198,6 +201,7 @@ SECTIONS = (
     ("swings", "Cabbage swings"),
     ("drivers", "What drives the swings"),
     ("skill", "Skill"),
+    ("strength", "Does it hold for stronger players?"),
     ("rule-holes", "Rule holes"),
     ("examples", "Example games"),
     ("config", "Config and reproduction"),
@@ -570,6 +574,54 @@ def _skill_section(results: RunResults) -> str:
         ) + "</dl>"
     )
     return _section("skill", "Skill", "\n".join(body))
+
+
+def _strength_section(results: RunResults) -> str:
+    strength = results.summary.get("strength")
+    if not isinstance(strength, dict) or not strength.get("profiles"):
+        return _section(
+            "strength", "Does it hold for stronger players?",
+            "<p>This run skipped the strength profile (<code>run.strength_games = 0</code> and "
+            "<code>run.strength_lookahead_games = 0</code>). Leave them at <code>\"auto\"</code> to see "
+            "whether its verdicts hold for stronger players.</p>",
+        )
+    table = strength_table(strength)
+    policies = [p["policy"] for p in strength["profiles"]]
+    header = ["metric", *[f"{p} ({g:,} games)" for p, g in
+                          zip(policies, (p["games"] for p in strength["profiles"]))]]
+    rows = []
+    for metric, (label, kind) in STRENGTH_METRICS.items():
+        cells = [label]
+        for policy in policies:
+            row = table[(table["metric"] == metric) & (table["policy"] == policy)].iloc[0]
+            cells.append(f'{_strength_value(row["value"], kind)} <span class="muted">'
+                         f'({_strength_value(row["low"], kind)} to {_strength_value(row["high"], kind)})</span>')
+        rows.append(cells)
+    verdict_text = strength.get("verdict", {}).get("sentence", "")
+    moved = strength.get("verdict", {}).get("moved", [])
+    body = [
+        f'<p class="lead" id="strength-verdict" data-moved="{_e(json.dumps(moved))}">{_e(verdict_text)}</p>',
+        "<p>The same rules and the same deals, every seat played by one policy in turn: <code>random</code>, "
+        "<code>greedy</code> and <code>expert</code> on the same sample, <code>lookahead</code> (the strongest "
+        "and slowest player) on a smaller one. A metric is said to move when the difference is clear (its 95% "
+        "interval excludes 0) and large enough to change a decision.</p>",
+        _figure(figures.strength_figure(table, STRENGTH_METRICS),
+                "Dot plots of each headline metric with 95% intervals under random, greedy, expert and lookahead seats",
+                "Each panel: one headline metric with every seat played by each policy (95% intervals); the "
+                "lookahead subsample is small, so its intervals are wide."),
+        _table(header, rows),
+    ]
+    return _section("strength", "Does it hold for stronger players?", "\n".join(body))
+
+
+def _strength_value(x: float | None, kind: str) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    if kind == "pct":
+        return _pct(x)
+    if kind == "pts":
+        return f"{_num(100 * x, 1, sign=True)} pts"
+    return _num(x, 2)
 
 
 def _rule_holes_section(results: RunResults) -> str:

@@ -303,6 +303,21 @@ def summary_table(summary: Mapping[str, Any]) -> str:
             label = f"{entry['policy']} vs {entry['against']}"
             note = f"{_pct_ci(entry['win_share_ci'])}  fair {_pct(entry['fair_share'])}, {entry['games']:,} deals"
             lines.append(row(label, _pct(entry["win_share"]), note))
+    strength = summary.get("strength")
+    if strength and strength.get("profiles"):
+        profiles = strength["profiles"]
+        lines += ["", "Against player strength (every seat one policy, same deals)"]
+        lines.append(f"  {'':<25}" + "".join(f"{p['policy'].split(':')[0]:>13}" for p in profiles))
+        for key, label in (("elimination_rate", "elimination rate"), ("mean_rounds", "rounds played"),
+                           ("first_player_advantage", "first-player advantage")):
+            cells = []
+            for p in profiles:
+                value = p["metrics"][key][0]
+                cells.append(_num(value) if key == "mean_rounds" else
+                             (_pts(value) if key == "first_player_advantage" else _pct(value)))
+            lines.append(f"  {label:<25}" + "".join(f"{c:>13}" for c in cells))
+        lines.append(f"  {'games':<25}" + "".join(f"{p['games']:>13,}" for p in profiles))
+        lines.append(f"  {strength['verdict']['sentence']}")
     lines.append("")
     speed = ""
     if summary.get("seconds") is not None:

@@ -38,11 +38,13 @@ DEFAULT_GAMES = 100_000
 DEFAULT_SEED = 1
 DEFAULT_SEATS = "random"
 MAX_SKILL_GAP_GAMES = 100_000
+MAX_STRENGTH_GAMES = 10_000_000
+MAX_STRENGTH_LOOKAHEAD_GAMES = 100_000
 # TOML integers are signed 64-bit: a larger seed could not be written back.
 MAX_SEED = 2**63 - 1
 
 TABLES = {
-    "run": ("games", "seed", "threads", "skill_gap_games"),
+    "run": ("games", "seed", "threads", "skill_gap_games", "strength_games", "strength_lookahead_games"),
     "rules": tuple(Rules.__dataclass_fields__),
     "policies": ("seats",),
 }
@@ -71,6 +73,8 @@ class Config:
     rules: Rules = field(default_factory=Rules)
     seats: str | tuple[str, ...] = DEFAULT_SEATS
     skill_gap_games: int | str = "auto"
+    strength_games: int | str = "auto"
+    strength_lookahead_games: int | str = "auto"
 
     def __post_init__(self):
         if isinstance(self.seats, list):
@@ -84,6 +88,13 @@ class Config:
             if isinstance(self.skill_gap_games, str):
                 raise ConfigError("run.skill_gap_games", f"must be a number or 'auto', got {self.skill_gap_games!r}")
             _check_int("run.skill_gap_games", self.skill_gap_games, low=0, high=MAX_SKILL_GAP_GAMES)
+        for key, high in (("strength_games", MAX_STRENGTH_GAMES),
+                          ("strength_lookahead_games", MAX_STRENGTH_LOOKAHEAD_GAMES)):
+            value = getattr(self, key)
+            if value != "auto":
+                if isinstance(value, str):
+                    raise ConfigError(f"run.{key}", f"must be a number or 'auto', got {value!r}")
+                _check_int(f"run.{key}", value, low=0, high=high)
         if not isinstance(self.rules, Rules):
             raise ConfigError("rules", f"must be a Rules object, got {self.rules!r}")
         _check_seats(self.seats)
@@ -103,6 +114,21 @@ class Config:
 
             return min(SKILL_GAP_GAMES, max(4, self.games // 1000))
         return self.skill_gap_games
+
+    @property
+    def strength_sizes(self) -> tuple[int, int]:
+        """Games of the strength profile: per fast policy, and with lookahead seats.
+
+        ``auto`` plays a tenth of the run with each fast policy (1,000 to
+        10,000 games) and a two-thousandth with lookahead (16 to 50 games);
+        0 skips that part.
+        """
+        fast, slow = self.strength_games, self.strength_lookahead_games
+        if fast == "auto":
+            fast = min(10_000, max(1_000, self.games // 10))
+        if slow == "auto":
+            slow = min(50, max(16, self.games // 2000))
+        return fast, slow
 
     @property
     def seat_policies(self) -> tuple[str, ...]:
@@ -141,6 +167,8 @@ class Config:
         if self.threads is not None:
             run["threads"] = self.threads
         run["skill_gap_games"] = self.skill_gap_games
+        run["strength_games"] = self.strength_games
+        run["strength_lookahead_games"] = self.strength_lookahead_games
         seats = self.seats if isinstance(self.seats, str) else list(self.seats)
         return {"game": self.game, "run": run, "rules": self.rules.to_dict(), "policies": {"seats": seats}}
 
@@ -193,6 +221,8 @@ def config_from_mapping(data: Mapping[str, Any], name: str = "custom") -> Config
         seed=run.get("seed", DEFAULT_SEED),
         threads=run.get("threads"),
         skill_gap_games=run.get("skill_gap_games", "auto"),
+        strength_games=run.get("strength_games", "auto"),
+        strength_lookahead_games=run.get("strength_lookahead_games", "auto"),
         rules=rules,
         seats=tables["policies"].get("seats", DEFAULT_SEATS),
     )

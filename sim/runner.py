@@ -181,12 +181,17 @@ def run(
 
 
 def run_summary(config: Config, played: "GamesPlayed") -> dict[str, Any]:
-    """The run's summary, with the skill gap under its rules unless switched off."""
+    """The run's summary, with the skill gap and the strength profile unless switched off."""
     summary = played.summary()
     if config.skill_gap_deals > 0:
         from sim.lasvegan.duel import skill_gap
 
         summary["skill_gap"] = skill_gap(config.rules, config.skill_gap_deals, config.seed, threads=config.threads)
+    games, lookahead_games = config.strength_sizes
+    if games > 0 or lookahead_games > 0:
+        from sim.strength import strength_profile
+
+        summary["strength"] = strength_profile(config, games, lookahead_games)
     return summary
 
 

@@ -89,5 +89,11 @@ def test_the_report_loads_cleanly_and_shows_the_summary(browser, small_run):
         assert shown_number(text) == pytest.approx(scale * expected[name], abs=tolerance), (name, text)
 
     sections = page.eval_on_selector_all("section[id]", "els => els.map(e => e.id)")
-    assert sections[0] == "headline" and "examples" in sections
+    assert sections[0] == "headline" and "examples" in sections and "strength" in sections
+    # The strength section says, in words a reader sees, the summary's verdict on stronger players.
+    verdict = page.eval_on_selector("#strength-verdict", "e => [e.innerText, e.dataset.moved]")
+    assert verdict[0].strip() == s["strength"]["verdict"]["sentence"]
+    assert json.loads(verdict[1]) == s["strength"]["verdict"]["moved"]
+    strength_figure = page.eval_on_selector("#strength img", "i => i.naturalWidth")
+    assert strength_figure > 0
     page.close()

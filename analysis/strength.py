@@ -1,0 +1,118 @@
+"""Does a verdict hold for stronger players? The headline metrics against player strength.
+
+A run's verdicts come from its seats' policies; a designer wants them for
+real tables. The strength profile (``sim.strength``) plays the same rules
+and the same deals with every seat ``random``, ``greedy``, ``expert`` and,
+on a smaller subsample, ``lookahead``; this module compares the headline
+metrics across them and says in one sentence whether the verdict moves.
+
+A metric *moves* between two strengths when the difference is both clear
+(its 95% interval, from the two estimates' intervals taken as independent,
+excludes 0) and material (at least :data:`MATERIAL`, in the metric's own
+units): a difference of 0.3 points on 100,000 games is real but changes no
+decision.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+import pandas as pd
+
+# The headline metrics, how they read, and the smallest difference that matters.
+METRICS = {
+    "elimination_rate": ("elimination rate", "pct"),
+    "first_player_advantage": ("first-player advantage", "pts"),
+    "worst_seat_advantage": ("worst seat's advantage", "pts"),
+    "mean_rounds": ("mean rounds", "num"),
+    "mean_abs_swing": ("mean |swing| per round", "num"),
+    "tie_rate": ("tie rate", "pct"),
+}
+MATERIAL = {
+    "elimination_rate": 0.03,
+    "first_player_advantage": 0.02,
+    "worst_seat_advantage": 0.02,
+    "mean_rounds": 0.1,
+    "mean_abs_swing": 0.25,
+    "tie_rate": 0.03,
+}
+
+
+def profile_entry(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """The headline metrics of one strength's summary: ``{metric: [value, low, high]}``."""
+    return {m: [summary[m], *(summary.get(f"{m}_ci") or [None, None])] for m in METRICS}
+
+
+def difference(a: list, b: list) -> tuple[float, float, float] | None:
+    """``b - a`` and its 95% interval, from each estimate's own interval (independent normal)."""
+    if any(x is None for x in (*a, *b)):
+        return None
+    half = math.hypot((a[2] - a[1]) / 2, (b[2] - b[1]) / 2)
+    d = b[0] - a[0]
+    return d, d - half, d + half
+
+
+def moves(metric: str, a: list, b: list) -> bool:
+    """Whether ``metric`` differs clearly and materially between estimates ``a`` and ``b``."""
+    diff = difference(a, b)
+    if diff is None:
+        return False
+    d, low, high = diff
+    return (low > 0 or high < 0) and abs(d) >= MATERIAL[metric]
+
+
+def strength_table(strength: Mapping[str, Any]) -> pd.DataFrame:
+    """One row per (metric, policy): value, 95% interval, games."""
+    rows = []
+    for entry in strength["profiles"]:
+        for metric, (value, low, high) in entry["metrics"].items():
+            rows.append({"metric": metric, "label": METRICS[metric][0], "policy": entry["policy"],
+                         "games": entry["games"], "value": value, "low": low, "high": high})
+    return pd.DataFrame(rows)
+
+
+def _show(metric: str, value: float) -> str:
+    kind = METRICS[metric][1]
+    if kind == "pct":
+        return f"{100 * value:.1f}%"
+    if kind == "pts":
+        return f"{100 * value:+.1f} pts"
+    return f"{value:.2f}"
+
+
+def verdict(strength: Mapping[str, Any], run_policy: str | None) -> dict[str, Any]:
+    """Which metrics move with player strength, and the sentence that says so.
+
+    The comparison runs from the run's own policy (when every seat plays
+    the same one and it is in the profile; else ``random``) to the
+    strongest profile played on the large sample (``expert``), and then to
+    ``lookahead`` on its subsample, which is noted but, being small, rarely
+    decides.
+    """
+    profiles = {p["policy"]: p for p in strength["profiles"]}
+    base = run_policy if run_policy in profiles else "random"
+    strong = next((p for p in ("expert", "greedy") if p in profiles and p != base), None)
+    lookahead = next((p for p in profiles if p.startswith("lookahead")), None)
+    if base not in profiles or strong is None:
+        return {"from": base, "to": strong, "moved": [], "sentence": "Too few strengths were played to compare."}
+    a, b = profiles[base]["metrics"], profiles[strong]["metrics"]
+    moved = [m for m in METRICS if moves(m, a[m], b[m])]
+    if moved:
+        changes = "; ".join(f"{METRICS[m][0]} {_show(m, a[m][0])} → {_show(m, b[m][0])}" for m in moved)
+        sentence = (f"The verdict changes with player strength: from {base} to {strong} seats, {changes}. "
+                    f"Judge these rules with players like the ones who will play them.")
+    else:
+        sentence = (f"The verdict holds for stronger players: no headline metric moves clearly and materially "
+                    f"between {base} and {strong} seats.")
+    if lookahead is not None and lookahead != base:
+        c = profiles[lookahead]["metrics"]
+        far = [m for m in METRICS if moves(m, b[m], c[m])]
+        if far:
+            sentence += (f" {lookahead.split(':')[0].capitalize()} seats ({profiles[lookahead]['games']:,} games) differ "
+                         f"from {strong} too: " + "; ".join(f"{METRICS[m][0]} {_show(m, c[m][0])}" for m in far)
+                         + f", so even {strong} is not yet the strongest table.")
+        else:
+            sentence += (f" {lookahead} seats, on a subsample of {profiles[lookahead]['games']:,} games, "
+                         f"agree with {strong} within their intervals.")
+    return {"from": base, "to": strong, "moved": moved, "sentence": sentence}
