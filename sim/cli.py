@@ -63,6 +63,19 @@ def main():
     sweep rule parameters on the same deals, measure how much skill matters
     with duels, replay a game given by hand, and time the jitted core.
     """
+    _stop_on_sigterm()
+
+
+def _stop_on_sigterm() -> None:
+    """Let SIGTERM (``kill``, ``timeout``) stop a command the way Ctrl-C does: cleaning up after itself."""
+    import signal
+    import threading
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, interrupt)
 
 
 @main.command()

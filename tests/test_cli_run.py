@@ -420,3 +420,30 @@ def test_skill_gap_games_is_checked(tmp_path, value, message):
 
     with pytest.raises(ConfigError, match="run.skill_gap_games: " + message):
         config_from_mapping({"game": "lasvegan", "run": {"skill_gap_games": value}})
+
+
+def test_sigterm_cleans_up_like_ctrl_c(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import time
+
+    out = tmp_path / "results"
+    lvsim_command = [sys.executable, "-c", "from sim.cli import main; main()", "run", "--games", "100000000",
+                     "--out", str(out)]
+    child = subprocess.Popen(lvsim_command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        # Wait until the games are playing: the staging directory holds the first chunk's records.
+        deadline = time.monotonic() + 900
+        while not any(p.name.endswith(".partial") and (p / "records.parquet").exists() for p in tmp_path.iterdir()):
+            assert child.poll() is None, child.stderr.read()
+            assert time.monotonic() < deadline, "the run never started playing"
+            time.sleep(0.05)
+        os.kill(child.pid, signal.SIGTERM)
+        child.wait(timeout=120)
+    finally:
+        child.kill()
+        child.wait()
+    assert child.returncode != 0
+    assert list(tmp_path.iterdir()) == []
+    assert "nothing was written" in child.stderr.read()
