@@ -47,6 +47,7 @@ def summary_row(summary: Mapping[str, Any]) -> dict[str, Any]:
     Lists by seat become ``win_share_s0``, ``win_share_s1`` …; lists by round
     ``end_round_share_r1`` …; nested tables ``swing_mean``, ``amount_mean_golden``;
     the skill gap's duels ``skill_gap_greedy_vs_random`` (the strong seat's win share);
+    the strength profile's metrics ``strength_expert_elimination_rate`` …;
     an interval ``x_ci`` becomes ``x_lo`` and ``x_hi`` beside ``x``. Undefined
     values (None) become nan.
     """
@@ -60,6 +61,14 @@ def summary_row(summary: Mapping[str, Any]) -> dict[str, Any]:
             for duel, entry in value.items():
                 row[f"{key}_{duel}"] = _number(entry["win_share"])
                 row[f"{key}_{duel}_lo"], row[f"{key}_{duel}_hi"] = map(_number, entry["win_share_ci"])
+        elif key == "strength":
+            # Each headline metric under each strength: strength_expert_elimination_rate, _lo, _hi.
+            for profile in value.get("profiles", []):
+                who = profile["policy"].split(":")[0]
+                for metric, (v, lo, hi) in profile["metrics"].items():
+                    column = f"{key}_{who}_{metric}"
+                    row[column] = _number(v)
+                    row[f"{column}_lo"], row[f"{column}_hi"] = _number(lo), _number(hi)
         elif isinstance(value, Mapping):
             for sub, v in value.items():
                 row[f"{key}_{sub}"] = _number(v)

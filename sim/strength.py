@@ -30,8 +30,7 @@ def strength_profile(config: Config, games: int, lookahead_games: int) -> dict[s
         one = replace(config, seats=policy, games=n, skill_gap_games=0, strength_games=0,
                       strength_lookahead_games=0)
         summary = run(one, out=None, keep_records=False, progress=False, report=False).summary
-        profiles.append({"policy": policy, "games": n, "seconds": summary["seconds"],
-                         "metrics": profile_entry(summary)})
+        profiles.append({"policy": policy, "games": n, "metrics": profile_entry(summary)})
     strength = {"profiles": profiles}
     seats = set(config.seat_policies)
     strength["verdict"] = verdict(strength, next(iter(seats)) if len(seats) == 1 else None)
