@@ -58,6 +58,7 @@ from sim.lasvegan.policies import parse_seats
 from sim.lasvegan.records import concat_records, empty_records, records_to_frame
 
 CHUNK_GAMES = 65_536
+ROW_GROUP_GAMES = 4 * CHUNK_GAMES  # games per row group of the records file
 REPORTS_DIR = Path("reports")
 RECORDS_FILE = "records.parquet"
 CONFIG_FILE = "config.toml"
@@ -386,22 +387,44 @@ def _play(played: GamesPlayed, cluster: Cluster, progress: bool) -> None:
 
 
 class ParquetRecords:
-    """Streams record batches into one Parquet file, one row per game."""
+    """Streams record batches into one Parquet file, one row per game.
 
-    def __init__(self, path: Path):
+    Batches are gathered into row groups of about :data:`ROW_GROUP_GAMES`
+    games: the writer keeps every row group's metadata until the file is
+    closed (about a kilobyte per column), so fewer, larger row groups keep
+    a run of fifty million games from holding hundreds of megabytes of it.
+    """
+
+    def __init__(self, path: Path, row_group_games: int | None = None):
         self.path = path
         self.writer = None
+        self.row_group_games = ROW_GROUP_GAMES if row_group_games is None else row_group_games
+        self._pending: list = []
+        self._pending_games = 0
 
     def write(self, rec: dict[str, np.ndarray]) -> None:
         import pyarrow as pa
-        import pyarrow.parquet as pq
 
         table = pa.Table.from_pandas(records_to_frame(rec), preserve_index=False)
+        self._pending.append(table)
+        self._pending_games += table.num_rows
+        if self._pending_games >= self.row_group_games:
+            self._flush()
+
+    def _flush(self) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        if not self._pending:
+            return
+        table = pa.concat_tables(self._pending)
+        self._pending, self._pending_games = [], 0
         if self.writer is None:
             self.writer = pq.ParquetWriter(self.path, table.schema)
-        self.writer.write_table(table)
+        self.writer.write_table(table, row_group_size=table.num_rows)
 
     def close(self) -> None:
+        self._flush()
         if self.writer is not None:
             self.writer.close()
             self.writer = None
