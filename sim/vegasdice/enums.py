@@ -30,6 +30,8 @@ MAX_BILLS = 512  # bills in the game
 MAX_BILL_VALUE = 10_000_000
 MAX_TOTAL_MONEY = 2**31 - 1  # every money record is int32
 MAX_CASINO_BILLS = 16  # bills one casino can hold after filling
+# Dice of one owner on one casino stay below 63 (at most 16 coloured, or
+# 5 x 8 white + 2): the payout keeps numbers of dice as bits of an int64.
 
 # Owners of dice on a casino: seats 0..4, then the white player.
 WHITE = MAX_PLAYERS

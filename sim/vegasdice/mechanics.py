@@ -8,8 +8,10 @@ exactly the same steps.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
+from sim.bits import popcount_nb
 from sim.rng import below_nb
 from sim.vegasdice import enums as E
 
@@ -35,59 +37,37 @@ def casino_gains_nb(pub, casino, gains):
     """
     players = pub[E.P_PLAYERS]
     base = E.P_CASINO_DICE + casino * E.OWNERS
-    # Bit o of ``present``: owner o has dice here (one pass, then only those).
-    present = 0
+    # Numbers of dice as bits of two masks: ``once`` has bit n when some
+    # owner has n dice here, ``multi`` when two or more do. An owner keeps
+    # its place when its bit is in ``unique``, and its rank among those who
+    # keep theirs is the number of unique bits above its own.
+    once = np.uint64(0)
+    multi = np.uint64(0)
     for o in range(E.OWNERS):
         gains[o] = 0
-        if pub[base + o] > 0 and owner_in_play_nb(o, players):
-            present |= 1 << o
-    if present == 0:
+        if o < players or o == E.WHITE:
+            n = pub[base + o]
+            if n > 0:
+                bit = np.uint64(1) << np.uint64(n)
+                multi |= once & bit
+                once |= bit
+    if once == 0:
         return 0
-    removed = 0
-    survivors = 0  # present, and sharing its number of dice with nobody
-    rest = present
-    while rest:
-        o = lowest_bit_nb(rest)
-        rest &= rest - 1
-        n = pub[base + o]
-        others = present & ~(1 << o)
-        tied = False
-        while others:
-            p = lowest_bit_nb(others)
-            others &= others - 1
-            if pub[base + p] == n:
-                tied = True
-                break
-        if tied:
-            removed += 1
-        else:
-            survivors |= 1 << o
+    unique = once & ~multi
     n_bills = pub[E.P_CASINO_NBILLS + casino]
     bills = E.P_CASINO_BILLS + casino * E.MAX_CASINO_BILLS
-    rest = survivors
-    while rest:
-        o = lowest_bit_nb(rest)
-        rest &= rest - 1
-        n = pub[base + o]
-        rank = 0
-        others = survivors
-        while others:
-            p = lowest_bit_nb(others)
-            others &= others - 1
-            if pub[base + p] > n:
-                rank += 1
-        if rank < n_bills:
-            gains[o] = pub[bills + rank]
+    removed = 0
+    for o in range(E.OWNERS):
+        if o < players or o == E.WHITE:
+            n = pub[base + o]
+            if n > 0:
+                if (unique >> np.uint64(n)) & np.uint64(1):
+                    rank = popcount_nb(unique >> np.uint64(n + 1))
+                    if rank < n_bills:
+                        gains[o] = pub[bills + rank]
+                else:
+                    removed += 1
     return removed
-
-
-@njit(cache=True, inline="always")
-def lowest_bit_nb(mask):
-    """Index of the lowest set bit of a small non-negative int mask."""
-    i = 0
-    while not (mask >> i) & 1:
-        i += 1
-    return i
 
 
 @njit(cache=True)

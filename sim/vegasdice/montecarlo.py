@@ -26,14 +26,14 @@ from sim.vegasdice.mechanics import casino_gains_nb, next_seat_nb, place_nb, rol
 
 
 @njit(cache=True)
-def play_out_round_nb(sim, seat, rng, own, white, work):
+def play_out_round_nb(sim, seat, rng, own, white):
     """Play the round on ``sim`` to its last die after ``seat``'s turn, every seat greedy."""
     casinos = sim[E.P_CASINOS]
     s = next_seat_nb(sim, seat)
     while s >= 0:
         sim[E.P_SEAT] = s
         roll_nb(rng, sim[E.P_DICE_LEFT + s], sim[E.P_WHITE_LEFT + s], casinos, own, white)
-        c = greedy_value_nb(sim, own, white, work)
+        c = greedy_value_nb(sim, own, white)
         place_nb(sim, s, c, own[c], white[c])
         s = next_seat_nb(sim, s)
 
@@ -76,7 +76,7 @@ def montecarlo_value_nb(params, pub, own, white, rng):
     sub = np.zeros(4, dtype=np.uint64)
     sim_own = np.zeros(E.MAX_CASINOS, dtype=np.int64)
     sim_white = np.zeros(E.MAX_CASINOS, dtype=np.int64)
-    work = np.zeros(2 * E.OWNERS, dtype=np.int64)
+    gains = np.zeros(E.OWNERS, dtype=np.int64)
     best = -1
     best_total = 0
     for c in range(casinos):
@@ -87,8 +87,8 @@ def montecarlo_value_nb(params, pub, own, white, rng):
             sim[:] = pub
             place_nb(sim, seat, c, own[c], white[c])
             seed_stream_nb(sub, key, k, 0)
-            play_out_round_nb(sim, seat, sub, sim_own, sim_white, work)
-            total += round_standing_nb(sim, seat, work)
+            play_out_round_nb(sim, seat, sub, sim_own, sim_white)
+            total += round_standing_nb(sim, seat, gains)
         if best < 0 or total > best_total or (total == best_total and own[c] < own[best]):
             best = c
             best_total = total

@@ -104,7 +104,7 @@ def winners_nb(money, held, players, tie_break, kinds, win):
 def play_game_nb(
     seed, game, i, scalars, bills, values, policy_ids, policy_params,
     # scratch, reused across the games of a chunk
-    pub, table_rng, seat_rngs, pile, held, money, own, white, gains, work, win,
+    pub, table_rng, seat_rngs, pile, held, money, own, white, gains, win,
     # outputs, row i
     out_game, out_money, out_bills, out_win, out_money_tied, out_margin, out_rounds,
     out_first, out_won, out_bills_won, out_laid_out, out_casino_laid_out, out_white_won,
@@ -182,9 +182,9 @@ def play_game_nb(
             if policy_ids[s] == E.POLICY_RANDOM:
                 c = random_value_nb(pub, own, white, seat_rngs[s])
             elif policy_ids[s] == E.POLICY_GREEDY:
-                c = greedy_value_nb(pub, own, white, work)
+                c = greedy_value_nb(pub, own, white)
             else:
-                c = choose_value_nb(policy_ids[s], policy_params[s], pub, own, white, seat_rngs[s], work)
+                c = choose_value_nb(policy_ids[s], policy_params[s], pub, own, white, seat_rngs[s])
             place_nb(pub, s, c, own[c], white[c])
             s = next_seat_nb(pub, s)
         out_turns[i, r] = pub[E.P_TURN]
@@ -272,12 +272,11 @@ def play_games_nb(
         own = np.zeros(E.MAX_CASINOS, dtype=np.int64)
         white = np.zeros(E.MAX_CASINOS, dtype=np.int64)
         gains = np.zeros(E.OWNERS, dtype=np.int64)
-        work = np.zeros(2 * E.OWNERS, dtype=np.int64)
         win = np.zeros(players, dtype=np.int64)
         for i in range(ch * chunk, min(n_games, (ch + 1) * chunk)):
             play_game_nb(
                 seed, first_game + i, i, scalars, bills, values, policy_ids, policy_params,
-                pub, table_rng, seat_rngs, pile, held, money, own, white, gains, work, win,
+                pub, table_rng, seat_rngs, pile, held, money, own, white, gains, win,
                 out_game, out_money, out_bills, out_win, out_money_tied, out_margin, out_rounds,
                 out_first, out_won, out_bills_won, out_laid_out, out_casino_laid_out, out_white_won,
                 out_unclaimed, out_payouts, out_tie_cancels, out_short, out_turns,

@@ -45,6 +45,7 @@ DEFAULT_BILLS = (
 # White dice per player in the variant, by player count ("auto").
 RULEBOOK_WHITE_DICE = {2: 4, 3: 2, 4: 2, 5: 0}
 MAX_MINIMUM = 100_000_000
+MAX_MONEY_STEPS = 2**24
 
 TIE_BREAKS = {"bills": E.TIE_BREAK_BILLS, "count": E.TIE_BREAK_COUNT, "none": E.TIE_BREAK_NONE}
 EMPTY_PILE = {"short": E.EMPTY_PILE_SHORT, "end": E.EMPTY_PILE_END}
@@ -227,6 +228,14 @@ def _validate(r: Rules) -> None:
             "bills",
             f"total {r.total_money:,} dollars, less than {r.casinos} casinos x {r.casino_minimum:,}: "
             "the casinos can never all be filled",
+        )
+    # Summaries count money in steps of the bills' common divisor.
+    steps = r.total_money // math.gcd(*r.bill_values)
+    if steps > MAX_MONEY_STEPS:
+        raise ConfigError(
+            "bills",
+            f"total {r.total_money:,} dollars is {steps:,} steps of the values' common divisor "
+            f"{math.gcd(*r.bill_values):,}, at most {MAX_MONEY_STEPS:,}",
         )
     # A casino filled with the smallest bills holds the most of them.
     most = math.ceil(r.casino_minimum / min(r.bill_values))

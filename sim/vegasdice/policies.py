@@ -124,10 +124,10 @@ def random_value_nb(pub, own, white, rng):
 
 
 @njit(cache=True)
-def choose_value_nb(policy_id, params, pub, own, white, rng, work):
+def choose_value_nb(policy_id, params, pub, own, white, rng):
     """The casino (0-based) the seat to move places on; some die of its roll shows it."""
     if policy_id == E.POLICY_GREEDY:
-        return greedy_value_nb(pub, own, white, work)
+        return greedy_value_nb(pub, own, white)
     if policy_id == E.POLICY_MONTECARLO:
         return montecarlo_value_nb(params, pub, own, white, rng)
     return random_value_nb(pub, own, white, rng)

@@ -215,6 +215,7 @@ class GameState:
         if Counter(pile) != Counter(rules.pile):
             raise ValueError("the pile must hold exactly the bills of rules.bills, in any order")
         self.rules = rules
+        self.initial_pile = tuple(pile)
         self.pile = deque(pile)
         players = rules.players
         self.money = [0] * players
@@ -486,8 +487,7 @@ class JitPolicy:
     def choose_value(self, obs: Observation, roll: Roll, rng: Stream) -> int:
         state = np.array(rng.s, dtype=np.uint64)
         own, white = roll_counts(roll, obs.casinos)
-        work = np.zeros(2 * E.OWNERS, dtype=np.int64)
-        c = jitted_policies.choose_value_nb(self.policy_id, self.params, obs.to_pub(), own, white, state, work)
+        c = jitted_policies.choose_value_nb(self.policy_id, self.params, obs.to_pub(), own, white, state)
         rng.s = [int(word) for word in state]
         return int(c) + 1
 
@@ -625,6 +625,7 @@ def game_trace(state: GameState) -> dict:
     """A played game as the JSON-ready trace ``replay`` returns."""
     players = state.rules.players
     return {
+        "pile": list(state.initial_pile),
         "rounds": [round_trace(res, players) for res in state.results],
         "money": list(state.money),
         "bills": [sorted(b, reverse=True) for b in state.bills_held],
