@@ -1,0 +1,88 @@
+"""Per-game records of Las Vegas: what one played game leaves behind.
+
+``RECORD_FIELDS`` maps each field to ``(shape, dtype, meaning)``; the shape
+uses ``R`` for the rules' rounds, ``P`` for players and ``C`` for casinos.
+A batch is a dict of arrays with one leading axis of games. Money is in
+dollars. In every played round the money laid out is accounted for:
+``laid_out == won.sum() + white_won + unclaimed``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+RECORD_FIELDS: dict[str, tuple[tuple[str, ...], type, str]] = {
+    "game": ((), np.int64, "game index (the seed's counter)"),
+    "money": (("P",), np.int32, "dollars at the end"),
+    "bills": (("P",), np.int16, "banknotes held at the end"),
+    "win_share": (("P",), np.float64, "1/k for each of the k winners after the tie-break"),
+    "money_tied": ((), np.int8, "seats with the most dollars, before the tie-break"),
+    "margin": ((), np.int32, "dollars between the richest seat and the next richest (0 on a money tie)"),
+    "rounds_played": ((), np.int8, "rounds played (fewer than the rules' only with empty_pile = 'end')"),
+    "first_player": (("R",), np.int8, "seat holding the first-player card in the round; -1 if not played"),
+    "won": (("R", "P"), np.int32, "dollars won in the round"),
+    "bills_won": (("R", "P"), np.int8, "banknotes won in the round"),
+    "laid_out": (("R",), np.int32, "dollars laid out on the casinos at the start of the round"),
+    "casino_laid_out": (("R", "C"), np.int32, "dollars laid out on each casino"),
+    "white_won": (("R",), np.int32, "dollars won by the white dice (back under the pile)"),
+    "unclaimed": (("R",), np.int32, "dollars nobody won (back under the pile)"),
+    "payouts": (("R",), np.int8, "casinos paid out with at least one die on them"),
+    "tie_cancels": (("R",), np.int8, "casinos where tied numbers of dice removed at least one owner"),
+    "short_casinos": (("R",), np.int8, "casinos left below the minimum because the pile ran out"),
+    "turns": (("R",), np.int16, "turns taken (rolls) in the round"),
+}
+
+# Fields that are -1 when a round is not played.
+MINUS_ONE_FIELDS = ("first_player",)
+
+
+def field_shape(name: str, players: int, rounds: int, casinos: int) -> tuple[int, ...]:
+    dims = {"P": players, "R": rounds, "C": casinos}
+    return tuple(dims[d] for d in RECORD_FIELDS[name][0])
+
+
+def empty_records(n_games: int, players: int, rounds: int, casinos: int) -> dict[str, np.ndarray]:
+    """Preallocated batch: zeros, and -1 where -1 means 'not played'."""
+    out = {}
+    for name, (_, dtype, _) in RECORD_FIELDS.items():
+        arr = np.zeros((n_games,) + field_shape(name, players, rounds, casinos), dtype=dtype)
+        if name in MINUS_ONE_FIELDS:
+            arr.fill(-1)
+        out[name] = arr
+    return out
+
+
+def concat_records(batches: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    return {k: np.concatenate([b[k] for b in batches]) for k in RECORD_FIELDS}
+
+
+def slice_records(rec: dict[str, np.ndarray], sl) -> dict[str, np.ndarray]:
+    return {k: v[sl] for k, v in rec.items()}
+
+
+def _column_names(name: str, shape: tuple[int, ...], dims: tuple[str, ...]) -> list[tuple[str, tuple]]:
+    if not shape:
+        return [(name, ())]
+    letters = {"P": "s", "R": "r", "C": "c"}
+    cols = []
+    for idx in np.ndindex(*shape):
+        suffix = "_".join(f"{letters[d]}{i}" for d, i in zip(dims, idx))
+        cols.append((f"{name}_{suffix}", idx))
+    return cols
+
+
+def records_to_frame(rec: dict[str, np.ndarray]) -> pd.DataFrame:
+    """One row per game, one flat column per record cell (``won_r0_s2``)."""
+    cols = {}
+    for name, (dims, _, _) in RECORD_FIELDS.items():
+        arr = rec[name]
+        for col, idx in _column_names(name, arr.shape[1:], dims):
+            cols[col] = arr[(slice(None),) + idx]
+    return pd.DataFrame(cols)
+
+
+def field_columns(name: str, players: int, rounds: int, casinos: int) -> list[str]:
+    """The flat columns of one field in :func:`records_to_frame`, in C order of its cells."""
+    dims = RECORD_FIELDS[name][0]
+    return [col for col, _ in _column_names(name, field_shape(name, players, rounds, casinos), dims)]

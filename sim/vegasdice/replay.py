@@ -1,0 +1,194 @@
+"""Replay: a Las Vegas game given by hand, played through the reference engine.
+
+A script (JSON) fixes the order of the bill pile, every roll and every
+choice; :func:`replay_script` feeds them to
+:class:`~sim.vegasdice.rules.GameState`, which checks every move, and returns
+the game's trace (format in ``docs/replay.md``). The script format::
+
+    {
+      "players": 3,
+      "rules": {"white_dice": 2},
+      "pile": [90000, 10000, 40000, 50000],
+      "rounds": [
+        {
+          "extra_white": [2, 5],
+          "turns": [
+            {"seat": 0, "roll": [1, 1, 3, 4, 6, 6, 2, 5], "white": [3, 3], "place": 3},
+            {"roll": [2, 2, 2, 4, 5, 6, 6, 1], "white": [1, 4], "place": 2}
+          ]
+        }
+      ]
+    }
+
+``pile`` lists the bills drawn first, top first; the bills it leaves out
+follow in the order of ``rules.bills``. ``turns`` lists every turn of the
+round in order (the engine knows whose turn it is; ``seat``, optional, is
+checked); ``roll`` gives the faces of the seat's own dice, ``white`` those of
+its white dice (omit it when it holds none), ``place`` the value chosen.
+``extra_white`` gives the faces of the table's 2 white dice at 3 players
+with the variant. ``rules`` takes the keys of a config's ``[rules]`` table;
+``rounds`` defaults to the number of rounds the script lists. A script that
+breaks a rule or contradicts itself raises :class:`~sim.errors.ScriptError`
+with one line naming the round, turn, seat and rule.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from sim.errors import ConfigError, ScriptError
+from sim.vegasdice import enums as E
+from sim.vegasdice.params import Rules
+from sim.vegasdice.rules import GameState, IllegalMove, Roll, game_trace
+
+SCRIPT_KEYS = ("players", "rules", "pile", "rounds")
+ROUND_KEYS = ("extra_white", "turns")
+TURN_KEYS = ("seat", "roll", "white", "place")
+
+
+def replay_path(path) -> dict:
+    """Replay the script in the JSON file at ``path``; FileNotFoundError if there is none."""
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ScriptError(f"{path}: not valid JSON ({err})") from None
+    return replay_script(data)
+
+
+def replay_script(data: Any) -> dict:
+    """Play a scripted game (already parsed from JSON) and return its trace."""
+    if not isinstance(data, dict):
+        raise ScriptError("a script is a JSON object with 'rounds' (and optionally 'players', 'rules', 'pile')")
+    _no_unknown_keys(data, SCRIPT_KEYS, "script")
+    rounds = data.get("rounds")
+    if not isinstance(rounds, list) or not rounds:
+        raise ScriptError("rounds: must be a non-empty list of rounds")
+    rules = _script_rules(data, len(rounds))
+    state = GameState(rules, _pile(data.get("pile", []), rules))
+    for number, round_script in enumerate(rounds, start=1):
+        if state.game_over:
+            raise ScriptError(f"round {number}: the game ended after round {number - 1}, but the script goes on")
+        if not state.start_round():
+            raise ScriptError(
+                f"round {number}: the pile cannot bring every casino to {rules.casino_minimum:,} dollars "
+                "and rules.empty_pile is 'end': the game is over, but the script goes on"
+            )
+        _play_round(state, round_script, number)
+    if not state.game_over:
+        raise ScriptError(f"the game lasts {rules.rounds} rounds (rules.rounds), but the script gives {len(rounds)}")
+    return game_trace(state)
+
+
+def script_from_trace(trace: dict, rules: Rules) -> dict:
+    """The script that replays a traced game (``play_game(..., trace=True)``) move for move."""
+    rounds = []
+    for r in trace["rounds"]:
+        turns = []
+        for t in r["turns"]:
+            turn = {"seat": t["seat"], "roll": t["roll"]}
+            if "white" in t:
+                turn["white"] = t["white"]
+            turn["place"] = t["place"]
+            turns.append(turn)
+        entry = {"extra_white": r["extra_white"]} if "extra_white" in r else {}
+        entry["turns"] = turns
+        rounds.append(entry)
+    table = rules.to_dict()
+    return {"players": rules.players, "rules": table, "pile": list(trace["pile"]), "rounds": rounds}
+
+
+def _script_rules(data: dict, n_rounds: int) -> Rules:
+    table = data.get("rules", {})
+    if not isinstance(table, dict):
+        raise ScriptError("rules: must be an object with the keys of a config's [rules] table")
+    table = dict(table)
+    if "players" in data:
+        if "players" in table and table["players"] != data["players"]:
+            raise ScriptError(f"players: {data['players']!r} at the top but rules.players is {table['players']!r}")
+        table["players"] = data["players"]
+    if "rounds" not in table:
+        if n_rounds > E.MAX_ROUNDS:
+            raise ScriptError(f"rounds: the script lists {n_rounds} rounds, a game has at most {E.MAX_ROUNDS}")
+        # a scripted game lasts as many rounds as it lists
+        table["rounds"] = n_rounds
+    try:
+        return Rules.from_mapping(table, prefix="rules")
+    except ConfigError as err:
+        raise ScriptError(str(err)) from None
+
+
+def _pile(first: Any, rules: Rules) -> list[int]:
+    """The pile, top first: the script's bills, then the others in ``rules.bills`` order."""
+    if not isinstance(first, list) or not all(isinstance(b, int) and not isinstance(b, bool) for b in first):
+        raise ScriptError(f"pile: must be a list of bill values in dollars, got {first!r}")
+    left = Counter(rules.pile)
+    for i, bill in enumerate(first):
+        if left[bill] == 0:
+            have = Counter(rules.pile)[bill]
+            raise ScriptError(
+                f"pile[{i}]: no bill of {bill} dollars is left (rules.bills holds {have} of them)"
+            )
+        left[bill] -= 1
+    rest = []
+    for bill in rules.pile:
+        if left[bill]:
+            rest.append(bill)
+            left[bill] -= 1
+    return list(first) + rest
+
+
+def _no_unknown_keys(obj: dict, known, where: str) -> None:
+    for key in obj:
+        if key not in known:
+            raise ScriptError(f"{where}: unknown key {key!r} (known: {', '.join(known)})")
+
+
+def _faces(value: Any, what: str, where: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(isinstance(f, int) and not isinstance(f, bool) for f in value):
+        raise ScriptError(f"{where}: {what} must be a list of die faces, got {json.dumps(value, default=repr)}")
+    return tuple(value)
+
+
+def _play_round(state: GameState, script: Any, number: int) -> None:
+    where = f"round {number}"
+    if not isinstance(script, dict):
+        raise ScriptError(f"{where}: must be an object with 'turns' (and 'extra_white' when the table rolls them)")
+    _no_unknown_keys(script, ROUND_KEYS, where)
+    n_extra = state.rules.n_extra_white
+    if n_extra:
+        if "extra_white" not in script:
+            raise ScriptError(f"{where}: missing 'extra_white', the faces of the table's {n_extra} white dice")
+        try:
+            state.place_extra_white(_faces(script["extra_white"], "extra_white", where))
+        except ValueError as err:
+            raise ScriptError(f"{where}: {err}") from None
+    elif "extra_white" in script:
+        raise ScriptError(f"{where}: extra_white given, but the table rolls no white dice under these rules")
+    turns = script.get("turns")
+    if not isinstance(turns, list):
+        raise ScriptError(f"{where}: 'turns' must be a list of turns")
+    for i, turn in enumerate(turns, start=1):
+        if state.round_over:
+            raise ScriptError(f"{where}: turns lists {len(turns)} turns, but every die is placed after {i - 1}")
+        seat = state.to_move
+        at = f"{where}, turn {i}, seat {seat}"
+        if not isinstance(turn, dict):
+            raise ScriptError(f"{at}: a turn is an object with 'roll' and 'place' (and 'white', 'seat')")
+        _no_unknown_keys(turn, TURN_KEYS, at)
+        if "seat" in turn and turn["seat"] != seat:
+            raise ScriptError(f"{at}: the script says seat {turn['seat']!r}, but seat {seat} rolls next")
+        for key in ("roll", "place"):
+            if key not in turn:
+                raise ScriptError(f"{at}: missing {key!r}")
+        roll = Roll(_faces(turn["roll"], "roll", at), _faces(turn.get("white", []), "white", at))
+        try:
+            state.take_turn(seat, roll, turn["place"])
+        except IllegalMove as err:
+            raise ScriptError(f"{at}: {err.rule}") from None
+    if not state.round_over:
+        raise ScriptError(f"{where}: turns lists {len(turns)} turns, but dice are still to be placed")
+    state.end_round()

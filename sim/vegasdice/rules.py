@@ -1,0 +1,634 @@
+"""The reference engine of Las Vegas (the dice game): plain, readable Python.
+
+This is the source of truth for traces and the engine the jitted core is
+checked against. It keeps four things apart:
+
+* :class:`~sim.vegasdice.params.Rules` — the immutable rule knobs;
+* :class:`GameState` — the mutable game: bill pile, casinos, dice, money;
+* :class:`Observation` — what a seat may know (``state.observe(seat)``):
+  everything on the table, nothing of the pile's order;
+* policies — objects with ``choose_value(obs, roll, rng)``, which see an
+  observation and their own roll, never the state.
+
+Casinos and dice values are numbered 1..casinos here, as in the game. Every
+move goes through :meth:`GameState.take_turn`; a move the rules forbid raises
+:class:`IllegalMove` (a ``ValueError``) whose message names the rule.
+
+The order of events and random draws is the one in ``docs/engine.md``
+(section "Las Vegas"), so :func:`play_game` and the jitted core play the same
+game for the same ``(seed, game)``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass
+from typing import NamedTuple, Protocol, Sequence
+
+import numpy as np
+
+from sim.rng import Stream
+from sim.vegasdice import enums as E
+from sim.vegasdice import policies as jitted_policies
+from sim.vegasdice.params import Rules
+from sim.vegasdice.records import empty_records
+
+WHITE = "white"  # the fictitious owner of the white dice on a casino
+
+
+def owner_name(owner: int | str) -> str:
+    return WHITE if owner == WHITE else f"seat {owner}"
+
+
+class IllegalMove(ValueError):
+    """A turn the rules forbid. ``rule`` names the rule; the message adds the seat."""
+
+    def __init__(self, seat: int, rule: str):
+        self.seat = seat
+        self.rule = rule
+        super().__init__(f"seat {seat}: {rule}")
+
+
+# --- the rules as pure functions ------------------------------------------------
+
+
+class CasinoPayout(NamedTuple):
+    casino: int  # 1-based
+    bills: tuple[int, ...]  # laid out, largest first
+    dice: dict  # owner -> dice placed (seats, then WHITE), owners with none left out
+    removed: tuple  # owners removed because another owner had as many dice
+    paid: tuple  # (owner, bill) from most dice to fewest
+    unclaimed: tuple[int, ...]  # bills nobody took, largest first
+
+
+def pay_casino(casino: int, bills: Sequence[int], dice: dict) -> CasinoPayout:
+    """Pay one casino: owners with equal numbers of dice are removed; the others,
+    from most dice to fewest, each take the largest bill left; bills nobody takes stay.
+    """
+    bills = tuple(sorted(bills, reverse=True))
+    present = {owner: n for owner, n in dice.items() if n > 0}
+    how_many = Counter(present.values())
+    removed = tuple(owner for owner, n in present.items() if how_many[n] > 1)
+    ranking = sorted((o for o, n in present.items() if how_many[n] == 1), key=lambda o: -present[o])
+    paid = tuple(zip(ranking, bills))
+    return CasinoPayout(casino, bills, present, removed, paid, bills[len(paid):])
+
+
+def tie_key(bills: Sequence[int], tie_break: str):
+    """What breaks a money tie: the bill list largest first (Python compares lists
+    element by element, then by length), the number of bills, or nothing."""
+    if tie_break == "bills":
+        return sorted(bills, reverse=True)
+    if tie_break == "count":
+        return len(bills)
+    return 0
+
+
+def ranking(money: Sequence[int], bills: Sequence[Sequence[int]], tie_break: str) -> list[int]:
+    """Seats from richest to poorest, a money tie broken by ``tie_break``; stable by seat."""
+    return sorted(range(len(money)), key=lambda s: (money[s], tie_key(bills[s], tie_break)), reverse=True)
+
+
+def winners(money: Sequence[int], bills: Sequence[Sequence[int]], tie_break: str) -> list[int]:
+    """The richest seats; among several, those the tie-break favours. Tied seats share the win."""
+    richest = max(money)
+    tied = [s for s in range(len(money)) if money[s] == richest]
+    best = max(tie_key(bills[s], tie_break) for s in tied)
+    return [s for s in tied if tie_key(bills[s], tie_break) == best]
+
+
+def win_shares(money: Sequence[int], bills: Sequence[Sequence[int]], tie_break: str) -> list[float]:
+    best = winners(money, bills, tie_break)
+    return [1.0 / len(best) if s in best else 0.0 for s in range(len(money))]
+
+
+# --- moves and what a round leaves behind -----------------------------------------
+
+
+class Roll(NamedTuple):
+    """The faces a seat rolled (1..casinos): its own dice, then its white dice."""
+
+    own: tuple[int, ...]
+    white: tuple[int, ...] = ()
+
+    def shown(self) -> list[int]:
+        return sorted(set(self.own) | set(self.white))
+
+
+class Turn(NamedTuple):
+    seat: int
+    roll: Roll
+    value: int  # the casino the dice went to
+    dice: int  # own dice placed
+    white_dice: int  # white dice placed
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """Everything a finished round leaves behind, for records and traces."""
+
+    round: int  # 0-based
+    first_player: int
+    casino_bills: tuple[tuple[int, ...], ...]  # laid out, largest first
+    short_casinos: int
+    extra_white: tuple[int, ...]  # faces of the table's white dice
+    turns: tuple[Turn, ...]
+    payouts: tuple[CasinoPayout, ...]
+    won: tuple[int, ...]  # dollars per seat
+    bills_won: tuple[int, ...]
+    white_won: int
+    unclaimed: int
+    money: tuple[int, ...]  # after the round
+    bills: tuple[int, ...]  # banknotes held after the round
+    pile: int  # bills left in the pile after the round
+
+    @property
+    def laid_out(self) -> int:
+        return sum(sum(b) for b in self.casino_bills)
+
+
+# --- what a seat may know -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What the seat to move may know: the whole table, not the pile's order."""
+
+    seat: int
+    players: int
+    rounds: int
+    round: int  # 0-based
+    casinos: int
+    first_player: int
+    turn: int  # turns taken this round before this one
+    pile: int  # bills left in the pile
+    dice_per_player: int
+    white_per_player: int
+    dice_left: tuple[int, ...]
+    white_left: tuple[int, ...]
+    money: tuple[int, ...]
+    bills: tuple[int, ...]  # banknotes held
+    casino_dice: tuple[tuple[int, ...], ...]  # [casino][seat..., then white]
+    casino_bills: tuple[tuple[int, ...], ...]  # largest first
+
+    def to_pub(self) -> np.ndarray:
+        """The int64 array the jitted policies read, in the ``enums.P_*`` layout."""
+        pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
+        pub[E.P_PLAYERS] = self.players
+        pub[E.P_ROUNDS] = self.rounds
+        pub[E.P_ROUND] = self.round
+        pub[E.P_CASINOS] = self.casinos
+        pub[E.P_FIRST_PLAYER] = self.first_player
+        pub[E.P_SEAT] = self.seat
+        pub[E.P_TURN] = self.turn
+        pub[E.P_PILE] = self.pile
+        pub[E.P_DICE] = self.dice_per_player
+        pub[E.P_WHITE_DICE] = self.white_per_player
+        for s in range(self.players):
+            pub[E.P_DICE_LEFT + s] = self.dice_left[s]
+            pub[E.P_WHITE_LEFT + s] = self.white_left[s]
+            pub[E.P_MONEY + s] = self.money[s]
+            pub[E.P_BILLS + s] = self.bills[s]
+        for c in range(self.casinos):
+            for s in range(self.players):
+                pub[E.P_CASINO_DICE + c * E.OWNERS + s] = self.casino_dice[c][s]
+            pub[E.P_CASINO_DICE + c * E.OWNERS + E.WHITE] = self.casino_dice[c][self.players]
+            pub[E.P_CASINO_NBILLS + c] = len(self.casino_bills[c])
+            for k, bill in enumerate(self.casino_bills[c]):
+                pub[E.P_CASINO_BILLS + c * E.MAX_CASINO_BILLS + k] = bill
+        return pub
+
+
+# --- the game -----------------------------------------------------------------------
+
+
+class GameState:
+    """A game in progress: the only mutable thing in the engine.
+
+    A round goes ``start_round`` -> ``place_extra_white`` (3 players with the
+    variant) -> ``take_turn``* -> ``end_round``. ``to_move`` says which
+    seat rolls next. ``pile`` lists the bills top first.
+    """
+
+    def __init__(self, rules: Rules, pile: Sequence[int]):
+        pile = [int(b) for b in pile]
+        if Counter(pile) != Counter(rules.pile):
+            raise ValueError("the pile must hold exactly the bills of rules.bills, in any order")
+        self.rules = rules
+        self.initial_pile = tuple(pile)
+        self.pile = deque(pile)
+        players = rules.players
+        self.money = [0] * players
+        self.bills_held: list[list[int]] = [[] for _ in range(players)]
+        self.results: list[RoundResult] = []
+        self.round = 0
+        self.game_over = False
+        self.in_round = False
+        self.extra_placed = True
+
+    # --- the round's set-up ---------------------------------------------------
+    def start_round(self) -> bool:
+        """Fill the casinos from the pile and hand out the dice.
+
+        Returns False, and ends the game, when the pile cannot bring every
+        casino to the minimum and ``rules.empty_pile`` is ``"end"``.
+        """
+        rules = self.rules
+        if self.game_over:
+            raise ValueError("the game is over")
+        if self.in_round:
+            raise ValueError(f"round {self.round + 1} is still in play")
+        casino_bills = []
+        short = 0
+        for _ in range(rules.casinos):
+            bills = []
+            while sum(bills) < rules.casino_minimum and self.pile:
+                bills.append(self.pile.popleft())
+            short += sum(bills) < rules.casino_minimum
+            casino_bills.append(sorted(bills, reverse=True))
+        if short and rules.empty_pile == "end":
+            self.game_over = True
+            return False
+        self.casino_bills = casino_bills
+        self.short_casinos = short
+        self.first_player = self.round % rules.players
+        self.dice_left = [rules.dice_per_player] * rules.players
+        self.white_left = [rules.n_white] * rules.players
+        self.casino_dice = [[0] * (rules.players + 1) for _ in range(rules.casinos)]
+        self.turns: list[Turn] = []
+        self.extra_white: tuple[int, ...] = ()
+        self.extra_placed = rules.n_extra_white == 0
+        self.next_seat = self.first_player
+        self.in_round = True
+        return True
+
+    def place_extra_white(self, faces: Sequence[int]) -> None:
+        """The table's white dice of the round (3 players), on the casinos they show."""
+        if not self.in_round or self.extra_placed:
+            raise ValueError("the table's white dice are placed once, at the start of a round that has them")
+        faces = tuple(faces)
+        if len(faces) != self.rules.n_extra_white:
+            raise ValueError(f"the table rolls {self.rules.n_extra_white} white dice, got {len(faces)} faces")
+        for face in faces:
+            self._check_face(face, "a white die of the table")
+            self.casino_dice[face - 1][self.rules.players] += 1
+        self.extra_white = faces
+        self.extra_placed = True
+
+    def _check_face(self, face, what: str, seat: int | None = None) -> None:
+        ok = isinstance(face, (int, np.integer)) and not isinstance(face, bool) and 1 <= face <= self.rules.casinos
+        if not ok:
+            rule = f"{what} shows 1 to {self.rules.casinos}, got {face!r}"
+            raise ValueError(rule) if seat is None else IllegalMove(seat, rule)
+
+    # --- whose turn ---------------------------------------------------------------
+    def holds_dice(self, seat: int) -> bool:
+        return self.dice_left[seat] + self.white_left[seat] > 0
+
+    @property
+    def round_over(self) -> bool:
+        """Every die placed: the round can be paid out."""
+        return self.in_round and not any(self.holds_dice(s) for s in range(self.rules.players))
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that rolls next, or None between rounds and once every die is placed."""
+        if not self.in_round or self.round_over:
+            return None
+        players = self.rules.players
+        for k in range(players):
+            seat = (self.next_seat + k) % players
+            if self.holds_dice(seat):
+                return seat
+        return None
+
+    # --- a turn ------------------------------------------------------------------
+    def take_turn(self, seat: int, roll: Roll, value: int) -> Turn:
+        """``seat`` rolled ``roll`` and places every die showing ``value`` (its own
+        and its white ones) on casino ``value``."""
+        if not self.in_round:
+            raise IllegalMove(seat, "no round is in play")
+        if not self.extra_placed:
+            raise IllegalMove(seat, "the table's white dice are placed before the first turn")
+        if self.round_over:
+            raise IllegalMove(seat, "every die of the round is placed")
+        if seat != self.to_move:
+            raise IllegalMove(seat, f"not this seat's turn (seat {self.to_move} rolls next)")
+        roll = Roll(tuple(roll.own), tuple(roll.white))
+        if len(roll.own) != self.dice_left[seat]:
+            raise IllegalMove(seat, f"rolls all its dice: {self.dice_left[seat]} of its own, got {len(roll.own)}")
+        if len(roll.white) != self.white_left[seat]:
+            raise IllegalMove(seat, f"rolls all its dice: {self.white_left[seat]} white, got {len(roll.white)}")
+        for face in roll.own + roll.white:
+            self._check_face(face, "a die", seat)
+        if value not in roll.shown():
+            raise IllegalMove(seat, f"places a value its dice show ({', '.join(map(str, roll.shown()))}), not {value!r}")
+        own = roll.own.count(value)
+        white = roll.white.count(value)
+        self.casino_dice[value - 1][seat] += own
+        self.casino_dice[value - 1][self.rules.players] += white
+        self.dice_left[seat] -= own
+        self.white_left[seat] -= white
+        turn = Turn(seat, roll, value, own, white)
+        self.turns.append(turn)
+        self.next_seat = (seat + 1) % self.rules.players
+        return turn
+
+    # --- what a seat sees ----------------------------------------------------------
+    def observe(self, seat: int) -> Observation:
+        rules = self.rules
+        return Observation(
+            seat=seat,
+            players=rules.players,
+            rounds=rules.rounds,
+            round=self.round,
+            casinos=rules.casinos,
+            first_player=self.first_player,
+            turn=len(self.turns),
+            pile=len(self.pile),
+            dice_per_player=rules.dice_per_player,
+            white_per_player=rules.n_white,
+            dice_left=tuple(self.dice_left),
+            white_left=tuple(self.white_left),
+            money=tuple(self.money),
+            bills=tuple(len(b) for b in self.bills_held),
+            casino_dice=tuple(tuple(d) for d in self.casino_dice),
+            casino_bills=tuple(tuple(b) for b in self.casino_bills),
+        )
+
+    # --- payout ----------------------------------------------------------------------
+    def end_round(self) -> RoundResult:
+        """Pay casinos 1 to C in order. A bill the white dice win, then the bills
+        nobody won (largest first), go under the pile."""
+        rules = self.rules
+        players = rules.players
+        if not self.round_over:
+            raise ValueError("the round is paid out once every die is placed")
+        won = [0] * players
+        bills_won = [0] * players
+        white_won = unclaimed = 0
+        payouts = []
+        for c in range(rules.casinos):
+            dice = {s: self.casino_dice[c][s] for s in range(players)}
+            dice[WHITE] = self.casino_dice[c][players]
+            payout = pay_casino(c + 1, self.casino_bills[c], dice)
+            for owner, bill in payout.paid:
+                if owner == WHITE:
+                    white_won += bill
+                    self.pile.append(bill)
+                else:
+                    won[owner] += bill
+                    bills_won[owner] += 1
+                    self.money[owner] += bill
+                    self.bills_held[owner].append(bill)
+            unclaimed += sum(payout.unclaimed)
+            self.pile.extend(payout.unclaimed)
+            payouts.append(payout)
+        result = RoundResult(
+            round=self.round,
+            first_player=self.first_player,
+            casino_bills=tuple(tuple(b) for b in self.casino_bills),
+            short_casinos=self.short_casinos,
+            extra_white=self.extra_white,
+            turns=tuple(self.turns),
+            payouts=tuple(payouts),
+            won=tuple(won),
+            bills_won=tuple(bills_won),
+            white_won=white_won,
+            unclaimed=unclaimed,
+            money=tuple(self.money),
+            bills=tuple(len(b) for b in self.bills_held),
+            pile=len(self.pile),
+        )
+        self.results.append(result)
+        self.round += 1
+        self.in_round = False
+        self.game_over = self.round == rules.rounds
+        return result
+
+    def winners(self) -> list[int]:
+        return winners(self.money, self.bills_held, self.rules.tie_break)
+
+    def ranking(self) -> list[int]:
+        return ranking(self.money, self.bills_held, self.rules.tie_break)
+
+
+# --- draws from the table stream -------------------------------------------------------
+
+
+def shuffled_pile(rules: Rules, table: Stream) -> list[int]:
+    """The bills in the order of ``rules.bills``, shuffled once per game; index 0 is drawn first."""
+    pile = list(rules.pile)
+    table.shuffle(pile)
+    return pile
+
+
+def roll_dice(table: Stream, n: int, casinos: int) -> tuple[int, ...]:
+    """``n`` dice, one ``below(casinos)`` draw each, as faces 1..casinos."""
+    return tuple(table.below(casinos) + 1 for _ in range(n))
+
+
+def roll_for(state: GameState, seat: int, table: Stream) -> Roll:
+    """The seat's roll: its own dice first, then its white dice."""
+    casinos = state.rules.casinos
+    own = roll_dice(table, state.dice_left[seat], casinos)
+    return Roll(own, roll_dice(table, state.white_left[seat], casinos))
+
+
+# --- policies -------------------------------------------------------------------------
+
+
+class Policy(Protocol):
+    def choose_value(self, obs: Observation, roll: Roll, rng: Stream) -> int: ...
+
+
+class RandomPolicy:
+    """Uniform over the values shown. Draws exactly as the jitted ``random``
+    policy does: the values in ascending order, index ``below(n)``."""
+
+    name = "random"
+
+    def choose_value(self, obs: Observation, roll: Roll, rng: Stream) -> int:
+        shown = roll.shown()
+        return shown[rng.below(len(shown))]
+
+
+def roll_counts(roll: Roll, casinos: int) -> tuple[np.ndarray, np.ndarray]:
+    """The roll as the jitted policies read it: dice per casino (0-based), own and white."""
+    own = np.zeros(E.MAX_CASINOS, dtype=np.int64)
+    white = np.zeros(E.MAX_CASINOS, dtype=np.int64)
+    for face in roll.own:
+        own[face - 1] += 1
+    for face in roll.white:
+        white[face - 1] += 1
+    return own, white
+
+
+class JitPolicy:
+    """A jitted policy of ``policies.py`` playing a seat of the reference engine.
+
+    The seat's stream state (the same four xoshiro words the jitted core
+    holds) is handed to the kernel and taken back, so the policy draws from
+    the seat's own stream exactly as it would inside the jitted core.
+    """
+
+    def __init__(self, policy_id: int = E.POLICY_RANDOM, params: Sequence[float] | None = None):
+        self.policy_id = policy_id
+        if params is None:
+            params = np.zeros(jitted_policies.N_POLICY_PARAMS)
+        self.params = np.asarray(params, dtype=np.float64)
+
+    @classmethod
+    def named(cls, text: str) -> "JitPolicy":
+        """``JitPolicy.named("greedy")``: a policy as a config names it."""
+        policy_id, params = jitted_policies.parse_policy(text)
+        return cls(policy_id, params)
+
+    def choose_value(self, obs: Observation, roll: Roll, rng: Stream) -> int:
+        state = np.array(rng.s, dtype=np.uint64)
+        own, white = roll_counts(roll, obs.casinos)
+        c = jitted_policies.choose_value_nb(self.policy_id, self.params, obs.to_pub(), own, white, state)
+        rng.s = [int(word) for word in state]
+        return int(c) + 1
+
+
+def policy_named(text: str) -> Policy:
+    """The reference engine's player for a policy name: the Python twin of
+    ``random``, the jitted policy otherwise."""
+    return RandomPolicy() if text.strip() == "random" else JitPolicy.named(text)
+
+
+# --- one game, start to end --------------------------------------------------------------
+
+
+def play_round(state: GameState, policies: Sequence[Policy], table: Stream, streams: Sequence[Stream]) -> RoundResult:
+    """Roll for each seat in turn, ask its policy for a value, then pay out."""
+    if state.rules.n_extra_white:
+        state.place_extra_white(roll_dice(table, state.rules.n_extra_white, state.rules.casinos))
+    while not state.round_over:
+        seat = state.to_move
+        roll = roll_for(state, seat, table)
+        state.take_turn(seat, roll, policies[seat].choose_value(state.observe(seat), roll, streams[seat]))
+    return state.end_round()
+
+
+def play_game(
+    rules: Rules,
+    seed: int,
+    game: int,
+    policies: Sequence[Policy] | None = None,
+    trace: bool = False,
+):
+    """Play game number ``game`` of ``seed``: its records (and its trace when asked).
+
+    Records are a dict of arrays per ``records.RECORD_FIELDS`` for this one
+    game (no leading games axis). With ``trace=True`` returns
+    ``(records, trace)``, the trace in the replay format.
+    """
+    if policies is None:
+        policies = [RandomPolicy()] * rules.players
+    if len(policies) != rules.players:
+        raise ValueError(f"{len(policies)} policies for {rules.players} players")
+    table = Stream(seed, game, E.STREAM_TABLE)
+    streams = [Stream(seed, game, E.STREAM_POLICY + seat) for seat in range(rules.players)]
+    state = GameState(rules, shuffled_pile(rules, table))
+    while not state.game_over and state.start_round():
+        play_round(state, policies, table, streams)
+    records = game_records(state, game)
+    if trace:
+        return records, game_trace(state)
+    return records
+
+
+def game_records(state: GameState, game: int) -> dict[str, np.ndarray]:
+    """The per-game record of a finished game, shaped as ``records.RECORD_FIELDS`` without the games axis."""
+    rules = state.rules
+    batch = empty_records(1, rules.players, rules.rounds, rules.casinos)
+    rec = {name: arr.reshape(arr.shape[1:]) for name, arr in batch.items()}
+    money = state.money
+    richest = max(money)
+    others = sorted(money, reverse=True)[1]
+    rec["game"][...] = game
+    rec["money"][:] = money
+    rec["bills"][:] = [len(b) for b in state.bills_held]
+    rec["win_share"][:] = win_shares(money, state.bills_held, rules.tie_break)
+    rec["money_tied"][...] = money.count(richest)
+    rec["margin"][...] = richest - others
+    rec["rounds_played"][...] = len(state.results)
+    for r, res in enumerate(state.results):
+        rec["first_player"][r] = res.first_player
+        rec["won"][r] = res.won
+        rec["bills_won"][r] = res.bills_won
+        rec["laid_out"][r] = res.laid_out
+        rec["casino_laid_out"][r] = [sum(b) for b in res.casino_bills]
+        rec["white_won"][r] = res.white_won
+        rec["unclaimed"][r] = res.unclaimed
+        rec["payouts"][r] = sum(1 for p in res.payouts if p.dice)
+        rec["tie_cancels"][r] = sum(1 for p in res.payouts if p.removed)
+        rec["short_casinos"][r] = res.short_casinos
+        rec["turns"][r] = len(res.turns)
+    return rec
+
+
+# --- traces ------------------------------------------------------------------------------
+
+
+def _owner(owner) -> int | str:
+    return owner if owner == WHITE else int(owner)
+
+
+def payout_trace(p: CasinoPayout, players: int) -> dict:
+    return {
+        "casino": p.casino,
+        "bills": list(p.bills),
+        "dice": [p.dice.get(s, 0) for s in range(players)],
+        "white": p.dice.get(WHITE, 0),
+        "removed": [_owner(o) for o in p.removed],
+        "paid": [{"owner": _owner(o), "bill": bill} for o, bill in p.paid],
+        "unclaimed": list(p.unclaimed),
+    }
+
+
+def turn_trace(t: Turn) -> dict:
+    out = {"seat": t.seat, "roll": list(t.roll.own)}
+    if t.roll.white:
+        out["white"] = list(t.roll.white)
+    out.update({"place": t.value, "dice": t.dice, "white_dice": t.white_dice})
+    return out
+
+
+def round_trace(res: RoundResult, players: int) -> dict:
+    out = {
+        "round": res.round + 1,
+        "first_player": res.first_player,
+        "casinos": [list(b) for b in res.casino_bills],
+        "short_casinos": res.short_casinos,
+    }
+    if res.extra_white:
+        out["extra_white"] = list(res.extra_white)
+    out.update(
+        {
+            "turns": [turn_trace(t) for t in res.turns],
+            "payouts": [payout_trace(p, players) for p in res.payouts],
+            "won": list(res.won),
+            "white_won": res.white_won,
+            "unclaimed": res.unclaimed,
+            "money": list(res.money),
+            "bills": list(res.bills),
+            "pile": res.pile,
+        }
+    )
+    return out
+
+
+def game_trace(state: GameState) -> dict:
+    """A played game as the JSON-ready trace ``replay`` returns."""
+    players = state.rules.players
+    return {
+        "pile": list(state.initial_pile),
+        "rounds": [round_trace(res, players) for res in state.results],
+        "money": list(state.money),
+        "bills": [sorted(b, reverse=True) for b in state.bills_held],
+        "ranking": state.ranking(),
+        "winners": state.winners(),
+    }

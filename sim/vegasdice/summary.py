@@ -1,0 +1,290 @@
+"""The summary of a batch of Las Vegas games, built from mergeable partial statistics.
+
+A :class:`Tally` holds only counts, exact integer sums and integer
+histograms of one chunk of game records. Tallies of chunks merge exactly
+(every number in them is an integer), so the summary of a run does not
+depend on how it was chunked. :func:`summarize` turns a tally into a
+JSON-ready dict.
+
+Definitions:
+
+* win share: each of the k winners after the tie-break gets 1/k of a win;
+  its interval is the normal approximation with the sample variance;
+* first-player advantage: seat 0's win share minus 1/players (seat 0 holds
+  the first-player card in round 1);
+* first-card advantage: in one played round, the dollars the holder of the
+  first-player card wins minus the players' average winnings that round
+  (its fair share); the interval is over games (a game's rounds are summed
+  first, since they are not independent);
+* ``first_card_share``: the holder's share of all the dollars players win,
+  against 1/players;
+* winner margin: dollars between the richest seat and the next (0 on a tie);
+* ``tie_cancel_rate``: share of casino payouts (casinos with dice on them)
+  where tied numbers of dice removed at least one owner;
+* ``unclaimed_share`` / ``white_dice_share``: shares of the dollars laid out
+  on the casinos that nobody won, or that the white dice won (both go back
+  under the pile);
+* ``tie_rate``: games whose win is shared after the tie-break;
+  ``money_tie_rate``: games where the richest seats tied on money (the
+  tie-break then decided, or the win was shared);
+* ``short_casino_rate``: share of casinos set up below the minimum because
+  the pile ran out.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import Any, Mapping
+
+import numpy as np
+
+from analysis.stats import IntHistogram, mean_and_sd, mean_interval, wilson_interval
+from sim.vegasdice import enums as E
+from sim.vegasdice.records import empty_records
+
+PERCENTILES = (50, 95)
+
+
+@dataclass(eq=False)
+class Tally:
+    """Sufficient statistics of a batch of games; ``merge`` adds two batches exactly.
+
+    Every number is an integer (Python ints for sums of dollars, which can
+    grow past 64 bits when squared). Win shares are counted in units of
+    1/lcm(1..players) of a win, so that 1/k of a win is whole for any tie.
+    The margins' histogram counts steps of ``margin_step`` dollars, the
+    greatest common divisor of every margin seen (0 while all are 0).
+    """
+
+    players: int
+    rounds: int
+    games: int
+    win_units: tuple[int, ...]  # [seat]
+    win_units_sq: tuple[int, ...]  # [seat]
+    tie_games: int
+    money_tie_games: int
+    money_total: tuple[int, ...]  # [seat], dollars
+    money_total_sq: tuple[int, ...]  # [seat]
+    bills_total: tuple[int, ...]  # [seat]
+    margin_step: int
+    margin: IntHistogram  # winner margins in steps of margin_step dollars
+    margin_total: int
+    margin_total_sq: int
+    played_rounds: int
+    first_card_total: int  # sum over games of sum over rounds of players * holder's - all players' winnings
+    first_card_total_sq: int
+    first_card_won: int  # dollars the card holder won
+    players_won: int  # dollars every player won
+    laid_out: int
+    white_won: int
+    unclaimed: int
+    payouts: int
+    tie_cancels: int
+    short_casinos: int
+    casinos_set_up: int
+    turns: int
+
+    @property
+    def win_unit(self) -> int:
+        return math.lcm(*range(1, self.players + 1))
+
+    @classmethod
+    def of(cls, rec: Mapping[str, np.ndarray]) -> "Tally":
+        """The tally of one batch of game records (see ``sim.vegasdice.records``)."""
+        games, rounds, players = rec["won"].shape
+        casinos = rec["casino_laid_out"].shape[2]
+        unit = math.lcm(*range(1, players + 1))
+        units = np.rint(rec["win_share"] * unit).astype(np.int64)
+        played = rec["first_player"] >= 0  # [game, round]
+        money_total, money_sq = _sums(rec["money"])
+        margin = rec["margin"].astype(np.int64)
+        step = int(np.gcd.reduce(margin)) if games else 0
+        (margin_total,), (margin_sq,) = _sums(margin[:, None])
+        won = rec["won"].astype(np.int64)
+        holder = np.take_along_axis(won, np.maximum(rec["first_player"], 0).astype(np.int64)[:, :, None], 2)[:, :, 0]
+        holder = np.where(played, holder, 0)
+        advantage = (players * holder - won.sum(axis=2)).sum(axis=1)  # per game
+        (first_total,), (first_sq,) = _sums(advantage[:, None])
+        return cls(
+            players=players,
+            rounds=rounds,
+            games=games,
+            win_units=tuple(int(v) for v in units.sum(axis=0)),
+            win_units_sq=tuple(int(v) for v in (units * units).sum(axis=0)),
+            tie_games=int(np.count_nonzero((units > 0).sum(axis=1) > 1)),
+            money_tie_games=int(np.count_nonzero(rec["money_tied"] > 1)),
+            money_total=money_total,
+            money_total_sq=money_sq,
+            bills_total=tuple(int(v) for v in rec["bills"].astype(np.int64).sum(axis=0)),
+            margin_step=step,
+            margin=IntHistogram.of(margin // step if step else margin),
+            margin_total=margin_total,
+            margin_total_sq=margin_sq,
+            played_rounds=int(np.count_nonzero(played)),
+            first_card_total=first_total,
+            first_card_total_sq=first_sq,
+            first_card_won=int(holder.sum()),
+            players_won=int(won.sum()),
+            laid_out=int(rec["laid_out"].astype(np.int64).sum()),
+            white_won=int(rec["white_won"].astype(np.int64).sum()),
+            unclaimed=int(rec["unclaimed"].astype(np.int64).sum()),
+            payouts=int(rec["payouts"].astype(np.int64).sum()),
+            tie_cancels=int(rec["tie_cancels"].astype(np.int64).sum()),
+            short_casinos=int(rec["short_casinos"].astype(np.int64).sum()),
+            casinos_set_up=int(np.count_nonzero(played)) * casinos,
+            turns=int(rec["turns"].astype(np.int64).sum()),
+        )
+
+    @classmethod
+    def empty(cls, players: int, rounds: int) -> "Tally":
+        """The tally of no games: the starting point of a run's merges."""
+        return cls.of(empty_records(0, players, rounds, E.MIN_CASINOS))
+
+    def merge(self, other: "Tally") -> "Tally":
+        """The tally of both batches together."""
+        if (self.players, self.rounds) != (other.players, other.rounds):
+            raise ValueError(
+                f"cannot merge tallies of {self.players} players x {self.rounds} rounds "
+                f"and {other.players} players x {other.rounds} rounds"
+            )
+        step = math.gcd(self.margin_step, other.margin_step)
+        merged = {}
+        for f in fields(self):
+            a, b = getattr(self, f.name), getattr(other, f.name)
+            if f.name in ("players", "rounds"):
+                merged[f.name] = a
+            elif f.name == "margin_step":
+                merged[f.name] = step
+            elif f.name == "margin":
+                merged[f.name] = _in_steps(a, self.margin_step, step).merge(_in_steps(b, other.margin_step, step))
+            elif isinstance(a, tuple):
+                merged[f.name] = tuple(x + y for x, y in zip(a, b))
+            else:
+                merged[f.name] = a + b
+        return Tally(**merged)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Tally):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self))
+
+
+def _sums(x: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Exact column sums and sums of squares of an integer array [games, k], as Python ints.
+
+    Values are divided by their common divisor first; 64-bit sums are used
+    when they cannot overflow, Python integers otherwise.
+    """
+    x = np.asarray(x, dtype=np.int64)
+    k = x.shape[1]
+    g = int(np.gcd.reduce(x.ravel())) if x.size else 0
+    if g == 0:
+        return (0,) * k, (0,) * k
+    u = x // g
+    biggest = int(np.abs(u).max())
+    if biggest * biggest * len(u) < 2**62:
+        total, sq = u.sum(axis=0), (u * u).sum(axis=0)
+    else:
+        u = u.astype(object)
+        total, sq = u.sum(axis=0), (u * u).sum(axis=0)
+    return tuple(int(v) * g for v in total), tuple(int(v) * g * g for v in sq)
+
+
+def _in_steps(hist: IntHistogram, step: int, new_step: int) -> IntHistogram:
+    """A histogram of multiples of ``step`` recounted in steps of ``new_step`` (which divides it)."""
+    if step == new_step or step == 0 or hist.count == 0:
+        return hist
+    factor = step // new_step
+    counts = np.zeros((len(hist.counts) - 1) * factor + 1, dtype=np.int64)
+    counts[::factor] = hist.counts
+    return IntHistogram(counts, hist.offset * factor)
+
+
+def summarize(
+    tally: Tally,
+    *,
+    game: str = E.GAME_ID,
+    seed: int | None = None,
+    seconds: float | None = None,
+    policies: list[str] | tuple[str, ...] | None = None,
+) -> dict[str, Any]:
+    """The summary dict of a run: plain JSON values, seat lists in seat order.
+
+    Intervals are 95% ``[low, high]``; rates are fractions; money is in
+    dollars; a value that is undefined (an interval from a single game) is None.
+    """
+    n, players = tally.games, tally.players
+    unit = tally.win_unit
+    fair = 1 / players
+    win = [mean_and_sd(u, q, n) for u, q in zip(tally.win_units, tally.win_units_sq)]
+    win_share = [m / unit for m, _ in win]
+    win_share_ci = [[x / unit for x in mean_interval(m, sd, n)] for m, sd in win]
+    money = [mean_and_sd(t, q, n) for t, q in zip(tally.money_total, tally.money_total_sq)]
+    margin_mean, margin_sd = mean_and_sd(tally.margin_total, tally.margin_total_sq, n)
+    # Per game, the sum over its rounds of players x the card holder's winnings
+    # minus all players' winnings; per round and in dollars: / (players x rounds).
+    card_mean, card_sd = mean_and_sd(tally.first_card_total, tally.first_card_total_sq, n)
+    per_round = tally.played_rounds / n if n else math.nan
+    scale = players * per_round if per_round else math.nan
+    summary = {
+        "game": game,
+        "title": E.TITLE,
+        "players": players,
+        "rounds": tally.rounds,
+        "games": n,
+        "seed": seed,
+        "policies": list(policies) if policies is not None else None,
+        "seconds": seconds,
+        "games_per_second": n / seconds if seconds else None,
+        "win_share": win_share,
+        "win_share_ci": win_share_ci,
+        "first_player_advantage": win_share[0] - fair,
+        "first_player_advantage_ci": [x - fair for x in win_share_ci[0]],
+        "first_card_advantage": card_mean / scale,
+        "first_card_advantage_ci": [x / scale for x in mean_interval(card_mean, card_sd, n)],
+        "first_card_share": _share(tally.first_card_won, tally.players_won),
+        "money_mean": [m for m, _ in money],
+        "money_mean_ci": [list(mean_interval(m, sd, n)) for m, sd in money],
+        "money_sd": [sd for _, sd in money],
+        "bills_mean": [_share(b, n) for b in tally.bills_total],
+        "winner_margin": {
+            "mean": margin_mean,
+            "sd": margin_sd,
+            **{f"p{q}": tally.margin.percentile(q) * tally.margin_step for q in PERCENTILES},
+        },
+        "tie_rate": _share(tally.tie_games, n),
+        "tie_rate_ci": list(wilson_interval(tally.tie_games, n)),
+        "money_tie_rate": _share(tally.money_tie_games, n),
+        "tie_cancel_rate": _share(tally.tie_cancels, tally.payouts),
+        "tie_cancel_rate_ci": list(wilson_interval(tally.tie_cancels, tally.payouts)),
+        "unclaimed_share": _share(tally.unclaimed, tally.laid_out),
+        "white_dice_share": _share(tally.white_won, tally.laid_out),
+        "laid_out_per_round": _share(tally.laid_out, tally.played_rounds),
+        "short_casino_rate": _share(tally.short_casinos, tally.casinos_set_up),
+        "rounds_played_mean": per_round,
+        "turns_per_round": _share(tally.turns, tally.played_rounds),
+    }
+    return _json_ready(summary)
+
+
+def summarize_records(rec: Mapping[str, np.ndarray], **kwargs) -> dict[str, Any]:
+    """The summary of records held in memory (see :func:`summarize` for the options)."""
+    return summarize(Tally.of(rec), **kwargs)
+
+
+def _share(count: int, total: int) -> float:
+    return count / total if total else math.nan
+
+
+def _json_ready(value):
+    """Plain Python values for json.dumps: numpy scalars unwrapped, nan as None."""
+    if isinstance(value, dict):
+        return {k: _json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_json_ready(v) for v in value]
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return None if math.isnan(value) else float(value)
+    return value
