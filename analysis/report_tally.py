@@ -43,6 +43,31 @@ READ_BATCH_GAMES = 65_536
 GOLDEN_SIDES = (E.MIN_SIDE, E.MAX_SIDE, E.NO_SIDE)  # rows of ``golden_by_side``
 
 
+def merge_tallies(a, b):
+    """Two tallies of the same dataclass (players and rounds alike) added field by field, exactly.
+
+    Integers and arrays add; histograms, moments and nested tallies merge;
+    lists of them merge item by item.
+    """
+    if (a.players, a.rounds) != (b.players, b.rounds):
+        raise ValueError(
+            f"cannot merge tallies of {a.players} players x {a.rounds} rounds "
+            f"and {b.players} players x {b.rounds} rounds"
+        )
+    merged = {}
+    for f in fields(a):
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if f.name in ("players", "rounds"):
+            merged[f.name] = x
+        elif isinstance(x, list):
+            merged[f.name] = [u.merge(v) for u, v in zip(x, y)]
+        elif hasattr(x, "merge"):
+            merged[f.name] = x.merge(y)
+        else:
+            merged[f.name] = x + y
+    return type(a)(**merged)
+
+
 def win_unit(players: int) -> int:
     """1/k of a win is a whole number of these units for every k <= players."""
     return math.lcm(*range(1, players + 1))
@@ -273,23 +298,7 @@ class ReportTally:
 
     def merge(self, other: "ReportTally") -> "ReportTally":
         """The tally of both batches together."""
-        if (self.players, self.rounds) != (other.players, other.rounds):
-            raise ValueError(
-                f"cannot merge report tallies of {self.players} players x {self.rounds} rounds "
-                f"and {other.players} players x {other.rounds} rounds"
-            )
-        merged = {}
-        for f in fields(self):
-            a, b = getattr(self, f.name), getattr(other, f.name)
-            if f.name in ("players", "rounds"):
-                merged[f.name] = a
-            elif isinstance(a, list):
-                merged[f.name] = [x.merge(y) for x, y in zip(a, b)]
-            elif hasattr(a, "merge"):
-                merged[f.name] = a.merge(b)
-            else:
-                merged[f.name] = a + b
-        return ReportTally(**merged)
+        return merge_tallies(self, other)
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, ReportTally):

@@ -33,7 +33,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from analysis.report_tally import Moments, ReportTally
+from analysis.report_tally import Moments, ReportTally, merge_tallies
 from analysis.stats import IntHistogram, mean_and_sd, mean_interval, wilson_interval
 from sim.lasvegan.records import empty_records
 
@@ -116,21 +116,7 @@ class Tally:
 
     def merge(self, other: "Tally") -> "Tally":
         """The tally of both batches together."""
-        if (self.players, self.rounds) != (other.players, other.rounds):
-            raise ValueError(
-                f"cannot merge tallies of {self.players} players x {self.rounds} rounds "
-                f"and {other.players} players x {other.rounds} rounds"
-            )
-        merged = {}
-        for f in fields(self):
-            a, b = getattr(self, f.name), getattr(other, f.name)
-            if f.name in ("players", "rounds"):
-                merged[f.name] = a
-            elif isinstance(a, (IntHistogram, Moments, ReportTally)):
-                merged[f.name] = a.merge(b)
-            else:
-                merged[f.name] = a + b
-        return Tally(**merged)
+        return merge_tallies(self, other)
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, Tally):
