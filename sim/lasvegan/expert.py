@@ -1,20 +1,24 @@
-"""The ``expert`` policy: ``greedy``'s way of weighing a trick, with the
-judgement of ``lookahead`` distilled into a few tuned weights.
+"""The ``expert`` policy: ``lookahead``'s judgement of a card, distilled into a
+score it can compute from the observation alone.
 
 ``lookahead`` plays well because it sees where a move leads: that a trick
-full of cards of a bad machine costs more than its face, that a seat low on
-cabbages must not gamble, where the golden token will hurt at the end of the
-round rather than now. ``expert`` asks the same questions of the
-observation directly, with no rollout, so it costs a few times ``greedy``.
+full of cards of a bad machine costs more than its face, that a card which
+loses now hands its worth to another seat, that a high card kept is a trick
+won later, where the golden token will hurt at the end of the round.
+``expert`` describes every legal card by features that ask those questions
+of the observation directly (:func:`card_features_nb`) and plays the card
+with the best weighted sum, with no rollout, so it costs several times
+``greedy`` rather than hundreds.
 
-How much each consideration counts is a weight in ``EXPERT_WEIGHTS``
-(``expert_weights.py``), tuned so that ``expert`` picks the moves
-``lookahead:N`` values most, over many situations (``bench/train_expert.py``
-writes that file and says how). The kernels take the weights as an argument
-so a tuning run can try weights without compiling again.
+The card weights (``expert_card_weights.py``) are fitted to ``lookahead``'s
+own value of every legal card in many situations
+(``bench/train_expert_cards.py``); the placement weights
+(``expert_weights.py``) are tuned by ``bench/train_expert.py``. The kernels
+take the weights as an argument so a fit can try weights without compiling
+again.
 
-Like every policy it reads only ``pub``, its own hand and nothing else; it
-draws nothing from its random stream.
+Like every policy it reads only ``pub``, its own hand and its own random
+stream (used only to imagine deals for the golden side).
 """
 
 from __future__ import annotations
