@@ -22,6 +22,7 @@ import json
 import math
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -70,16 +71,32 @@ def share_diff_ci(a: dict, b: dict, rng, boot: int = 2000) -> tuple[float, float
     return float(whole), *np.quantile(d, [0.025, 0.975]).tolist()
 
 
-def compare_profiles(players: int, games: int, seed: int, reference: str) -> dict:
-    rules = Rules(players=players)
+def played_profile(name: str, players: int, games: int, seed: int, cache: Path | None, threads=None):
+    """``profile`` of ``games`` games with ``name`` at every seat, and the seconds they took.
+
+    Games are a pure function of the seed, so a reference policy's profile
+    is kept in ``cache`` (when given) and read back by later runs.
+    """
+    path = cache / f"{name.replace(':', '_')}-{players}p-{games}-{seed}.npz" if cache else None
+    if path is not None and path.exists():
+        with np.load(path) as f:
+            return {k: f[k] for k in f.files if k != "seconds"}, float(f["seconds"])
+    ids, params = parse_seats(name, players)
+    start = time.perf_counter()
+    rec = play_games(Rules(players=players), seed, 0, games, ids, params, threads=threads)
+    seconds = time.perf_counter() - start
+    per = profile(rec)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, seconds=seconds, **per)
+    return per, seconds
+
+
+def compare_profiles(players: int, games: int, seed: int, reference: str, cache: Path | None = None) -> dict:
     out = {"players": players, "games": games, "seed": seed}
     per = {}
-    for name in ("expert", reference):
-        ids, params = parse_seats(name, players)
-        start = time.perf_counter()
-        rec = play_games(rules, seed, 0, games, ids, params)
-        out[f"{name}_seconds"] = time.perf_counter() - start
-        per[name] = profile(rec)
+    for name, kept in (("expert", None), (reference, cache)):
+        per[name], out[f"{name}_seconds"] = played_profile(name, players, games, seed, kept)
     rng = np.random.default_rng(seed)
     a, b = per["expert"], per[reference]
     for key in ("elimination", "rounds"):
@@ -112,6 +129,8 @@ def main() -> None:
     ap.add_argument("--opponents", default="lookahead:32,greedy,cautious")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--skip", default="", help="comma list of parts to skip: profile,duels,cost")
+    ap.add_argument("--cache", type=Path, default=Path(__file__).resolve().parent / ".cache",
+                    help="where the reference policy's profiles are kept between runs")
     args = ap.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     player_counts = [int(p) for p in args.players.split(",")]
@@ -124,7 +143,7 @@ def main() -> None:
             costs.append(r)
     if "profile" not in skip:
         for players in player_counts:
-            r = compare_profiles(players, args.games, args.seed, args.reference)
+            r = compare_profiles(players, args.games, args.seed, args.reference, args.cache)
             print(json.dumps(r), flush=True)
             profiles.append(r)
     if "duels" not in skip:

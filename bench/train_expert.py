@@ -1,5 +1,9 @@
 """Tune the weights of the ``expert`` policy; writes ``sim/lasvegan/expert_weights.py``.
 
+Only the placement weights (``future``, ``opponents``, ``golden_future``,
+``golden_soft``) still count: ``expert`` plays its cards by the weights of
+``bench/train_expert_cards.py``, whose regret is reported here beside.
+
 Run: ``.venv/bin/python bench/train_expert.py [--situations 1500] [--samples 128] [--trials 300] [--seed 1]``.
 
 1. Situations: rounds of the rulebook game at 3, 4 and 5 players, dealt at
@@ -30,6 +34,7 @@ from numba import njit
 
 from sim.lasvegan import enums as E
 from sim.lasvegan.expert import N_WEIGHTS, expert_card_nb, expert_placement_nb
+from sim.lasvegan.expert_card_weights import EXPERT_CARD_WEIGHTS
 from sim.lasvegan.expert_weights import EXPERT_WEIGHTS
 from sim.lasvegan.heuristics import greedy_card_nb, greedy_placement_nb
 from sim.lasvegan.lookahead import MAX_OPTIONS, OBJECTIVE_CABBAGES, mean_outcomes_nb
@@ -152,7 +157,7 @@ def regrets_nb(pub, hand, placing, moves, n_moves, totals, w, use_greedy, rows):
             if use_greedy:
                 card = greedy_card_nb(pub[i], hand[i], legal)
             else:
-                card = expert_card_nb(pub[i], hand[i], legal, w)
+                card = expert_card_nb(pub[i], hand[i], legal, EXPERT_CARD_WEIGHTS)
             for j in range(n):
                 if moves[i, j, 0] == card:
                     chosen = j

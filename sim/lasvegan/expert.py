@@ -1,33 +1,40 @@
-"""The ``expert`` policy: ``greedy``'s way of weighing a trick, with the
-judgement of ``lookahead`` distilled into a few tuned weights.
+"""The ``expert`` policy: ``lookahead``'s judgement of a card, distilled into a
+score it can compute from the observation alone.
 
 ``lookahead`` plays well because it sees where a move leads: that a trick
-full of cards of a bad machine costs more than its face, that a seat low on
-cabbages must not gamble, where the golden token will hurt at the end of the
-round rather than now. ``expert`` asks the same questions of the
-observation directly, with no rollout, so it costs a few times ``greedy``.
+full of cards of a bad machine costs more than its face, that a card which
+loses now hands its worth to another seat, that a high card kept is a trick
+won later, where the golden token will hurt at the end of the round.
+``expert`` describes every legal card by features that ask those questions
+of the observation directly (:func:`card_features_nb`) and plays the card
+with the best weighted sum, with no rollout, so it costs several times
+``greedy`` rather than hundreds.
 
-How much each consideration counts is a weight in ``EXPERT_WEIGHTS``
-(``expert_weights.py``), tuned so that ``expert`` picks the moves
-``lookahead:N`` values most, over many situations (``bench/train_expert.py``
-writes that file and says how). The kernels take the weights as an argument
-so a tuning run can try weights without compiling again.
+The card weights (``expert_card_weights.py``) are fitted to ``lookahead``'s
+own value of every legal card in many situations
+(``bench/train_expert_cards.py``); the placement weights
+(``expert_weights.py``) are tuned by ``bench/train_expert.py``. The kernels
+take the weights as an argument so a fit can try weights without compiling
+again.
 
-Like every policy it reads only ``pub``, its own hand and nothing else; it
-draws nothing from its random stream.
+Like every policy it reads only ``pub``, its own hand and its own random
+stream (used only to imagine deals for the golden side).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from sim.bits import lowest_nb, popcount_nb
 from sim.lasvegan import enums as E
+from sim.lasvegan.expert_card_weights import EXPERT_CARD_WEIGHTS
 from sim.lasvegan.expert_weights import EXPERT_WEIGHTS
 from sim.lasvegan.heuristics import (
     ZEROS,
     colour_groups_nb,
+    greedy_card_nb,
     holds_nb,
     later_seats_nb,
     machine_weight_nb,
@@ -40,7 +47,8 @@ from sim.lasvegan.heuristics import (
 from sim.lasvegan.lookahead import OBJECTIVE_CABBAGES, TIE_TO_GREEDY, mean_outcomes_nb
 from sim.lasvegan.mechanics import SEVENS, SUIT_MASK, VALUE_MASK, any_free_slot_nb, seat_to_move_nb
 
-# Index of each weight in EXPERT_WEIGHTS, with what it scales.
+# Index of each weight in EXPERT_WEIGHTS, with what it scales. The first
+# nine scaled an earlier card play; only the placement weights are read now.
 W_SEVEN = 0  # worth of placing a token, per 7 in a trick won
 W_HIDDEN_VOID = 1  # chance a later seat not known void throws a 0 on the trick
 W_GOLDEN_TRICK = 2  # the golden machine's pull on one more trick
@@ -101,19 +109,119 @@ def machine_view_nb(pub, m, bare, won, trick, unseen):
     return cards, weight * popcount_nb(trick & cards), weight, -weight, weight * popcount_nb(unseen & cards)
 
 
-@njit(cache=True)
-def expert_card_nb(pub, hand, legal, w):
-    """expert — greedy's weighing of the trick, with lookahead's judgement.
+@njit(cache=True, inline="always")
+def suit_worth_nb(pub, bare, unseen, free, suit):
+    """Mean worth of an unseen card of ``suit`` (0 if none is unseen): what each
+    seat still to play adds to a trick of that suit when it follows."""
+    in_suit = unseen & SUIT_MASK[suit]
+    k = popcount_nb(in_suit)
+    if k == 0:
+        return 0.0
+    total = 0.0
+    for m in range(E.MACHINES_PER_ROUND):
+        sticker = pub[E.P_MACHINES + m]
+        weight = machine_weight_nb(pub, m, bare)
+        if sticker < E.POINTS_BASE:
+            if sticker == suit:
+                total += weight * k / 3.0
+        else:
+            total += weight * popcount_nb(in_suit & VALUE_MASK[sticker - E.POINTS_BASE])
+    if free and in_suit & SEVENS:
+        total += 0.5
+    return total / k
 
-    Like ``greedy`` it works out what the trick is worth if it wins it (the
-    cards in it and the ones still to come on this round's machines, the
-    golden machine, the tokens its 7s let it place) and the chance its card
-    holds. Unlike ``greedy`` it weighs a loss more than a gain the fewer
-    cabbages it has left, wants a trick only when it is clearly worth it,
-    and when it leads a trick it does not want it leads low in a long suit.
+
+# Per-card features of a card choice, scored by one weight vector per kind of
+# choice (CARD_CONTEXTS): leading a trick, following suit, discarding.
+CTX_LEAD = 0
+CTX_FOLLOW = 1
+CTX_DISCARD = 2
+# ... and one set of the three per table size: 3 (and 2), 4, 5 players.
+N_CONTEXTS = 9
+F_GREEDY = 0  # the card greedy would play
+F_WINS = 1  # the card wins the trick as it stands
+F_HOLD = 2  # chance it wins the trick once every seat has played
+F_TRICK_WORTH = 3  # chance x worth of the trick's cards with this one, on the machines
+F_LATER_WORTH = 4  # chance x expected worth of the cards still to come
+F_GOLDEN = 5  # chance x the golden machine's pull on one more trick
+F_SEVENS = 6  # chance x 7s in the trick with this one, when a slot is free
+F_LOSS = 7  # chance x a negative worth, scaled by how low the seat's cabbages are
+F_OWN_WORTH = 8  # worth of this card alone in the seat's pile
+F_GIVEN = 9  # (1 - chance) x worth of this card to the seat that takes it
+F_VALUE = 10  # card value / 9
+F_HIGHER = 11  # unseen cards of its suit above it / 9
+F_LOWER = 12  # unseen cards of its suit below it / 9
+F_LENGTH = 13  # cards of its suit left in the hand after it / 9
+F_VOID = 14  # playing it leaves the hand void in its suit
+F_TOP = 15  # the seat's highest card of that suit
+F_SEVEN = 16  # the card is a 7
+F_ZERO = 17  # the card is a 0
+F_SUIT_VOIDS = 18  # other seats shown void in its suit (they may throw a 0 on it)
+F_HOLD_LATE = 19  # chance x tricks left / 10: winning now keeps the lead for more tricks
+F_HOLD_EARLY_SEVEN = 20  # the card is a 7 kept in hand while tokens remain (x tricks left / 10)
+F_LEAD_WORTH = 21  # chance x how far the seat leads (or trails) the game in cabbages / 10
+F_OWN_LATE = 22  # own worth x tricks left / 10: a bad card held is a risk for longer
+F_LOW_CARD = 23  # a low card kept for ducking: value <= 2
+F_BIAS_HIGHER0 = 24  # no unseen card of its suit above it: a sure winner later
+F_SUIT_LATER = 25  # chance x later cards x mean worth of the unseen cards of the trick's suit
+F_SUIT_UNSEEN = 26  # unseen cards of its suit / 10: few, and the others throw off-suit cards on it
+F_LOSE_SUIT_LATER = 27  # (1 - chance) x later cards x that mean worth (taken by another seat)
+F_LEAD_SUIT_ZEROS = 28  # unseen 0s of other suits x shown voids in the card's suit
+N_FEATURES = 29
+
+
+# Passed as ``feats`` by the policy: a read-only array, so the features are
+# not written and a decision allocates nothing.
+NO_FEATURES = np.zeros((0, 0))
+NO_FEATURES.flags.writeable = False
+
+
+def put_nb(feats, j, w, row, k, x):
+    """Feature ``k`` of card ``j`` is ``x``: its part of the card's score, kept
+    in ``feats`` unless that is read-only."""
+
+
+@overload(put_nb, inline="always")
+def _put_nb(feats, j, w, row, k, x):
+    if not feats.mutable:
+        return lambda feats, j, w, row, k, x: w[row, k] * np.float64(x)
+
+    def put(feats, j, w, row, k, x):
+        v = np.float64(x)
+        feats[j, k] = v
+        return w[row, k] * v
+
+    return put
+
+
+def clear_nb(feats, j):
+    """Zero the features of card ``j`` unless ``feats`` is read-only."""
+
+
+@overload(clear_nb, inline="always")
+def _clear_nb(feats, j):
+    if not feats.mutable:
+        return lambda feats, j: None
+
+    def clear(feats, j):
+        feats[j, :] = 0.0
+
+    return clear
+
+
+@njit(cache=True)
+def card_features_nb(pub, hand, legal, feats, w):
+    """Score every legal card with the weights ``w`` of its context; return
+    ``(context, best card)``. The context is the kind of choice plus
+    3 x (players - 3), from 0 at 2 and 3 players. The
+    features of the ``j``-th legal card (lowest first) go to ``feats[j]``
+    unless ``feats`` is read-only.
+
+    The features look past the trick: what the card is worth to whoever
+    takes it, how many unseen cards still beat it, what the hand keeps after
+    it (length, voids, a top card, a 7 for a later trick) and how the golden
+    machine and the seat's cabbages weigh one more trick.
     """
-    if legal & (legal - np.uint64(1)) == 0:
-        return lowest_nb(legal)
     seat = seat_to_move_nb(pub)
     players = pub[E.P_PLAYERS]
     won = np.uint64(pub[E.P_WON + seat])
@@ -124,17 +232,28 @@ def expert_card_nb(pub, hand, legal, w):
     q = later_cards / n_unseen if n_unseen else 0.0
     led, best, zero, trick = trick_so_far_nb(pub)
     later = players - 1 - pub[E.P_TRICK_LEN]
+    tricks_left = pub[E.P_HAND_SIZE + seat] / 10.0
 
     cards0, worth0, add0, danger0, unseen0 = machine_view_nb(pub, 0, bare, won, trick, unseen)
     cards1, worth1, add1, danger1, unseen1 = machine_view_nb(pub, 1, bare, won, trick, unseen)
     cards2, worth2, add2, danger2, unseen2 = machine_view_nb(pub, 2, bare, won, trick, unseen)
     unseen_worth = (unseen0 + unseen1 + unseen2) / n_unseen if n_unseen else 0.0
+    # What a card is worth to another seat that takes it: the machines' faces
+    # for a card alone (colour machines at a third of their face).
+    w0 = machine_weight_nb(pub, 0, bare)
+    w1 = machine_weight_nb(pub, 1, bare)
+    w2 = machine_weight_nb(pub, 2, bare)
+    if pub[E.P_MACHINES + 0] < E.POINTS_BASE:
+        w0 /= 3.0
+    if pub[E.P_MACHINES + 1] < E.POINTS_BASE:
+        w1 /= 3.0
+    if pub[E.P_MACHINES + 2] < E.POINTS_BASE:
+        w2 /= 3.0
 
-    # The golden machine's pull on one more trick.
     golden = 0.0
     side = pub[E.P_GOLDEN_SIDE]
+    mine = pub[E.P_TRICKS + seat]
     if side != E.NO_SIDE:
-        mine = pub[E.P_TRICKS + seat]
         lo = 1 << 30
         hi = -1
         for s in range(players):
@@ -146,57 +265,125 @@ def expert_card_nb(pub, hand, legal, w):
             golden = -g / (1 + max(hi - (mine + 1), 0))
         else:
             golden = g / (1 + max(mine - lo, 0))
-
-    base = worth0 + worth1 + worth2 + w[W_LATER_CARDS] * later * unseen_worth + w[W_GOLDEN_TRICK] * golden
-    seven = w[W_SEVEN] if any_free_slot_nb(pub) else 0.0
+    trick_worth = worth0 + worth1 + worth2
+    later_worth = later * unseen_worth
+    free = any_free_slot_nb(pub)
     sevens_in_trick = popcount_nb(trick & SEVENS)
-    # Losses weigh more as the seat's cabbages run low: elimination ends the game.
     starting = max(pub[E.P_STARTING], 1)
     low = max(0.0, 1.0 - pub[E.P_CABBAGES + seat] / starting)
-    loss_weight = 1.0 + w[W_LOSS] * low
+    richest = -1
+    for s in range(players):
+        if s != seat:
+            richest = max(richest, pub[E.P_CABBAGES + s])
+    ahead = (pub[E.P_CABBAGES + seat] - richest) / 10.0
 
+    other_zeros = popcount_nb(unseen & ZEROS)
+
+    greedy = greedy_card_nb(pub, hand, legal)
+    table = 3 * min(max(players - 3, 0), 2)
+    context = CTX_LEAD
+    worth_suit = -1
     choice = -1
     top = -np.inf
+    later_suit_worth = 0.0
+    voids_suit = -1
+    shown_void = 0.0
+    j = 0
     rest = legal
     while rest:
         card = lowest_nb(rest)
         bit = np.uint64(1) << np.uint64(card)
         rest &= rest - np.uint64(1)
-        ev = 0.0
+        suit = card // 10
+        value = card % 10
+        if led >= 0:
+            context = CTX_FOLLOW if suit == led else CTX_DISCARD
+        row = table + context
+        clear_nb(feats, j)
+        score = 0.0
+        score += put_nb(feats, j, w, row, F_GREEDY, card == greedy)
+        own = 0.0
+        given = 0.0
+        add = 0.0
+        if bit & cards0:
+            own -= danger0
+            add += add0
+            given += w0
+        if bit & cards1:
+            own -= danger1
+            add += add1
+            given += w1
+        if bit & cards2:
+            own -= danger2
+            add += add2
+            given += w2
+        p = 0.0
         if takes_lead_nb(card, led, best, zero):
-            worth = base + seven * (sevens_in_trick + (card % 10 == E.SEVEN))
-            if bit & cards0:
-                worth += add0
-            if bit & cards1:
-                worth += add1
-            if bit & cards2:
-                worth += add2
-            if worth < 0.0:
-                worth *= loss_weight
-            p = 1.0 if later == 0 else holds_nb(card, led, unseen, q, later_voids) ** (1.0 + w[W_HIDDEN_VOID])
-            ev = p * worth - w[W_THRESHOLD]
-        if ev > 0.0:
-            score = ev - TIE * (card % 10)
-        else:
-            d = 0.0
-            if bit & cards0:
-                d += danger0
-            if bit & cards1:
-                d += danger1
-            if bit & cards2:
-                d += danger2
-            if led < 0:
-                length = popcount_nb(hand & SUIT_MASK[card // 10])
-                shed = card % 10 + w[W_DUCK_DANGER] * d + w[W_LEAD_LOW] * (length - card % 10)
-                score = min(ev, 0.0) + TIE * shed
-            elif card // 10 == led:
-                score = min(ev, 0.0) + TIE * (card % 10 + w[W_DUCK_DANGER] * d)
-            else:
-                score = min(ev, 0.0) + TIE * (w[W_DISCARD_DANGER] * d + card % 10)
+            score += put_nb(feats, j, w, row, F_WINS, 1.0)
+            p = 1.0 if later == 0 else holds_nb(card, led, unseen, q, later_voids)
+            sevens = sevens_in_trick + (value == E.SEVEN)
+            worth = trick_worth + add + later_worth + golden + (0.5 * sevens if free else 0.0)
+            score += put_nb(feats, j, w, row, F_HOLD, p)
+            score += put_nb(feats, j, w, row, F_TRICK_WORTH, p * (trick_worth + add))
+            score += put_nb(feats, j, w, row, F_LATER_WORTH, p * later_worth)
+            score += put_nb(feats, j, w, row, F_GOLDEN, p * golden)
+            score += put_nb(feats, j, w, row, F_SEVENS, p * sevens if free else 0.0)
+            score += put_nb(feats, j, w, row, F_LOSS, p * min(worth, 0.0) * low)
+            score += put_nb(feats, j, w, row, F_HOLD_LATE, p * tricks_left)
+            score += put_nb(feats, j, w, row, F_LEAD_WORTH, p * ahead)
+        score += put_nb(feats, j, w, row, F_OWN_WORTH, own)
+        score += put_nb(feats, j, w, row, F_GIVEN, (1.0 - p) * given)
+        score += put_nb(feats, j, w, row, F_VALUE, value / 9.0)
+        above = SUIT_MASK[suit] & ~((np.uint64(1) << np.uint64(card + 1)) - np.uint64(1))
+        higher = popcount_nb(unseen & above)
+        score += put_nb(feats, j, w, row, F_HIGHER, higher / 9.0)
+        score += put_nb(feats, j, w, row, F_LOWER, popcount_nb(unseen & SUIT_MASK[suit] & ~above & ~bit) / 9.0)
+        length = popcount_nb(hand & SUIT_MASK[suit]) - 1
+        score += put_nb(feats, j, w, row, F_LENGTH, length / 9.0)
+        score += put_nb(feats, j, w, row, F_VOID, length == 0)
+        score += put_nb(feats, j, w, row, F_TOP, (hand & above) == 0)
+        score += put_nb(feats, j, w, row, F_SEVEN, value == E.SEVEN)
+        score += put_nb(feats, j, w, row, F_ZERO, value == 0)
+        if suit != voids_suit:
+            voids_suit = suit
+            shown_void = 0.0
+            for other in range(players):
+                if other != seat and pub[E.P_VOIDS + other] & (1 << suit):
+                    shown_void += 1.0
+        score += put_nb(feats, j, w, row, F_SUIT_VOIDS, shown_void / (players - 1))
+        if value == E.SEVEN and free:
+            score += put_nb(feats, j, w, row, F_HOLD_EARLY_SEVEN, tricks_left)
+        score += put_nb(feats, j, w, row, F_OWN_LATE, own * tricks_left)
+        score += put_nb(feats, j, w, row, F_LOW_CARD, value <= 2)
+        score += put_nb(feats, j, w, row, F_BIAS_HIGHER0, higher == 0)
+        trick_suit = suit if led < 0 else led
+        if trick_suit != worth_suit:
+            worth_suit = trick_suit
+            later_suit_worth = later * suit_worth_nb(pub, bare, unseen, free, trick_suit)
+        score += put_nb(feats, j, w, row, F_SUIT_LATER, p * later_suit_worth)
+        score += put_nb(feats, j, w, row, F_LOSE_SUIT_LATER, (1.0 - p) * later_suit_worth)
+        score += put_nb(feats, j, w, row, F_SUIT_UNSEEN, popcount_nb(unseen & SUIT_MASK[suit]) / 10.0)
+        score += put_nb(feats, j, w, row, F_LEAD_SUIT_ZEROS, (other_zeros - popcount_nb(unseen & ZEROS & SUIT_MASK[suit])) * shown_void / 4.0)
         if score > top:
             top = score
             choice = card
-    return choice
+        j += 1
+    return table + context, choice
+
+
+@njit(cache=True)
+def expert_card_nb(pub, hand, legal, w):
+    """expert — plays the card a distilled judgement of ``lookahead`` scores best.
+
+    Every legal card is described by the features of
+    :func:`card_features_nb` and scored by the weights of the kind of
+    choice (leading, following suit, discarding) at this table size, fitted
+    so that the scores follow ``lookahead``'s own estimate of each card
+    (``bench/train_expert_cards.py``). On a tie it plays the lowest card.
+    """
+    if legal & (legal - np.uint64(1)) == 0:
+        return lowest_nb(legal)
+    return card_features_nb(pub, hand, legal, NO_FEATURES, w)[1]
 
 
 @njit(cache=True)
@@ -272,11 +459,6 @@ def expert_placement_nb(pub, hand, w, out):
 
 
 @njit(cache=True)
-def expert_card_default_nb(pub, hand, legal):
-    return expert_card_nb(pub, hand, legal, EXPERT_WEIGHTS)
-
-
-@njit(cache=True)
 def expert_placement_search_nb(pub, hand, w, samples, rng, out):
     """The placement of :func:`expert_placement_nb`; when that is the golden
     token, whose side decides who pays at the end of the round, the seat
@@ -302,7 +484,7 @@ def expert_placement_search_nb(pub, hand, w, samples, rng, out):
 
 @njit(cache=True)
 def expert_card_default_nb(pub, hand, legal):
-    return expert_card_nb(pub, hand, legal, EXPERT_WEIGHTS)
+    return expert_card_nb(pub, hand, legal, EXPERT_CARD_WEIGHTS)
 
 
 @njit(cache=True)
