@@ -233,11 +233,13 @@ class ReportTally:
         lowest = np.minimum(cumulative.min(axis=1), 0) if rounds else np.zeros((games, players), np.int64)
         final = rec["final_cabbages"].astype(np.int64)
 
-        amount = rec["amount"].astype(np.int64) * played[:, :, None, None]  # [game, round, kind, seat]
-        gains = np.clip(amount, 0, None).sum(axis=(1, 3))  # [game, kind]
-        losses = -np.clip(amount, None, 0).sum(axis=(1, 3))
-        by_kind = amount.sum(axis=(1, 3))
-        kinds = gains.shape[1]
+        # [game, kind, round x seat], contiguous, so that each sum runs along memory.
+        amount = (rec["amount"] * played[:, :, None, None]).transpose(0, 2, 1, 3)
+        kinds = amount.shape[1]
+        amount = amount.reshape(games, kinds, rounds * players)
+        gains = np.maximum(amount, 0).sum(axis=2, dtype=np.int64)  # [game, kind]
+        losses = -np.minimum(amount, 0).sum(axis=2, dtype=np.int64)
+        by_kind = gains - losses
         drivers_x = np.stack([gains, losses, by_kind], axis=1)  # [game, measure, kind]
         drivers_y = np.stack([
             np.repeat(gains.sum(axis=1, keepdims=True), kinds, axis=1),
@@ -273,7 +275,8 @@ class ReportTally:
             end_counts=end_counts,
             lowest_change=[IntHistogram.of(lowest[:, s]) for s in range(players)],
             swing_seat=[IntHistogram.of(delta[:, :, s][played]) for s in range(players)],
-            swing_ratio=Moments.of(delta.sum(axis=1), rounds_played[:, None]),
+            swing_ratio=Moments.of(cumulative[:, -1] if rounds else np.zeros((games, players), np.int64),
+                                   rounds_played[:, None]),
             final_seat=[IntHistogram.of(final[:, s]) for s in range(players)],
             trajectory=[IntHistogram(np.array([games * players], dtype=np.int64), 0) if games else IntHistogram()]
             + [IntHistogram.of(cumulative[:, r]) for r in range(rounds)],

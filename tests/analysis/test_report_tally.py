@@ -113,3 +113,20 @@ def test_the_records_file_is_tallied_in_bounded_batches(tmp_path, monkeypatch):
     tally = tally_records_file(out / "records.parquet", 4, 4, batch_games=700)
     assert tally == results.tally
     assert max(batches) <= 700 and sum(batches) == 5000 and len(batches) >= 8
+
+
+def test_a_results_directory_without_its_tally_gets_the_same_report(tmp_path):
+    import shutil
+
+    from analysis.report import build_report
+    from analysis.results import load_results
+
+    out = tmp_path / "r"
+    sim.run(Config(name="t", games=3000, seed=6, skill_gap_games=0, strength_games=0, strength_lookahead_games=0),
+            out=out, progress=False, report=False)
+    bare = tmp_path / "bare"
+    shutil.copytree(out, bare)
+    (bare / "tally.json").unlink()
+    with_tally, rebuilt = load_results(out), load_results(bare)
+    assert rebuilt.tally == with_tally.tally
+    assert build_report(rebuilt) == build_report(with_tally)
