@@ -207,6 +207,7 @@ class ReportTally:
     zero_playing_on_events: int
     by_length: FirstGames  # key (rounds played, someone ran out, cabbages moved)
     by_elimination: FirstGames  # key (elimination round,)
+    abs_swing: Moments  # x = a game's summed |cabbage change|, y = its seat-rounds played
 
     @classmethod
     def of(cls, rec: Mapping[str, np.ndarray]) -> "ReportTally":
@@ -257,6 +258,7 @@ class ReportTally:
             zero_playing_on_events=int(zero.sum()),
             by_length=FirstGames.of(np.stack([rounds_played, ran_out, moved], axis=1), game),
             by_elimination=FirstGames.of(elim[:, None], game),
+            abs_swing=Moments.of(moved, rounds_played * players),
         )
 
     @classmethod
@@ -318,7 +320,7 @@ _FIELD_KINDS = {
     "leader_change": "moments", "end_counts": "array", "lowest_change": "histograms", "swing_seat": "histograms",
     "swing_ratio": "moments", "final_seat": "histograms", "trajectory": "histograms", "drivers": "moments",
     "token_values": "histograms", "token_empty": "array", "golden_by_side": "histograms",
-    "by_length": "first", "by_elimination": "first",
+    "by_length": "first", "by_elimination": "first", "abs_swing": "moments",
 }
 
 

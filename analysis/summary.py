@@ -33,7 +33,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from analysis.report_tally import Moments, ReportTally, merge_tallies
+from analysis.report_tally import ReportTally, merge_tallies, win_unit
 from analysis.stats import IntHistogram, mean_and_sd, mean_interval, wilson_interval
 from sim.lasvegan.records import empty_records
 
@@ -67,12 +67,11 @@ class Tally:
     amount_total: np.ndarray  # [kind]: scored amounts over all played seat-rounds
     seven_no_slot_games: int
     zero_playing_on_games: int
-    abs_swing: Moments  # x = a game's summed |cabbage change|, y = its seat-rounds played
     report: ReportTally  # what the HTML report shows beyond the summary
 
     @property
     def win_unit(self) -> int:
-        return _win_unit(self.players)
+        return win_unit(self.players)
 
     @property
     def played_rounds(self) -> int:
@@ -82,7 +81,7 @@ class Tally:
     def of(cls, rec: Mapping[str, np.ndarray]) -> "Tally":
         """The tally of one batch of game records (see ``sim.lasvegan.records``)."""
         games, rounds, players = rec["delta"].shape
-        units = np.rint(rec["win_share"] * _win_unit(players)).astype(np.int64)
+        units = np.rint(rec["win_share"] * win_unit(players)).astype(np.int64)
         rounds_played = rec["rounds_played"].astype(np.int64)
         played = np.arange(rounds)[None, :] < rounds_played[:, None]  # [game, round]
         final = rec["final_cabbages"].astype(np.int64)
@@ -105,7 +104,6 @@ class Tally:
             amount_total=rec["amount"][played].astype(np.int64).sum(axis=(0, 2)),
             seven_no_slot_games=int(np.count_nonzero(rec["seven_no_slot"] > 0)),
             zero_playing_on_games=int(np.count_nonzero(rec["zero_playing_on"] > 0)),
-            abs_swing=Moments.of(np.abs(rec["delta"].astype(np.int64)).sum(axis=(1, 2)), rounds_played * players),
             report=ReportTally.of(rec),
         )
 
@@ -140,11 +138,6 @@ def worst_seat_advantage(win_share: list[float], win_share_ci: list[list[float]]
     return value, [low, high]
 
 
-def _win_unit(players: int) -> int:
-    """1/k of a win is a whole number of these units for every k <= players."""
-    return math.lcm(*range(1, players + 1))
-
-
 def _same(a, b) -> bool:
     return np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
 
@@ -176,7 +169,7 @@ def summarize(
     played_rounds = tally.played_rounds
     seat_rounds = played_rounds * players
     worst = worst_seat_advantage(win_share, win_share_ci, fair)
-    abs_swing = tally.abs_swing.interval()
+    abs_swing = tally.report.abs_swing.interval()
     summary = {
         "game": game,
         "players": players,

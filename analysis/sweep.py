@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.stats import Z95, mean_and_sd, mean_interval
+from analysis.report_tally import win_unit
 from analysis.summary import Tally, summarize
 
 # Lists of the summary that run over rounds rather than seats; the number
@@ -109,10 +110,6 @@ def sort_cells(table: pd.DataFrame, sort_by: str) -> pd.DataFrame:
 # --- paired differences ----------------------------------------------------------
 
 
-def _win_unit(players: int) -> int:
-    return math.lcm(*range(1, players + 1))
-
-
 def _columns_needed(players: int) -> list[str]:
     return ["game", "elim_round", "rounds_played", *(f"win_share_s{s}" for s in range(players))]
 
@@ -171,7 +168,7 @@ def paired_differences(
     size would give (``unpaired_lo``/``_hi``) and ``tighter``, the ratio of
     the two half-widths. Memory holds one batch of a few columns per cell.
     """
-    unit = _win_unit(max(cell_players, baseline_players))
+    unit = win_unit(max(cell_players, baseline_players))
     sums = {m: np.zeros(6, dtype=object) for m in PAIRED_METRICS}  # Σd, Σd², Σa, Σa², Σb, Σb²
     games = 0
     cells = _record_batches(Path(cell_records), _columns_needed(cell_players), batch_games)
