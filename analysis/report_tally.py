@@ -41,7 +41,6 @@ TALLY_FIELDS = (
 # Record batches read back from a records file hold at most this many games.
 READ_BATCH_GAMES = 65_536
 
-GOLDEN_SIDES = (E.MIN_SIDE, E.MAX_SIDE, E.NO_SIDE)  # rows of ``golden_by_side``
 
 
 def merge_tallies(a, b):
@@ -197,7 +196,7 @@ class ReportTally:
     drivers: Moments  # [3 measures, K]: gains / all gains, losses / all losses, amount / seat-rounds
     token_values: list[IntHistogram]  # [colour, points]: face values of tokens on ordinary machines
     token_empty: np.ndarray  # [colour, points]: played machines left without a token
-    golden_by_side: list[IntHistogram]  # [MIN, MAX, not placed]: face value of the golden token
+    golden_by_side: list[IntHistogram]  # [MIN_SIDE, MAX_SIDE, not placed]: face value of the golden token
     shortfall_games: int
     shortfall_rounds: int
     shortfall_cabbages: int
@@ -401,6 +400,7 @@ def _tally_pass_nb(delta, rounds_played, round_leader, units, elim, amount, mach
                     else:
                         token_empty[kind] += 1
                 side = golden_side[g, r]
+                # Rows MIN_SIDE (0), MAX_SIDE (1), then NO_SIDE (-1) last.
                 golden_counts[side if side >= 0 else 2, golden_value[g, r] + 128] += 1
                 if shortfall[g, r] > 0:
                     short_game = True
