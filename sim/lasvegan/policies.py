@@ -31,6 +31,8 @@ from numba import njit
 
 from sim.bits import nth_bit_nb, popcount_nb
 from sim.errors import ConfigError
+from sim.seats import parse_seats as shared_parse_seats
+from sim.seats import whole_number
 from sim.lasvegan import enums as E
 from sim.lasvegan.expert import expert_card_default_nb, expert_placement_default_nb
 from sim.lasvegan.heuristics import (
@@ -109,7 +111,7 @@ def parse_policy(text: str, field: str = "policies.seats") -> tuple[int, np.ndar
         if len(args) > 2:
             raise ConfigError(field, f"{text!r}: expected {POLICY_SYNTAX[name]}")
         samples = args[0] if args else str(DEFAULT_LOOKAHEAD_SAMPLES)
-        if not samples.isdigit() or not 1 <= int(samples) <= MAX_LOOKAHEAD_SAMPLES:
+        if not whole_number(samples) or not 1 <= int(samples) <= MAX_LOOKAHEAD_SAMPLES:
             raise ConfigError(
                 field, f"{text!r}: samples per move must be a whole number from 1 to {MAX_LOOKAHEAD_SAMPLES:,}"
             )
@@ -141,17 +143,7 @@ def parse_policy(text: str, field: str = "policies.seats") -> tuple[int, np.ndar
 
 def parse_seats(seats: str | Sequence[str], players: int, field: str = "policies.seats"):
     """One name for every seat, or a list with one per seat -> (ids, params)."""
-    if isinstance(seats, str):
-        seats = [seats] * players
-    if not isinstance(seats, (list, tuple)):
-        raise ConfigError(field, f"must be a policy name or a list of names, got {seats!r}")
-    if len(seats) != players:
-        raise ConfigError(field, f"lists {len(seats)} policies for {players} players")
-    ids = np.zeros(players, dtype=np.int64)
-    params = np.zeros((players, N_POLICY_PARAMS), dtype=np.float64)
-    for s, text in enumerate(seats):
-        ids[s], params[s] = parse_policy(text, f"{field}[{s}]" if len(set(seats)) > 1 else field)
-    return ids, params
+    return shared_parse_seats(seats, players, parse_policy, N_POLICY_PARAMS, field)
 
 
 # --- random ----------------------------------------------------------------

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from sim.lasvegan import enums as E
+from sim.records import RecordLayout
 
 RECORD_FIELDS: dict[str, tuple[tuple[str, ...], type, str]] = {
     "game": ((), np.int64, "game index (the seed's counter)"),
@@ -40,49 +41,41 @@ RECORD_FIELDS: dict[str, tuple[tuple[str, ...], type, str]] = {
 MINUS_ONE_FIELDS = ("round_leader", "machine", "machine_token", "machine_placer", "golden_side", "golden_placer")
 
 
+LAYOUT = RecordLayout(
+    fields=RECORD_FIELDS,
+    minus_one=MINUS_ONE_FIELDS,
+    letters={"P": "s", "R": "r", "K": "k", "M": "m"},
+    sizes=lambda rules: {"P": rules.players, "R": rules.rounds, "K": E.N_KINDS, "M": E.MACHINES_PER_ROUND},
+)
+
+
+class _Shape:
+    """The two numbers Las Vegan's record shapes depend on, for callers that have no Rules at hand."""
+
+    def __init__(self, players: int, rounds: int):
+        self.players, self.rounds = players, rounds
+
+
 def field_shape(name: str, players: int, rounds: int) -> tuple[int, ...]:
-    dims = {"P": players, "R": rounds, "K": E.N_KINDS, "M": E.MACHINES_PER_ROUND}
-    return tuple(dims[d] for d in RECORD_FIELDS[name][0])
+    return LAYOUT.field_shape(name, _Shape(players, rounds))
 
 
 def empty_records(n_games: int, players: int, rounds: int) -> dict[str, np.ndarray]:
     """Preallocated batch: zeros, and -1 where -1 means 'nothing'."""
-    out = {}
-    for name, (_, dtype, _) in RECORD_FIELDS.items():
-        arr = np.zeros((n_games,) + field_shape(name, players, rounds), dtype=dtype)
-        if name in MINUS_ONE_FIELDS:
-            arr.fill(-1)
-        out[name] = arr
-    return out
+    return LAYOUT.empty(n_games, _Shape(players, rounds))
 
 
 def concat_records(batches: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    return {k: np.concatenate([b[k] for b in batches]) for k in RECORD_FIELDS}
+    return LAYOUT.concat(batches)
 
 
 def slice_records(rec: dict[str, np.ndarray], sl) -> dict[str, np.ndarray]:
     return {k: v[sl] for k, v in rec.items()}
 
 
-def _column_names(name: str, shape: tuple[int, ...], dims: tuple[str, ...]) -> list[tuple[str, tuple]]:
-    if not shape:
-        return [(name, ())]
-    letters = {"P": "s", "R": "r", "K": "k", "M": "m"}
-    cols = []
-    for idx in np.ndindex(*shape):
-        suffix = "_".join(f"{letters[d]}{i}" for d, i in zip(dims, idx))
-        cols.append((f"{name}_{suffix}", idx))
-    return cols
-
-
 def records_to_frame(rec: dict[str, np.ndarray]) -> pd.DataFrame:
     """One row per game, one flat column per record cell (``delta_r0_s2``)."""
-    cols = {}
-    for name, (dims, _, _) in RECORD_FIELDS.items():
-        arr = rec[name]
-        for col, idx in _column_names(name, arr.shape[1:], dims):
-            cols[col] = arr[(slice(None),) + idx]
-    return pd.DataFrame(cols)
+    return LAYOUT.to_frame(rec)
 
 
 def field_columns(name: str, players: int, rounds: int) -> list[str]:
@@ -92,5 +85,4 @@ def field_columns(name: str, players: int, rounds: int) -> list[str]:
     field's array: reading a few fields of a large Parquet file this way
     skips every other column.
     """
-    dims = RECORD_FIELDS[name][0]
-    return [col for col, _ in _column_names(name, field_shape(name, players, rounds), dims)]
+    return LAYOUT.field_columns(name, _Shape(players, rounds))

@@ -26,6 +26,8 @@ import numpy as np
 from numba import njit
 
 from sim.errors import ConfigError
+from sim.seats import parse_seats as shared_parse_seats
+from sim.seats import whole_number
 from sim.rng import below_nb
 from sim.vegasdice import enums as E
 from sim.vegasdice.heuristics import greedy_value_nb
@@ -74,8 +76,7 @@ def parse_policy(text: str, field: str = "policies.seats") -> tuple[int, np.ndar
         if len(args) > 1:
             raise ConfigError(field, f"{text!r}: expected {POLICY_SYNTAX[name]}")
         samples = args[0] if args else str(DEFAULT_MONTECARLO_SAMPLES)
-        # ASCII digits only: str.isdigit alone accepts other scripts' digits.
-        if not (samples.isascii() and samples.isdigit()) or not 1 <= int(samples) <= MAX_MONTECARLO_SAMPLES:
+        if not whole_number(samples) or not 1 <= int(samples) <= MAX_MONTECARLO_SAMPLES:
             raise ConfigError(
                 field, f"{text!r}: samples per decision must be a whole number from 1 to {MAX_MONTECARLO_SAMPLES:,}"
             )
@@ -87,17 +88,7 @@ def parse_policy(text: str, field: str = "policies.seats") -> tuple[int, np.ndar
 
 def parse_seats(seats: str | Sequence[str], players: int, field: str = "policies.seats"):
     """One name for every seat, or a list with one per seat -> (ids, params)."""
-    if isinstance(seats, str):
-        seats = [seats] * players
-    if not isinstance(seats, (list, tuple)):
-        raise ConfigError(field, f"must be a policy name or a list of names, got {seats!r}")
-    if len(seats) != players:
-        raise ConfigError(field, f"lists {len(seats)} policies for {players} players")
-    ids = np.zeros(players, dtype=np.int64)
-    params = np.zeros((players, N_POLICY_PARAMS), dtype=np.float64)
-    for s, text in enumerate(seats):
-        ids[s], params[s] = parse_policy(text, f"{field}[{s}]" if len(set(seats)) > 1 else field)
-    return ids, params
+    return shared_parse_seats(seats, players, parse_policy, N_POLICY_PARAMS, field)
 
 
 # --- random ----------------------------------------------------------------

@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from sim.records import RecordLayout
+
 RECORD_FIELDS: dict[str, tuple[tuple[str, ...], type, str]] = {
     "game": ((), np.int64, "game index (the seed's counter)"),
     "money": (("P",), np.int32, "dollars at the end"),
@@ -37,52 +39,43 @@ RECORD_FIELDS: dict[str, tuple[tuple[str, ...], type, str]] = {
 MINUS_ONE_FIELDS = ("first_player",)
 
 
+LAYOUT = RecordLayout(
+    fields=RECORD_FIELDS,
+    minus_one=MINUS_ONE_FIELDS,
+    letters={"P": "s", "R": "r", "C": "c"},
+    sizes=lambda rules: {"P": rules.players, "R": rules.rounds, "C": rules.casinos},
+)
+
+
+class _Shape:
+    """The numbers Las Vegas's record shapes depend on, for callers that have no Rules at hand."""
+
+    def __init__(self, players: int, rounds: int, casinos: int):
+        self.players, self.rounds, self.casinos = players, rounds, casinos
+
+
 def field_shape(name: str, players: int, rounds: int, casinos: int) -> tuple[int, ...]:
-    dims = {"P": players, "R": rounds, "C": casinos}
-    return tuple(dims[d] for d in RECORD_FIELDS[name][0])
+    return LAYOUT.field_shape(name, _Shape(players, rounds, casinos))
 
 
 def empty_records(n_games: int, players: int, rounds: int, casinos: int) -> dict[str, np.ndarray]:
     """Preallocated batch: zeros, and -1 where -1 means 'not played'."""
-    out = {}
-    for name, (_, dtype, _) in RECORD_FIELDS.items():
-        arr = np.zeros((n_games,) + field_shape(name, players, rounds, casinos), dtype=dtype)
-        if name in MINUS_ONE_FIELDS:
-            arr.fill(-1)
-        out[name] = arr
-    return out
+    return LAYOUT.empty(n_games, _Shape(players, rounds, casinos))
 
 
 def concat_records(batches: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    return {k: np.concatenate([b[k] for b in batches]) for k in RECORD_FIELDS}
+    return LAYOUT.concat(batches)
 
 
 def slice_records(rec: dict[str, np.ndarray], sl) -> dict[str, np.ndarray]:
     return {k: v[sl] for k, v in rec.items()}
 
 
-def _column_names(name: str, shape: tuple[int, ...], dims: tuple[str, ...]) -> list[tuple[str, tuple]]:
-    if not shape:
-        return [(name, ())]
-    letters = {"P": "s", "R": "r", "C": "c"}
-    cols = []
-    for idx in np.ndindex(*shape):
-        suffix = "_".join(f"{letters[d]}{i}" for d, i in zip(dims, idx))
-        cols.append((f"{name}_{suffix}", idx))
-    return cols
-
-
 def records_to_frame(rec: dict[str, np.ndarray]) -> pd.DataFrame:
     """One row per game, one flat column per record cell (``won_r0_s2``)."""
-    cols = {}
-    for name, (dims, _, _) in RECORD_FIELDS.items():
-        arr = rec[name]
-        for col, idx in _column_names(name, arr.shape[1:], dims):
-            cols[col] = arr[(slice(None),) + idx]
-    return pd.DataFrame(cols)
+    return LAYOUT.to_frame(rec)
 
 
 def field_columns(name: str, players: int, rounds: int, casinos: int) -> list[str]:
     """The flat columns of one field in :func:`records_to_frame`, in C order of its cells."""
-    dims = RECORD_FIELDS[name][0]
-    return [col for col, _ in _column_names(name, field_shape(name, players, rounds, casinos), dims)]
+    return LAYOUT.field_columns(name, _Shape(players, rounds, casinos))
