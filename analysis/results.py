@@ -2,7 +2,7 @@
 
 A results directory holds ``records.parquet`` (one row per game),
 ``config.toml``, ``summary.json``, ``meta.json`` and ``tally.json`` (the
-report's mergeable statistics, see ``analysis.report_tally``).
+report's mergeable statistics, see ``analysis.lasvegan.report_tally``).
 :func:`load_results` reads them back without reading the records: what the
 report shows comes from the tally, so a run of any size loads in bounded
 memory. A directory without ``tally.json`` (written before it existed, or
@@ -19,11 +19,9 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from analysis.report_tally import ReportTally, field_array, read_tally, tally_records_file
 from sim.config import Config, load_config
 from sim.errors import ConfigError
-from sim.lasvegan.records import RECORD_FIELDS, field_columns
-from sim.runner import CONFIG_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE
+from sim.layout import CONFIG_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE
 
 RESULT_FILES = (RECORDS_FILE, CONFIG_FILE, SUMMARY_FILE, META_FILE)
 
@@ -37,7 +35,7 @@ class RunResults:
     config_text: str  # config.toml exactly as written
     summary: dict[str, Any]
     meta: dict[str, Any]
-    tally: ReportTally
+    tally: Any  # the game's report tally
 
     @property
     def players(self) -> int:
@@ -57,11 +55,11 @@ class RunResults:
 
     def read_records(self, fields: Iterable[str] | None = None) -> dict[str, np.ndarray]:
         """Every game's record fields in memory (``fields`` limits them): for small runs and notebooks."""
-        return read_records(self.records_path, self.players, self.rounds, fields)
+        return read_records(self.records_path, self.config, fields)
 
     def game_rows(self, games: Sequence[int]) -> list[dict[str, np.ndarray]]:
         """The complete stored records of the given games (each without the games axis)."""
-        return read_game_rows(self.records_path, games, self.players, self.rounds)
+        return read_game_rows(self.records_path, games, self.config)
 
 
 def load_results(results_dir: str | Path) -> RunResults:
@@ -99,49 +97,49 @@ def load_results(results_dir: str | Path) -> RunResults:
     return RunResults(directory, config, config_text, summary, meta, tally)
 
 
-def _load_tally(directory: Path, config: Config) -> ReportTally:
+def _load_tally(directory: Path, config: Config):
     """The stored report tally, or one rebuilt from the records file in bounded batches."""
-    players, rounds = config.players, config.rules.rounds
+    io = config.game_spec.report_tally_io
     path = directory / TALLY_FILE
     if path.is_file():
         try:
-            tally = read_tally(path)
+            tally = io.read(path)
         except (ValueError, UnicodeDecodeError) as err:
             raise ConfigError(str(path), f"cannot be read: {err}") from None
-        if (tally.players, tally.rounds) != (players, rounds):
+        if io.shape(tally) != io.rules_shape(config.rules):
+            (players, rounds), (want_players, want_rounds) = io.shape(tally)[:2], io.rules_shape(config.rules)[:2]
             raise ConfigError(
-                str(path), f"is for {tally.players} players x {tally.rounds} rounds but config.toml for "
-                f"{players} x {rounds}"
+                str(path), f"is for {players} players x {rounds} rounds but config.toml for "
+                f"{want_players} x {want_rounds}"
             )
         return tally
     try:
-        return tally_records_file(directory / RECORDS_FILE, players, rounds)
+        return io.from_records_file(directory / RECORDS_FILE, config.rules)
     except Exception as err:  # pyarrow raises many kinds for a bad or truncated file
         raise ConfigError(str(directory / RECORDS_FILE), f"cannot read the records: {err}") from None
 
 
-def read_records(
-    path: Path, players: int, rounds: int, fields: Iterable[str] | None = None
-) -> dict[str, np.ndarray]:
-    """The record fields of every game in a records file, shaped as ``records.RECORD_FIELDS``.
+def read_records(path: Path, config: Config, fields: Iterable[str] | None = None) -> dict[str, np.ndarray]:
+    """The record fields of every game in a records file of ``config``'s game, as its record layout shapes them.
 
     The games axis is always read (``game``), whatever ``fields`` says.
     """
     import pyarrow.parquet as pq
 
-    names = list(RECORD_FIELDS) if fields is None else list(dict.fromkeys(["game", *fields]))
+    layout, rules = config.game_spec.records, config.rules
+    names = list(layout.fields) if fields is None else list(dict.fromkeys(["game", *fields]))
     for name in names:
-        if name not in RECORD_FIELDS:
+        if name not in layout.fields:
             raise ValueError(f"unknown record field {name!r}")
-    columns = {name: field_columns(name, players, rounds) for name in names}
+    columns = {name: layout.field_columns(name, rules) for name in names}
     try:
         table = pq.read_table(path, columns=[c for cols in columns.values() for c in cols])
     except Exception as err:  # pyarrow raises many kinds for a bad or truncated file
         raise ConfigError(str(path), f"cannot read the records: {err}") from None
-    return {name: field_array(table, name, cols, players, rounds) for name, cols in columns.items()}
+    return {name: layout.field_array(table, name, rules, cols) for name, cols in columns.items()}
 
 
-def read_game_rows(path: Path, games: Sequence[int], players: int, rounds: int) -> list[dict[str, np.ndarray]]:
+def read_game_rows(path: Path, games: Sequence[int], config: Config) -> list[dict[str, np.ndarray]]:
     """Every field of the given games' records, one dict per game in the order given.
 
     Only the row groups that hold the games are read (their ``game``
@@ -150,6 +148,7 @@ def read_game_rows(path: Path, games: Sequence[int], players: int, rounds: int) 
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    layout, rules = config.game_spec.records, config.rules
     wanted = {int(g) for g in games}
     found: dict[int, dict[str, np.ndarray]] = {}
     with pq.ParquetFile(path) as parquet:
@@ -162,10 +161,7 @@ def read_game_rows(path: Path, games: Sequence[int], players: int, rounds: int) 
             at_game = {int(g): i for i, g in enumerate(table.column("game").to_numpy()) if int(g) in wanted}
             for game, at in at_game.items():
                 row = table.slice(at, 1)
-                found[game] = {
-                    name: field_array(row, name, field_columns(name, players, rounds), players, rounds)[0]
-                    for name in RECORD_FIELDS
-                }
+                found[game] = {name: layout.field_array(row, name, rules)[0] for name in layout.fields}
             if len(found) == len(wanted):
                 break
     missing = sorted(wanted - set(found))

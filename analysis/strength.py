@@ -8,7 +8,7 @@ metrics across them and says in one sentence whether the verdict moves.
 
 A metric *moves* between two strengths when the difference is both clear
 (its 95% interval, from the two estimates' intervals taken as independent,
-excludes 0) and material (at least :data:`MATERIAL`, in the metric's own
+excludes 0) and material (at least the metric's ``material``, in its own
 units): a difference of 0.3 points on 100,000 games is real but changes no
 decision.
 """
@@ -20,28 +20,9 @@ from typing import Any, Mapping
 
 import pandas as pd
 
-# The headline metrics, how they read, and the smallest difference that matters.
-METRICS = {
-    "elimination_rate": ("elimination rate", "pct"),
-    "first_player_advantage": ("first-player advantage", "pts"),
-    "worst_seat_advantage": ("worst seat's advantage", "pts"),
-    "mean_rounds": ("mean rounds", "num"),
-    "mean_abs_swing": ("mean |swing| per round", "num"),
-    "tie_rate": ("tie rate", "pct"),
-}
-MATERIAL = {
-    "elimination_rate": 0.03,
-    "first_player_advantage": 0.02,
-    "worst_seat_advantage": 0.02,
-    "mean_rounds": 0.1,
-    "mean_abs_swing": 0.25,
-    "tie_rate": 0.03,
-}
-
-
-def profile_entry(summary: Mapping[str, Any]) -> dict[str, Any]:
-    """The headline metrics of one strength's summary: ``{metric: [value, low, high]}``."""
-    return {m: [summary[m], *(summary.get(f"{m}_ci") or [None, None])] for m in METRICS}
+def profile_entry(summary: Mapping[str, Any], metrics: Mapping[str, Any]) -> dict[str, Any]:
+    """The headline ``metrics`` of one strength's summary: ``{metric: [value, low, high]}``."""
+    return {m: [summary[m], *(summary.get(f"{m}_ci") or [None, None])] for m in metrics}
 
 
 def difference(a: list, b: list) -> tuple[float, float, float] | None:
@@ -53,27 +34,26 @@ def difference(a: list, b: list) -> tuple[float, float, float] | None:
     return d, d - half, d + half
 
 
-def moves(metric: str, a: list, b: list) -> bool:
-    """Whether ``metric`` differs clearly and materially between estimates ``a`` and ``b``."""
+def moves(material: float, a: list, b: list) -> bool:
+    """Whether a metric differs clearly and by at least ``material`` between estimates ``a`` and ``b``."""
     diff = difference(a, b)
     if diff is None:
         return False
     d, low, high = diff
-    return (low > 0 or high < 0) and abs(d) >= MATERIAL[metric]
+    return (low > 0 or high < 0) and abs(d) >= material
 
 
-def strength_table(strength: Mapping[str, Any]) -> pd.DataFrame:
+def strength_table(strength: Mapping[str, Any], metrics: Mapping[str, Any]) -> pd.DataFrame:
     """One row per (metric, policy): value, 95% interval, games."""
     rows = []
     for entry in strength["profiles"]:
         for metric, (value, low, high) in entry["metrics"].items():
-            rows.append({"metric": metric, "label": METRICS[metric][0], "policy": entry["policy"],
+            rows.append({"metric": metric, "label": metrics[metric].label, "policy": entry["policy"],
                          "games": entry["games"], "value": value, "low": low, "high": high})
     return pd.DataFrame(rows)
 
 
-def _show(metric: str, value: float) -> str:
-    kind = METRICS[metric][1]
+def _show(kind: str, value: float) -> str:
     if kind == "pct":
         return f"{100 * value:.1f}%"
     if kind == "pts":
@@ -81,25 +61,29 @@ def _show(metric: str, value: float) -> str:
     return f"{value:.2f}"
 
 
-def verdict(strength: Mapping[str, Any], run_policy: str | None) -> dict[str, Any]:
-    """Which metrics move with player strength, and the sentence that says so.
+def verdict(strength: Mapping[str, Any], run_policy: str | None, metrics: Mapping[str, Any],
+            order: tuple[str, ...]) -> dict[str, Any]:
+    """Which ``metrics`` move with player strength, and the sentence that says so.
 
     The comparison runs from the run's own policy (when every seat plays
     the same one and it is in the profile; else ``random``) to the
-    strongest profile played on the large sample (``expert``), and then to
-    ``lookahead`` on its subsample, which is noted but, being small, rarely
-    decides.
+    strongest profile played on the large sample (the first of ``order``
+    played, e.g. ``expert`` then ``greedy``), and then to the slow policy on
+    its subsample (the profile played last, when it is not in ``order``),
+    which is noted but, being small, rarely decides.
     """
     profiles = {p["policy"]: p for p in strength["profiles"]}
     base = run_policy if run_policy in profiles else "random"
-    strong = next((p for p in ("expert", "greedy") if p in profiles and p != base), None)
-    lookahead = next((p for p in profiles if p.startswith("lookahead")), None)
+    strong = next((p for p in order if p in profiles and p != base), None)
+    last = strength["profiles"][-1]["policy"] if strength["profiles"] else None
+    lookahead = last if last is not None and last not in order and last != "random" else None
     if base not in profiles or strong is None:
         return {"from": base, "to": strong, "moved": [], "sentence": "Too few strengths were played to compare."}
     a, b = profiles[base]["metrics"], profiles[strong]["metrics"]
-    moved = [m for m in METRICS if moves(m, a[m], b[m])]
+    moved = [m for m in metrics if moves(metrics[m].material, a[m], b[m])]
     if moved:
-        changes = "; ".join(f"{METRICS[m][0]} {_show(m, a[m][0])} → {_show(m, b[m][0])}" for m in moved)
+        changes = "; ".join(f"{metrics[m].label} {_show(metrics[m].kind, a[m][0])} → "
+                            f"{_show(metrics[m].kind, b[m][0])}" for m in moved)
         sentence = (f"The verdict changes with player strength: from {base} to {strong} seats, {changes}. "
                     f"Judge these rules with players like the ones who will play them.")
     else:
@@ -107,10 +91,11 @@ def verdict(strength: Mapping[str, Any], run_policy: str | None) -> dict[str, An
                     f"between {base} and {strong} seats.")
     if lookahead is not None and lookahead != base:
         c = profiles[lookahead]["metrics"]
-        far = [m for m in METRICS if moves(m, b[m], c[m])]
+        far = [m for m in metrics if moves(metrics[m].material, b[m], c[m])]
         if far:
             sentence += (f" {lookahead.split(':')[0].capitalize()} seats ({profiles[lookahead]['games']:,} games) differ "
-                         f"from {strong} too: " + "; ".join(f"{METRICS[m][0]} {_show(m, c[m][0])}" for m in far)
+                         f"from {strong} too: " + "; ".join(f"{metrics[m].label} {_show(metrics[m].kind, c[m][0])}"
+                                                            for m in far)
                          + f", so even {strong} is not yet the strongest table.")
         else:
             sentence += (f" {lookahead} seats, on a subsample of {profiles[lookahead]['games']:,} games, "

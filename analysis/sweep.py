@@ -19,9 +19,8 @@ from typing import Any, Iterator, Mapping
 import numpy as np
 import pandas as pd
 
+from analysis.common import win_unit
 from analysis.stats import Z95, mean_and_sd, mean_interval
-from analysis.report_tally import win_unit
-from analysis.summary import Tally, summarize
 
 # Lists of the summary that run over rounds rather than seats; the number
 # in their columns is the round (end_round_share_r2: games ended after round 2).
@@ -29,13 +28,6 @@ ROUND_LISTS = ("end_round_share",)
 # Columns that time the run: they differ from one run of the same games to the next.
 TIMING_COLUMNS = ("seconds", "games_per_second")
 
-# The metrics compared game by game (see _per_game), with their titles.
-PAIRED_METRICS = {
-    "first_player_advantage": "first-player advantage",
-    "elimination_rate": "elimination rate",
-    "mean_rounds": "rounds played",
-    "tie_rate": "tie rate",
-}
 READ_BATCH_GAMES = 65_536
 
 
@@ -88,9 +80,10 @@ def summary_row(summary: Mapping[str, Any]) -> dict[str, Any]:
     return row
 
 
-def metric_columns(players: int, rounds: int) -> list[str]:
-    """The columns :func:`summary_row` gives for a run of ``players`` and ``rounds``."""
-    return list(summary_row(summarize(Tally.empty(players, rounds), policies=["random"] * players)))
+def metric_columns(config) -> list[str]:
+    """The columns :func:`summary_row` gives for a run of ``config`` (a ``sim.config.Config``)."""
+    game, players = config.game_spec, config.players
+    return list(summary_row(game.summarize(game.empty_tally(config.rules), policies=["random"] * players)))
 
 
 def _number(value):
@@ -110,28 +103,16 @@ def sort_cells(table: pd.DataFrame, sort_by: str) -> pd.DataFrame:
 # --- paired differences ----------------------------------------------------------
 
 
-def _columns_needed(players: int) -> list[str]:
-    return ["game", "elim_round", "rounds_played", *(f"win_share_s{s}" for s in range(players))]
-
-
-def _per_game(batch: Mapping[str, np.ndarray], players: int, unit: int) -> dict[str, np.ndarray]:
-    """Each paired metric of each game, as integers (the metric times ``unit`` for win shares)."""
-    win = np.stack([batch[f"win_share_s{s}"] for s in range(players)], axis=1)
-    return {
-        # Seat 0's share minus the fair 1/players, in units where both are whole.
-        "first_player_advantage": np.rint(win[:, 0] * unit).astype(np.int64) - unit // players,
-        "elimination_rate": (batch["elim_round"] > 0).astype(np.int64),
-        "mean_rounds": batch["rounds_played"].astype(np.int64),
-        "tie_rate": ((win > 0).sum(axis=1) > 1).astype(np.int64),
-    }
-
-
-def _record_batches(path: Path, columns: list[str], batch_games: int) -> Iterator[dict[str, np.ndarray]]:
+def _record_batches(path: Path, config, batch_games: int) -> Iterator[dict[str, np.ndarray]]:
+    """The record fields the game's paired metrics read, ``batch_games`` games at a time."""
     import pyarrow.parquet as pq
 
+    game, rules = config.game_spec, config.rules
+    fields = ("game", *game.per_game_fields)
+    columns = {name: game.records.field_columns(name, rules) for name in fields}
     with pq.ParquetFile(path) as f:
-        for batch in f.iter_batches(batch_size=batch_games, columns=columns):
-            yield {name: batch.column(name).to_numpy() for name in columns}
+        for batch in f.iter_batches(batch_size=batch_games, columns=[c for cs in columns.values() for c in cs]):
+            yield {name: game.records.field_array(batch, name, rules, cols) for name, cols in columns.items()}
 
 
 def _side_by_side(a: Iterator[dict], b: Iterator[dict]) -> Iterator[tuple[dict, dict]]:
@@ -153,14 +134,15 @@ def _side_by_side(a: Iterator[dict], b: Iterator[dict]) -> Iterator[tuple[dict, 
 
 def paired_differences(
     cell_records: Path,
-    cell_players: int,
+    cell_config,
     baseline_records: Path,
-    baseline_players: int,
+    baseline_config,
     *,
     batch_games: int = READ_BATCH_GAMES,
 ) -> dict[str, dict[str, float | int | None]]:
-    """Cell minus baseline for each of :data:`PAIRED_METRICS`, paired game by game.
+    """Cell minus baseline for each of the game's ``paired_metrics``, paired game by game.
 
+    Both cells are runs (``sim.config.Config``) of the same game.
     Only the games both cells played are compared (a cell given more games
     by adaptive precision shares its first games with the other). Returns,
     per metric: ``games``, ``difference`` with its paired 95% interval
@@ -168,23 +150,26 @@ def paired_differences(
     size would give (``unpaired_lo``/``_hi``) and ``tighter``, the ratio of
     the two half-widths. Memory holds one batch of a few columns per cell.
     """
+    game = cell_config.game_spec
+    metrics = game.paired_metrics
+    cell_players, baseline_players = cell_config.players, baseline_config.players
     unit = win_unit(max(cell_players, baseline_players))
-    sums = {m: np.zeros(6, dtype=object) for m in PAIRED_METRICS}  # Σd, Σd², Σa, Σa², Σb, Σb²
+    sums = {m: np.zeros(6, dtype=object) for m in metrics}  # Σd, Σd², Σa, Σa², Σb, Σb²
     games = 0
-    cells = _record_batches(Path(cell_records), _columns_needed(cell_players), batch_games)
-    bases = _record_batches(Path(baseline_records), _columns_needed(baseline_players), batch_games)
+    cells = _record_batches(Path(cell_records), cell_config, batch_games)
+    bases = _record_batches(Path(baseline_records), baseline_config, batch_games)
     for a, b in _side_by_side(cells, bases):
         if not np.array_equal(a["game"], b["game"]):
             raise ValueError(f"{cell_records} and {baseline_records} do not hold the same games in the same order")
         games += len(a["game"])
-        va, vb = _per_game(a, cell_players, unit), _per_game(b, baseline_players, unit)
-        for m in PAIRED_METRICS:
+        va, vb = game.per_game(a, cell_players, unit), game.per_game(b, baseline_players, unit)
+        for m in metrics:
             x, y = va[m], vb[m]
             d = x - y
             # Python integers: exact whatever the number of games.
             sums[m] += [int(d.sum()), int((d * d).sum()), int(x.sum()), int((x * x).sum()),
                         int(y.sum()), int((y * y).sum())]
-    return {m: _difference(sums[m], games, unit if m == "first_player_advantage" else 1) for m in PAIRED_METRICS}
+    return {m: _difference(sums[m], games, unit if m == "first_player_advantage" else 1) for m in metrics}
 
 
 def _difference(sums, n: int, unit: int) -> dict[str, float | int | None]:
@@ -207,18 +192,16 @@ def _difference(sums, n: int, unit: int) -> dict[str, float | int | None]:
     return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in out.items()}
 
 
-def paired_table(
-    records: Mapping[int, Path], players: Mapping[int, int], baseline: int
-) -> pd.DataFrame:
+def paired_table(records: Mapping[int, Path], configs: Mapping[int, Any], baseline: int) -> pd.DataFrame:
     """Every cell against ``baseline``: one row per (cell, metric), in cell order.
 
-    ``records`` and ``players`` give each cell's records file and player count.
+    ``records`` and ``configs`` give each cell's records file and config.
     """
     rows = []
     for cell in sorted(records):
         if cell == baseline:
             continue
-        diffs = paired_differences(records[cell], players[cell], records[baseline], players[baseline])
+        diffs = paired_differences(records[cell], configs[cell], records[baseline], configs[baseline])
         for metric, d in diffs.items():
             rows.append({"cell": cell, "baseline": baseline, "metric": metric, **d})
     columns = ["cell", "baseline", "metric", "games", "difference", "difference_lo", "difference_hi",
@@ -236,38 +219,43 @@ def sweep_text(
     paired: pd.DataFrame,
     parameters: list[str],
     *,
+    game,
     baseline: int,
     sort_by: str = "cell",
 ) -> str:
-    """The sweep as the text ``lvsim sweep`` prints: the cells, then the paired differences."""
+    """The sweep of ``game`` (a ``sim.game.Game``) as the text ``lvsim sweep`` prints: the cells, then the
+    paired differences."""
     table = sort_cells(table, sort_by)
-    headers = ["cell", *parameters, "games", "first-player adv. (pp)", "elimination", "rounds", "ties"]
+    metrics = game.sweep_plotted
+    headers = ["cell", *parameters, "games"]
+    headers += [game.paired_metrics.get(m, label) + (" (pp)" if signed else "")
+                for m, (label, _, signed) in metrics.items()]
     rows = []
     for _, r in table.iterrows():
-        advantage = r["first_player_advantage"], r["first_player_advantage_lo"], r["first_player_advantage_hi"]
-        elimination = r["elimination_rate"], r["elimination_rate_lo"], r["elimination_rate_hi"]
-        rows.append([
-            f"{int(r['cell']):03d}",
-            *(format_value(r[p]) for p in parameters),
-            f"{int(r['games']):,}",
-            f"{_pp(advantage[0])} {_pp_ci(*advantage[1:])}",
-            f"{_pct(elimination[0])} {_pct_ci(*elimination[1:])}",
-            f"{r['mean_rounds']:.2f}",
-            _pct(r["tie_rate"]),
-        ])
+        row = [f"{int(r['cell']):03d}", *(format_value(r[p]) for p in parameters), f"{int(r['games']):,}"]
+        for m, (_, scale, signed) in metrics.items():
+            lo, hi = r.get(f"{m}_lo", math.nan), r.get(f"{m}_hi", math.nan)
+            if signed:
+                row.append(f"{_pp(r[m])} {_pp_ci(lo, hi)}")
+            elif scale == 100:
+                row.append(f"{_pct(r[m])} {_pct_ci(lo, hi)}")
+            else:
+                row.append(format_value(r[m]) if is_missing(r[m]) else f"{r[m]:.2f}")
+        rows.append(row)
     order = "" if sort_by == "cell" else f", sorted by {sort_by}"
     lines = [f"{len(table)} cells, seed {format_value(table['seed'].iloc[0])}, 95% intervals{order}", ""]
     lines += _aligned_rows(headers, rows)
     if len(paired):
         lines += ["", f"Paired differences from cell {baseline:03d} (same deals; 95% interval, and how much "
                       "tighter it is than independent runs would give)"]
-        wanted = ("first_player_advantage", "elimination_rate")
-        headers = ["cell", *(f"{PAIRED_METRICS[m]} (pp)" for m in wanted)]
+        # The rates and the advantage, in percentage points.
+        wanted = [m for m, (_, scale, _) in metrics.items() if scale == 100 and m in game.paired_metrics][:3]
+        headers = ["cell", *(f"{game.paired_metrics[m]} (pp)" for m in wanted)]
         rows = []
         for cell, group in paired.groupby("cell", sort=True):
             by_metric = group.set_index("metric")
             cells = [f"{cell:03d}"]
-            for m in wanted:  # both in percentage points
+            for m in wanted:
                 d = by_metric.loc[m]
                 cells.append(f"{_pp(d['difference'])} {_pp_ci(d['difference_lo'], d['difference_hi'])}"
                              f" x{_ratio(d['tighter'])}")

@@ -20,24 +20,13 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.sweep import PAIRED_METRICS, format_value, is_missing, sort_cells
+from analysis.sweep import format_value, is_missing, sort_cells
+from sim.game import Game
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with any common colour-vision deficiency.
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
-# Metric -> (axis label, scale to the unit shown, signed). Plotted in this order.
-PLOTTED = {
-    "first_player_advantage": ("first-player advantage (percentage points)", 100, True),
-    "elimination_rate": ("elimination rate (%)", 100, False),
-    "mean_rounds": ("rounds played", 1, False),
-    "tie_rate": ("tie rate (%)", 100, False),
-}
-HEATMAP_METRICS = ("elimination_rate", "first_player_advantage")
-SKILL_GAP_COLUMNS = {
-    "skill_gap_lookahead_vs_greedy": "skill: lookahead vs greedy (%)",
-    "skill_gap_greedy_vs_random": "skill: greedy vs random (%)",
-}
 MAX_LINES = len(OKABE_ITO)
 MAX_HEATMAP_PAIRS = 6
 
@@ -59,11 +48,12 @@ def sweep_report_html(
     sweep_name: str,
     parameters: Sequence[str],
     axes: Mapping[str, Sequence[Any]],
+    game: Game,
     baseline: int = 0,
     sort_by: str = "cell",
     target_ci: float | None = None,
 ) -> str:
-    """The report page of a sweep as one HTML string.
+    """The report page of a sweep of ``game`` as one HTML string.
 
     ``table`` is the sweep's table (one row per cell, as ``sweep.parquet``),
     ``paired`` its paired differences (as ``paired.parquet``),
@@ -90,16 +80,16 @@ def sweep_report_html(
         f"<h1>Sweep {html.escape(sweep_name)}</h1>",
         f"<p>{intro}</p>",
         "<h2>Cells</h2>",
-        _cells_table(table, parameters, sort_by, target_ci),
+        _cells_table(table, parameters, sort_by, target_ci, game),
         "<p class='note'>Every metric, with its interval, is in <code>sweep.parquet</code>; each cell's records, "
         "config and summary are in <code>cells/&lt;cell&gt;/</code>.</p>",
     ]
     if len(paired):
-        parts += ["<h2>Paired differences</h2>", _paired_table(table, paired, baseline)]
+        parts += ["<h2>Paired differences</h2>", _paired_table(table, paired, baseline, game)]
     for p in varying:
         lines = _lines(table, p, varying)
         if lines:
-            parts += [f"<h2>Against {html.escape(p)}</h2>", _img(_line_figure(table, p, lines, axes))]
+            parts += [f"<h2>Against {html.escape(p)}</h2>", _img(_line_figure(table, p, lines, axes, game))]
     pairs = [(a, b) for a, b in itertools.combinations(varying, 2)
              if _is_grid(_slice(table, a, b, varying, baseline), a, b)]
     for a, b in pairs[:MAX_HEATMAP_PAIRS]:
@@ -109,7 +99,7 @@ def sweep_report_html(
             f"<h2>{html.escape(b)} &times; {html.escape(a)}</h2>",
             f"<p class='note'>Other parameters as in cell {baseline:03d}{': ' + html.escape(where) if where else ''}."
             " Each square shows the value and its interval.</p>",
-            _img(_heatmap_figure(_slice(table, a, b, varying, baseline), a, b, axes)),
+            _img(_heatmap_figure(_slice(table, a, b, varying, baseline), a, b, axes, game)),
         ]
     body = "\n".join(parts)
     return (
@@ -117,6 +107,11 @@ def sweep_report_html(
         f"<title>Sweep {html.escape(sweep_name)}</title><style>{STYLE}</style></head>\n"
         f"<body>\n{body}\n</body></html>\n"
     )
+
+
+def skill_gap_columns(game: Game) -> dict[str, str]:
+    """The sweep table's skill-gap columns of ``game`` and their headings."""
+    return {f"skill_gap_{d.name}": f"skill: {d.policy.split(':')[0]} vs {d.against} (%)" for d in game.skill_gap_duels}
 
 
 def _cell(table: pd.DataFrame, cell: int) -> pd.Series:
@@ -157,16 +152,18 @@ def _is_grid(rows: pd.DataFrame, a: str, b: str) -> bool:
 # --- tables -------------------------------------------------------------------------
 
 
-def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, target_ci: float | None) -> str:
+def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, target_ci: float | None,
+                 game: Game) -> str:
+    plotted, skill_columns = game.sweep_plotted, skill_gap_columns(game)
     ordered = sort_cells(table, sort_by)
     note = "" if sort_by == "cell" else f"<p class='note'>Sorted by <code>{html.escape(sort_by)}</code>.</p>"
-    if any(c in table.columns for c in SKILL_GAP_COLUMNS):
+    if any(c in table.columns for c in skill_columns):
         note += ("<p class='note'>Skill: the win share of one stronger seat against weaker ones at every other "
                  "seat, seats rotated over the same deals (fair share: 1 / players).</p>")
-    head = ["cell", *parameters, "games", *(PLOTTED[m][0] for m in PLOTTED)]
+    head = ["cell", *parameters, "games", *(plotted[m][0] for m in plotted)]
     # The skill gap, when the cells measured it: the strong seat's win share.
-    skill = [c for c in SKILL_GAP_COLUMNS if c in table.columns]
-    head += [SKILL_GAP_COLUMNS[c] for c in skill]
+    skill = [c for c in skill_columns if c in table.columns]
+    head += [skill_columns[c] for c in skill]
     if target_ci is not None:
         head.append("target met")
     rows = []
@@ -174,7 +171,7 @@ def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, t
         cells = [f"<td class='text'><a href='cells/{int(r['cell']):03d}/'>{int(r['cell']):03d}</a></td>"]
         cells += [f"<td class='text'>{html.escape(format_value(r[p]))}</td>" for p in parameters]
         cells.append(f"<td>{int(r['games']):,}</td>")
-        for m, (_, scale, signed) in PLOTTED.items():
+        for m, (_, scale, signed) in plotted.items():
             interval = _fmt_ci(r[m + "_lo"], r[m + "_hi"], scale, signed)
             cells.append(f"<td>{_fmt(r[m], scale, signed)} <span class='ci'>{interval}</span></td>")
         for c in skill:
@@ -190,7 +187,8 @@ def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, t
     return f"{note}<table><tr>{header}</tr>\n" + "\n".join(rows) + "</table>"
 
 
-def _paired_table(table: pd.DataFrame, paired: pd.DataFrame, baseline: int) -> str:
+def _paired_table(table: pd.DataFrame, paired: pd.DataFrame, baseline: int, game: Game) -> str:
+    plotted = {m: v for m, v in game.sweep_plotted.items() if m in game.paired_metrics}
     labels = dict(zip(table["cell"], table["label"]))
     intro = (
         f"<p>Each cell minus cell {baseline:03d} ({html.escape(str(labels[baseline]))}), game by game on the "
@@ -198,12 +196,12 @@ def _paired_table(table: pd.DataFrame, paired: pd.DataFrame, baseline: int) -> s
         "independent runs of the same size would give.</p>"
     )
     head = "<tr><th class='text'>cell</th><th class='text'>changes</th>" + "".join(
-        f"<th>{html.escape(PAIRED_METRICS[m])}</th>" for m in PLOTTED) + "</tr>"
+        f"<th>{html.escape(game.paired_metrics[m])}</th>" for m in plotted) + "</tr>"
     rows = []
     for cell, group in paired.groupby("cell", sort=True):
         d = group.set_index("metric")
         cells = [f"<td class='text'>{int(cell):03d}</td>", f"<td class='text'>{html.escape(str(labels[cell]))}</td>"]
-        for m, (_, scale, _) in PLOTTED.items():
+        for m, (_, scale, _) in plotted.items():
             x = d.loc[m]
             cells.append(
                 f"<td>{_fmt(x['difference'], scale, True)} "
@@ -226,7 +224,7 @@ def _positions(values: Sequence[Any]) -> tuple[dict[str, float], bool]:
     return {format_value(v): float(i) for i, v in enumerate(values)}, False
 
 
-def _line_figure(table: pd.DataFrame, axis: str, lines, axes: Mapping[str, Sequence[Any]]):
+def _line_figure(table: pd.DataFrame, axis: str, lines, axes: Mapping[str, Sequence[Any]], game: Game):
     import matplotlib.pyplot as plt
 
     positions, numeric = _positions(axes[axis])
@@ -235,7 +233,7 @@ def _line_figure(table: pd.DataFrame, axis: str, lines, axes: Mapping[str, Seque
     spacing = min(np.diff(xs)) if len(xs) > 1 else 1.0
     dodge = 0.25 * spacing / (len(lines) - 1) if len(lines) > 1 else 0.0
     fig, panels = plt.subplots(2, 2, figsize=(10, 6.5), constrained_layout=True)
-    for ax, (metric, (label, scale, signed)) in zip(panels.ravel(), PLOTTED.items()):
+    for ax, (metric, (label, scale, signed)) in zip(panels.ravel(), game.sweep_plotted.items()):
         for i, (name, group) in enumerate(lines):
             shift = (i - (len(lines) - 1) / 2) * dodge
             group = group.assign(_x=group[axis].map(lambda v: positions[format_value(v)] + shift)).sort_values("_x")
@@ -258,16 +256,17 @@ def _line_figure(table: pd.DataFrame, axis: str, lines, axes: Mapping[str, Seque
     return fig
 
 
-def _heatmap_figure(rows: pd.DataFrame, a: str, b: str, axes: Mapping[str, Sequence[Any]]):
+def _heatmap_figure(rows: pd.DataFrame, a: str, b: str, axes: Mapping[str, Sequence[Any]], game: Game):
+    heatmap_metrics, plotted = game.sweep_heatmap, game.sweep_plotted
     import matplotlib.pyplot as plt
 
     present_a, present_b = set(rows[a].map(format_value)), set(rows[b].map(format_value))
     xs = [format_value(v) for v in axes[a] if format_value(v) in present_a]
     ys = [format_value(v) for v in axes[b] if format_value(v) in present_b]
-    fig, panels = plt.subplots(1, len(HEATMAP_METRICS), figsize=(6 * len(HEATMAP_METRICS), 4.8),
+    fig, panels = plt.subplots(1, len(heatmap_metrics), figsize=(6 * len(heatmap_metrics), 4.8),
                                constrained_layout=True)
-    for ax, metric in zip(np.atleast_1d(panels), HEATMAP_METRICS):
-        label, scale, signed = PLOTTED[metric]
+    for ax, metric in zip(np.atleast_1d(panels), heatmap_metrics):
+        label, scale, signed = plotted[metric]
         grid = np.full((len(ys), len(xs)), np.nan)
         half = np.full_like(grid, np.nan)
         for _, r in rows.iterrows():

@@ -105,7 +105,7 @@ def sweep_parts(sweep, scratch: Path) -> dict:
     tables = time.perf_counter() - started
     started = time.perf_counter()
     sweep_report_html(results.table, results.paired, sweep_name=sweep.name, parameters=sweep.parameters,
-                      axes={k: sweep.values(k) for k in sweep.parameters}, baseline=0)
+                      axes={k: sweep.values(k) for k in sweep.parameters}, game=sweep.game, baseline=0)
     report = time.perf_counter() - started
     shutil.rmtree(out)
     return {"measure": "sweep_parts", "tables_seconds": tables, "report_seconds": report}

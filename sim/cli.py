@@ -15,9 +15,11 @@ import click
 
 from sim import __version__
 from sim.errors import ConfigError, ScriptError
-from sim.lasvegan.enums import MAX_PLAYERS, MIN_PLAYERS
+from sim.games import GAME_IDS
 
 EXIT_BAD_INPUT = 2
+# A duel keeps one number per deal and policy in memory.
+MAX_DUEL_GAMES = 100_000_000
 
 
 def friendly_errors(fn):
@@ -35,6 +37,20 @@ def friendly_errors(fn):
             sys.exit(EXIT_BAD_INPUT)
 
     return wrapper
+
+
+def game_option(help_text: str):
+    """--game ID: the game of a command that reads no config."""
+    return click.option(
+        "--game", "game_id", type=click.Choice(GAME_IDS), default=None, metavar="ID",
+        help=f"{help_text} One of: {', '.join(GAME_IDS)} (default: lasvegan; `lvsim games` lists them).",
+    )
+
+
+def _game(game_id: str | None):
+    from sim.games import get_game
+
+    return get_game(game_id or "lasvegan", field="--game")
 
 
 def cluster_options(fn):
@@ -57,11 +73,14 @@ def cluster_options(fn):
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="lvsim")
 def main():
-    """Monte Carlo rules-balance simulator for Las Vegan.
+    """Monte Carlo rules-balance simulator for a family of tabletop games.
 
-    Run batches of games from TOML configs and read their HTML reports,
-    sweep rule parameters on the same deals, measure how much skill matters
-    with duels, replay a game given by hand, and time the jitted core.
+    Las Vegan (the card game, `game = "lasvegan"`) and Las Vegas (the dice
+    game, `game = "vegas-dice"`): run batches of games from TOML configs
+    and read their HTML reports, sweep rule parameters on the same deals,
+    measure how much skill matters with duels, replay a game given by hand,
+    and time the jitted core. `lvsim games` lists the games, their rule
+    knobs and their policies.
     """
     _stop_on_sigterm()
 
@@ -84,7 +103,7 @@ def _stop_on_sigterm() -> None:
 @click.option("--seed", type=click.IntRange(0), default=None, help="Base seed (overrides run.seed).")
 @click.option(
     "--players",
-    type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
+    type=click.IntRange(1),
     default=None,
     help="Player count (overrides rules.players; the rules are checked again for it).",
 )
@@ -106,15 +125,14 @@ def _stop_on_sigterm() -> None:
 def run(config, games, seed, players, threads, out, as_json, workers, scheduler):
     """Play the games of CONFIG, print a summary and write the results.
 
-    CONFIG is a TOML experiment file (default: configs/default.toml, the
-    rulebook game at 4 players with random policies). The results
+    CONFIG is a TOML experiment file; its `game` says which game (default:
+    configs/default.toml, the rulebook Las Vegan at 4 players). The results
     directory gets the per-game records (records.parquet), the resolved
     config (config.toml), the summary (summary.json), the report's tallies
     (tally.json), what is needed to reproduce the run (meta.json) and the
     HTML report (report.html). The results are in place before the report
     is written: if it fails, `lvsim report DIR` finishes the job.
     """
-    from analysis.summary import summary_table
     from sim.cluster import open_cluster
     from sim.config import default_config, load_config
     from sim.runner import DEFAULT_OUT
@@ -127,7 +145,7 @@ def run(config, games, seed, players, threads, out, as_json, workers, scheduler)
     if as_json:
         click.echo(json.dumps(results.summary))
         return
-    click.echo(summary_table(results.summary))
+    click.echo(cfg.game_spec.summary_table(results.summary))
     files = ", ".join(sorted(p.name for p in results.out_dir.iterdir()))
     click.echo(f"\nResults in {results.out_dir}/ ({files})")
     report = results.out_dir / "report.html"
@@ -138,39 +156,46 @@ def run(config, games, seed, players, threads, out, as_json, workers, scheduler)
 
 @main.command()
 @click.argument("script", type=click.Path(dir_okay=False))
+@game_option("The game the script is a game of.")
 @friendly_errors
-def replay(script):
+def replay(script, game_id):
     """Play the hand-scripted game in SCRIPT (JSON) and print its trace as JSON.
 
-    The script gives, for each round, the machines, token faces, hands and
-    every card played and token placed; the reference engine checks every
-    move against the rules. An illegal or inconsistent script exits with
-    code 2 and one line naming the round, trick, seat and rule.
+    For Las Vegan the script gives, for each round, the machines, token
+    faces, hands and every card played and token placed; for Las Vegas
+    (--game vegas-dice) the bill pile and every roll and value chosen. The
+    reference engine checks every move against the rules. An illegal or
+    inconsistent script exits with code 2 and one line naming where and
+    which rule. docs/replay.md gives both schemas.
     """
-    from sim.lasvegan.replay import replay_path
-
-    trace = replay_path(script)
+    trace = _game(game_id).replay_path(script)
     click.echo(json.dumps(trace))
 
 
 @main.command()
-@click.option("--players", type=click.IntRange(2, 5), default=4, show_default=True, help="Player count.")
+@game_option("The game to time.")
+@click.option("--players", type=click.IntRange(1), default=4, show_default=True, help="Player count.")
 @click.option("--policy", default="random", show_default=True, help="Policy for every seat (e.g. random, greedy).")
-@click.option("--games", type=click.IntRange(1), default=1_000_000, show_default=True, help="Games to time.")
+@click.option("--games", type=click.IntRange(1), default=1_000_000, show_default=True,
+              help="Games to time (at most 20,000,000: their records are held in memory).")
 @click.option("--threads", type=click.IntRange(1), default=None, help="Threads (default: all cores).")
-@click.option("--seed", type=int, default=1, show_default=True, help="Base seed.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=1, show_default=True, help="Base seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @friendly_errors
-def bench(players, policy, games, threads, seed, as_json):
-    """Time the jitted core alone: no file output, compilation excluded."""
-    from sim.lasvegan.bench import bench_core
+def bench(game_id, players, policy, games, threads, seed, as_json):
+    """Time the jitted core alone on the rulebook game: no file output, compilation excluded."""
+    from sim.bench import MAX_BENCH_GAMES, bench_core
 
-    result = bench_core(players=players, policy=policy, games=games, threads=threads, seed=seed)
+    game = _game(game_id)
+    if games > MAX_BENCH_GAMES:
+        raise ConfigError("--games", f"at most {MAX_BENCH_GAMES:,} (their records are held in memory), got {games:,}")
+    rules = _rules_for(game, {}, players)
+    result = bench_core(game, rules, policy=policy, games=games, threads=threads, seed=seed)
     if as_json:
         click.echo(json.dumps(result))
     else:
         click.echo(
-            f"{result['games']:,} games at {players} players ({policy}), {result['threads']} threads: "
+            f"{game.title}: {result['games']:,} games at {players} players ({policy}), {result['threads']} threads: "
             f"{result['seconds']:.2f} s, {result['games_per_second']:,.0f} games/s"
         )
 
@@ -178,6 +203,7 @@ def bench(players, policy, games, threads, seed, as_json):
 
 @main.command()
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
+@game_option("The game, when no CONFIG gives it.")
 @click.option(
     "--seats",
     default=None,
@@ -186,7 +212,7 @@ def bench(players, policy, games, threads, seed, as_json):
 )
 @click.option(
     "--games",
-    type=click.IntRange(1),
+    type=click.IntRange(1, MAX_DUEL_GAMES),
     default=1000,
     show_default=True,
     help="Deals to play; each deal is played once per rotation of the seats.",
@@ -196,7 +222,7 @@ def bench(players, policy, games, threads, seed, as_json):
 )
 @click.option(
     "--players",
-    type=click.IntRange(MIN_PLAYERS, MAX_PLAYERS),
+    type=click.IntRange(1),
     default=None,
     help="Player count (default: the config's, else one per policy in --seats).",
 )
@@ -205,45 +231,100 @@ def bench(players, policy, games, threads, seed, as_json):
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 @friendly_errors
-def duel(config, seats, games, seed, players, threads, as_json):
+def duel(config, game_id, seats, games, seed, players, threads, as_json):
     """Play policies against each other on the same deals: how much skill matters.
 
     Every deal is played once per rotation of the seat list, so each policy
     plays it from every seat it is given and neither the seat nor the deal
     favours anyone. Prints each policy's win share with its 95% confidence
     interval next to its fair share (its seats / players). CONFIG is an
-    optional TOML experiment file giving the rules.
+    optional TOML experiment file giving the game and its rules.
     """
-    from sim.lasvegan.duel import duel as play_duel
-    from sim.lasvegan.duel import duel_table
-    from sim.lasvegan.params import Rules
+    from sim.duel import duel as play_duel
+    from sim.duel import duel_table
 
     seat_list = [s.strip() for s in seats.split(",")] if seats is not None else None
     if config:
         from sim.config import load_config
 
         cfg = load_config(config)
+        if game_id is not None and game_id != cfg.game:
+            raise ConfigError("--game", f"{game_id!r} differs from the config's game {cfg.game!r}; give one or the other")
+        game = cfg.game_spec
         rules = cfg.rules
         seed = cfg.seed if seed is None else seed
         if seat_list is None:
-            seat_list = list(cfg.seat_policies)
+            # The config's seats are for its player count: with another one, one policy for
+            # every seat carries over, a list does not.
+            if players is not None and players != rules.players and not isinstance(cfg.seats, str):
+                raise ConfigError(
+                    "--players", f"the config lists one policy per seat for {rules.players} players; "
+                    f"give --seats for {players}"
+                )
+            seat_list = list(cfg.seat_policies) if isinstance(cfg.seats, tuple) else None
+            if seat_list is None:
+                seat_list = [cfg.seats] * (players or rules.players)
     else:
+        game = _game(game_id)
         if seat_list is None:
             raise ConfigError("--seats", "give one policy per seat, e.g. --seats greedy,random,random,random")
-        rules = Rules()
+        rules = game.Rules()
         if players is None:
             players = len(seat_list)
-            if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-                raise ConfigError("--seats", f"lists {players} policies; a table seats {MIN_PLAYERS} to {MAX_PLAYERS}")
+            if not game.min_players <= players <= game.max_players:
+                raise ConfigError(
+                    "--seats", f"lists {players} policies; a table of {game.title} seats "
+                    f"{game.min_players} to {game.max_players}"
+                )
     if players is not None and players != rules.players:
-        rules = Rules.from_mapping({**rules.to_dict(), "players": players})
-    result = play_duel(rules, seat_list, games, 1 if seed is None else seed, threads=threads, progress=sys.stderr.isatty())
+        rules = _rules_for(game, rules.to_dict(), players)
+    result = play_duel(game, rules, seat_list, games, 1 if seed is None else seed, threads=threads,
+                       progress=sys.stderr.isatty())
     if as_json:
         for row in result["policies"].values():
             row["win_share_ci"] = [None if x != x else x for x in row["win_share_ci"]]
         click.echo(json.dumps(result))
     else:
-        click.echo(duel_table(result))
+        click.echo(f"{game.title}: " + duel_table(result))
+
+
+def _rules_for(game, rules: dict, players: int):
+    """The game's rules with ``players`` put in; a rule that does not hold for them names --players."""
+    try:
+        return game.Rules.from_mapping({**rules, "players": players})
+    except ConfigError as err:
+        raise ConfigError("--players", f"{err.field}: {err.problem}" if err.field != "rules.players"
+                          else err.problem) from None
+
+
+@main.command()
+@game_option("Only this game.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object keyed by game id.")
+def games(game_id, as_json):
+    """List the games: their rule knobs (defaults and values) and their policies.
+
+    A config picks its game with `game = "<id>"` and sets any knob in its
+    [rules] table; `policies.seats` takes the policy names.
+    """
+    from sim.games import all_games, get_game
+
+    chosen = [get_game(game_id)] if game_id else all_games()
+    if as_json:
+        click.echo(json.dumps({g.id: g.describe() for g in chosen}))
+        return
+    blocks = []
+    for g in chosen:
+        lines = [f"{g.id}: {g.title} ({g.min_players} to {g.max_players} players)", "  rules (default; values):"]
+        width = max(len(k) for k in g.knobs)
+        for name, (default, values) in g.knobs.items():
+            lines.append(f"    {name:<{width}}  {json.dumps(default)}; {values}")
+        lines.append("  policies:")
+        width = max(len(p) for p in g.policy_syntax.values())
+        for name, syntax in g.policy_syntax.items():
+            lines.append(f"    {syntax:<{width}}  {g.policy_descriptions[name]}")
+        blocks.append("\n".join(lines))
+    click.echo("\n\n".join(blocks))
+
 
 @main.command()
 @click.argument("results_dir", type=click.Path(file_okay=False))
@@ -255,11 +336,12 @@ def duel(config, seats, games, seed, players, threads, as_json):
 def report(results_dir, out_file):
     """Write the HTML balance report of the run in RESULTS_DIR and print its path.
 
-    RESULTS_DIR is a directory written by `lvsim run`. The report is one
-    self-contained HTML file (figures embedded, nothing fetched): the
-    headline verdicts, first-player advantage, elimination, cabbage swings
-    and what drives them, skill, rule holes, two example games told move
-    by move, and the config with the command that reproduces the run.
+    RESULTS_DIR is a directory written by `lvsim run`, of any game. The
+    report is one self-contained HTML file (figures embedded, nothing
+    fetched): the headline verdicts, seat and first-player advantage, the
+    game's own sections (for Las Vegan: elimination, cabbage swings and
+    what drives them, rule holes), skill, example games told move by move,
+    and the config with the command that reproduces the run.
     """
     from analysis.report import write_report
 
@@ -344,7 +426,8 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
     if as_json:
         click.echo(json.dumps(results.to_json()))
         return
-    click.echo(sweep_text(results.table, results.paired, swp.parameters, baseline=baseline, sort_by=sort_by))
+    click.echo(sweep_text(results.table, results.paired, swp.parameters, game=swp.game, baseline=baseline,
+                          sort_by=sort_by))
     resumed = f"; {len(results.resumed)} cells were already played" if results.resumed else ""
     click.echo(f"\nResults in {results.out_dir}/ (sweep.html, sweep.parquet, paired.parquet, cells/){resumed}")
 

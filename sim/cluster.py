@@ -2,7 +2,7 @@
 
 A run or a sweep hands its games out as chunks ``(config, first_game,
 n_games)``; a worker plays one with ``sim.runner.play_chunk`` and sends back
-its records and ``Tally``. The client takes the results in chunk order
+its records and tally. The client takes the results in chunk order
 (Parquet is written and tallies merged in game order), so the results are
 bit-identical to an in-process run whatever the chunking or the number of
 workers: every game is a pure function of ``(seed, game index)`` and
@@ -26,11 +26,10 @@ import threading
 import warnings
 from collections import deque
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
 
 import numpy as np
 
-from analysis.summary import Tally
 from sim.config import Config
 from sim.errors import ConfigError
 from sim.runner import CHUNK_GAMES, chunk_ranges, play_chunk
@@ -94,7 +93,7 @@ class DaskCluster:
             for w in workers
         ])
 
-    def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict[str, np.ndarray], Tally]]:
+    def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict[str, np.ndarray], Any]]:
         in_flight = IN_FLIGHT_PER_WORKER * self.workers
         pending: deque = deque()
         try:

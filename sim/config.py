@@ -25,15 +25,16 @@ from __future__ import annotations
 
 import json
 import tomllib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
 from sim.errors import ConfigError
-from sim.lasvegan.params import Rules
-from sim.lasvegan.policies import parse_seats
+from sim.game import Game
+from sim.games import GAME_IDS, get_game, games_with_rule
 
-GAMES = ("lasvegan",)
+GAMES = GAME_IDS
+DEFAULT_GAME = "lasvegan"
 DEFAULT_GAMES = 100_000
 DEFAULT_SEED = 1
 DEFAULT_SEATS = "random"
@@ -43,11 +44,8 @@ MAX_STRENGTH_LOOKAHEAD_GAMES = 100_000
 # TOML integers are signed 64-bit: a larger seed could not be written back.
 MAX_SEED = 2**63 - 1
 
-TABLES = {
-    "run": ("games", "seed", "threads", "skill_gap_games", "strength_games", "strength_lookahead_games"),
-    "rules": tuple(Rules.__dataclass_fields__),
-    "policies": ("seats",),
-}
+RUN_KEYS = ("games", "seed", "threads", "skill_gap_games", "strength_games", "strength_lookahead_games")
+TABLES = ("run", "rules", "policies")
 TOP_LEVEL = ("game", *TABLES)
 
 # Where `lvsim run` looks when no config is given: the repository's configs/
@@ -66,11 +64,11 @@ class Config:
     """
 
     name: str = "custom"
-    game: str = "lasvegan"
+    game: str = DEFAULT_GAME
     games: int = DEFAULT_GAMES
     seed: int = DEFAULT_SEED
     threads: int | None = None
-    rules: Rules = field(default_factory=Rules)
+    rules: Any = None  # the game's Rules; None = the rulebook game
     seats: str | tuple[str, ...] = DEFAULT_SEATS
     skill_gap_games: int | str = "auto"
     strength_games: int | str = "auto"
@@ -80,6 +78,8 @@ class Config:
         if isinstance(self.seats, list):
             object.__setattr__(self, "seats", tuple(self.seats))
         _check_choice("game", self.game, GAMES)
+        if self.rules is None:
+            object.__setattr__(self, "rules", self.game_spec.Rules())
         _check_int("run.games", self.games, low=1)
         _check_int("run.seed", self.seed, low=0, high=MAX_SEED)
         if self.threads is not None:
@@ -95,10 +95,19 @@ class Config:
                 if isinstance(value, str):
                     raise ConfigError(f"run.{key}", f"must be a number or 'auto', got {value!r}")
                 _check_int(f"run.{key}", value, low=0, high=high)
-        if not isinstance(self.rules, Rules):
-            raise ConfigError("rules", f"must be a Rules object, got {self.rules!r}")
+        if not isinstance(self.rules, self.game_spec.Rules):
+            raise ConfigError("rules", f"must be a {self.game_spec.title} Rules object, got {self.rules!r}")
         _check_seats(self.seats)
-        parse_seats(self.seats, self.rules.players)
+        self.game_spec.parse_seats(self.seats, self.rules.players)
+
+    @property
+    def game_spec(self) -> Game:
+        """The game this config plays (see ``sim.games``)."""
+        return get_game(self.game)
+
+    @property
+    def title(self) -> str:
+        return self.game_spec.title
 
     @property
     def players(self) -> int:
@@ -107,12 +116,10 @@ class Config:
     @property
     def skill_gap_deals(self) -> int:
         """Deals of the skill-gap duels: ``auto`` grows with the run, from
-        a quick look for a small run to SKILL_GAP_GAMES for 64 000 games or
-        more; 0 skips the measurement."""
+        a quick look for a small run to the game's ``skill_gap_games`` (64
+        for Las Vegan, reached at 64,000 games); 0 skips the measurement."""
         if self.skill_gap_games == "auto":
-            from sim.lasvegan.duel import SKILL_GAP_GAMES
-
-            return min(SKILL_GAP_GAMES, max(4, self.games // 1000))
+            return min(self.game_spec.skill_gap_games, max(4, self.games // 1000))
         return self.skill_gap_games
 
     @property
@@ -158,7 +165,7 @@ class Config:
         if threads is not None:
             changes["threads"] = threads
         if players is not None:
-            changes["rules"] = Rules.from_mapping({**self.rules.to_dict(), "players": players})
+            changes["rules"] = self.game_spec.Rules.from_mapping({**self.rules.to_dict(), "players": players})
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
@@ -205,15 +212,18 @@ def config_from_mapping(data: Mapping[str, Any], name: str = "custom") -> Config
     if "game" not in data:
         raise ConfigError("game", f"missing (expected {' or '.join(map(repr, GAMES))})")
     _check_choice("game", data["game"], GAMES)
+    game = get_game(data["game"])
     tables = {}
     for table in TABLES:
         value = data.get(table, {})
         if not isinstance(value, dict):
             raise ConfigError(table, f"must be a table, got {value!r}")
-        _reject_unknown(table, value, TABLES[table])
         tables[table] = value
+    _reject_unknown("run", tables["run"], RUN_KEYS)
+    _reject_unknown("policies", tables["policies"], ("seats",))
+    _reject_other_games_rules(game, tables["rules"])
     run = tables["run"]
-    rules = Rules.from_mapping(tables["rules"])
+    rules = game.Rules.from_mapping(tables["rules"])
     return Config(
         name=name,
         game=data["game"],
@@ -226,6 +236,22 @@ def config_from_mapping(data: Mapping[str, Any], name: str = "custom") -> Config
         rules=rules,
         seats=tables["policies"].get("seats", DEFAULT_SEATS),
     )
+
+
+def _reject_other_games_rules(game: Game, rules: Mapping[str, Any]) -> None:
+    """A rule key of another game gets a message saying which game it belongs to."""
+    for key in rules:
+        if key in game.Rules.__dataclass_fields__:
+            continue
+        others = [g for g in games_with_rule(key) if g.id != game.id]
+        if others:
+            owners = " and ".join(f"{g.title} (game = {json.dumps(g.id)})" for g in others)
+            raise ConfigError(f"rules.{key}", f"is a rule of {owners}, not of {game.title} (game = {json.dumps(game.id)})")
+
+
+def rule_keys(game_id: str) -> tuple[str, ...]:
+    """The ``[rules]`` keys of a game."""
+    return tuple(get_game(game_id).Rules.__dataclass_fields__)
 
 
 def default_config() -> Config:

@@ -8,8 +8,8 @@
     results.to_pandas()
 
 Games are played in chunks of :data:`CHUNK_GAMES`; each chunk's records are
-tallied (``analysis.summary.Tally``, which holds the report's
-``analysis.report_tally.ReportTally`` too) and streamed to Parquet, then
+tallied (the game's tally, which holds what its report needs too) and
+streamed to Parquet, then
 dropped, so memory stays bounded whatever the number of games, report
 included. Chunking never changes the results: game ``i`` is a pure
 function of ``(seed, i)``.
@@ -49,23 +49,14 @@ from typing import Any, Iterator, Protocol
 import numpy as np
 import pandas as pd
 
-from analysis.report_tally import write_tally
-from analysis.summary import Tally, summarize, summary_table
 from sim import __version__
 from sim.config import Config, load_config
 from sim.errors import ConfigError
-from sim.lasvegan.policies import parse_seats
-from sim.lasvegan.records import concat_records, empty_records, records_to_frame
+from sim.layout import CONFIG_FILE, META_FILE, PARTIAL_SUFFIX, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE
 
 CHUNK_GAMES = 65_536
 ROW_GROUP_GAMES = 4 * CHUNK_GAMES  # games per row group of the records file
 REPORTS_DIR = Path("reports")
-RECORDS_FILE = "records.parquet"
-CONFIG_FILE = "config.toml"
-META_FILE = "meta.json"
-SUMMARY_FILE = "summary.json"
-TALLY_FILE = "tally.json"
-PARTIAL_SUFFIX = ".partial"
 
 
 class _DefaultOut:
@@ -84,14 +75,14 @@ class Results:
 
     ``out_dir`` is None for an in-memory run (``run(config, out=None)``);
     ``records`` is None unless the records were kept in memory. ``tally``
-    holds everything the report's tables need (``analysis.tables`` takes it).
+    holds everything the report's tables need (the game's ``analysis/<game>/tables`` take it).
     """
 
     config: Config
     summary: dict[str, Any]
     out_dir: Path | None = None
     records: dict[str, np.ndarray] | None = None
-    tally: Any = None  # analysis.report_tally.ReportTally
+    tally: Any = None  # the game's report tally
     report_seconds: float | None = None  # how long the HTML report took, when one was written
 
     @property
@@ -99,9 +90,9 @@ class Results:
         return None if self.out_dir is None else self.out_dir / RECORDS_FILE
 
     def to_pandas(self) -> pd.DataFrame:
-        """The per-game records, one row per game (columns as ``records_to_frame``)."""
+        """The per-game records, one row per game, one column per record cell."""
         if self.records is not None:
-            return records_to_frame(self.records)
+            return self.config.game_spec.records.to_frame(self.records)
         if self.records_path is not None:
             return pd.read_parquet(self.records_path)
         raise ValueError("this run kept no records: run it with out=<directory> or keep_records=True")
@@ -111,7 +102,7 @@ class Results:
         return f"<Results {self.config.name!r}: {self.summary['games']:,} games, {where}>"
 
     def __str__(self) -> str:
-        return summary_table(self.summary)
+        return self.config.game_spec.summary_table(self.summary)
 
 
 def run(
@@ -140,7 +131,7 @@ def run(
     when nothing is written (``out=None``); ``run(config, out=None,
     keep_records=False)`` keeps only the tallies, so a notebook can play a
     hundred million games and still draw every table of the report
-    (``analysis.tables.win_share_by_seat(results.tally)``).
+    (for Las Vegan, ``analysis.lasvegan.tables.win_share_by_seat(results.tally)``).
     """
     if not isinstance(config, Config):
         config = load_config(config)
@@ -172,7 +163,7 @@ def run(
             _play(played, cluster, progress)
         summary = run_summary(config, played)
         write_json(staging / SUMMARY_FILE, summary)
-        write_tally(staging / TALLY_FILE, played.tally.report)
+        config.game_spec.report_tally_io.write(staging / TALLY_FILE, played.tally.report)
         meta = run_meta(config, played, out_dir, started_at, time.perf_counter() - started)
         write_json(staging / META_FILE, meta)
     # The results are complete and in place: whatever happens to the report
@@ -185,9 +176,10 @@ def run_summary(config: Config, played: "GamesPlayed") -> dict[str, Any]:
     """The run's summary, with the skill gap and the strength profile unless switched off."""
     summary = played.summary()
     if config.skill_gap_deals > 0:
-        from sim.lasvegan.duel import skill_gap
+        from sim.duel import skill_gap
 
-        summary["skill_gap"] = skill_gap(config.rules, config.skill_gap_deals, config.seed, threads=config.threads)
+        summary["skill_gap"] = skill_gap(config.game_spec, config.rules, config.skill_gap_deals, config.seed,
+                                         threads=config.threads)
     games, lookahead_games = config.strength_sizes
     if games > 0 or lookahead_games > 0:
         from sim.strength import strength_profile
@@ -219,23 +211,20 @@ def check_out_dir(out_dir: Path) -> None:
 
 
 def play_chunk(config: Config, first_game: int, n_games: int, threads: int | None = None):
-    """Play games ``first_game .. first_game + n_games - 1`` of ``config``; return ``(records, Tally)``.
+    """Play games ``first_game .. first_game + n_games - 1`` of ``config``; return ``(records, tally)``.
 
     The unit of work of every run, in this process or on a cluster worker:
     it depends on nothing but its arguments. ``threads`` applies when the
     config sets none.
     """
-    # Looked up on each call rather than imported by name, so that a patched
-    # kernel (in tests) is the one that plays.
-    from sim.lasvegan import nb
-
+    game = config.game_spec
     rules = config.rules
-    policy_ids, policy_params = parse_seats(config.seats, rules.players)
-    rec = nb.play_games(
+    policy_ids, policy_params = game.parse_seats(config.seats, rules.players)
+    rec = game.play_games(
         rules, config.seed, first_game, n_games, policy_ids, policy_params,
         threads=config.threads if config.threads is not None else threads,
     )
-    return rec, Tally.of(rec)
+    return rec, game.tally(rec)
 
 
 def chunk_ranges(first_game: int, n_games: int, chunk_games: int) -> list[tuple[int, int]]:
@@ -247,7 +236,7 @@ def chunk_ranges(first_game: int, n_games: int, chunk_games: int) -> list[tuple[
 class Cluster(Protocol):
     """Where chunks of games are played: :data:`IN_PROCESS`, or a ``sim.cluster.DaskCluster``.
 
-    ``play`` yields ``(records, Tally)`` of consecutive chunks in game order,
+    ``play`` yields ``(records, tally)`` of consecutive chunks in game order,
     whatever order they were played in, so a run's records and summary
     never depend on where it ran.
     """
@@ -260,7 +249,7 @@ class Cluster(Protocol):
 
     def warm_up(self, config: Config) -> None: ...
 
-    def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict[str, np.ndarray], Tally]]: ...
+    def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict[str, np.ndarray], Any]]: ...
 
 
 class InProcess:
@@ -281,7 +270,7 @@ class InProcess:
     def warm_up(self, config: Config) -> None:
         play_chunk(config, 0, 1)
 
-    def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict[str, np.ndarray], Tally]]:
+    def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict[str, np.ndarray], Any]]:
         for first, n in chunk_ranges(first_game, n_games, self.chunk_games(n_games)):
             yield play_chunk(config, first, n)
 
@@ -300,12 +289,15 @@ class GamesPlayed:
 
     def __init__(self, config: Config, records_path: Path | None = None, *, keep_records: bool = False):
         self.config = config
-        self.tally = Tally.empty(config.rules.players, config.rules.rounds)
+        self.game = config.game_spec
+        self.tally = self.game.empty_tally(config.rules)
         self.seconds = 0.0
         self.threads = 1
         self.chunk_games = CHUNK_GAMES
         self.where = IN_PROCESS.where
-        self._records_file = ParquetRecords(records_path) if records_path is not None else None
+        self._records_file = (
+            ParquetRecords(records_path, to_frame=self.game.records.to_frame) if records_path is not None else None
+        )
         # One chunk is written on a second thread while the next one plays
         # (the kernel releases the GIL): writing costs about as much as playing.
         self._writer = ThreadPoolExecutor(max_workers=1) if records_path is not None else None
@@ -344,7 +336,7 @@ class GamesPlayed:
 
     def summary(self) -> dict[str, Any]:
         config = self.config
-        return summarize(
+        return self.game.summarize(
             self.tally, game=config.game, seed=config.seed, seconds=self.seconds, policies=config.seat_policies
         )
 
@@ -352,8 +344,8 @@ class GamesPlayed:
         if self._kept is None:
             return None
         if not self._kept:
-            return empty_records(0, self.config.rules.players, self.config.rules.rounds)
-        return concat_records(self._kept)
+            return self.game.records.empty(0, self.config.rules)
+        return self.game.records.concat(self._kept)
 
     def close(self) -> None:
         if self._records_file is not None:
@@ -395,8 +387,9 @@ class ParquetRecords:
     a run of fifty million games from holding hundreds of megabytes of it.
     """
 
-    def __init__(self, path: Path, row_group_games: int | None = None):
+    def __init__(self, path: Path, row_group_games: int | None = None, *, to_frame):
         self.path = path
+        self.to_frame = to_frame  # records -> one row per game (the game's RecordLayout.to_frame)
         self.writer = None
         self.row_group_games = ROW_GROUP_GAMES if row_group_games is None else row_group_games
         self._pending: list = []
@@ -405,7 +398,7 @@ class ParquetRecords:
     def write(self, rec: dict[str, np.ndarray]) -> None:
         import pyarrow as pa
 
-        table = pa.Table.from_pandas(records_to_frame(rec), preserve_index=False)
+        table = pa.Table.from_pandas(self.to_frame(rec), preserve_index=False)
         self._pending.append(table)
         self._pending_games += table.num_rows
         if self._pending_games >= self.row_group_games:

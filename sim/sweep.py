@@ -45,8 +45,7 @@ from typing import Any, Iterator, Mapping
 
 import pandas as pd
 
-from analysis.report_tally import write_tally
-from sim.config import TABLES, Config, config_from_mapping
+from sim.config import RUN_KEYS, Config, config_from_mapping, rule_keys
 from sim.errors import ConfigError
 from sim.runner import (
     CONFIG_FILE,
@@ -70,7 +69,13 @@ SWEEP_FILE_KEYS = ("base", "sweep", "cells")
 # Cells share the seed: that is what makes their differences paired.
 FIXED_KEYS = {"run.seed": "every cell of a sweep plays the same seed, so that cells are compared on the same deals; "
                           "set run.seed in the base config (or --seed)"}
-SWEEPABLE_KEYS = tuple(f"{t}.{k}" for t, keys in TABLES.items() for k in keys if f"{t}.{k}" not in FIXED_KEYS)
+
+
+def sweepable_keys(game_id: str) -> tuple[str, ...]:
+    """The dotted keys a sweep of ``game_id`` may vary: its run keys but the seed, its rules, its seats."""
+    keys = [*(f"run.{k}" for k in RUN_KEYS), *(f"rules.{k}" for k in rule_keys(game_id)), "policies.seats"]
+    return tuple(k for k in keys if k not in FIXED_KEYS)
+
 
 CELLS_DIR = "cells"
 DEFINITION_FILE = "sweep.json"
@@ -132,6 +137,11 @@ class Sweep:
     def seed(self) -> int:
         return self.cells[0].config.seed
 
+    @property
+    def game(self):
+        """The game every cell plays (a sweep varies the rules of one game)."""
+        return self.cells[0].config.game_spec
+
     def values(self, key: str) -> list[Any]:
         """The values ``key`` takes over the cells, each once, in sweep order, as the table holds them."""
         return list(dict.fromkeys(_show(parameter_value(cell.config, key)) for cell in self.cells))
@@ -175,12 +185,12 @@ def sweep_from_mapping(
     base_path = base_dir / data["base"]
     base = _read_toml(base_path, field="base")
     try:
-        config_from_mapping(base)
+        game_id = config_from_mapping(base).game
     except ConfigError as err:
         raise ConfigError(f"base {data['base']}", str(err)) from None
 
-    axes = _axes(data.get("sweep", {}))
-    explicit = _explicit_cells(data.get("cells", []))
+    axes = _axes(data.get("sweep", {}), game_id)
+    explicit = _explicit_cells(data.get("cells", []), game_id)
     if not axes and not explicit:
         raise ConfigError("sweep", "nothing to sweep: give a [sweep] table of values to try or [[cells]]")
     grid = [dict(zip(axes, values)) for values in itertools.product(*axes.values())] if axes else []
@@ -229,19 +239,20 @@ def _dotted(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def _check_key(where: str, key: str) -> None:
+def _check_key(where: str, key: str, game_id: str) -> None:
     if key in FIXED_KEYS:
         raise ConfigError(f'{where}."{key}"', f"cannot vary: {FIXED_KEYS[key]}")
-    if key not in SWEEPABLE_KEYS:
-        raise ConfigError(f'{where}."{key}"', f"unknown key (known: {', '.join(SWEEPABLE_KEYS)})")
+    known = sweepable_keys(game_id)
+    if key not in known:
+        raise ConfigError(f'{where}."{key}"', f"unknown key (known: {', '.join(known)})")
 
 
-def _axes(table: Any) -> dict[str, list[Any]]:
+def _axes(table: Any, game_id: str) -> dict[str, list[Any]]:
     if not isinstance(table, dict):
         raise ConfigError("sweep", f"must be a table of dotted keys and the values to try, got {table!r}")
     axes = {}
     for key, values in _dotted(table).items():
-        _check_key("sweep", key)
+        _check_key("sweep", key, game_id)
         if not isinstance(values, list) or not values:
             raise ConfigError(f'sweep."{key}"', f"must be a non-empty list of the values to try, got {values!r}")
         shown = [_show(v) for v in values]
@@ -252,7 +263,7 @@ def _axes(table: Any) -> dict[str, list[Any]]:
     return axes
 
 
-def _explicit_cells(cells: Any) -> list[dict[str, Any]]:
+def _explicit_cells(cells: Any, game_id: str) -> list[dict[str, Any]]:
     if not isinstance(cells, list) or not all(isinstance(c, dict) for c in cells):
         raise ConfigError("cells", "must be an array of tables ([[cells]]), each of dotted keys and values")
     out = []
@@ -261,7 +272,7 @@ def _explicit_cells(cells: Any) -> list[dict[str, Any]]:
         if not overrides:
             raise ConfigError(f"cells[{i}]", "is empty: give the keys this cell changes")
         for key in overrides:
-            _check_key(f"cells[{i}]", key)
+            _check_key(f"cells[{i}]", key, game_id)
         out.append(overrides)
     return out
 
@@ -442,7 +453,7 @@ def run_sweep(
 
             html = sweep_report_html(table, paired, sweep_name=sweep.name, parameters=sweep.parameters,
                                      axes={k: sweep.values(k) for k in sweep.parameters},
-                                     baseline=baseline, sort_by=sort_by, target_ci=target_ci)
+                                     game=sweep.game, baseline=baseline, sort_by=sort_by, target_ci=target_ci)
             _write_atomically(out_dir / REPORT_FILE, html)
     return SweepResults(sweep, out_dir, table, paired, baseline, tuple(sorted(finished)))
 
@@ -468,12 +479,11 @@ def check_options(
     if not 0 <= baseline < len(sweep.cells):
         raise ConfigError("baseline", f"must be a cell between 0 and {len(sweep.cells) - 1}, got {baseline}")
     known = dict.fromkeys(["cell", *sweep.parameters, "label"])
-    for shape in sorted({(c.config.players, c.config.rules.rounds) for c in sweep.cells}):
-        known.update(dict.fromkeys(metric_columns(*shape)))
+    for cell in sweep.cells:
+        known.update(dict.fromkeys(metric_columns(cell.config)))
     if any(c.config.skill_gap_deals > 0 for c in sweep.cells):
-        from sim.lasvegan.duel import SKILL_GAP_DUELS
-
-        known.update(dict.fromkeys(f"skill_gap_{d}{end}" for d in SKILL_GAP_DUELS for end in ("", "_lo", "_hi")))
+        duels = sweep.cells[0].config.game_spec.skill_gap_duels
+        known.update(dict.fromkeys(f"skill_gap_{d.name}{end}" for d in duels for end in ("", "_lo", "_hi")))
     if sort_by.removeprefix("-") not in known:
         raise ConfigError("sort-by", f"unknown column {sort_by.removeprefix('-')!r} (known: {', '.join(known)})")
 
@@ -501,7 +511,7 @@ def _play_cell(cell: Cell, plan: CellPlan, out_dir: Path, cluster: Cluster, prog
         summary = run_summary(config, played)
         write_json(staging / SUMMARY_FILE, summary)
         # A cell is a run like any other: `lvsim report cells/<NNN>` writes its report from this.
-        write_tally(staging / TALLY_FILE, played.tally.report)
+        cell.config.game_spec.report_tally_io.write(staging / TALLY_FILE, played.tally.report)
         meta = run_meta(config, played, cell_dir, started_at, time.perf_counter() - started)
         meta["sweep"] = {
             "cell": cell.index,
@@ -643,8 +653,8 @@ def sweep_table(out_dir: Path, sweep: Sweep) -> pd.DataFrame:
         rows.append({"cell": cell.index, **params, "label": cell.label, **summary_row(summary)})
     # Seats and rounds that only some cells have: their columns in seat order
     # among the others (nan for the cells without them), not at the end.
-    widest = metric_columns(max(c.config.players for c in sweep.cells), max(c.config.rules.rounds for c in sweep.cells))
-    columns = ["cell", *sweep.parameters, "label", *widest]
+    widest = max((c.config for c in sweep.cells), key=lambda c: (c.players, c.rules.rounds))
+    columns = ["cell", *sweep.parameters, "label", *metric_columns(widest)]
     # Metrics an empty summary does not have (the skill gap) follow, in order.
     extra = dict.fromkeys(k for row in rows for k in row if k not in set(columns))
     return pd.DataFrame(rows, columns=columns + list(extra))
@@ -656,8 +666,8 @@ def write_tables(out_dir: Path, sweep: Sweep, baseline: int) -> tuple[pd.DataFra
 
     table = sweep_table(out_dir, sweep)
     records = {c.index: out_dir / CELLS_DIR / c.name / RECORDS_FILE for c in sweep.cells}
-    players = {c.index: c.config.players for c in sweep.cells}
-    paired = paired_table(records, players, baseline)
+    configs = {c.index: c.config for c in sweep.cells}
+    paired = paired_table(records, configs, baseline)
     _write_parquet_atomically(out_dir / TABLE_FILE, table)
     _write_parquet_atomically(out_dir / PAIRED_FILE, paired)
     return table, paired
@@ -708,7 +718,7 @@ def plan_sweep(
 
 
 def _speed_key(config: Config) -> tuple:
-    return (config.players, config.rules.rounds, config.seat_policies, config.threads)
+    return (config.game, config.rules, config.seat_policies, config.threads)
 
 
 def _seconds_per_game(sweep: Sweep) -> dict[tuple, float]:
@@ -717,8 +727,6 @@ def _seconds_per_game(sweep: Sweep) -> dict[tuple, float]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from analysis.summary import Tally
-    from sim.lasvegan.records import records_to_frame
     from sim.runner import play_chunk
 
     rates = {}
@@ -729,8 +737,9 @@ def _seconds_per_game(sweep: Sweep) -> dict[tuple, float]:
         play_chunk(cell.config, 0, 1)  # compiling is not playing
         started = time.perf_counter()
         rec, tally = play_chunk(cell.config, 0, CALIBRATION_GAMES)
-        Tally.empty(cell.config.players, cell.config.rules.rounds).merge(tally)
-        pq.write_table(pa.Table.from_pandas(records_to_frame(rec), preserve_index=False), io.BytesIO())
+        game = cell.config.game_spec
+        game.empty_tally(cell.config.rules).merge(tally)
+        pq.write_table(pa.Table.from_pandas(game.records.to_frame(rec), preserve_index=False), io.BytesIO())
         rates[key] = (time.perf_counter() - started) / CALIBRATION_GAMES
     return rates
 

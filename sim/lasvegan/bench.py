@@ -4,38 +4,20 @@ from __future__ import annotations
 
 import time
 
-import numba
 import numpy as np
 
 from sim.lasvegan import enums as E
-from sim.lasvegan.nb import play_games
 from sim.lasvegan.params import Rules
-from sim.lasvegan.policies import parse_seats
 from sim.lasvegan.table import Table, seat_stream
 
 
 def bench_core(players: int = 4, policy: str = "random", games: int = 1_000_000,
                threads: int | None = None, seed: int = 1) -> dict:
-    """Play ``games`` games with ``policy`` at every seat and time them.
+    """:func:`sim.bench.bench_core` of the rulebook game at ``players``."""
+    from sim.bench import bench_core as shared
+    from sim.lasvegan.game import GAME
 
-    A small warm-up batch runs first so compilation (or loading the cached
-    kernels) is not counted.
-    """
-    rules = Rules(players=players)
-    ids, params = parse_seats(policy, players, field="--policy")
-    play_games(rules, seed, 0, min(64, games), ids, params, threads=threads)
-    used = numba.get_num_threads() if threads is None else min(threads, numba.config.NUMBA_NUM_THREADS)
-    start = time.perf_counter()
-    play_games(rules, seed, 0, games, ids, params, threads=threads)
-    seconds = time.perf_counter() - start
-    return {
-        "players": players,
-        "policy": policy,
-        "games": games,
-        "threads": used,
-        "seconds": seconds,
-        "games_per_second": games / seconds if seconds > 0 else float("inf"),
-    }
+    return shared(GAME, Rules(players=players), policy, games, threads, seed)
 
 
 def bench_decisions(policy: str = "lookahead:64", players: int = 4, situations: int = 200, seed: int = 1) -> dict:

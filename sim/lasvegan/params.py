@@ -31,6 +31,27 @@ PAYOUT_ORDERS = {"next_leader": E.PAYOUT_NEXT_LEADER, "seat_zero": E.PAYOUT_SEAT
 SET_ASIDE_FACES = ("hidden", "revealed")
 
 
+# Every knob: its default and the values it takes, for listings of the game.
+KNOBS: dict[str, tuple[Any, str]] = {
+    "players": (4, f"{E.MIN_PLAYERS} to {E.MAX_PLAYERS}"),
+    "rounds": (4, f"1 to {E.MAX_ROUNDS}"),
+    "starting_cabbages": (15, f"cabbages each player starts with, 1 to {CABBAGE_LIMIT:,}"),
+    "total_cabbages": (75, f"cabbages in the box (the reserve holds what is not dealt), 0 to {CABBAGE_LIMIT:,}"),
+    "reserve": ("finite", "'finite' (gains the reserve cannot pay are lost) or 'unlimited'"),
+    "end_on_elimination": (True, "true (the game ends after the round a player reaches 0) or false"),
+    "set_aside": ("auto", f"cards set aside unseen each round, or 'auto' = {E.N_CARDS} mod players"),
+    "set_aside_face": ("hidden", "'hidden' or 'revealed'"),
+    "machines": (
+        list(DEFAULT_MACHINES),
+        f"list of stickers 'suit:<colour>' or 'value:<1-10>', 3 per round to {E.MAX_MACHINES}",
+    ),
+    "tokens": ([list(t) for t in DEFAULT_TOKENS], f"list of [face, face] pairs, 1 to {E.MAX_TOKENS}, "
+               f"faces -{FACE_LIMIT} to {FACE_LIMIT}"),
+    "golden_token": (list(DEFAULT_GOLDEN), f"[min face, max face], -{FACE_LIMIT} to {FACE_LIMIT}"),
+    "payout_order": ("next_leader", "'next_leader' (clockwise from the next round's leader) or 'seat_zero'"),
+}
+
+
 def machine_code(sticker: str) -> int:
     """``"suit:red"`` -> 2, ``"value:5"`` -> 15; ValueError if malformed."""
     kind, _, arg = sticker.partition(":")

@@ -7,10 +7,16 @@ import pandas as pd
 import pytest
 
 from analysis.stats import Z95
-from analysis.summary import summarize_records
+from analysis.lasvegan.summary import summarize_records
 from analysis.sweep import metric_columns, paired_differences, sort_cells, summary_row
+from sim.config import Config
+from sim.lasvegan.params import Rules
 from sim.lasvegan.records import concat_records, records_to_frame
 from tests.analysis.test_summary import fake_records
+
+
+def cfg(players):
+    return Config(rules=Rules(players=players))
 
 
 def write_records(path, rec):
@@ -41,7 +47,7 @@ def test_summary_row_flattens_lists_tables_and_intervals():
     assert row["policy_s1"] == "random" and row["seed"] == 4
     assert not any(key.endswith("_ci") for key in row)
     assert all(not isinstance(v, (list, dict)) for v in row.values())
-    assert list(row) == metric_columns(3, 4)
+    assert list(row) == metric_columns(cfg(3))
 
 
 def test_cells_sort_by_a_column_either_way_keeping_cell_order_for_ties():
@@ -60,7 +66,7 @@ def test_paired_differences_match_the_per_game_differences(tmp_path):
     changed = np.arange(3000) % 10 == 0
     for k in b:
         b[k][changed] = other[k][changed]
-    diffs = paired_differences(write_records(tmp_path / "b.parquet", b), 4, write_records(tmp_path / "a.parquet", a), 4)
+    diffs = paired_differences(write_records(tmp_path / "b.parquet", b), cfg(4), write_records(tmp_path / "a.parquet", a), cfg(4))
     va, vb = per_game(a, 4), per_game(b, 4)
     for metric, d in diffs.items():
         x = vb[metric] - va[metric]
@@ -78,16 +84,16 @@ def test_paired_differences_match_the_per_game_differences(tmp_path):
 def test_paired_differences_do_not_depend_on_how_the_records_are_read(tmp_path):
     a = write_records(tmp_path / "a.parquet", fake_records(2500, seed=3))
     b = write_records(tmp_path / "b.parquet", fake_records(2500, seed=4))
-    whole = paired_differences(b, 4, a, 4)
-    assert paired_differences(b, 4, a, 4, batch_games=7) == whole
-    assert paired_differences(b, 4, a, 4, batch_games=999) == whole
+    whole = paired_differences(b, cfg(4), a, cfg(4))
+    assert paired_differences(b, cfg(4), a, cfg(4), batch_games=7) == whole
+    assert paired_differences(b, cfg(4), a, cfg(4), batch_games=999) == whole
 
 
 def test_a_cell_with_more_games_is_compared_on_the_games_both_played(tmp_path):
     short = fake_records(1200, seed=5)
     long = concat_records([short, fake_records(800, seed=6)])
-    diffs = paired_differences(write_records(tmp_path / "long.parquet", long), 4,
-                               write_records(tmp_path / "short.parquet", short), 4)
+    diffs = paired_differences(write_records(tmp_path / "long.parquet", long), cfg(4),
+                               write_records(tmp_path / "short.parquet", short), cfg(4))
     # The first 1200 games are the same games: every difference is exactly 0.
     for d in diffs.values():
         assert d["games"] == 1200
@@ -97,7 +103,7 @@ def test_a_cell_with_more_games_is_compared_on_the_games_both_played(tmp_path):
 
 def test_cells_of_different_player_counts_compare_the_advantage_over_each_ones_fair_share(tmp_path):
     three, four = fake_records(1500, players=3, seed=6), fake_records(1500, players=4, seed=7)
-    diffs = paired_differences(write_records(tmp_path / "4.parquet", four), 4,
-                               write_records(tmp_path / "3.parquet", three), 3)
+    diffs = paired_differences(write_records(tmp_path / "4.parquet", four), cfg(4),
+                               write_records(tmp_path / "3.parquet", three), cfg(3))
     expected = per_game(four, 4)["first_player_advantage"] - per_game(three, 3)["first_player_advantage"]
     assert diffs["first_player_advantage"]["difference"] == pytest.approx(expected.mean(), abs=1e-12)

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import analysis.report
-from analysis import tables
-from analysis.report import SECTIONS, build_report, first_player_verdict, length_verdict, write_report
+import analysis.lasvegan.report
+from analysis.lasvegan import tables
+from analysis.lasvegan.report import SECTIONS, build_report, first_player_verdict, length_verdict, write_report
 from analysis.results import load_results, read_game_rows
 from sim.cli import main
 from sim.config import Config
@@ -180,7 +180,7 @@ def test_the_example_games_are_replays_equal_to_their_stored_records(small_run):
     games = [int(a["data-game"]) for a in articles]
     assert games[0] == tables.typical_game(results.tally)[0]
     assert games[1] == tables.quickest_elimination(results.tally)[0]
-    stored = read_game_rows(results.records_path, games, results.players, results.rounds)
+    stored = read_game_rows(results.records_path, games, results.config)
     for game, row in zip(games, stored):
         replayed = replay_game(results.config.rules, results.config.seed, game, results.config.seat_policies)
         assert record_differences(replayed.records, row) == []
@@ -201,7 +201,7 @@ def test_a_replay_that_does_not_match_its_record_is_reported(small_run, monkeypa
         replayed.records["final_cabbages"][0] += 1
         return replayed
 
-    monkeypatch.setattr(analysis.report, "replay_game", replay_with_a_wrong_record)
+    monkeypatch.setattr(analysis.lasvegan.report, "replay_game", replay_with_a_wrong_record)
     text = build_report(load_results(small_run.directory))
     assert 'data-replay-match="false"' in text
     assert "The replay does <strong>not</strong> match the stored record: final_cabbages differ" in text

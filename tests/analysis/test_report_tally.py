@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 import sim
-from analysis import tables
-from analysis.report_tally import ReportTally, read_tally, tally_records_file, write_tally
+from analysis.lasvegan import tables
+from analysis.lasvegan.report_tally import ReportTally, read_tally, tally_records_file, write_tally
 from sim.config import Config
 from sim.lasvegan.params import Rules
 from tests.analysis import records_tables as direct
@@ -118,7 +118,7 @@ def test_the_records_file_is_tallied_in_bounded_batches(tmp_path, monkeypatch):
 def test_a_results_directory_without_its_tally_gets_the_same_report(tmp_path):
     import shutil
 
-    from analysis.report import build_report
+    from analysis.lasvegan.report import build_report
     from analysis.results import load_results
 
     out = tmp_path / "r"

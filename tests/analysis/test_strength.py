@@ -3,11 +3,19 @@
 import pytest
 
 import sim
-from analysis.report import build_report
+from analysis.lasvegan.report import build_report
 from analysis.results import load_results
-from analysis.strength import METRICS, moves, verdict
+from analysis.strength import moves, verdict
+from sim.lasvegan.game import GAME
 from sim.config import Config, config_from_mapping
 from sim.errors import ConfigError
+
+
+METRICS = GAME.strength_metrics
+
+
+def verdict_of(strength, run_policy):
+    return verdict_of(strength, run_policy, METRICS, GAME.strength_order)
 
 
 def entry(policy, games=10_000, **metrics):
@@ -17,12 +25,12 @@ def entry(policy, games=10_000, **metrics):
 
 
 def test_a_metric_moves_only_when_the_difference_is_clear_and_material():
-    assert moves("elimination_rate", [0.85, 0.84, 0.86], [0.50, 0.49, 0.51])
+    assert moves(METRICS["elimination_rate"].material, [0.85, 0.84, 0.86], [0.50, 0.49, 0.51])
     # Clear but too small to change a decision.
-    assert not moves("elimination_rate", [0.500, 0.498, 0.502], [0.510, 0.508, 0.512])
+    assert not moves(METRICS["elimination_rate"].material, [0.500, 0.498, 0.502], [0.510, 0.508, 0.512])
     # Large but not clear: the intervals are too wide.
-    assert not moves("elimination_rate", [0.80, 0.60, 1.00], [0.70, 0.50, 0.90])
-    assert not moves("mean_rounds", [3.0, None, None], [3.5, 3.4, 3.6])
+    assert not moves(METRICS["elimination_rate"].material, [0.80, 0.60, 1.00], [0.70, 0.50, 0.90])
+    assert not moves(METRICS["mean_rounds"].material, [3.0, None, None], [3.5, 3.4, 3.6])
 
 
 def test_the_verdict_names_what_moves_from_the_runs_policy_to_expert():
@@ -31,17 +39,17 @@ def test_the_verdict_names_what_moves_from_the_runs_policy_to_expert():
         entry("greedy"),
         entry("expert", elimination_rate=[0.50, 0.49, 0.51]),
     ]}
-    v = verdict(strength, "random")
+    v = verdict_of(strength, "random")
     assert v["from"] == "random" and v["to"] == "expert" and v["moved"] == ["elimination_rate"]
     assert "changes with player strength" in v["sentence"] and "88.0% → 50.0%" in v["sentence"]
-    same = verdict({"profiles": [entry("random"), entry("greedy"), entry("expert")]}, "greedy")
+    same = verdict_of({"profiles": [entry("random"), entry("greedy"), entry("expert")]}, "greedy")
     assert same["from"] == "greedy" and same["moved"] == []
     assert same["sentence"].startswith("The verdict holds for stronger players")
 
 
 def test_a_run_with_mixed_seats_is_compared_from_random():
     strength = {"profiles": [entry("random"), entry("expert")]}
-    assert verdict(strength, None)["from"] == "random"
+    assert verdict_of(strength, None)["from"] == "random"
 
 
 def test_the_profile_plays_the_same_deals_as_a_run_of_each_policy():

@@ -10,7 +10,7 @@ from sim.vegasdice.nb import play_games
 from sim.vegasdice.params import Rules
 from sim.vegasdice.policies import parse_seats
 from sim.vegasdice.records import slice_records
-from sim.vegasdice.summary import Tally, summarize
+from analysis.vegasdice.summary import Tally, summarize
 
 
 def records(players=4, n=4000, seats="random", seed=3, **knobs):

@@ -27,19 +27,28 @@ Definitions:
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, fields
 from typing import Any, Mapping
 
 import numpy as np
 
-from analysis.report_tally import ReportTally, merge_tallies, win_unit
+from analysis.lasvegan.report_tally import ReportTally, merge_tallies, win_unit
+from analysis.common import (
+    json_ready, num as _num, num_ci as _num_ci, pct as _pct, pct_ci as _pct_ci, played_line, pts as _pts,
+    pts_ci as _pts_ci, share, skill_gap_lines, strength_lines, title_line, worst_seat_advantage,
+)
 from analysis.stats import IntHistogram, mean_and_sd, mean_interval, wilson_interval
 from sim.lasvegan.records import empty_records
 
 KIND_NAMES = ("colour", "points", "golden")  # rows of the records' ``amount`` field
 PERCENTILES = (5, 50, 95)
 GAME_TITLES = {"lasvegan": "Las Vegan"}
+# The strength profile's rows in the text summary (the report shows every headline metric).
+TEXT_STRENGTH_METRICS = {
+    "elimination_rate": ("elimination rate", "pct"),
+    "mean_rounds": ("rounds played", "num"),
+    "first_player_advantage": ("first-player advantage", "pts"),
+}
 
 
 @dataclass(eq=False)
@@ -122,22 +131,6 @@ class Tally:
         return all(_same(getattr(self, f.name), getattr(other, f.name)) for f in fields(self))
 
 
-def worst_seat_advantage(win_share: list[float], win_share_ci: list[list[float]], fair: float):
-    """The largest distance of a seat's win share from the fair share, and a 95% range for it.
-
-    The range runs from the largest distance every seat's interval still
-    allows at the least (0 when every interval holds the fair share) to the
-    largest it allows at the most: conservative, since it takes each seat's
-    own interval rather than a joint one.
-    """
-    value = max(abs(w - fair) for w in win_share)
-    if any(None in ci or any(math.isnan(x) for x in ci) for ci in win_share_ci):
-        return value, [math.nan, math.nan]
-    low = max(0.0 if lo <= fair <= hi else min(abs(lo - fair), abs(hi - fair)) for lo, hi in win_share_ci)
-    high = max(max(abs(lo - fair), abs(hi - fair)) for lo, hi in win_share_ci)
-    return value, [low, high]
-
-
 def _same(a, b) -> bool:
     return np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
 
@@ -185,9 +178,9 @@ def summarize(
         "first_player_advantage_ci": [x - fair for x in win_share_ci[0]],
         "worst_seat_advantage": worst[0],
         "worst_seat_advantage_ci": worst[1],
-        "elimination_rate": _share(tally.elimination_games, n),
+        "elimination_rate": share(tally.elimination_games, n),
         "elimination_rate_ci": list(wilson_interval(tally.elimination_games, n)),
-        "end_round_share": [_share(c, n) for c in tally.end_round_games],
+        "end_round_share": [share(c, n) for c in tally.end_round_games],
         "mean_rounds": mean_rounds,
         "mean_rounds_ci": list(mean_interval(mean_rounds, sd_rounds, n)),
         "swing": _distribution(tally.swing, swing_mean, swing_sd),
@@ -196,15 +189,15 @@ def summarize(
         "final_cabbages_mean": [m for m, _ in final_seat],
         "final_cabbages_mean_ci": [list(mean_interval(m, sd, n)) for m, sd in final_seat],
         "final_cabbages": _distribution(tally.final, final_mean, final_sd),
-        "tie_rate": _share(tally.tie_games, n),
+        "tie_rate": share(tally.tie_games, n),
         "tie_rate_ci": list(wilson_interval(tally.tie_games, n)),
-        "shortfall_rate": _share(tally.shortfall_rounds, played_rounds),
-        "shortfall_per_round": _share(tally.shortfall_cabbages, played_rounds),
-        "amount_mean": {k: _share(int(a), seat_rounds) for k, a in zip(KIND_NAMES, tally.amount_total)},
-        "seven_no_slot_rate": _share(tally.seven_no_slot_games, n),
-        "zero_playing_on_rate": _share(tally.zero_playing_on_games, n),
+        "shortfall_rate": share(tally.shortfall_rounds, played_rounds),
+        "shortfall_per_round": share(tally.shortfall_cabbages, played_rounds),
+        "amount_mean": {k: share(int(a), seat_rounds) for k, a in zip(KIND_NAMES, tally.amount_total)},
+        "seven_no_slot_rate": share(tally.seven_no_slot_games, n),
+        "zero_playing_on_rate": share(tally.zero_playing_on_games, n),
     }
-    return _json_ready(summary)
+    return json_ready(summary)
 
 
 def summarize_records(rec: Mapping[str, np.ndarray], **kwargs) -> dict[str, Any]:
@@ -212,27 +205,10 @@ def summarize_records(rec: Mapping[str, np.ndarray], **kwargs) -> dict[str, Any]
     return summarize(Tally.of(rec), **kwargs)
 
 
-def _share(count: int, total: int) -> float:
-    return count / total if total else math.nan
-
-
 def _distribution(hist: IntHistogram, mean: float, sd: float) -> dict[str, float]:
     out = {"mean": mean, "sd": sd}
     out.update({f"p{q:02d}": hist.percentile(q) for q in PERCENTILES})
     return out
-
-
-def _json_ready(value):
-    """Plain Python values for json.dumps: numpy scalars unwrapped, nan as None."""
-    if isinstance(value, dict):
-        return {k: _json_ready(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return [_json_ready(v) for v in value]
-    if isinstance(value, (np.integer,)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        return None if math.isnan(value) else float(value)
-    return value
 
 
 # --- text ------------------------------------------------------------------
@@ -246,8 +222,8 @@ def summary_table(summary: Mapping[str, Any]) -> str:
         return f"  {label:<25}{value:>9}  {note}".rstrip()
 
     lines = [_title(summary), "", "Win share by seat (95% CI)"]
-    for s, (share, ci) in enumerate(zip(summary["win_share"], summary["win_share_ci"])):
-        lines.append(row(f"seat {s}" + (" (leads round 1)" if s == 0 else ""), _pct(share), _pct_ci(ci)))
+    for s, (seat_share, ci) in enumerate(zip(summary["win_share"], summary["win_share_ci"])):
+        lines.append(row(f"seat {s}" + (" (leads round 1)" if s == 0 else ""), _pct(seat_share), _pct_ci(ci)))
     lines.append(
         row(
             "first-player advantage",
@@ -275,69 +251,32 @@ def summary_table(summary: Mapping[str, Any]) -> str:
         )
     finals = "  ".join(f"{s}: {_num(m)}" for s, m in enumerate(summary["final_cabbages_mean"]))
     lines.append(f"  {'final mean by seat':<25}{finals}")
-    gap = summary.get("skill_gap")
-    if gap:
-        lines += ["", "Skill gap (one seat against the others, seats rotated)"]
-        for entry in gap.values():
-            label = f"{entry['policy']} vs {entry['against']}"
-            note = f"{_pct_ci(entry['win_share_ci'])}  fair {_pct(entry['fair_share'])}, {entry['games']:,} deals"
-            lines.append(row(label, _pct(entry["win_share"]), note))
-    strength = summary.get("strength")
-    if strength and strength.get("profiles"):
-        profiles = strength["profiles"]
-        lines += ["", "Against player strength (every seat one policy, same deals)"]
-        lines.append(f"  {'':<25}" + "".join(f"{p['policy'].split(':')[0]:>13}" for p in profiles))
-        for key, label in (("elimination_rate", "elimination rate"), ("mean_rounds", "rounds played"),
-                           ("first_player_advantage", "first-player advantage")):
-            cells = []
-            for p in profiles:
-                value = p["metrics"][key][0]
-                cells.append(_num(value) if key == "mean_rounds" else
-                             (_pts(value) if key == "first_player_advantage" else _pct(value)))
-            lines.append(f"  {label:<25}" + "".join(f"{c:>13}" for c in cells))
-        lines.append(f"  {'games':<25}" + "".join(f"{p['games']:>13,}" for p in profiles))
-        lines.append(f"  {strength['verdict']['sentence']}")
+    lines += skill_gap_lines(summary)
+    lines += strength_lines(summary, TEXT_STRENGTH_METRICS)
     lines.append("")
-    speed = ""
-    if summary.get("seconds") is not None:
-        speed = f" in {summary['seconds']:.2f} s ({summary['games_per_second']:,.0f} games/s)"
-    lines.append(f"Played {summary['games']:,} games{speed}")
+    lines.append(played_line(summary))
     return "\n".join(lines)
 
 
 def _title(summary: Mapping[str, Any]) -> str:
-    parts = [f"{GAME_TITLES.get(summary['game'], summary['game'])}, {summary['players']} players"]
-    policies = summary.get("policies")
-    if policies:
-        parts.append(f"{policies[0]} policy" if len(set(policies)) == 1 else "policies " + " / ".join(policies))
-    if summary.get("seed") is not None:
-        parts.append(f"seed {summary['seed']}")
-    return ", ".join(parts)
-
-
-def _pct(x: float | None) -> str:
-    return "n/a" if x is None else f"{100 * x:.2f}%"
-
-
-def _pct_ci(ci) -> str:
-    return "" if None in ci else f"[{100 * ci[0]:.2f}%, {100 * ci[1]:.2f}%]"
-
-
-def _pts(x: float | None) -> str:
-    return "n/a" if x is None else f"{100 * x:+.2f} pp"
-
-
-def _pts_ci(ci) -> str:
-    return "" if None in ci else f"[{100 * ci[0]:+.2f}, {100 * ci[1]:+.2f}]"
-
-
-def _num(x: float | None, digits: int = 2) -> str:
-    return "n/a" if x is None else f"{x:.{digits}f}"
+    return title_line(GAME_TITLES.get(summary["game"], summary["game"]), summary)
 
 
 def _short(x: float | None) -> str:
     return "n/a" if x is None else f"{x:g}"
 
 
-def _num_ci(ci) -> str:
-    return "" if None in ci else f"[{ci[0]:.2f}, {ci[1]:.2f}]"
+def paired_values(rec: Mapping[str, np.ndarray], players: int, unit: int) -> dict[str, np.ndarray]:
+    """Each metric a sweep compares game by game, per game, as integers.
+
+    Win shares count in ``unit`` units per win (a multiple of lcm(1..players)),
+    so that seat 0's share minus the fair 1/players is whole; the sweep
+    divides by ``unit`` again.
+    """
+    win = rec["win_share"]
+    return {
+        "first_player_advantage": np.rint(win[:, 0] * unit).astype(np.int64) - unit // players,
+        "elimination_rate": (rec["elim_round"] > 0).astype(np.int64),
+        "mean_rounds": rec["rounds_played"].astype(np.int64),
+        "tie_rate": ((win > 0).sum(axis=1) > 1).astype(np.int64),
+    }

@@ -1,6 +1,6 @@
 """The report's tables: pandas DataFrames computed from a run's report tally.
 
-Every function takes a :class:`~analysis.report_tally.ReportTally` (or, for
+Every function takes a :class:`~analysis.lasvegan.report_tally.ReportTally` (or, for
 notebooks, the per-game records themselves, which are tallied first) and
 returns one tidy table. A tally holds integer sums and histograms, so every
 figure here is exact — percentiles included — and costs nothing that grows
@@ -11,7 +11,7 @@ with the number of games. Every estimate comes with a 95% interval in
 * means of one value per game — normal approximation, mean ± 1.96·sd/√n;
 * means and shares over rounds or seats — normal approximation with a
   cluster-robust standard error, games as clusters (the rounds and seats of
-  one game are not independent), see :meth:`analysis.report_tally.Moments.interval`.
+  one game are not independent), see :meth:`analysis.lasvegan.report_tally.Moments.interval`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.report_tally import ReportTally, win_unit
+from analysis.lasvegan.report_tally import ReportTally, win_unit
 from analysis.stats import IntHistogram, mean_and_sd, mean_interval, wilson_interval
 
 KINDS = ("colour", "points", "golden")  # the report tally's machine kinds

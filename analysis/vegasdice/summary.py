@@ -33,12 +33,15 @@ Definitions:
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import Any, Mapping
 
 import numpy as np
 
+from analysis.common import json_ready, share, win_share_metrics
 from analysis.stats import IntHistogram, mean_and_sd, mean_interval, wilson_interval
 from sim.vegasdice import enums as E
 from sim.vegasdice.records import empty_records
@@ -164,6 +167,40 @@ class Tally:
                 merged[f.name] = a + b
         return Tally(**merged)
 
+    @property
+    def report(self) -> "Tally":
+        """What the report needs beyond the summary: the tally itself (stored as ``tally.json``)."""
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, IntHistogram):
+                value = {"offset": value.offset, "counts": [int(c) for c in value.counts]}
+            elif isinstance(value, tuple):
+                value = [int(v) for v in value]
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Tally":
+        """The tally :meth:`to_json` wrote; a ValueError when the data is not one."""
+        try:
+            values = {}
+            for f in fields(cls):
+                value = data[f.name]
+                if f.name == "margin":
+                    value = IntHistogram(np.asarray(value["counts"], dtype=np.int64), int(value["offset"]))
+                elif isinstance(value, list):
+                    value = tuple(int(v) for v in value)
+                else:
+                    value = int(value)
+                values[f.name] = value
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"not a Las Vegas tally ({type(err).__name__}: {err})") from None
+        return cls(**values)
+
     def __eq__(self, other) -> bool:
         if not isinstance(other, Tally):
             return NotImplemented
@@ -215,11 +252,7 @@ def summarize(
     dollars; a value that is undefined (an interval from a single game) is None.
     """
     n, players = tally.games, tally.players
-    unit = tally.win_unit
-    fair = 1 / players
-    win = [mean_and_sd(u, q, n) for u, q in zip(tally.win_units, tally.win_units_sq)]
-    win_share = [m / unit for m, _ in win]
-    win_share_ci = [[x / unit for x in mean_interval(m, sd, n)] for m, sd in win]
+    headline = win_share_metrics(tally.win_units, tally.win_units_sq, tally.win_unit, n, tally.tie_games)
     money = [mean_and_sd(t, q, n) for t, q in zip(tally.money_total, tally.money_total_sq)]
     margin_mean, margin_sd = mean_and_sd(tally.margin_total, tally.margin_total_sq, n)
     # Per game, the sum over its rounds of players x the card holder's winnings
@@ -237,35 +270,37 @@ def summarize(
         "policies": list(policies) if policies is not None else None,
         "seconds": seconds,
         "games_per_second": n / seconds if seconds else None,
-        "win_share": win_share,
-        "win_share_ci": win_share_ci,
-        "first_player_advantage": win_share[0] - fair,
-        "first_player_advantage_ci": [x - fair for x in win_share_ci[0]],
+        "win_share": headline["win_share"],
+        "win_share_ci": headline["win_share_ci"],
+        "first_player_advantage": headline["first_player_advantage"],
+        "first_player_advantage_ci": headline["first_player_advantage_ci"],
+        "worst_seat_advantage": headline["worst_seat_advantage"],
+        "worst_seat_advantage_ci": headline["worst_seat_advantage_ci"],
         "first_card_advantage": card_mean / scale,
         "first_card_advantage_ci": [x / scale for x in mean_interval(card_mean, card_sd, n)],
-        "first_card_share": _share(tally.first_card_won, tally.players_won),
+        "first_card_share": share(tally.first_card_won, tally.players_won),
         "money_mean": [m for m, _ in money],
         "money_mean_ci": [list(mean_interval(m, sd, n)) for m, sd in money],
         "money_sd": [sd for _, sd in money],
-        "bills_mean": [_share(b, n) for b in tally.bills_total],
+        "bills_mean": [share(b, n) for b in tally.bills_total],
         "winner_margin": {
             "mean": margin_mean,
             "sd": margin_sd,
             **{f"p{q}": tally.margin.percentile(q) * tally.margin_step for q in PERCENTILES},
         },
-        "tie_rate": _share(tally.tie_games, n),
-        "tie_rate_ci": list(wilson_interval(tally.tie_games, n)),
-        "money_tie_rate": _share(tally.money_tie_games, n),
-        "tie_cancel_rate": _share(tally.tie_cancels, tally.payouts),
+        "tie_rate": headline["tie_rate"],
+        "tie_rate_ci": headline["tie_rate_ci"],
+        "money_tie_rate": share(tally.money_tie_games, n),
+        "tie_cancel_rate": share(tally.tie_cancels, tally.payouts),
         "tie_cancel_rate_ci": list(wilson_interval(tally.tie_cancels, tally.payouts)),
-        "unclaimed_share": _share(tally.unclaimed, tally.laid_out),
-        "white_dice_share": _share(tally.white_won, tally.laid_out),
-        "laid_out_per_round": _share(tally.laid_out, tally.played_rounds),
-        "short_casino_rate": _share(tally.short_casinos, tally.casinos_set_up),
+        "unclaimed_share": share(tally.unclaimed, tally.laid_out),
+        "white_dice_share": share(tally.white_won, tally.laid_out),
+        "laid_out_per_round": share(tally.laid_out, tally.played_rounds),
+        "short_casino_rate": share(tally.short_casinos, tally.casinos_set_up),
         "rounds_played_mean": per_round,
-        "turns_per_round": _share(tally.turns, tally.played_rounds),
+        "turns_per_round": share(tally.turns, tally.played_rounds),
     }
-    return _json_ready(summary)
+    return json_ready(summary)
 
 
 def summarize_records(rec: Mapping[str, np.ndarray], **kwargs) -> dict[str, Any]:
@@ -273,18 +308,93 @@ def summarize_records(rec: Mapping[str, np.ndarray], **kwargs) -> dict[str, Any]
     return summarize(Tally.of(rec), **kwargs)
 
 
-def _share(count: int, total: int) -> float:
-    return count / total if total else math.nan
+# --- stored tallies ----------------------------------------------------------
 
 
-def _json_ready(value):
-    """Plain Python values for json.dumps: numpy scalars unwrapped, nan as None."""
-    if isinstance(value, dict):
-        return {k: _json_ready(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return [_json_ready(v) for v in value]
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        return None if math.isnan(value) else float(value)
-    return value
+def write_tally(path: Path, tally: Tally) -> None:
+    path.write_text(json.dumps(tally.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def read_tally(path: Path) -> Tally:
+    return Tally.from_json(json.loads(path.read_text(encoding="utf-8")))
+
+
+def tally_records_file(path: Path, rules, batch_games: int = 65_536) -> Tally:
+    """The tally of every game in a records file, read in batches of ``batch_games``."""
+    import pyarrow.parquet as pq
+
+    from sim.vegasdice.records import LAYOUT
+
+    columns = {name: LAYOUT.field_columns(name, rules) for name in LAYOUT.fields}
+    tally = Tally.of(LAYOUT.empty(0, rules))
+    with pq.ParquetFile(path) as parquet:
+        for batch in parquet.iter_batches(batch_size=batch_games, columns=[c for cs in columns.values() for c in cs]):
+            rec = {name: LAYOUT.field_array(batch, name, rules, cols) for name, cols in columns.items()}
+            tally = tally.merge(Tally.of(rec))
+    return tally
+
+
+# --- sweeps ------------------------------------------------------------------
+
+
+def paired_values(rec: Mapping[str, np.ndarray], players: int, unit: int) -> dict[str, np.ndarray]:
+    """Each metric a sweep compares game by game, per game, as integers (win shares in ``unit`` units)."""
+    win = rec["win_share"]
+    return {
+        "first_player_advantage": np.rint(win[:, 0] * unit).astype(np.int64) - unit // players,
+        "tie_rate": ((win > 0).sum(axis=1) > 1).astype(np.int64),
+        "money_tie_rate": (rec["money_tied"] > 1).astype(np.int64),
+    }
+
+
+# --- text --------------------------------------------------------------------
+
+# The strength profile's rows in the text summary.
+TEXT_STRENGTH_METRICS = {
+    "first_player_advantage": ("first-player advantage", "pts"),
+    "worst_seat_advantage": ("worst seat's advantage", "pts"),
+    "tie_rate": ("tie rate", "pct"),
+}
+
+
+def summary_table(summary: Mapping[str, Any]) -> str:
+    """The summary as the text table ``lvsim run`` prints."""
+    from analysis.common import (
+        num, pct, pct_ci, played_line, pts, pts_ci, skill_gap_lines, strength_lines, table_row, title_line,
+    )
+
+    players = summary["players"]
+    lines = [title_line(E.TITLE, summary), "", "Win share by seat (95% CI)"]
+    for s, (w, ci) in enumerate(zip(summary["win_share"], summary["win_share_ci"])):
+        lines.append(table_row(f"seat {s}" + (" (first player)" if s == 0 else ""), pct(w), pct_ci(ci)))
+    lines.append(table_row("first-player advantage", pts(summary["first_player_advantage"]),
+                           f"{pts_ci(summary['first_player_advantage_ci'])}  seat 0 minus 1/{players}, "
+                           "in percentage points"))
+    lines.append(table_row("first-player card", _dollars(summary["first_card_advantage"]),
+                           "won per round by its holder beyond the fair share"))
+    lines += ["", "Money"]
+    money = "  ".join(f"{s}: {_dollars(m)}" for s, m in enumerate(summary["money_mean"]))
+    lines.append(f"  {'mean by seat':<25}{money}")
+    bills = "  ".join(f"{s}: {num(b, 1)}" for s, b in enumerate(summary["bills_mean"]))
+    lines.append(f"  {'bills by seat':<25}{bills}")
+    margin = summary["winner_margin"]
+    lines.append(table_row("winner's margin", _dollars(margin["mean"]),
+                           f"median {_dollars(margin['p50'])}, p95 {_dollars(margin['p95'])}"))
+    lines += ["", "Games"]
+    lines.append(table_row("tie rate", pct(summary["tie_rate"]), "of games, after the tie-break"))
+    lines.append(table_row("money tie rate", pct(summary["money_tie_rate"]), "of games, before it"))
+    lines.append(table_row("ties cancelling", pct(summary["tie_cancel_rate"]), "of casino payouts"))
+    lines.append(table_row("won by white dice", pct(summary["white_dice_share"]), "of the money laid out"))
+    lines.append(table_row("unclaimed", pct(summary["unclaimed_share"]), "of the money laid out"))
+    if summary.get("short_casino_rate"):
+        lines.append(table_row("casinos short", pct(summary["short_casino_rate"]), "of casinos set up"))
+    lines += skill_gap_lines(summary)
+    lines += strength_lines(summary, TEXT_STRENGTH_METRICS)
+    lines += ["", played_line(summary)]
+    return "\n".join(lines)
+
+
+def _dollars(x: float | None) -> str:
+    if x is None:
+        return "n/a"
+    return f"{'-' if x < 0 else ''}${abs(x):,.0f}"

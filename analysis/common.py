@@ -1,0 +1,153 @@
+"""What every game's summary shares: win shares, seat advantages, ties, JSON-ready values, text cells.
+
+Each game's summary (``analysis/<game>/summary.py``) builds on these, so the
+headline metrics every game has — ``win_share(_ci)``, ``first_player_advantage(_ci)``,
+``worst_seat_advantage(_ci)``, ``tie_rate(_ci)`` — are computed one way.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+
+from analysis.stats import mean_and_sd, mean_interval, wilson_interval
+
+
+def win_unit(players: int) -> int:
+    """Units per win in which 1/k of a win is whole for any k up to ``players``: lcm(1..players)."""
+    return math.lcm(*range(1, players + 1))
+
+
+def share(count: int, total: int) -> float:
+    return count / total if total else math.nan
+
+
+def win_share_metrics(win_units: Sequence[int], win_units_sq: Sequence[int], unit: int, games: int,
+                      tie_games: int) -> dict[str, Any]:
+    """Win share by seat, first-player and worst-seat advantage and tie rate, with 95% intervals.
+
+    Win shares are counted in ``unit`` units per win (1/k of a win is whole for any tie).
+    """
+    n, players = games, len(win_units)
+    win = [mean_and_sd(u, q, n) for u, q in zip(win_units, win_units_sq)]
+    win_share = [m / unit for m, _ in win]
+    win_share_ci = [[x / unit for x in mean_interval(m, sd, n)] for m, sd in win]
+    fair = 1 / players
+    worst, worst_ci = worst_seat_advantage(win_share, win_share_ci, fair)
+    return {
+        "win_share": win_share,
+        "win_share_ci": win_share_ci,
+        "first_player_advantage": win_share[0] - fair,
+        "first_player_advantage_ci": [x - fair for x in win_share_ci[0]],
+        "worst_seat_advantage": worst,
+        "worst_seat_advantage_ci": worst_ci,
+        "tie_rate": share(tie_games, n),
+        "tie_rate_ci": list(wilson_interval(tie_games, n)),
+    }
+
+
+def worst_seat_advantage(win_share: list[float], win_share_ci: list[list[float]], fair: float):
+    """The largest distance of a seat's win share from the fair share, and a 95% range for it.
+
+    The range runs from the largest distance every seat's interval still
+    allows at the least (0 when every interval holds the fair share) to the
+    largest it allows at the most: conservative, since it takes each seat's
+    own interval rather than a joint one.
+    """
+    value = max(abs(w - fair) for w in win_share)
+    if any(None in ci or any(math.isnan(x) for x in ci) for ci in win_share_ci):
+        return value, [math.nan, math.nan]
+    low = max(0.0 if lo <= fair <= hi else min(abs(lo - fair), abs(hi - fair)) for lo, hi in win_share_ci)
+    high = max(max(abs(lo - fair), abs(hi - fair)) for lo, hi in win_share_ci)
+    return value, [low, high]
+
+
+def json_ready(value):
+    """Plain Python values for json.dumps: numpy scalars unwrapped, nan as None."""
+    if isinstance(value, dict):
+        return {k: json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [json_ready(v) for v in value]
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return None if math.isnan(value) else float(value)
+    return value
+
+
+def title_line(title: str, summary: dict) -> str:
+    """``Las Vegan, 4 players, random policy, seed 1``: the first line of a summary table."""
+    parts = [f"{title}, {summary['players']} players"]
+    policies = summary.get("policies")
+    if policies:
+        parts.append(f"{policies[0]} policy" if len(set(policies)) == 1 else "policies " + " / ".join(policies))
+    if summary.get("seed") is not None:
+        parts.append(f"seed {summary['seed']}")
+    return ", ".join(parts)
+
+
+def pct(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:.2f}%"
+
+
+def pct_ci(ci) -> str:
+    return "" if ci is None or None in ci else f"[{100 * ci[0]:.2f}%, {100 * ci[1]:.2f}%]"
+
+
+def pts(x: float | None) -> str:
+    return "n/a" if x is None else f"{100 * x:+.2f} pp"
+
+
+def pts_ci(ci) -> str:
+    return "" if ci is None or None in ci else f"[{100 * ci[0]:+.2f}, {100 * ci[1]:+.2f}]"
+
+
+def num(x: float | None, digits: int = 2) -> str:
+    return "n/a" if x is None else f"{x:.{digits}f}"
+
+
+def num_ci(ci) -> str:
+    return "" if ci is None or None in ci else f"[{ci[0]:.2f}, {ci[1]:.2f}]"
+
+
+def table_row(label: str, value: str, note: str = "") -> str:
+    return f"  {label:<25}{value:>9}  {note}".rstrip()
+
+
+def skill_gap_lines(summary: dict) -> list[str]:
+    """The skill-gap block of a summary table (empty when the run skipped it)."""
+    gap = summary.get("skill_gap")
+    if not gap:
+        return []
+    lines = ["", "Skill gap (one seat against the others, seats rotated)"]
+    for entry in gap.values():
+        label = f"{entry['policy']} vs {entry['against']}"
+        note = f"{pct_ci(entry['win_share_ci'])}  fair {pct(entry['fair_share'])}, {entry['games']:,} deals"
+        lines.append(table_row(label, pct(entry["win_share"]), note))
+    return lines
+
+
+def strength_lines(summary: dict, metrics: dict) -> list[str]:
+    """The strength-profile block of a summary table: ``metrics`` maps a metric to (label, kind)."""
+    strength = summary.get("strength")
+    if not strength or not strength.get("profiles"):
+        return []
+    profiles = strength["profiles"]
+    lines = ["", "Against player strength (every seat one policy, same deals)"]
+    lines.append(f"  {'':<25}" + "".join(f"{p['policy'].split(':')[0]:>13}" for p in profiles))
+    show = {"pct": pct, "pts": pts, "num": num}
+    for key, (label, kind) in metrics.items():
+        cells = [show[kind](p["metrics"][key][0]) for p in profiles]
+        lines.append(f"  {label:<25}" + "".join(f"{c:>13}" for c in cells))
+    lines.append(f"  {'games':<25}" + "".join(f"{p['games']:>13,}" for p in profiles))
+    lines.append(f"  {strength['verdict']['sentence']}")
+    return lines
+
+
+def played_line(summary: dict) -> str:
+    speed = ""
+    if summary.get("seconds") is not None:
+        speed = f" in {summary['seconds']:.2f} s ({summary['games_per_second']:,.0f} games/s)"
+    return f"Played {summary['games']:,} games{speed}"

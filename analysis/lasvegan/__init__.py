@@ -1,0 +1,1 @@
+"""Las Vegan's analysis: its tallies, summary, tables, figures and HTML report."""

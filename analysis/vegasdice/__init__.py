@@ -1,0 +1,1 @@
+"""Las Vegas (the dice game): its tallies, summary and HTML report."""

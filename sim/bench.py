@@ -1,0 +1,36 @@
+"""Timing of a game's jitted core: compiled first, no file output, any registered game."""
+
+from __future__ import annotations
+
+import time
+
+import numba
+
+from sim.game import Game
+
+# Enough games to time, few enough to allocate their records: about 300 bytes a game.
+MAX_BENCH_GAMES = 20_000_000
+
+
+def bench_core(game: Game, rules, policy: str = "random", games: int = 1_000_000, threads: int | None = None,
+               seed: int = 1) -> dict:
+    """Play ``games`` games of ``rules`` with ``policy`` at every seat and time them.
+
+    A small warm-up batch runs first so compilation (or loading the cached
+    kernels) is not counted.
+    """
+    ids, params = game.parse_seats(policy, rules.players, field="--policy")
+    game.play_games(rules, seed, 0, min(64, games), ids, params, threads=threads)
+    used = numba.get_num_threads() if threads is None else min(threads, numba.config.NUMBA_NUM_THREADS)
+    start = time.perf_counter()
+    game.play_games(rules, seed, 0, games, ids, params, threads=threads)
+    seconds = time.perf_counter() - start
+    return {
+        "game": game.id,
+        "players": rules.players,
+        "policy": policy,
+        "games": games,
+        "threads": used,
+        "seconds": seconds,
+        "games_per_second": games / seconds if seconds > 0 else float("inf"),
+    }

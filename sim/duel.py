@@ -1,0 +1,145 @@
+"""How much skill matters: policies against each other on the same deals, for any game.
+
+A *duel* seats a list of policies and plays every deal once per rotation of
+that list (in rotation ``k`` seat ``s`` gets ``seats[(s + k) % players]``).
+Each policy thus plays every deal from every seat it is given, so the
+advantage of a seat and the luck of a deal cancel out. The deals are the
+same in every rotation because the table's random stream depends only on
+``(seed, game)``.
+
+A policy's win share is the wins of all its seats, averaged over rotations
+and deals; against its fair share (its seats / players) it says how much
+better than chance that policy does. The confidence interval is taken over
+deals: the rotations of one deal are averaged first, since they are played
+on the same cards and are not independent.
+
+The *skill gap* of a run is the game's own list of such duels
+(``Game.skill_gap_duels``): one stronger seat against weaker ones.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from itertools import permutations
+from typing import Sequence
+
+import numpy as np
+
+from analysis.stats import mean_interval
+from sim.errors import ConfigError
+from sim.game import Game
+
+BATCH = 65_536
+SLOW_BATCH = 64  # deals per batch with a slow policy at the table, so that progress shows
+
+
+def duel(
+    game: Game,
+    rules,
+    seats: Sequence[str],
+    games: int,
+    seed: int,
+    threads: int | None = None,
+    field: str = "--seats",
+    progress: bool = False,
+) -> dict:
+    """Play ``games`` deals once per rotation of ``seats``; the win share of each policy.
+
+    Returns ``{"game", "games", "players", "seed", "policies": {name: {"seats",
+    "fair_share", "win_share", "win_share_ci"}}}`` with names in order of
+    first appearance in ``seats``. The interval is nan with fewer than two
+    deals. ``progress`` shows a progress bar on stderr.
+    """
+    from tqdm import tqdm
+
+    players = rules.players
+    seats = [s.strip() if isinstance(s, str) else s for s in seats]
+    game.parse_seats(seats, players, field=field)
+    if games < 1:
+        raise ConfigError("games", f"must be at least 1, got {games}")
+    names = list(dict.fromkeys(seats))
+    # per_deal[p, g]: policy p's wins on deal g, summed over its seats, averaged over rotations.
+    per_deal = np.zeros((len(names), games))
+    batch = SLOW_BATCH if game.is_slow(seats) else BATCH
+    bar = tqdm(total=games * players, unit="game", unit_scale=True, disable=not progress, file=sys.stderr, leave=False)
+    with bar:
+        for k in range(players):
+            rotated = [seats[(s + k) % players] for s in range(players)]
+            ids, params = game.parse_seats(rotated, players, field=field)
+            for first in range(0, games, batch):
+                n = min(batch, games - first)
+                rec = game.play_games(rules, seed, first, n, ids, params, threads=threads)
+                for s, name in enumerate(rotated):
+                    per_deal[names.index(name), first:first + n] += rec["win_share"][:, s]
+                bar.update(n)
+    per_deal /= players
+    policies = {}
+    for p, name in enumerate(names):
+        n_seats = seats.count(name)
+        policies[name] = {
+            "seats": n_seats,
+            "fair_share": n_seats / players,
+            "win_share": float(per_deal[p].mean()),
+            "win_share_ci": list(_mean_interval(per_deal[p])),
+        }
+    return {"game": game.id, "games": games, "players": players, "seed": seed, "policies": policies}
+
+
+def tournament(game: Game, rules, policies: Sequence[str], games: int, seed: int, threads: int | None = None) -> dict:
+    """Every ordered pairing: one seat of policy A against B at every other seat.
+
+    Returns ``{"games", "players", "seed", "pairs": [{"policy", "against",
+    "win_share", "win_share_ci", "fair_share"}, ...]}``.
+    """
+    pairs = []
+    for a, b in permutations(dict.fromkeys(policies), 2):
+        result = duel(game, rules, [a] + [b] * (rules.players - 1), games, seed, threads, field="policies")
+        pairs.append({"policy": a, "against": b, **_share(result, a)})
+    return {"games": games, "players": rules.players, "seed": seed, "pairs": pairs}
+
+
+def skill_gap(game: Game, rules, games: int, seed: int = 1, threads: int | None = None) -> dict:
+    """How far skill carries under these rules: each of the game's skill-gap duels.
+
+    Each duel seats one stronger policy against a weaker one at every other
+    seat over ``games`` times its factor of deals; its entry holds the two
+    policies' names (``policy``, ``against``), ``games``, ``win_share``,
+    ``win_share_ci`` and ``fair_share`` (1 / players).
+    """
+    out = {}
+    for d in game.skill_gap_duels:
+        n = games * d.factor
+        result = duel(game, rules, [d.policy] + [d.against] * (rules.players - 1), n, seed, threads,
+                      field="skill_gap")
+        out[d.name] = {"policy": d.policy, "against": d.against, "games": n, **_share(result, d.policy)}
+    return out
+
+
+def _share(result: dict, name: str) -> dict:
+    entry = result["policies"][name]
+    return {k: entry[k] for k in ("win_share", "win_share_ci", "fair_share")}
+
+
+def _mean_interval(x: np.ndarray) -> tuple[float, float]:
+    """Normal interval of the mean over deals, kept within [0, 1] like the shares themselves."""
+    sd = float(x.std(ddof=1)) if len(x) > 1 else math.nan
+    low, high = mean_interval(float(x.mean()), sd, len(x))
+    if math.isnan(low):
+        return low, high
+    return max(0.0, low), min(1.0, high)
+
+
+def duel_table(result: dict) -> str:
+    """The result of :func:`duel` as a text table, one line per policy."""
+    lines = [
+        f"{result['games']:,} deals x {result['players']} seat rotations at {result['players']} players "
+        f"(seed {result['seed']})",
+        "",
+        f"{'policy':<28}{'seats':>6}{'fair share':>12}{'win share':>11}   95% CI",
+    ]
+    for name, row in result["policies"].items():
+        low, high = row["win_share_ci"]
+        ci = "-" if math.isnan(low) else f"[{low:.3f}, {high:.3f}]"
+        lines.append(f"{name:<28}{row['seats']:>6}{row['fair_share']:>12.3f}{row['win_share']:>11.3f}   {ci}")
+    return "\n".join(lines)

@@ -1,0 +1,167 @@
+"""The game contract: what the shared machinery knows of a game, and nothing more.
+
+Every game is one package under ``sim/`` with the same file roles —
+``params.py`` (its rule knobs, checked strictly), ``rules.py`` (the
+readable reference engine), ``nb.py`` (the jitted core), ``policies.py``,
+``records.py`` (its record layout), ``replay.py`` — and one small module,
+``game.py``, whose ``GAME`` is a :class:`Game`: the game's id and title,
+its knobs and policies, its record fields, its summary, report and
+skill-gap duels. Its analysis (tallies, summary, tables, figures, report
+sections) lives beside it in ``analysis/<package>/``.
+
+The runner, config reader, sweeps, duels, the Dask cluster and the command
+line reach a game only through ``sim.games.get_game(id)``; they never
+import a game package. What every game shares — random streams, chunked
+running, Parquet staging, intervals, sweeps, duels, the report's shell —
+lives once outside the game packages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from sim.records import RecordLayout
+
+
+@dataclass(frozen=True)
+class SkillDuel:
+    """One duel of a run's skill gap: one ``policy`` seat against ``against`` at every other seat.
+
+    It plays ``factor`` times the run's skill-gap deals (a cheap duel plays
+    more of them, for a tighter interval).
+    """
+
+    name: str
+    policy: str
+    against: str
+    factor: int = 1
+
+
+@dataclass(frozen=True)
+class StrengthMetric:
+    """A headline metric of the strength profile: its label, how it reads, the smallest difference that matters."""
+
+    label: str
+    kind: str  # "pct" (a rate), "pts" (an advantage in points) or "num"
+    material: float
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game as the machinery sees it. Each field is a plain value or a function of the game's own types.
+
+    ``Rules`` is the game's rule-knob class: ``Rules.from_mapping(table,
+    prefix)`` checks a ``[rules]`` table, ``rules.to_dict()`` gives it back,
+    ``rules.players`` and ``rules.rounds`` size its records. ``play_games``
+    is the jitted core's entry point: ``(rules, seed, first_game, n_games,
+    policy_ids, policy_params, threads=None) -> records``. A tally is the
+    game's mergeable statistics of a batch of records (``tally.games``,
+    ``tally.merge(other)``, ``tally.report`` what the report needs beyond
+    the summary, stored as ``tally.json``).
+    """
+
+    id: str
+    title: str
+    Rules: type
+    knobs: Mapping[str, tuple[Any, str]]  # knob -> (default, values it takes)
+    policy_syntax: Mapping[str, str]  # policy -> how it is written in a config
+    policy_descriptions: Mapping[str, str]
+    min_players: int
+    max_players: int
+    parse_policy: Callable[[str, str], tuple[int, np.ndarray]]
+    n_policy_params: int
+    play_games: Callable[..., dict[str, np.ndarray]]
+    records: RecordLayout
+    tally: Callable[[Mapping[str, np.ndarray]], Any]  # records -> tally
+    summarize: Callable[..., dict[str, Any]]  # (tally, *, game, seed, seconds, policies) -> summary
+    summary_table: Callable[[Mapping[str, Any]], str]
+    report_tally_io: "TallyIO"
+    build_report: Callable[[Any], str]  # analysis.results.RunResults -> HTML
+    replay_path: Callable[[str | Path], dict]
+    skill_gap_duels: tuple[SkillDuel, ...]
+    skill_gap_games: int  # deals of the skill gap for a large run
+    strength_policies: tuple[str, ...]  # every seat one of these, on strength_games each
+    strength_slow_policy: str | None  # and this one on strength_lookahead_games
+    strength_metrics: Mapping[str, StrengthMetric]
+    strength_order: tuple[str, ...]  # the profiles compared with the run's, strongest first
+    paired_metrics: Mapping[str, str]  # sweep metrics compared game by game -> title
+    sweep_plotted: Mapping[str, tuple[str, float, bool]]  # 4 metrics -> (axis label, scale shown, signed)
+    sweep_heatmap: tuple[str, ...]  # metrics of a sweep's heat maps
+    per_game: Callable[..., dict[str, np.ndarray]]  # (records, players, win unit) -> paired values, integers
+    per_game_fields: tuple[str, ...]  # record fields per_game reads
+    slow_policies: tuple[str, ...] = ()  # policies played in small batches so that progress shows
+    rules_doc: str = ""  # where the rules are written, for listings
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    # --- derived, the same for every game ------------------------------------
+
+    def parse_seats(self, seats: str | Sequence[str], players: int, field: str = "policies.seats"):
+        from sim.seats import parse_seats
+
+        return parse_seats(seats, players, self.parse_policy, self.n_policy_params, field)
+
+    def rules_from_mapping(self, table: Mapping[str, Any] | None, prefix: str = "rules"):
+        return self.Rules.from_mapping(table, prefix)
+
+    def empty_tally(self, rules):
+        return self.tally(self.records.empty(0, rules))
+
+    def is_slow(self, seats: Sequence[str]) -> bool:
+        return any(str(s).strip().split(":")[0] in self.slow_policies for s in seats)
+
+    def describe(self) -> dict[str, Any]:
+        """The game as ``lvsim games --json`` prints it: title, knobs (default, domain), policies."""
+        knobs = {
+            name: {"default": _plain(default), "values": values} for name, (default, values) in self.knobs.items()
+        }
+        policies = {
+            name: {"syntax": self.policy_syntax[name], "description": self.policy_descriptions[name]}
+            for name in self.policy_syntax
+        }
+        return {"title": self.title, "players": [self.min_players, self.max_players], "knobs": knobs,
+                "policies": policies}
+
+
+@dataclass(frozen=True)
+class TallyIO:
+    """How a game's report tally is stored (``tally.json``) and rebuilt from a records file."""
+
+    write: Callable[[Path, Any], None]
+    read: Callable[[Path], Any]
+    from_records_file: Callable[[Path, Any], Any]  # (records path, rules) -> report tally
+    shape: Callable[[Any], tuple]  # report tally -> what must match the rules (players, rounds, ...)
+    rules_shape: Callable[[Any], tuple]  # rules -> the same
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def lazy(target: str) -> Callable[..., Any]:
+    """``"package.module:name.attr"`` as a function that imports it on its first call.
+
+    Keeps ``import sim.games`` light: a game's analysis (pandas, matplotlib)
+    loads only when a summary or report is wanted.
+    """
+    module_name, _, attr_path = target.partition(":")
+    found: list[Callable[..., Any]] = []
+
+    def call(*args, **kwargs):
+        if not found:
+            import importlib
+
+            obj: Any = importlib.import_module(module_name)
+            for part in attr_path.split("."):
+                obj = getattr(obj, part)
+            found.append(obj)
+        return found[0](*args, **kwargs)
+
+    call.__name__ = attr_path.rsplit(".", 1)[-1]
+    call.__qualname__ = target
+    return call

@@ -1,0 +1,70 @@
+"""Las Vegan as the machinery sees it: the trick-taking card game with cabbages and casino tokens."""
+
+from __future__ import annotations
+
+from sim.game import Game, SkillDuel, StrengthMetric, TallyIO, lazy
+from sim.lasvegan import enums as E
+from sim.lasvegan.params import KNOBS, Rules
+from sim.lasvegan.policies import N_POLICY_PARAMS, POLICY_DESCRIPTIONS, POLICY_SYNTAX, parse_policy
+from sim.lasvegan.records import LAYOUT
+
+GAME = Game(
+    id="lasvegan",
+    title="Las Vegan",
+    Rules=Rules,
+    knobs=KNOBS,
+    policy_syntax=POLICY_SYNTAX,
+    policy_descriptions=POLICY_DESCRIPTIONS,
+    min_players=E.MIN_PLAYERS,
+    max_players=E.MAX_PLAYERS,
+    parse_policy=parse_policy,
+    n_policy_params=N_POLICY_PARAMS,
+    play_games=lazy("sim.lasvegan.nb:play_games"),
+    records=LAYOUT,
+    tally=lazy("analysis.lasvegan.summary:Tally.of"),
+    summarize=lazy("analysis.lasvegan.summary:summarize"),
+    summary_table=lazy("analysis.lasvegan.summary:summary_table"),
+    report_tally_io=TallyIO(
+        write=lazy("analysis.lasvegan.report_tally:write_tally"),
+        read=lazy("analysis.lasvegan.report_tally:read_tally"),
+        from_records_file=lambda path, rules: lazy("analysis.lasvegan.report_tally:tally_records_file")(
+            path, rules.players, rules.rounds),
+        shape=lambda tally: (tally.players, tally.rounds),
+        rules_shape=lambda rules: (rules.players, rules.rounds),
+    ),
+    build_report=lazy("analysis.lasvegan.report:build_report"),
+    replay_path=lazy("sim.lasvegan.replay:replay_path"),
+    skill_gap_duels=(
+        SkillDuel("lookahead_vs_greedy", "lookahead:32", "greedy", 1),
+        SkillDuel("greedy_vs_random", "greedy", "random", 20),
+    ),
+    skill_gap_games=64,
+    strength_policies=("random", "greedy", "expert"),
+    strength_slow_policy="lookahead:16",
+    strength_metrics={
+        "elimination_rate": StrengthMetric("elimination rate", "pct", 0.03),
+        "first_player_advantage": StrengthMetric("first-player advantage", "pts", 0.02),
+        "worst_seat_advantage": StrengthMetric("worst seat's advantage", "pts", 0.02),
+        "mean_rounds": StrengthMetric("mean rounds", "num", 0.1),
+        "mean_abs_swing": StrengthMetric("mean |swing| per round", "num", 0.25),
+        "tie_rate": StrengthMetric("tie rate", "pct", 0.03),
+    },
+    strength_order=("expert", "greedy"),
+    paired_metrics={
+        "first_player_advantage": "first-player advantage",
+        "elimination_rate": "elimination rate",
+        "mean_rounds": "rounds played",
+        "tie_rate": "tie rate",
+    },
+    sweep_plotted={
+        "first_player_advantage": ("first-player advantage (percentage points)", 100, True),
+        "elimination_rate": ("elimination rate (%)", 100, False),
+        "mean_rounds": ("rounds played", 1, False),
+        "tie_rate": ("tie rate (%)", 100, False),
+    },
+    sweep_heatmap=("elimination_rate", "first_player_advantage"),
+    per_game=lazy("analysis.lasvegan.summary:paired_values"),
+    per_game_fields=("win_share", "elim_round", "rounds_played"),
+    slow_policies=("lookahead",),
+    rules_doc="rules/lasvegan.md",
+)

@@ -1,0 +1,68 @@
+"""Las Vegas as the machinery sees it: the dice game of casinos and banknotes."""
+
+from __future__ import annotations
+
+from sim.game import Game, SkillDuel, StrengthMetric, TallyIO, lazy
+from sim.vegasdice import enums as E
+from sim.vegasdice.params import KNOBS, Rules
+from sim.vegasdice.policies import N_POLICY_PARAMS, POLICY_DESCRIPTIONS, POLICY_SYNTAX, parse_policy
+from sim.vegasdice.records import LAYOUT
+
+GAME = Game(
+    id=E.GAME_ID,
+    title=E.TITLE,
+    Rules=Rules,
+    knobs=KNOBS,
+    policy_syntax=POLICY_SYNTAX,
+    policy_descriptions=POLICY_DESCRIPTIONS,
+    min_players=E.MIN_PLAYERS,
+    max_players=E.MAX_PLAYERS,
+    parse_policy=parse_policy,
+    n_policy_params=N_POLICY_PARAMS,
+    play_games=lazy("sim.vegasdice.nb:play_games"),
+    records=LAYOUT,
+    tally=lazy("analysis.vegasdice.summary:Tally.of"),
+    summarize=lazy("analysis.vegasdice.summary:summarize"),
+    summary_table=lazy("analysis.vegasdice.summary:summary_table"),
+    report_tally_io=TallyIO(
+        write=lazy("analysis.vegasdice.summary:write_tally"),
+        read=lazy("analysis.vegasdice.summary:read_tally"),
+        from_records_file=lazy("analysis.vegasdice.summary:tally_records_file"),
+        shape=lambda tally: (tally.players, tally.rounds),
+        rules_shape=lambda rules: (rules.players, rules.rounds),
+    ),
+    build_report=lazy("analysis.vegasdice.report:build_report"),
+    replay_path=lazy("sim.vegasdice.replay:replay_path"),
+    skill_gap_duels=(
+        SkillDuel("montecarlo_vs_greedy", "montecarlo:16", "greedy", 1),
+        SkillDuel("greedy_vs_random", "greedy", "random", 20),
+    ),
+    skill_gap_games=256,
+    strength_policies=("random", "greedy"),
+    strength_slow_policy="montecarlo:16",
+    strength_metrics={
+        "first_player_advantage": StrengthMetric("first-player advantage", "pts", 0.02),
+        "worst_seat_advantage": StrengthMetric("worst seat's advantage", "pts", 0.02),
+        "tie_rate": StrengthMetric("tie rate", "pct", 0.02),
+        "tie_cancel_rate": StrengthMetric("casino payouts cancelled by ties", "pct", 0.03),
+        "white_dice_share": StrengthMetric("money won by the white dice", "pct", 0.02),
+        "unclaimed_share": StrengthMetric("money nobody won", "pct", 0.02),
+    },
+    strength_order=("greedy",),
+    paired_metrics={
+        "first_player_advantage": "first-player advantage",
+        "tie_rate": "tie rate",
+        "money_tie_rate": "money tie rate",
+    },
+    sweep_plotted={
+        "first_player_advantage": ("first-player advantage (percentage points)", 100, True),
+        "tie_rate": ("tie rate (%)", 100, False),
+        "money_tie_rate": ("money tie rate (%)", 100, False),
+        "white_dice_share": ("money won by the white dice (%)", 100, False),
+    },
+    sweep_heatmap=("first_player_advantage", "white_dice_share"),
+    per_game=lazy("analysis.vegasdice.summary:paired_values"),
+    per_game_fields=("win_share", "money_tied"),
+    slow_policies=("montecarlo",),
+    rules_doc="rules/lasvegas.md",
+)
