@@ -1,7 +1,7 @@
 """Does a verdict hold for stronger players? The headline metrics against player strength.
 
 A run's verdicts come from its seats' policies; a designer wants them for
-real tables. The strength profile (``sim.strength``) plays the same rules
+real tables. The strength profile (``sim.runner.strength_profile``) plays the same rules
 and the same deals with every seat ``random``, ``greedy``, ``expert`` and,
 on a smaller subsample, ``lookahead``; this module compares the headline
 metrics across them and says in one sentence whether the verdict moves.

@@ -312,16 +312,19 @@ def games(game_id, as_json):
     if as_json:
         click.echo(json.dumps({g.id: g.describe() for g in chosen}))
         return
+    import textwrap
+
+    def item(name: str, text: str) -> list[str]:
+        return textwrap.wrap(text, 100, initial_indent=f"    {name}  ", subsequent_indent=" " * 6)
+
     blocks = []
     for g in chosen:
-        lines = [f"{g.id}: {g.title} ({g.min_players} to {g.max_players} players)", "  rules (default; values):"]
-        width = max(len(k) for k in g.knobs)
+        lines = [f"{g.id}: {g.title}, {g.min_players} to {g.max_players} players", "  rules ([rules] keys: default; values)"]
         for name, (default, values) in g.knobs.items():
-            lines.append(f"    {name:<{width}}  {json.dumps(default)}; {values}")
-        lines.append("  policies:")
-        width = max(len(p) for p in g.policy_syntax.values())
+            lines += item(name, f"{json.dumps(default)}; {values}")
+        lines.append("  policies ([policies] seats)")
         for name, syntax in g.policy_syntax.items():
-            lines.append(f"    {syntax:<{width}}  {g.policy_descriptions[name]}")
+            lines += item(syntax, g.policy_descriptions[name])
         blocks.append("\n".join(lines))
     click.echo("\n\n".join(blocks))
 

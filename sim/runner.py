@@ -41,7 +41,7 @@ import sys
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator, Protocol
@@ -182,10 +182,35 @@ def run_summary(config: Config, played: "GamesPlayed") -> dict[str, Any]:
                                          threads=config.threads)
     games, lookahead_games = config.strength_sizes
     if games > 0 or lookahead_games > 0:
-        from sim.strength import strength_profile
-
         summary["strength"] = strength_profile(config, games, lookahead_games)
     return summary
+
+
+def strength_profile(config: Config, games: int, lookahead_games: int) -> dict[str, Any]:
+    """The run's rules and deals played with every seat one strength of player.
+
+    What the verdicts of a run look like under each of the game's profile
+    policies (for Las Vegan ``random``, ``greedy`` and ``expert``:
+    ``games`` each, on the run's seed, so the same deals for all) and under
+    its slow, strong policy on a subsample (``lookahead_games``; for Las
+    Vegan ``lookahead``). ``analysis.strength`` compares them.
+    """
+    from analysis.strength import profile_entry, verdict
+
+    game = config.game_spec
+    plan = [(p, games) for p in game.strength_policies if games > 0]
+    if lookahead_games > 0 and game.strength_slow_policy is not None:
+        plan.append((game.strength_slow_policy, lookahead_games))
+    profiles = []
+    for policy, n in plan:
+        one = replace(config, seats=policy, games=n, skill_gap_games=0, strength_games=0, strength_lookahead_games=0)
+        summary = run(one, out=None, keep_records=False, progress=False, report=False).summary
+        profiles.append({"policy": policy, "games": n, "metrics": profile_entry(summary, game.strength_metrics)})
+    strength = {"profiles": profiles}
+    seats = set(config.seat_policies)
+    strength["verdict"] = verdict(strength, next(iter(seats)) if len(seats) == 1 else None, game.strength_metrics,
+                                  game.strength_order)
+    return strength
 
 
 def default_out_dir(name: str, now: datetime | None = None) -> Path:

@@ -1,0 +1,115 @@
+"""The registry and the game contract as a designer meets them: lvsim games, game ids, a dice run."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import sim
+from sim.cli import main
+from sim.config import config_from_mapping
+from sim.errors import ConfigError
+from sim.games import GAME_IDS, all_games, get_game
+
+
+def test_game_ids_are_more_than_one_typo_apart():
+    def distance(a, b):
+        row = list(range(len(b) + 1))
+        for i, x in enumerate(a, 1):
+            prev, row[0] = row[0], i
+            for j, y in enumerate(b, 1):
+                prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
+        return row[-1]
+
+    for a in GAME_IDS:
+        for b in GAME_IDS:
+            if a != b:
+                assert distance(a, b) > 2, (a, b)
+
+
+def test_games_json_lists_every_game_with_title_knobs_and_policies():
+    result = CliRunner().invoke(main, ["games", "--json"])
+    assert result.exit_code == 0, result.output
+    listed = json.loads(result.output)
+    assert list(listed) == list(GAME_IDS)
+    for game in all_games():
+        entry = listed[game.id]
+        assert entry["title"] == game.title
+        # Every knob with its default as the rules give it, and its domain.
+        assert list(entry["knobs"]) == list(game.Rules.__dataclass_fields__)
+        defaults = game.Rules().to_dict()
+        for knob, spec in entry["knobs"].items():
+            assert spec["default"] == defaults[knob], knob
+            assert spec["values"]
+        assert set(entry["policies"]) == set(game.policy_syntax)
+        # Every listed policy is accepted by its bare name unless its syntax requires parameters.
+        for name, spec in entry["policies"].items():
+            if ":" in spec["syntax"].split("[")[0]:
+                with pytest.raises(ConfigError):
+                    game.parse_policy(name, "policies.seats")
+            else:
+                game.parse_policy(name, "policies.seats")
+
+
+def test_games_text_names_each_game_by_title():
+    result = CliRunner().invoke(main, ["games"])
+    assert result.exit_code == 0
+    for game in all_games():
+        assert f"{game.id}: {game.title}" in result.output
+
+
+@pytest.mark.parametrize("game_id", ["lasvegas", "vegasdice", "las-vegan", "", 3])
+def test_an_unknown_game_is_refused_naming_the_known_ones(game_id):
+    with pytest.raises(ConfigError) as err:
+        config_from_mapping({"game": game_id})
+    assert str(err.value).startswith("game: must be 'lasvegan' or 'vegas-dice'")
+    with pytest.raises(ConfigError):
+        get_game(game_id)
+
+
+@pytest.mark.parametrize(
+    "game_id, key, value, owner",
+    [("lasvegan", "casinos", 6, "Las Vegas"), ("vegas-dice", "tokens", [[1, -1]], "Las Vegan")],
+)
+def test_a_rule_of_the_other_game_says_which_game_it_belongs_to(game_id, key, value, owner):
+    with pytest.raises(ConfigError) as err:
+        config_from_mapping({"game": game_id, "rules": {key: value}})
+    message = str(err.value)
+    assert message.startswith(f"rules.{key}: is a rule of {owner}")
+    assert get_game(game_id).title in message
+
+
+def test_a_key_of_no_game_is_an_unknown_key():
+    with pytest.raises(ConfigError) as err:
+        config_from_mapping({"game": "vegas-dice", "rules": {"dice": 8}})
+    assert str(err.value).startswith("rules.dice: unknown key")
+
+
+def test_a_dice_config_runs_with_its_summary_skill_gap_and_strength_profile():
+    config = config_from_mapping({
+        "game": "vegas-dice",
+        "run": {"games": 1500, "seed": 3, "skill_gap_games": 4, "strength_games": 300,
+                "strength_lookahead_games": 2},
+        "rules": {"players": 3},
+    })
+    results = sim.run(config, out=None, progress=False)
+    summary = results.summary
+    assert summary["game"] == "vegas-dice" and summary["games"] == 1500 and summary["players"] == 3
+    assert sum(summary["win_share"]) == pytest.approx(1.0)
+    assert set(summary["skill_gap"]) == {d.name for d in get_game("vegas-dice").skill_gap_duels}
+    assert [p["policy"] for p in summary["strength"]["profiles"]] == ["random", "greedy", "montecarlo:16"]
+    assert str(results).startswith("Las Vegas, 3 players")
+    assert len(results.to_pandas()) == 1500
+
+
+def test_duel_and_bench_take_the_game_without_a_config():
+    runner = CliRunner()
+    duel = runner.invoke(main, ["duel", "--game", "vegas-dice", "--seats", "greedy,random,random", "--games", "50",
+                                "--json"])
+    assert duel.exit_code == 0, duel.output
+    assert json.loads(duel.output)["game"] == "vegas-dice"
+    bench = runner.invoke(main, ["bench", "--game", "vegas-dice", "--games", "200", "--players", "3", "--json"])
+    assert bench.exit_code == 0, bench.output
+    assert json.loads(bench.output)["game"] == "vegas-dice"
+    bad = runner.invoke(main, ["bench", "--game", "vegas-dice", "--players", "7", "--games", "10"])
+    assert bad.exit_code == 2 and "--players" in bad.output

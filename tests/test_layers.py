@@ -1,0 +1,80 @@
+"""The layers stay apart: only the registry names a game, and no module imports itself back.
+
+Shared modules (``sim/*.py`` and ``analysis/*.py``) serve every game through
+``sim.games``; a game package (``sim/<game>/``, ``analysis/<game>/``) may use
+the shared ones and its own. The import graph of module-level imports has no
+cycle (docs/architecture.md draws the layers).
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from sim.games import GAME_MODULES
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME_PACKAGES = sorted({module.split(".")[1] for module in GAME_MODULES.values()})
+REGISTRY = "sim.games"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for top in ("sim", "analysis") for p in (ROOT / top).rglob("*.py")}
+
+
+def imports(path: Path, *, top_level_only: bool) -> set[str]:
+    """Modules of this project that ``path`` imports (module level only, or anywhere)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = tree.body if top_level_only else list(ast.walk(tree))
+    found = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
+    known = modules()
+    return {m for m in found if m in known}
+
+
+def is_game_module(name: str) -> bool:
+    parts = name.split(".")
+    return len(parts) >= 2 and parts[0] in ("sim", "analysis") and parts[1] in GAME_PACKAGES
+
+
+def test_every_registered_game_has_its_package_in_both_layers():
+    for package in GAME_PACKAGES:
+        assert (ROOT / "sim" / package / "game.py").is_file()
+        assert (ROOT / "analysis" / package / "__init__.py").is_file()
+
+
+@pytest.mark.parametrize("name", sorted(n for n in modules() if not is_game_module(n) and n != REGISTRY))
+def test_shared_modules_import_no_game(name):
+    """Anywhere in the module, lazy imports included: the machinery reaches a game through the registry."""
+    games = sorted(m for m in imports(modules()[name], top_level_only=False) if is_game_module(m))
+    assert games == [], f"{name} imports {games}; ask sim.games for the game instead"
+
+
+def test_imports_have_no_cycle():
+    graph = {name: imports(path, top_level_only=False) for name, path in modules().items()}
+    # A module's import of a package also runs the package's __init__: an edge to it.
+    state: dict[str, int] = {}
+
+    def visit(node: str, trail: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                cycle = trail[trail.index(nxt):] + [nxt] if nxt in trail else [node, nxt]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if nxt not in state:
+                visit(nxt, trail + [nxt])
+        state[node] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])
