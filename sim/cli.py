@@ -139,6 +139,8 @@ def run(config, games, seed, players, threads, out, as_json, workers, scheduler)
     from sim.runner import run as run_config
 
     cfg = load_config(config) if config else default_config()
+    if players is not None:
+        _rules_for(cfg.game_spec, cfg.rules.to_dict(), players)  # a bad count names --players
     cfg = cfg.with_overrides(games=games, seed=seed, players=players, threads=threads)
     with open_cluster(workers=workers, scheduler=scheduler) as cluster:
         results = run_config(cfg, out=DEFAULT_OUT if out is None else out, cluster=cluster)
@@ -289,12 +291,13 @@ def duel(config, game_id, seats, games, seed, players, threads, as_json):
 
 
 def _rules_for(game, rules: dict, players: int):
-    """The game's rules with ``players`` put in; a rule that does not hold for them names --players."""
+    """The game's rules with ``players`` put in; a count the game does not allow names --players."""
     try:
         return game.Rules.from_mapping({**rules, "players": players})
     except ConfigError as err:
-        raise ConfigError("--players", f"{err.field}: {err.problem}" if err.field != "rules.players"
-                          else err.problem) from None
+        if err.field != "rules.players":
+            raise  # another rule that does not hold at this count names itself
+        raise ConfigError("--players", f"{err.problem} for {game.title}") from None
 
 
 @main.command()

@@ -1,6 +1,7 @@
 """Experiment files: one TOML file per experiment, read strictly.
 
-A config names the game, how many games to play from which seed, the rule
+A config names the game (any id of ``sim.games``: ``"lasvegan"``,
+``"vegas-dice"``), how many games to play from which seed, the game's rule
 knobs and the policy of each seat::
 
     game = "lasvegan"
@@ -10,7 +11,7 @@ knobs and the policy of each seat::
     seed = 1
 
     [rules]            # every key optional; defaults are the rulebook's game
-    players = 4
+    players = 4        # the [rules] keys are the game's own (``lvsim games``)
 
     [policies]
     seats = "random"   # one name for every seat, or a list, one per seat
@@ -18,7 +19,8 @@ knobs and the policy of each seat::
 Anything unexpected (an unknown key or table, a wrong type, a value out of
 range, an impossible combination, malformed TOML, a missing file) raises a
 :class:`~sim.errors.ConfigError` whose message starts with the dotted key:
-``rules.players: must be between 2 and 5, got 7``.
+``rules.players: must be between 2 and 5, got 7``; a rule key of another
+game says which game it belongs to.
 """
 
 from __future__ import annotations

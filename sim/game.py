@@ -18,7 +18,7 @@ lives once outside the game packages.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -94,8 +94,6 @@ class Game:
     per_game: Callable[..., dict[str, np.ndarray]]  # (records, players, win unit) -> paired values, integers
     per_game_fields: tuple[str, ...]  # record fields per_game reads
     slow_policies: tuple[str, ...] = ()  # policies played in small batches so that progress shows
-    rules_doc: str = ""  # where the rules are written, for listings
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
     # --- derived, the same for every game ------------------------------------
 
@@ -144,24 +142,24 @@ def _plain(value: Any) -> Any:
 
 
 def lazy(target: str) -> Callable[..., Any]:
-    """``"package.module:name.attr"`` as a function that imports it on its first call.
+    """``"package.module:name.attr"`` as a function that imports it when called.
 
     Keeps ``import sim.games`` light: a game's analysis (pandas, matplotlib)
-    loads only when a summary or report is wanted.
+    loads only when a summary or report is wanted. The target is looked up
+    on every call (a dictionary lookup once imported), so a patched
+    function — a kernel that fails on purpose in a test — is the one called.
     """
     module_name, _, attr_path = target.partition(":")
-    found: list[Callable[..., Any]] = []
+    parts = attr_path.split(".")
 
     def call(*args, **kwargs):
-        if not found:
-            import importlib
+        import importlib
 
-            obj: Any = importlib.import_module(module_name)
-            for part in attr_path.split("."):
-                obj = getattr(obj, part)
-            found.append(obj)
-        return found[0](*args, **kwargs)
+        obj: Any = importlib.import_module(module_name)
+        for part in parts:
+            obj = getattr(obj, part)
+        return obj(*args, **kwargs)
 
-    call.__name__ = attr_path.rsplit(".", 1)[-1]
+    call.__name__ = parts[-1]
     call.__qualname__ = target
     return call

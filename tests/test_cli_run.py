@@ -258,7 +258,7 @@ def test_a_report_is_written_when_the_report_module_exists(tmp_path, monkeypatch
     def write_report(out_dir):
         (out_dir / "report.html").write_text(f"<p>{json.loads((out_dir / 'summary.json').read_text())['games']}</p>")
 
-    monkeypatch.setitem(sys.modules, "analysis.lasvegan.report", types.SimpleNamespace(write_report=write_report))
+    monkeypatch.setitem(sys.modules, "analysis.report", types.SimpleNamespace(write_report=write_report))
     result = lvsim("--games", 20, "--out", tmp_path / "o")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "o" / "report.html").read_text() == "<p>20</p>"
@@ -301,7 +301,7 @@ def test_sim_run_without_records_says_so():
 
 
 def test_a_failing_report_keeps_the_results(tmp_path, monkeypatch, capsys):
-    import analysis.lasvegan.report
+    import analysis.report
     from sim.config import Config
     from sim.runner import run
 
@@ -309,7 +309,7 @@ def test_a_failing_report_keeps_the_results(tmp_path, monkeypatch, capsys):
         (out_dir / "report.html").write_text("<html>half")
         raise RuntimeError("figure failed")
 
-    monkeypatch.setattr(analysis.lasvegan.report, "write_report", broken)
+    monkeypatch.setattr(analysis.report, "write_report", broken)
     out = tmp_path / "kept"
     results = run(Config(games=50, skill_gap_games=0), out=out, progress=False)
     assert sorted(p.name for p in out.iterdir()) == sorted(RESULT_FILES)
@@ -320,21 +320,21 @@ def test_a_failing_report_keeps_the_results(tmp_path, monkeypatch, capsys):
 
 
 def test_ctrl_c_during_the_report_keeps_the_results_and_says_how_to_finish(tmp_path, monkeypatch):
-    import analysis.lasvegan.report
+    import analysis.report
 
-    real_write_report = analysis.lasvegan.report.write_report
+    real_write_report = analysis.report.write_report
 
     def interrupted(out_dir, out_file=None):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(analysis.lasvegan.report, "write_report", interrupted)
+    monkeypatch.setattr(analysis.report, "write_report", interrupted)
     out = tmp_path / "kept"
     result = lvsim("--games", 300, "--out", out)
     assert result.exit_code != 0
     assert sorted(p.name for p in out.iterdir()) == sorted(RESULT_FILES)
     assert "the HTML report was not written" in result.stderr and f"lvsim report {out}" in result.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["kept"]  # no staging directory left
-    monkeypatch.setattr(analysis.lasvegan.report, "write_report", real_write_report)
+    monkeypatch.setattr(analysis.report, "write_report", real_write_report)
     finished = CliRunner().invoke(main, ["report", str(out)])
     assert finished.exit_code == 0, finished.output
     assert (out / "report.html").is_file()
@@ -342,7 +342,7 @@ def test_ctrl_c_during_the_report_keeps_the_results_and_says_how_to_finish(tmp_p
 
 KILLED_IN_REPORT = """
 import pathlib, sys, time
-import analysis.lasvegan.report
+import analysis.report
 from sim.cli import main
 
 marker, out, config = sys.argv[1:4]
@@ -351,7 +351,7 @@ def stuck_report(out_dir, out_file=None):
     pathlib.Path(marker).write_text("in the report")
     time.sleep(600)
 
-analysis.lasvegan.report.write_report = stuck_report
+analysis.report.write_report = stuck_report
 sys.argv = ["lvsim", "run", config, "--games", "3000", "--out", out]
 main()
 """

@@ -64,5 +64,4 @@ GAME = Game(
     per_game=lazy("analysis.vegasdice.summary:paired_values"),
     per_game_fields=("win_share", "money_tied"),
     slow_policies=("montecarlo",),
-    rules_doc="rules/lasvegas.md",
 )
