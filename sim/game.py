@@ -95,6 +95,9 @@ class Game:
     per_game_fields: tuple[str, ...]  # record fields per_game reads
     slow_policies: tuple[str, ...] = ()  # policies played in small batches so that progress shows
     rules_doc: str = ""  # where the rules are written, for listings
+    # The module answering the conformance suite's questions (tests/conformance),
+    # e.g. "sim.lasvegan.conformance"; imported only by the tests.
+    conformance: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     # --- derived, the same for every game ------------------------------------

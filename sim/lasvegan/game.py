@@ -67,4 +67,5 @@ GAME = Game(
     per_game_fields=("win_share", "elim_round", "rounds_played"),
     slow_policies=("lookahead",),
     rules_doc="rules/lasvegan.md",
+    conformance="sim.lasvegan.conformance",
 )

@@ -65,4 +65,5 @@ GAME = Game(
     per_game_fields=("win_share", "money_tied"),
     slow_policies=("montecarlo",),
     rules_doc="rules/lasvegas.md",
+    conformance="sim.vegasdice.conformance",
 )
