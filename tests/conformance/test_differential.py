@@ -23,7 +23,7 @@ def assert_engines_agree(game, h, rules, seats, seed, first):
                             f"{game.id} {rules} seats {seats} seed {seed} game {first + i}")
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data(), seed=st.integers(0, 2**64 - 1), first=st.integers(0, 2**40))
 def test_reference_equals_kernel_on_drawn_rules_and_seats(game, data, seed, first):
     h = hooks(game)
