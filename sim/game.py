@@ -94,6 +94,9 @@ class Game:
     per_game: Callable[..., dict[str, np.ndarray]]  # (records, players, win unit) -> paired values, integers
     per_game_fields: tuple[str, ...]  # record fields per_game reads
     slow_policies: tuple[str, ...] = ()  # policies played in small batches so that progress shows
+    # The module answering the conformance suite's questions (tests/conformance),
+    # e.g. "sim.lasvegan.conformance"; imported only by the tests.
+    conformance: str = ""
 
     # --- derived, the same for every game ------------------------------------
 

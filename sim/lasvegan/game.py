@@ -66,4 +66,5 @@ GAME = Game(
     per_game=lazy("analysis.lasvegan.summary:paired_values"),
     per_game_fields=("win_share", "elim_round", "rounds_played"),
     slow_policies=("lookahead",),
+    conformance="sim.lasvegan.conformance",
 )

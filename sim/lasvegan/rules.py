@@ -784,6 +784,12 @@ class JitPolicy:
         return Placement(int(out[0]), int(out[1]), int(out[2]))
 
 
+def policy_named(text: str) -> Policy:
+    """The reference engine's player for a policy name: the Python twin of
+    ``random``, the jitted policy otherwise."""
+    return RandomPolicy() if text.strip() == "random" else JitPolicy.named(text)
+
+
 # --- one game, start to end --------------------------------------------------------
 
 

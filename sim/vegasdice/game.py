@@ -64,4 +64,5 @@ GAME = Game(
     per_game=lazy("analysis.vegasdice.summary:paired_values"),
     per_game_fields=("win_share", "money_tied"),
     slow_policies=("montecarlo",),
+    conformance="sim.vegasdice.conformance",
 )

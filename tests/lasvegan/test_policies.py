@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from sim.errors import ConfigError
+from sim.lasvegan.conformance import hidden_dealt_otherwise, owed_placement, random_table, situations
 from sim.lasvegan import enums as E
 from sim.lasvegan.nb import play_games
 from sim.lasvegan.params import Rules
@@ -35,57 +36,6 @@ def cards(*names):
 
 
 # --- what a policy may know ------------------------------------------------------
-
-
-def random_table(players, seed, moves, set_aside_face="hidden"):
-    """A round dealt at random and played ``moves`` moves by random seats."""
-    table = Table.dealt_at_random(players, seed, set_aside_face)
-    table.advance("random", moves, seed=seed)
-    return table
-
-
-def hidden_dealt_otherwise(table, seed):
-    """The same situation with the cards the seat to move cannot see dealt
-    differently: shuffled among their holders within each suit, so every
-    hand keeps its size and every void its truth."""
-    other = table.copy()
-    seat = table.seat
-    revealed = other.pub[E.P_SET_ASIDE] != 0
-    holders = [s for s in range(table.players) if s != seat] + ([] if revealed else ["aside"])
-    rng = np.random.default_rng(seed)
-    for suit in range(E.N_SUITS):
-        slots = []
-        for h in holders:
-            held = other.set_aside if h == "aside" else int(other.hands[h])
-            slots += [(h, c) for c in mask_cards(held) if c // 10 == suit]
-        shuffled = rng.permutation([c for _, c in slots]).tolist()
-        for (h, old), new in zip(slots, shuffled):
-            if h == "aside":
-                other.set_aside = other.set_aside & ~(1 << old) | (1 << new)
-            else:
-                other.hands[h] = np.uint64(int(other.hands[h]) & ~(1 << old) | (1 << new))
-    return other
-
-
-def situations(players, set_aside_face="hidden"):
-    """Pairs of situations that differ only in what the seat to move cannot see."""
-    pairs = []
-    for seed in range(8):
-        table = random_table(players, seed, moves=3 + 4 * seed, set_aside_face=set_aside_face)
-        other = hidden_dealt_otherwise(table, seed)
-        if other.hands.tolist() != table.hands.tolist():
-            pairs.append((table, other))
-    assert len(pairs) >= 6
-    return pairs
-
-
-def owed_placement(players, seed):
-    """A random round played until a seat owes a placement for a 7."""
-    table = random_table(players, seed, moves=0)
-    stream = seat_stream(seed, 0, 0)
-    while not table.owed:
-        table.play(table.choose_card("random", stream))
-    return table
 
 
 @pytest.mark.parametrize("policy", POLICIES)

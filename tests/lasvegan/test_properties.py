@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.lasvegan import enums as E
+from sim.lasvegan.conformance import rule_sets
 from sim.lasvegan.params import Rules
 from sim.lasvegan.records import RECORD_FIELDS
 from sim.lasvegan.rules import (
@@ -19,35 +20,6 @@ from sim.lasvegan.rules import (
     suit_of,
 )
 from sim.rng import Stream
-
-STICKERS = [f"suit:{s}" for s in E.SUIT_NAMES] + [f"value:{v}" for v in range(10)]
-faces = st.integers(-5, 5)
-
-
-@st.composite
-def rule_sets(draw) -> Rules:
-    players = draw(st.integers(E.MIN_PLAYERS, E.MAX_PLAYERS))
-    rounds = draw(st.integers(1, E.MAX_ROUNDS))
-    fewest = E.N_CARDS % players
-    # any count that leaves every seat at least one card, the rest dividing evenly
-    extra_per_seat = draw(st.integers(0, (E.N_CARDS - players - fewest) // players))
-    set_aside = draw(st.sampled_from(["auto", fewest + players * extra_per_seat]))
-    starting = draw(st.integers(1, 20))
-    return Rules(
-        players=players,
-        rounds=rounds,
-        starting_cabbages=starting,
-        total_cabbages=starting * players + draw(st.integers(0, 40)),
-        reserve=draw(st.sampled_from(["finite", "unlimited"])),
-        end_on_elimination=draw(st.booleans()),
-        set_aside=set_aside,
-        set_aside_face=draw(st.sampled_from(["hidden", "revealed"])),
-        machines=draw(st.lists(st.sampled_from(STICKERS), min_size=3 * rounds, max_size=16)),
-        tokens=draw(st.lists(st.tuples(faces, faces), min_size=1, max_size=8)),
-        golden_token=draw(st.tuples(faces, faces)),
-        payout_order=draw(st.sampled_from(["next_leader", "seat_zero"])),
-    )
-
 
 def follows_suit(card, hand, trick) -> bool:
     """The rule, restated from the seat's own view: follow the led suit when able."""

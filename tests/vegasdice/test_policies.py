@@ -6,6 +6,7 @@ import pytest
 from sim.errors import ConfigError
 from sim.rng import Stream
 from sim.vegasdice import enums as E
+from sim.vegasdice.conformance import midround
 from sim.vegasdice.params import Rules
 from sim.vegasdice.policies import (
     N_POLICY_PARAMS,
@@ -15,7 +16,7 @@ from sim.vegasdice.policies import (
     parse_policy,
     parse_seats,
 )
-from sim.vegasdice.rules import GameState, JitPolicy, RandomPolicy, Roll, roll_for, shuffled_pile
+from sim.vegasdice.rules import GameState, JitPolicy, RandomPolicy, Roll
 
 POLICIES = ["random", "greedy", "montecarlo:6"]
 
@@ -25,35 +26,6 @@ def policy(name):
 
 
 # --- what a policy may know ------------------------------------------------------
-
-
-def midround(rules, seed, turns):
-    """A game of random seats stopped ``turns`` turns into its second round,
-    with the roll of the seat to move; also the same table with the bills
-    still in the pile in another order."""
-    table = Stream(seed, 0, E.STREAM_TABLE)
-    streams = [Stream(seed, 0, E.STREAM_POLICY + s) for s in range(rules.players)]
-    pile = shuffled_pile(rules, table)
-    state = GameState(rules, pile)
-    for r in range(2):
-        state.start_round()
-        if rules.n_extra_white:
-            state.place_extra_white([1 + table.below(rules.casinos) for _ in range(rules.n_extra_white)])
-        n = 0
-        while not state.round_over and (r == 0 or n < turns):
-            seat = state.to_move
-            roll = roll_for(state, seat, table)
-            state.take_turn(seat, roll, RandomPolicy().choose_value(state.observe(seat), roll, streams[seat]))
-            n += 1
-        if r == 0:
-            state.end_round()
-    seat = state.to_move
-    other = GameState(rules, pile)
-    other.__dict__.update({k: v for k, v in state.__dict__.items() if k != "pile"})
-    hidden = list(state.pile)
-    np.random.default_rng(seed).shuffle(hidden)
-    other.pile = type(state.pile)(hidden)
-    return state, other, seat, roll_for(state, seat, table)
 
 
 @pytest.mark.parametrize("name", POLICIES)

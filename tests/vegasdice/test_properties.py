@@ -6,31 +6,10 @@ from hypothesis import strategies as st
 
 from sim.rng import Stream
 from sim.vegasdice import enums as E
+from sim.vegasdice.conformance import rule_sets
 from sim.vegasdice.params import Rules
 from sim.vegasdice.records import RECORD_FIELDS
 from sim.vegasdice.rules import GameState, RandomPolicy, game_records, play_game, roll_dice, roll_for, shuffled_pile
-
-
-@st.composite
-def rule_sets(draw) -> Rules:
-    players = draw(st.integers(E.MIN_PLAYERS, E.MAX_PLAYERS))
-    casinos = draw(st.integers(2, 8))
-    values = draw(st.lists(st.integers(1, 9).map(lambda v: v * 10000), min_size=1, max_size=5, unique=True))
-    bills = [[v, draw(st.integers(1, 8))] for v in values]
-    total = sum(v * n for v, n in bills)
-    minimum = draw(st.integers(1, max(1, min(total // casinos, 9 * min(values)))))
-    return Rules(
-        players=players,
-        rounds=draw(st.integers(1, 6)),
-        dice_per_player=draw(st.integers(1, 9)),
-        casinos=casinos,
-        bills=bills,
-        casino_minimum=minimum,
-        white_dice=draw(st.sampled_from(["auto", 0, 1, 3])),
-        white_dice_extra_at_3=draw(st.sampled_from(["auto", False] + ([True] if players == 3 else []))),
-        tie_break=draw(st.sampled_from(["bills", "count", "none"])),
-        empty_pile=draw(st.sampled_from(["short", "end"])),
-    )
 
 
 def play_checked(rules: Rules, seed: int, game: int) -> GameState:

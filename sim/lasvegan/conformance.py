@@ -1,0 +1,285 @@
+"""What the shared conformance suite (``tests/conformance``) needs of Las Vegan.
+
+The suite reaches this module only through ``GAME.conformance``, and only in
+tests: it imports hypothesis. Every game answers the same questions — which
+rule sets and seats to draw, how the reference engine plays a game, what a
+policy is handed at each decision in either engine, which situations differ
+only in what the seat to move cannot see, which ``[rules]`` tables are bad —
+so that one suite checks every game alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from sim.lasvegan import enums as E
+from sim.lasvegan.params import Rules
+from sim.lasvegan.rules import card_mask, play_game, policy_named
+from sim.lasvegan.table import Table, mask_cards, seat_stream
+
+# --- rule sets and seats -----------------------------------------------------------
+
+STICKERS = [f"suit:{s}" for s in E.SUIT_NAMES] + [f"value:{v}" for v in range(10)]
+faces = st.integers(-5, 5)
+
+
+@st.composite
+def rule_sets(draw) -> Rules:
+    """Any valid rule set: every knob drawn over the values it takes."""
+    players = draw(st.integers(E.MIN_PLAYERS, E.MAX_PLAYERS))
+    rounds = draw(st.integers(1, E.MAX_ROUNDS))
+    fewest = E.N_CARDS % players
+    # any count that leaves every seat at least one card, the rest dividing evenly
+    extra_per_seat = draw(st.integers(0, (E.N_CARDS - players - fewest) // players))
+    set_aside = draw(st.sampled_from(["auto", fewest + players * extra_per_seat]))
+    starting = draw(st.integers(1, 20))
+    return Rules(
+        players=players,
+        rounds=rounds,
+        starting_cabbages=starting,
+        total_cabbages=starting * players + draw(st.integers(0, 40)),
+        reserve=draw(st.sampled_from(["finite", "unlimited"])),
+        end_on_elimination=draw(st.booleans()),
+        set_aside=set_aside,
+        set_aside_face=draw(st.sampled_from(["hidden", "revealed"])),
+        machines=draw(st.lists(st.sampled_from(STICKERS), min_size=3 * rounds, max_size=16)),
+        tokens=draw(st.lists(st.tuples(faces, faces), min_size=1, max_size=8)),
+        golden_token=draw(st.tuples(faces, faces)),
+        payout_order=draw(st.sampled_from(["next_leader", "seat_zero"])),
+    )
+
+
+# Every policy in forms cheap enough to play a few games by the reference engine.
+POLICY_FORMS: dict[str, tuple[str, ...]] = {
+    "random": ("random",),
+    "greedy": ("greedy",),
+    "cautious": ("cautious",),
+    "expert": ("expert",),
+    "lookahead": ("lookahead:2", "lookahead:2:win"),
+    "epsilon": ("epsilon:0.3:greedy", "epsilon:0.5:lookahead:2", "epsilon:0.2:expert", "epsilon:0.4:cautious"),
+}
+CHEAP_POLICIES = tuple(form for forms in POLICY_FORMS.values() for form in forms)
+
+
+def seat_policies(players: int):
+    """A policy per seat, any of the cheap forms."""
+    return st.lists(st.sampled_from(CHEAP_POLICIES), min_size=players, max_size=players)
+
+
+def play_reference(rules: Rules, seed: int, game: int, seats: list[str]) -> dict[str, np.ndarray]:
+    """Game ``game`` of ``seed`` played by the reference engine, in the kernel's record layout."""
+    return play_game(rules, seed, game, [policy_named(s) for s in seats])
+
+
+# --- what a policy is handed, in either engine ----------------------------------------
+
+KERNEL_MODULE = "sim.lasvegan.nb"
+KERNEL_LOOPS = ("play_games_nb", "play_game_nb")
+
+
+def _card(pub, hand, legal):
+    return {"decision": "card", "pub": pub.copy(), "hand": int(hand), "legal": int(legal)}
+
+
+def _placement(pub, hand):
+    return {"decision": "placement", "pub": pub.copy(), "hand": int(hand)}
+
+
+# The game kernel calls these with what a policy decides from. Each entry
+# gives what the policy is handed, and the arguments as the compiled kernel
+# passes them (a mask comes back from a jitted call as a Python int: it goes
+# on as the uint64 the kernel holds, so no new variant is compiled).
+KERNEL_POLICY_CALLS = {
+    "random_card_nb": lambda legal, rng: (
+        {"decision": "card", "legal": int(legal)}, (np.uint64(legal), rng)),
+    "greedy_card_nb": lambda pub, hand, legal: (_card(pub, hand, legal), (pub, hand, np.uint64(legal))),
+    "cautious_card_nb": lambda pub, hand, legal: (_card(pub, hand, legal), (pub, hand, np.uint64(legal))),
+    "expert_card_default_nb": lambda pub, hand, legal: (_card(pub, hand, legal), (pub, hand, np.uint64(legal))),
+    "choose_card_nb": lambda pid, params, pub, hand, legal, rng: (
+        _card(pub, hand, legal), (pid, params, pub, hand, np.uint64(legal), rng)),
+    "choose_placement_nb": lambda pid, params, pub, hand, rng, out: (
+        _placement(pub, hand), (pid, params, pub, hand, rng, out)),
+}
+
+
+# A difference between the engines' observations, reported and not yet
+# settled: the places of the current trick beyond P_TRICK_LEN hold -1 in the
+# reference's ``Observation.to_pub`` (as its docstring says), but whatever
+# the kernel left there in its own pub: 0 before the round's first trick
+# fills them, then the cards of an earlier trick (``gather_trick_nb`` keeps
+# them "readable until the next card is played"). No policy reads past
+# P_TRICK_LEN, so no decision differs; the suite checks that the divergence
+# is still there (so that this entry goes once it is settled) and compares
+# everything else.
+KNOWN_OBSERVATION_DIVERGENCE = (
+    "places of the current trick beyond P_TRICK_LEN: -1 in the reference's pub, 0 or the cards of an "
+    "earlier trick in the kernel's"
+)
+
+
+def without_known_divergence(seen: dict[str, Any]) -> dict[str, Any]:
+    """What the kernel hands, with the empty places of the trick shown as the reference shows them."""
+    if "pub" not in seen:
+        return seen
+    pub = seen["pub"].copy()
+    pub[E.P_TRICK_CARDS + pub[E.P_TRICK_LEN]:E.P_TRICK_CARDS + E.MAX_PLAYERS] = -1
+    return {**seen, "pub": pub}
+
+
+class _Recorded:
+    """A reference-engine player that notes what it is handed before deciding."""
+
+    def __init__(self, policy, log: list):
+        self.policy = policy
+        self.log = log
+
+    def choose_card(self, obs, legal, rng):
+        self.log.append(_card(obs.to_pub(), card_mask(obs.hand), card_mask(legal)))
+        return self.policy.choose_card(obs, legal, rng)
+
+    def choose_placement(self, obs, rng):
+        self.log.append(_placement(obs.to_pub(), card_mask(obs.hand)))
+        return self.policy.choose_placement(obs, rng)
+
+
+def reference_observations(rules: Rules, seed: int, game: int, seats: list[str]) -> list[dict[str, Any]]:
+    """What each policy is handed at every decision of the game, in the reference engine."""
+    log: list = []
+    play_game(rules, seed, game, [_Recorded(policy_named(s), log) for s in seats])
+    return log
+
+
+# --- situations that differ only in what the seat to move cannot see ----------------------
+
+
+def random_table(players, seed, moves, set_aside_face="hidden"):
+    """A round dealt at random and played ``moves`` moves by random seats."""
+    table = Table.dealt_at_random(players, seed, set_aside_face)
+    table.advance("random", moves, seed=seed)
+    return table
+
+
+def hidden_dealt_otherwise(table, seed):
+    """The same situation with the cards the seat to move cannot see dealt
+    differently: shuffled among their holders within each suit, so every
+    hand keeps its size and every void its truth."""
+    other = table.copy()
+    seat = table.seat
+    revealed = other.pub[E.P_SET_ASIDE] != 0
+    holders = [s for s in range(table.players) if s != seat] + ([] if revealed else ["aside"])
+    rng = np.random.default_rng(seed)
+    for suit in range(E.N_SUITS):
+        slots = []
+        for h in holders:
+            held = other.set_aside if h == "aside" else int(other.hands[h])
+            slots += [(h, c) for c in mask_cards(held) if c // 10 == suit]
+        shuffled = rng.permutation([c for _, c in slots]).tolist()
+        for (h, old), new in zip(slots, shuffled):
+            if h == "aside":
+                other.set_aside = other.set_aside & ~(1 << old) | (1 << new)
+            else:
+                other.hands[h] = np.uint64(int(other.hands[h]) & ~(1 << old) | (1 << new))
+    return other
+
+
+def situations(players, set_aside_face="hidden"):
+    """Pairs of situations that differ only in what the seat to move cannot see."""
+    pairs = []
+    for seed in range(8):
+        table = random_table(players, seed, moves=3 + 4 * seed, set_aside_face=set_aside_face)
+        other = hidden_dealt_otherwise(table, seed)
+        if other.hands.tolist() != table.hands.tolist():
+            pairs.append((table, other))
+    assert len(pairs) >= 6
+    return pairs
+
+
+def owed_placement(players, seed):
+    """A random round played until a seat owes a placement for a 7."""
+    table = random_table(players, seed, moves=0)
+    stream = seat_stream(seed, 0, 0)
+    while not table.owed:
+        table.play(table.choose_card("random", stream))
+    return table
+
+
+def hidden_pairs() -> list[tuple[Table, Table]]:
+    """Card choices at 3 and 4 players, with the set-aside cards hidden or shown, and placements."""
+    pairs = situations(3) + situations(4) + situations(3, "revealed")
+    for seed in range(6):
+        table = owed_placement(3, seed)
+        pairs.append((table, hidden_dealt_otherwise(table, seed)))
+    return pairs
+
+
+def seen_by_seat(table: Table) -> dict[str, Any]:
+    """Everything the seat to move decides from: who it is, its hand, the public observation."""
+    return {"seat": table.seat, "owed": table.owed, "hand": table.hand, "pub": table.pub.copy()}
+
+
+def unseen_by_seat(table: Table) -> tuple:
+    """What the seat to move cannot see: the others' hands and the cards set aside."""
+    hands = [int(h) for s, h in enumerate(table.hands[:table.players]) if s != table.seat]
+    return (*hands, table.set_aside)
+
+
+def decide(table: Table, policy: str, stream: np.ndarray):
+    """The seat to move's choice under ``policy``, drawing from ``stream``: a card, or a placement owed."""
+    if table.owed:
+        return table.choose_placement(policy, stream)
+    return table.choose_card(policy, stream)
+
+
+def decision_stream(table: Table) -> np.ndarray:
+    return seat_stream(5, 9, table.seat)
+
+
+def seen_otherwise(table: Table) -> list[Table]:
+    """The situation with something the seat does see changed: the token faces, or its own hand."""
+    faces = table.copy()
+    faces.pub[E.P_TOKEN_VALUE:E.P_TOKEN_VALUE + 4] *= -1
+    variants = [faces]
+    if not table.owed:
+        # Swap the seat's lowest legal card for an unseen card of the same suit.
+        hand = table.copy()
+        low = mask_cards(hand.legal())[0]
+        for s in range(hand.players):
+            same = [c for c in mask_cards(int(hand.hands[s])) if c // 10 == low // 10]
+            if s != hand.seat and same:
+                hand.hands[hand.seat] ^= np.uint64((1 << low) | (1 << same[0]))
+                hand.hands[s] ^= np.uint64((1 << low) | (1 << same[0]))
+                variants.append(hand)
+                break
+    return variants
+
+
+# --- bad [rules] tables, each with the key its error must name ----------------------------
+
+BAD_RULES: list[tuple[dict[str, Any], str]] = [
+    ({"players": 1}, "players"),
+    ({"players": 6}, "players"),
+    ({"players": "4"}, "players"),
+    ({"rounds": 0}, "rounds"),
+    ({"starting_cabbages": 0}, "starting_cabbages"),
+    ({"starting_cabbages": 20, "total_cabbages": 40}, "total_cabbages"),
+    ({"reserve": "bottomless"}, "reserve"),
+    ({"end_on_elimination": 1}, "end_on_elimination"),
+    ({"players": 3, "set_aside": 2}, "set_aside"),
+    ({"set_aside": "some"}, "set_aside"),
+    ({"set_aside_face": "up"}, "set_aside_face"),
+    ({"machines": ["suit:green", "value:5", "suit:orange"] * 4}, "machines[2]"),
+    ({"machines": ["value:1"] * 5}, "machines"),
+    ({"tokens": []}, "tokens"),
+    ({"tokens": [[1, 99]]}, "tokens[0]"),
+    ({"tokens": [[1]]}, "tokens"),
+    ({"golden_token": [3, 4, 5]}, "golden_token"),
+    ({"payout_order": "richest"}, "payout_order"),
+    ({"cabages": 3}, "cabages"),
+]
+
+# The random streams of a game: the table's, then one per seat's policy.
+def streams(players: int) -> dict[str, int]:
+    return {"table": E.STREAM_TABLE, **{f"seat {s} policy": E.STREAM_POLICY + s for s in range(players)}}
