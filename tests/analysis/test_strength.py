@@ -15,7 +15,7 @@ METRICS = GAME.strength_metrics
 
 
 def verdict_of(strength, run_policy):
-    return verdict_of(strength, run_policy, METRICS, GAME.strength_order)
+    return verdict(strength, run_policy, METRICS, GAME.strength_order)
 
 
 def entry(policy, games=10_000, **metrics):
