@@ -125,7 +125,7 @@ def share_ylim(ax, table: pd.DataFrame, fair: float) -> None:
 
 
 
-# --- skill: the figures every game's report shows --------------------------------------------------------------------------------
+# --- the figures every game's report shows ----------------------------------------
 
 
 def skill_figure(entries: pd.DataFrame, title: str) -> Figure:

@@ -352,8 +352,11 @@ def strength_section(results) -> str:
         cells = [label]
         for policy in policies:
             row = profile[(profile["metric"] == m) & (profile["policy"] == policy)].iloc[0]
-            cells.append(f'{strength_value(row["value"], kind)} <span class="muted">'
-                         f'({strength_value(row["low"], kind)} to {strength_value(row["high"], kind)})</span>')
+            cell = strength_value(row["value"], kind)
+            if not (is_missing(row["low"]) or is_missing(row["high"])):
+                cell += (f' <span class="muted">({strength_value(row["low"], kind)} to '
+                         f'{strength_value(row["high"], kind)})</span>')
+            cells.append(cell)
         rows.append(cells)
     verdict_text = strength.get("verdict", {}).get("sentence", "")
     moved = strength.get("verdict", {}).get("moved", [])
