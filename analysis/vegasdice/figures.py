@@ -58,7 +58,9 @@ def seats_figure(by_seat: pd.DataFrame, by_place: pd.DataFrame) -> Figure:
         right.set_xlabel("place clockwise from the card (0 = its holder)")
         right.set_ylabel("dollars per round")
         right.set_xticks(range(players))
-        right.set_ylim(0, max(float(by_place["high"].max()), even) * 1.2)
+        # One game has no interval: the scale then follows the bars alone.
+        top = np.nanmax([by_place["high"].max(), by_place["mean"].max(), even])
+        right.set_ylim(0, top * 1.2 if np.isfinite(top) and top > 0 else 1)
         right.yaxis.set_major_formatter(DOLLARS)
     return fig
 

@@ -358,6 +358,7 @@ def summarize(
         "tie_rate": headline["tie_rate"],
         "tie_rate_ci": headline["tie_rate_ci"],
         "money_tie_rate": share(tally.money_tie_games, n),
+        "money_tie_rate_ci": list(wilson_interval(tally.money_tie_games, n)),
         "tie_cancel_rate": share(tally.tie_cancels, tally.payouts),
         "tie_cancel_rate_ci": list(wilson_interval(tally.tie_cancels, tally.payouts)),
         "unclaimed_share": share(tally.unclaimed, tally.laid_out),
