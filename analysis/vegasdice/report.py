@@ -19,8 +19,8 @@ from typing import Any, Sequence
 
 from analysis.report_html import (
     ci_decimals, ci_pct, config_section, e, figure, first_player_card, first_player_verdict, footer, headline,
-    method_section, metric, num, page, pct, replay_check, replay_failed, section, setup_facts, signed_cell,
-    skill_section, strength_section, subtitle, table,
+    is_missing, method_section, metric, num, page, pct, replay_check, replay_failed, section, setup_facts,
+    signed_cell, skill_section, strength_section, subtitle, table,
 )
 from analysis.results import RunResults
 from analysis.stats import mean_interval
@@ -62,7 +62,7 @@ def build_report(results: RunResults) -> str:
 
 def dollars(x: float | None, sign: bool = False) -> str:
     """``$12,345``, ``+$1,200``, ``−$800``: whole dollars."""
-    if x is None:
+    if is_missing(x):
         return "n/a"
     text = f"${abs(x):,.0f}"
     if x < 0 and round(abs(x)) > 0:
@@ -71,7 +71,7 @@ def dollars(x: float | None, sign: bool = False) -> str:
 
 
 def dollars_ci(ci: Sequence[float | None] | None, sign: bool = False) -> str:
-    if not ci or None in ci:
+    if not ci or any(is_missing(x) for x in ci):
         return "n/a"
     return f"{dollars(ci[0], sign)} to {dollars(ci[1], sign)}"
 
