@@ -10,6 +10,7 @@ are ``nan``.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
@@ -178,3 +179,55 @@ class IntHistogram:
     def as_dict(self) -> dict[int, int]:
         """``{value: count}`` for the values that occurred."""
         return {int(v): int(c) for v, c in zip(self.values, self.counts) if c}
+
+
+@dataclass(eq=False)
+class FirstGames:
+    """For each key: how many games had it, and the lowest game index among them.
+
+    A report picks its example games from these (the first game of each
+    kind), so the pick is the same however the run was chunked.
+    """
+
+    counts: dict[tuple[int, ...], int]
+    first: dict[tuple[int, ...], int]
+
+    @classmethod
+    def of(cls, keys: np.ndarray, games: np.ndarray) -> "FirstGames":
+        """``keys[g]`` is game ``g``'s key (a row of small non-negative integers)."""
+        if len(keys) == 0:
+            return cls({}, {})
+        keys = keys.astype(np.int64)
+        games = games.astype(np.int64)
+        if np.any(np.diff(games) < 0):
+            order = np.argsort(games, kind="stable")
+            keys, games = keys[order], games[order]
+        # One integer per key (mixed radix), so that finding the distinct keys is one sort of integers.
+        radix = keys.max(axis=0) + 1
+        code = np.zeros(len(keys), dtype=np.int64)
+        for column, base in enumerate(radix):
+            code = code * int(base) + keys[:, column]
+        unique, first_at, counts = np.unique(code, return_index=True, return_counts=True)
+        rows = keys[first_at]  # the first occurrence of each key, in game order: its lowest game
+        keys_out = [tuple(int(v) for v in row) for row in rows]
+        return cls(dict(zip(keys_out, (int(c) for c in counts))),
+                   dict(zip(keys_out, (int(g) for g in games[first_at]))))
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, FirstGames):
+            return NotImplemented
+        return self.counts == other.counts and self.first == other.first
+
+    def merge(self, other: "FirstGames") -> "FirstGames":
+        counts, first = dict(self.counts), dict(self.first)
+        for key, c in other.counts.items():
+            counts[key] = counts.get(key, 0) + c
+            first[key] = min(first.get(key, other.first[key]), other.first[key])
+        return FirstGames(counts, first)
+
+    def to_json(self) -> list:
+        return [[list(k), self.counts[k], self.first[k]] for k in sorted(self.counts)]
+
+    @classmethod
+    def from_json(cls, data: list) -> "FirstGames":
+        return cls({tuple(k): int(c) for k, c, _ in data}, {tuple(k): int(f) for k, _, f in data})

@@ -64,6 +64,10 @@ def sweep_report_html(
 
     matplotlib.use("Agg")
 
+    # A metric whose summary gives no interval (a share of dollars) is shown without one.
+    for metric in (*game.sweep_plotted, *game.sweep_heatmap):
+        if f"{metric}_lo" not in table.columns:
+            table = table.assign(**{f"{metric}_lo": np.nan, f"{metric}_hi": np.nan})
     varying = [p for p in parameters if table[p].nunique() > 1]
     first = table.iloc[0]
     games = table["games"]
@@ -238,8 +242,8 @@ def _line_figure(table: pd.DataFrame, axis: str, lines, axes: Mapping[str, Seque
             shift = (i - (len(lines) - 1) / 2) * dodge
             group = group.assign(_x=group[axis].map(lambda v: positions[format_value(v)] + shift)).sort_values("_x")
             y = group[metric].to_numpy(float) * scale
-            err = np.vstack([y - group[metric + "_lo"].to_numpy(float) * scale,
-                             group[metric + "_hi"].to_numpy(float) * scale - y])
+            err = np.nan_to_num(np.vstack([y - group[metric + "_lo"].to_numpy(float) * scale,
+                                           group[metric + "_hi"].to_numpy(float) * scale - y]))
             ax.errorbar(group["_x"], y, yerr=err, color=OKABE_ITO[i], marker=MARKERS[i], capsize=3,
                         linewidth=1.5, markersize=5, label=name)
         if signed:
@@ -282,8 +286,8 @@ def _heatmap_figure(rows: pd.DataFrame, a: str, b: str, axes: Mapping[str, Seque
         for i, j in itertools.product(range(len(ys)), range(len(xs))):
             if math.isfinite(grid[i, j]):
                 colour = _text_colour(image, grid[i, j])
-                ax.text(j, i, f"{grid[i, j]:.2f}\n±{half[i, j]:.2f}", ha="center", va="center", fontsize=8,
-                        color=colour)
+                text = f"{grid[i, j]:.2f}" + (f"\n±{half[i, j]:.2f}" if math.isfinite(half[i, j]) else "")
+                ax.text(j, i, text, ha="center", va="center", fontsize=8, color=colour)
         ax.set_xticks(range(len(xs)), xs, rotation=20 if max(map(len, xs)) > 3 else 0, fontsize=8)
         ax.set_yticks(range(len(ys)), ys, fontsize=8)
         ax.set_xlabel(a)

@@ -47,6 +47,10 @@ class RecordLayout:
             out[name] = arr
         return out
 
+    def differences(self, a: Mapping[str, np.ndarray], b: Mapping[str, np.ndarray]) -> list[str]:
+        """The fields on which two records of one game disagree (empty: the same game)."""
+        return [name for name in self.fields if not np.array_equal(np.asarray(a[name]), np.asarray(b[name]))]
+
     def concat(self, batches: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
         return {k: np.concatenate([b[k] for b in batches]) for k in self.fields}
 

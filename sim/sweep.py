@@ -144,7 +144,20 @@ class Sweep:
 
     def values(self, key: str) -> list[Any]:
         """The values ``key`` takes over the cells, each once, in sweep order, as the table holds them."""
-        return list(dict.fromkeys(_show(parameter_value(cell.config, key)) for cell in self.cells))
+        return list(dict.fromkeys(self.column(key)))
+
+    def column(self, key: str) -> list[Any]:
+        """The value of ``key`` in each cell, in cell order, as the table holds it.
+
+        A knob whose values are of different kinds (``white_dice = "auto"``
+        and ``0``) is held as the sweep file spells it, all text: a table
+        column holds one kind of value.
+        """
+        values = [_show(parameter_value(cell.config, key)) for cell in self.cells]
+        kinds = {type(v) for v in values if v is not None}
+        if len(kinds) > 1 and not kinds <= {int, float}:
+            values = [_spell(v) for v in values]
+        return values
 
 
 def load_sweep(
@@ -647,9 +660,10 @@ def sweep_table(out_dir: Path, sweep: Sweep) -> pd.DataFrame:
     from analysis.sweep import metric_columns, summary_row
 
     rows = []
-    for cell in sweep.cells:
+    columns = {key: sweep.column(key) for key in sweep.parameters}
+    for i, cell in enumerate(sweep.cells):
         summary = json.loads((out_dir / CELLS_DIR / cell.name / SUMMARY_FILE).read_text(encoding="utf-8"))
-        params = {key: _show(parameter_value(cell.config, key)) for key in sweep.parameters}
+        params = {key: values[i] for key, values in columns.items()}
         rows.append({"cell": cell.index, **params, "label": cell.label, **summary_row(summary)})
     # Seats and rounds that only some cells have: their columns in seat order
     # among the others (nan for the cells without them), not at the end.

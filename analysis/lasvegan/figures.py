@@ -9,126 +9,23 @@ interval bars are 95% intervals.
 
 from __future__ import annotations
 
-import io
-from contextlib import contextmanager
-from typing import Iterator
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+from matplotlib.ticker import MaxNLocator
 
-import matplotlib
+from analysis.figure_style import (  # noqa: F401  (png_bytes, skill_figure, strength_figure: kept importable here)
+    FAIR, GAIN, LOSS, MAIN, NEUTRAL, OKABE_ITO, SEQUENCE, SIGNED, error_bars, fair_line, figure, percent_axis,
+    png_bytes, share_bars, share_ylim, signed_text, skill_figure, strength_figure, styled,
+)
 
-matplotlib.use("Agg")
-
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.patches import Patch  # noqa: E402
-from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
-
-# Okabe & Ito (2008), "Color Universal Design".
-OKABE_ITO = {
-    "black": "#000000",
-    "orange": "#E69F00",
-    "sky_blue": "#56B4E9",
-    "bluish_green": "#009E73",
-    "yellow": "#F0E442",
-    "blue": "#0072B2",
-    "vermillion": "#D55E00",
-    "reddish_purple": "#CC79A7",
-}
-MAIN = OKABE_ITO["blue"]
-GAIN = OKABE_ITO["bluish_green"]
-LOSS = OKABE_ITO["vermillion"]
-NEUTRAL = "#999999"
-FAIR = "#555555"
-SEQUENCE = [OKABE_ITO[k] for k in ("blue", "orange", "bluish_green", "reddish_purple", "sky_blue", "vermillion")]
 KIND_COLOURS = {"colour": OKABE_ITO["sky_blue"], "points": OKABE_ITO["orange"], "golden": OKABE_ITO["reddish_purple"]}
 REASON_COLOURS = {
     "a seat ran out in this round": OKABE_ITO["vermillion"],
     "a seat ran out earlier and played on": OKABE_ITO["orange"],
     "nobody ran out": OKABE_ITO["sky_blue"],
 }
-
-WIDTH = 7.6  # inches; the report shows figures at most 760 px wide
-DPI = 150  # sharp on high-density screens, small enough to embed
-
-STYLE = {
-    "font.size": 9.5,
-    "axes.titlesize": 10.5,
-    "axes.titleweight": "bold",
-    "axes.titlelocation": "left",
-    "axes.labelsize": 9.5,
-    "axes.labelcolor": "#333333",
-    "axes.edgecolor": "#888888",
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "axes.grid": True,
-    "axes.grid.axis": "y",
-    "axes.axisbelow": True,
-    "grid.color": "#e6e6e6",
-    "grid.linewidth": 0.8,
-    "xtick.color": "#444444",
-    "ytick.color": "#444444",
-    "legend.frameon": False,
-    "legend.fontsize": 8.5,
-    "figure.dpi": DPI,
-}
-
-MINUS = "\u2212"
-PERCENT = FuncFormatter(lambda v, _: f"{100 * v:.10g}%".replace("-", MINUS))
-SIGNED = FuncFormatter(lambda v, _: signed_text(int(round(v))))
-
-
-def signed_text(value: int) -> str:
-    """+2, 0, −3: gains and losses read at a glance (a true minus sign, as matplotlib's numbers)."""
-    return f"+{value}" if value > 0 else ("0" if value == 0 else f"{MINUS}{-value}")
-
-
-def _percent_axis(axis) -> None:
-    """Shares shown as whole percentages at round steps (5%, 10%, 20%…, never 2.5%)."""
-    axis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 5, 10]))
-    axis.set_major_formatter(PERCENT)
-
-
-@contextmanager
-def _styled() -> Iterator[None]:
-    with matplotlib.rc_context(STYLE):
-        yield
-
-
-def _figure(height: float, ncols: int = 1, width_ratios=None) -> tuple[Figure, list]:
-    fig = Figure(figsize=(WIDTH, height), layout="constrained")
-    FigureCanvasAgg(fig)
-    axes = fig.subplots(1, ncols, gridspec_kw={"width_ratios": width_ratios} if width_ratios else None)
-    return fig, list(np.atleast_1d(axes))
-
-
-def png_bytes(fig: Figure) -> bytes:
-    """The figure as PNG bytes (no timestamps or software tags: the same figure, the same bytes)."""
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None})
-    return buffer.getvalue()
-
-
-def _error_bars(table: pd.DataFrame) -> np.ndarray:
-    return np.vstack([table["mean"] - table["low"], table["high"] - table["mean"]])
-
-
-def _fair_line(ax, fair: float, label: str = "fair share") -> None:
-    ax.axhline(fair, color=FAIR, linestyle="--", linewidth=1, zorder=1)
-    ax.annotate(f"{label} {100 * fair:.0f}%", xy=(1, fair), xycoords=("axes fraction", "data"),
-                xytext=(0, 3), textcoords="offset points", ha="right", va="bottom", fontsize=8, color=FAIR)
-
-
-def _share_bars(ax, x, table: pd.DataFrame, colour: str) -> None:
-    ax.bar(x, table["mean"], color=colour, width=0.62, zorder=2)
-    ax.errorbar(x, table["mean"], yerr=_error_bars(table), fmt="none", ecolor="#222222", elinewidth=1.2, capsize=4,
-                zorder=3)
-
-
-def _share_ylim(ax, table: pd.DataFrame, fair: float) -> None:
-    top = max(float(table["high"].max()), fair)
-    ax.set_ylim(0, min(1.0, top * 1.25 + 0.01))
-    _percent_axis(ax.yaxis)
 
 
 # --- first-player advantage ---------------------------------------------------------
@@ -138,19 +35,19 @@ def win_share_figure(by_seat: pd.DataFrame, by_last_leader: pd.DataFrame) -> Fig
     """Win share per seat, and per position from the last round's leader, with the fair share."""
     players = len(by_seat)
     fair = 1 / players
-    with _styled():
-        fig, (left, right) = _figure(3.0, 2)
-        _share_bars(left, by_seat["seat"], by_seat, MAIN)
+    with styled():
+        fig, (left, right) = figure(3.0, 2)
+        share_bars(left, by_seat["seat"], by_seat, MAIN)
         left.set_title("Win share by seat")
         left.set_xlabel("seat (seat 0 leads round 1)")
-        _share_bars(right, by_last_leader["position"], by_last_leader, OKABE_ITO["orange"])
+        share_bars(right, by_last_leader["position"], by_last_leader, OKABE_ITO["orange"])
         right.set_title("Win share by place at the last round")
         right.set_xlabel("seats clockwise from that leader (0 = leader)")
         for ax in (left, right):
             ax.set_ylabel("share of games won")
             ax.set_xticks(range(players))
-            _share_ylim(ax, pd.concat([by_seat, by_last_leader]), fair)
-            _fair_line(ax, fair)
+            share_ylim(ax, pd.concat([by_seat, by_last_leader]), fair)
+            fair_line(ax, fair)
     return fig
 
 
@@ -159,14 +56,14 @@ def leader_edge_figure(by_position: pd.DataFrame) -> Figure:
     players = int(by_position["position"].max()) + 1
     rounds = int(by_position["round"].max())
     width = 0.8 / players
-    with _styled():
-        fig, (ax,) = _figure(3.3)
+    with styled():
+        fig, (ax,) = figure(3.3)
         for p in range(players):
             rows = by_position[by_position["position"] == p]
             x = rows["round"].to_numpy() + (p - (players - 1) / 2) * width
             label = "round leader" if p == 0 else f"leader + {p}"
             ax.bar(x, rows["mean"], width=width * 0.92, color=SEQUENCE[p % len(SEQUENCE)], label=label, zorder=2)
-            ax.errorbar(x, rows["mean"], yerr=_error_bars(rows), fmt="none", ecolor="#222222", elinewidth=1,
+            ax.errorbar(x, rows["mean"], yerr=error_bars(rows), fmt="none", ecolor="#222222", elinewidth=1,
                         capsize=2, zorder=3)
         ax.axhline(0, color="#555555", linewidth=0.8)
         ax.set_title("Cabbage change in a round, by place from that round's leader")
@@ -183,8 +80,8 @@ def leader_edge_figure(by_position: pd.DataFrame) -> Figure:
 def elimination_figure(ends: pd.DataFrame, ran_out: pd.DataFrame) -> Figure:
     """Stacked bars of the round games end in, by why; and the share of games each seat runs out."""
     rounds = int(ends["round"].max())
-    with _styled():
-        fig, (left, right) = _figure(3.1, 2, width_ratios=[1.35, 1])
+    with styled():
+        fig, (left, right) = figure(3.1, 2, width_ratios=[1.35, 1])
         bottom = np.zeros(rounds)
         for reason, colour in REASON_COLOURS.items():
             rows = ends[ends["reason"] == reason]
@@ -197,17 +94,17 @@ def elimination_figure(ends: pd.DataFrame, ran_out: pd.DataFrame) -> Figure:
         left.set_ylabel("share of games")
         left.set_xticks(range(1, rounds + 1))
         left.set_ylim(0, min(1.0, bottom.max() * 1.3 + 0.02))
-        _percent_axis(left.yaxis)
+        percent_axis(left.yaxis)
         left.legend(loc="upper left")
 
         table = ran_out.rename(columns={"rate": "mean"})
-        _share_bars(right, table["seat"], table, LOSS)
+        share_bars(right, table["seat"], table, LOSS)
         right.set_title("Seats running out")
         right.set_xlabel("seat")
         right.set_ylabel("share of games at 0 cabbages")
         right.set_xticks(table["seat"])
         right.set_ylim(0, min(1.0, float(table["high"].max()) * 1.25 + 0.01))
-        _percent_axis(right.yaxis)
+        percent_axis(right.yaxis)
     return fig
 
 
@@ -216,14 +113,14 @@ def elimination_figure(ends: pd.DataFrame, ran_out: pd.DataFrame) -> Figure:
 
 def swing_figure(histogram: pd.DataFrame) -> Figure:
     """Histogram of one seat's cabbage change in one round."""
-    with _styled():
-        fig, (ax,) = _figure(2.8)
+    with styled():
+        fig, (ax,) = figure(2.8)
         colours = np.where(histogram["change"] < 0, LOSS, np.where(histogram["change"] > 0, GAIN, NEUTRAL))
         ax.bar(histogram["change"], histogram["share"], width=0.85, color=colours, zorder=2)
         ax.set_title("Cabbage change of one seat in one round")
         ax.set_xlabel("change in the round after settlement (cabbages)")
         ax.set_ylabel("share of seat-rounds")
-        _percent_axis(ax.yaxis)
+        percent_axis(ax.yaxis)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=16))
         ax.xaxis.set_major_formatter(SIGNED)
     return fig
@@ -236,8 +133,8 @@ def cabbages_figure(finals: pd.DataFrame, trajectory: pd.DataFrame, starting: in
     its exact percentiles, not from the games themselves.
     """
     players = len(finals)
-    with _styled():
-        fig, (left, right) = _figure(3.2, 2, width_ratios=[1, 1.25])
+    with styled():
+        fig, (left, right) = figure(3.2, 2, width_ratios=[1, 1.25])
         stats = [
             {"med": r["p50"], "q1": r["p25"], "q3": r["p75"], "whislo": r["p05"], "whishi": r["p95"],
              "mean": r["mean"], "fliers": []}
@@ -281,8 +178,8 @@ def cabbages_figure(finals: pd.DataFrame, trajectory: pd.DataFrame, starting: in
 
 def drivers_figure(drivers: pd.DataFrame) -> Figure:
     """100% bars: where all gains, and all losses, come from."""
-    with _styled():
-        fig, (ax,) = _figure(2.2)
+    with styled():
+        fig, (ax,) = figure(2.2)
         ax.grid(False)
         ax.grid(True, axis="x")
         for y, column in ((1, "gain_share"), (0, "loss_share")):
@@ -298,7 +195,7 @@ def drivers_figure(drivers: pd.DataFrame) -> Figure:
                 left += share
         ax.set_yticks([1, 0], ["gains", "losses"])
         ax.set_xlim(0, 1)
-        _percent_axis(ax.xaxis)
+        percent_axis(ax.xaxis)
         ax.set_xlabel("share of all cabbages scored (before settlement)")
         ax.set_title("Where gains and losses come from")
         handles = [Patch(color=KIND_COLOURS[kind], label=f"{kind} machines") for kind in drivers["kind"]]
@@ -308,8 +205,8 @@ def drivers_figure(drivers: pd.DataFrame) -> Figure:
 
 def tokens_figure(tokens: pd.DataFrame, golden: pd.DataFrame) -> Figure:
     """Token faces placed on colour and points machines; golden token on MIN or MAX by its value."""
-    with _styled():
-        fig, (left, right) = _figure(3.0, 2, width_ratios=[1.5, 1])
+    with styled():
+        fig, (left, right) = figure(3.0, 2, width_ratios=[1.5, 1])
         placed = tokens[tokens["value"].notna()]
         values = sorted(int(v) for v in placed["value"].unique())
         labels = [*(signed_text(v) for v in values), "none"]
@@ -325,7 +222,7 @@ def tokens_figure(tokens: pd.DataFrame, golden: pd.DataFrame) -> Figure:
         left.set_xlabel("face value of the token placed (none = machine left empty)")
         left.set_ylabel("share of that kind's machines")
         left.set_ylim(0, min(1.0, left.get_ylim()[1] * 1.15))
-        _percent_axis(left.yaxis)
+        percent_axis(left.yaxis)
         left.legend(loc="upper left", ncols=2)
 
         sides = ("MIN", "MAX", "not placed")
@@ -344,69 +241,6 @@ def tokens_figure(tokens: pd.DataFrame, golden: pd.DataFrame) -> Figure:
         right.set_xlabel("golden token face")
         right.set_ylabel("share of rounds")
         right.set_ylim(0, 1)
-        _percent_axis(right.yaxis)
+        percent_axis(right.yaxis)
         right.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    return fig
-
-
-# --- skill --------------------------------------------------------------------------------
-
-
-def skill_figure(entries: pd.DataFrame, title: str) -> Figure:
-    """Horizontal win-share bars with intervals, each against its own fair share."""
-    with _styled():
-        fig, (ax,) = _figure(0.7 + 0.45 * len(entries))
-        ax.grid(False)
-        ax.grid(True, axis="x")
-        y = np.arange(len(entries))[::-1]
-        ax.barh(y, entries["mean"], height=0.55, color=MAIN, zorder=2)
-        ax.errorbar(entries["mean"], y, xerr=_error_bars(entries), fmt="none", ecolor="#222222", elinewidth=1.2,
-                    capsize=4, zorder=3)
-        for yi, fair in zip(y, entries["fair"]):
-            ax.plot([fair, fair], [yi - 0.38, yi + 0.38], color=FAIR, linestyle="--", linewidth=1.2, zorder=4)
-        ax.set_yticks(y, entries["label"])
-        ax.set_xlim(0, min(1.0, max(float(entries["high"].max()), float(entries["fair"].max())) * 1.2 + 0.02))
-        _percent_axis(ax.xaxis)
-        ax.set_xlabel("share of games won (dashed: fair share)")
-        ax.set_title(title)
-    return fig
-
-
-# --- does it hold for stronger players -------------------------------------------------------
-
-
-def strength_figure(table: pd.DataFrame, labels: dict[str, tuple[str, str]]) -> Figure:
-    """One small panel per headline metric: its value with 95% interval under each strength of player.
-
-    ``table`` is ``analysis.strength.strength_table``; ``labels`` maps each
-    metric to its title and its kind (``pct``, ``pts`` or ``num``).
-    """
-    metrics = list(dict.fromkeys(table["metric"]))
-    policies = list(dict.fromkeys(table["policy"]))
-    ncols = 3
-    nrows = -(-len(metrics) // ncols)
-    with _styled():
-        fig = Figure(figsize=(WIDTH, 1.9 * nrows + 0.3), layout="constrained")
-        FigureCanvasAgg(fig)
-        axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
-        x = np.arange(len(policies))
-        for ax, metric in zip(axes, metrics):
-            rows = table[table["metric"] == metric].set_index("policy").loc[policies]
-            low = (rows["value"] - rows["low"]).fillna(0).clip(lower=0)
-            high = (rows["high"] - rows["value"]).fillna(0).clip(lower=0)
-            colours = [SEQUENCE[i % len(SEQUENCE)] for i in range(len(policies))]
-            ax.errorbar(x, rows["value"], yerr=np.vstack([low, high]), fmt="none", ecolor="#222222",
-                        elinewidth=1.1, capsize=3, zorder=2)
-            ax.scatter(x, rows["value"], c=colours, s=28, zorder=3)
-            title, kind = labels[metric]
-            ax.set_title(title, fontsize=9)
-            ax.set_xticks(x, [p.split(":")[0] for p in policies], fontsize=8)
-            if kind == "pct":
-                _percent_axis(ax.yaxis)
-            elif kind == "pts":
-                ax.axhline(0, color=FAIR, linestyle="--", linewidth=1, zorder=1)
-                ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+.0f}"))
-            ax.margins(x=0.15)
-        for ax in axes[len(metrics):]:
-            ax.set_visible(False)
     return fig

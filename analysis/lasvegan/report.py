@@ -14,26 +14,25 @@ holding the summary's exact values (JSON), so a test can read them back.
 
 from __future__ import annotations
 
-import base64
-import html
-import json
-import math
-from typing import Any, Iterable, Sequence
+from typing import Sequence
 
 import pandas as pd
 
 from analysis.lasvegan import figures, tables
 from analysis.report import write_report  # noqa: F401  (kept importable from here)
+from analysis.report_html import (  # noqa: F401  (first_player_verdict: kept importable from here)
+    ci_pct as _ci_pct, config_section, decimals as _decimals, e as _e, fair_pct as _fair_pct,
+    figure as _figure, first_player_card, first_player_verdict, footer as _footer, headline, method_section,
+    num as _num, page, pct as _pct, pm_pct as _pm_pct, metric as _metric, replay_check, replay_failed,
+    section as _section, setup_facts, signed_cell as _signed_cell, skill_section, strength_section,
+    subtitle as _subtitle, table as _table,
+)
 from analysis.results import RunResults
 from analysis.stats import wilson_interval
-from analysis.strength import strength_table
 from sim.lasvegan.enums import SUIT_NAMES
 from sim.lasvegan.params import Rules
-from sim.lasvegan.policies import POLICY_DESCRIPTIONS
 from sim.lasvegan.rules import parse_card, suit_of
 from sim.lasvegan.story import GameStory, record_differences, replay_game, signed, tell_game
-
-MINUS = "\u2212"
 
 HOLE_TEXT = {
     "shortfall": (
@@ -53,124 +52,24 @@ HOLE_TEXT = {
 
 def build_report(results: RunResults) -> str:
     """The report of a run as one HTML document."""
-    sections = [
+    body = [
         _headline(results),
         _first_player_section(results),
         _elimination_section(results),
         _swings_section(results),
         _drivers_section(results),
         _skill_section(results),
-        _strength_section(results),
+        strength_section(results),
         _rule_holes_section(results),
         _examples_section(results),
-        _config_section(results),
+        config_section(results),
         _method_section(),
     ]
-    title = f"Las Vegan balance report: {results.config.name}"
-    return _PAGE.format(
-        title=_e(title),
-        css=_CSS,
-        heading=_e(title),
-        subtitle=_e(_subtitle(results)),
-        contents=_contents(),
-        body="\n".join(sections),
-        footer=_footer(results),
-    )
+    return page(f"Las Vegan balance report: {results.config.name}", _subtitle(results), SECTIONS, body,
+                _footer(results), extra_css=_CSS)
 
 
-# --- formatting -------------------------------------------------------------------
-
-
-def _e(text: Any) -> str:
-    return html.escape(str(text), quote=True)
-
-
-def _decimals(half_width: float, lowest: int = 1, highest: int = 3) -> int:
-    """Decimals that show an interval's half-width to two significant digits.
-
-    Enough to keep both ends of an interval apart from a rounded 0, no more
-    than the sample size supports.
-    """
-    if not half_width or not math.isfinite(half_width):
-        return lowest
-    return int(min(highest, max(lowest, 1 - math.floor(math.log10(abs(half_width))))))
-
-
-def _num(x: float | None, decimals: int = 1, sign: bool = False) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    text = f"{x:+.{decimals}f}" if sign else f"{x:.{decimals}f}"
-    return text.replace("-", MINUS)
-
-
-def _pct(x: float | None, decimals: int = 1, sign: bool = False) -> str:
-    return "n/a" if x is None else _num(100 * x, decimals, sign) + ("%" if not sign else "")
-
-
-def _fair_pct(fair: float) -> str:
-    """1/4 -> "25%", 1/3 -> "33.3%"."""
-    return f"{100 * fair:.1f}".rstrip("0").rstrip(".") + "%"
-
-
-def _ci_pct(low: float | None, high: float | None, decimals: int = 1) -> str:
-    if low is None or high is None or math.isnan(low) or math.isnan(high):
-        return "n/a"
-    return f"{_num(100 * low, decimals)}–{_num(100 * high, decimals)}%"
-
-
-def _pm_pct(mean: float, low: float, high: float) -> str:
-    """``27.1% ± 0.3%`` for a symmetric (normal) interval."""
-    half = (high - low) / 2
-    d = _decimals(100 * half)
-    return f"{_num(100 * mean, d)}% ± {_num(100 * half, d)}%"
-
-
-def _metric(name: str, value: Any, text: str, tag: str = "span", cls: str = "") -> str:
-    """An element holding a headline number: what it shows, and the exact value for machines."""
-    attrs = f' class="{cls}"' if cls else ""
-    return f'<{tag}{attrs} data-metric="{_e(name)}" data-value="{_e(json.dumps(value))}">{text}</{tag}>'
-
-
-def _table(header: Sequence[str], rows: Iterable[Sequence[Any]], cls: str = "data", numeric_from: int = 1) -> str:
-    """A plain HTML table; cells are HTML already (escape before)."""
-    head = "".join(
-        f'<th class="{"num" if i >= numeric_from else ""}">{h}</th>' for i, h in enumerate(header)
-    )
-    body = "".join(
-        "<tr>" + "".join(f'<td class="{"num" if i >= numeric_from else ""}">{c}</td>' for i, c in enumerate(r))
-        + "</tr>"
-        for r in rows
-    )
-    return f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-
-
-def _figure(fig, alt: str, caption: str = "") -> str:
-    data = base64.b64encode(figures.png_bytes(fig)).decode("ascii")
-    width, height = (int(round(v)) for v in fig.get_size_inches() * 100)
-    cap = f"<figcaption>{caption}</figcaption>" if caption else ""
-    return (
-        f'<figure><img src="data:image/png;base64,{data}" alt="{_e(alt)}" width="{width}" height="{height}">'
-        f"{cap}</figure>"
-    )
-
-
-def _section(anchor: str, title: str, body: str) -> str:
-    return f'<section id="{anchor}">\n<h2>{_e(title)}</h2>\n{body}\n</section>'
-
-
-def _policies_text(seats: Sequence[str]) -> str:
-    if len(set(seats)) == 1:
-        return f"<code>{_e(seats[0])}</code> at every seat"
-    return ", ".join(f"seat {s}: <code>{_e(name)}</code>" for s, name in enumerate(seats))
-
-
-def _subtitle(results: RunResults) -> str:
-    s = results.summary
-    started = results.meta.get("started_at", "")
-    parts = [f"{s['games']:,} games", f"{s['players']} players", f"seed {s['seed']}"]
-    if started:
-        parts.append(f"run {started.replace('T', ' ')}")
-    return " · ".join(parts)
+# --- the page ----------------------------------------------------------------------
 
 
 SECTIONS = (
@@ -187,32 +86,7 @@ SECTIONS = (
 )
 
 
-def _contents() -> str:
-    items = "".join(f'<li><a href="#{a}">{_e(t)}</a></li>' for a, t in SECTIONS)
-    return f'<nav aria-label="Contents"><ol>{items}</ol></nav>'
-
-
 # --- headline ---------------------------------------------------------------------------
-
-
-def first_player_verdict(summary: dict) -> str:
-    """"Seat 0 wins 27.1% ± 0.3% of games against a fair 25%: a first-player edge of 2.1 points."."""
-    players = summary["players"]
-    share, (low, high) = summary["win_share"][0], summary["win_share_ci"][0]
-    adv, (adv_low, adv_high) = summary["first_player_advantage"], summary["first_player_advantage_ci"]
-    fair = _fair_pct(1 / players)
-    if None in (low, high, adv_low, adv_high):
-        return f"Seat 0 wins {_pct(share)} of games against a fair {fair}; too few games to tell an edge from chance."
-    d = _decimals(100 * (high - low) / 2)
-    opening = f"Seat 0 wins {_pm_pct(share, low, high)} of games against a fair {fair}"
-    if adv_low > 0:
-        return f"{opening}: a first-player edge of {_num(100 * adv, d)} points."
-    if adv_high < 0:
-        return f"{opening}: a first-player handicap of {_num(-100 * adv, d)} points."
-    return (
-        f"{opening}: no first-player edge that {summary['games']:,} games can tell from chance "
-        f"(between {_num(100 * adv_low, d, sign=True)} and {_num(100 * adv_high, d, sign=True)} points)."
-    )
 
 
 def elimination_verdict(summary: dict, ends: pd.DataFrame, end_on_elimination: bool) -> str:
@@ -254,43 +128,13 @@ def length_verdict(summary: dict) -> str:
 def _headline(results: RunResults) -> str:
     s = results.summary
     rules = results.config.rules
-    differences = rules.differences()
-    if differences:
-        rules_html = "<ul class=\"plain\">" + "".join(
-            f"<li><code>{_e(k)} = {_e(json.dumps(v))}</code></li>" for k, v in differences.items()
-        ) + "</ul>"
-    else:
-        rules_html = "none: the rulebook game"
     ends = tables.game_ends(results.tally)
-    facts = [
-        ("Players", _metric("players", s["players"], str(s["players"]))),
-        ("Rules that differ from the rulebook", rules_html),
-        ("Policies", _policies_text(results.config.seat_policies)),
-        ("Games", _metric("games", s["games"], f"{s['games']:,}")),
-        ("Seed", _metric("seed", s["seed"], str(s["seed"]))),
-    ]
-    facts_html = "".join(f"<dt>{_e(k)}</dt><dd>{v}</dd>" for k, v in facts)
-
-    adv, adv_ci = s["first_player_advantage"], s["first_player_advantage_ci"]
-    d_adv = _decimals(100 * (adv_ci[1] - adv_ci[0]) / 2) if None not in adv_ci else 1
     elim, elim_ci = s["elimination_rate"], s["elimination_rate_ci"]
     d_elim = _decimals(100 * (elim_ci[1] - elim_ci[0]) / 2)
     rounds, rounds_ci = s["mean_rounds"], s["mean_rounds_ci"]
     d_rounds = _decimals((rounds_ci[1] - rounds_ci[0]) / 2, 2) if None not in rounds_ci else 2
     cards = [
-        (
-            "First-player advantage",
-            _metric("first_player_advantage", adv, f"{_num(100 * adv, d_adv, sign=True)} pts"),
-            "95% CI "
-            + _metric(
-                "first_player_advantage_ci", adv_ci,
-                f"{_num(100 * adv_ci[0], d_adv, sign=True)} to {_num(100 * adv_ci[1], d_adv, sign=True)} points"
-                if None not in adv_ci else "n/a",
-            )
-            + " · seat 0 win share "
-            + _metric("win_share_0", s["win_share"][0], _pct(s["win_share"][0], d_adv)),
-            first_player_verdict(s),
-        ),
+        first_player_card(s),
         (
             "Elimination rate",
             _metric("elimination_rate", elim, _pct(elim, d_elim)),
@@ -309,15 +153,7 @@ def _headline(results: RunResults) -> str:
             length_verdict(s),
         ),
     ]
-    cards_html = "".join(
-        f'<div class="metric-card"><div class="label">{_e(label)}</div><div class="big">{big}</div>'
-        f'<div class="ci">{ci}</div><p class="verdict">{_e(verdict)}</p></div>'
-        for label, big, ci, verdict in cards
-    )
-    return (
-        f'<section id="headline" aria-label="Headline">\n<dl class="facts">{facts_html}</dl>\n'
-        f'<div class="cards">{cards_html}</div>\n</section>'
-    )
+    return headline(setup_facts(results), cards)
 
 
 # --- sections ---------------------------------------------------------------------------
@@ -491,117 +327,8 @@ def _drivers_section(results: RunResults) -> str:
 
 def _skill_section(results: RunResults) -> str:
     seats = results.config.seat_policies
-    s = results.summary
-    body = []
-    if len(set(seats)) > 1:
-        by_policy = tables.win_share_by_policy(results.tally, seats)
-        by_policy["label"] = [f"{p} (seat{'s' * (',' in st)} {st})" for p, st in zip(by_policy["policy"], by_policy["seats"])]
-        rows = [
-            [f"<code>{_e(r['policy'])}</code>", _e(r["seats"]), _pct(r["mean"], 2), _ci_pct(r["low"], r["high"], 2),
-             _fair_pct(r["fair"])]
-            for _, r in by_policy.iterrows()
-        ]
-        body += [
-            "<p>Share of all wins taken by each policy's seats, against the share its number of seats would "
-            "get by chance. The seats are fixed in this run, so a policy's result includes its seats' "
-            "positional edge.</p>",
-            _figure(figures.skill_figure(by_policy, "Win share by policy"),
-                    "Horizontal bars of the win share of each policy with 95% intervals"),
-            _table(["policy", "seats", "win share", "95% CI", "fair share"], rows),
-        ]
-    else:
-        body.append(
-            f"<p>Every seat played <code>{_e(seats[0])}</code>, so this run does not compare policies. "
-            "Give the seats different policies (<code>[policies] seats = [...]</code>) to measure skill.</p>"
-        )
-    gap = s.get("skill_gap")
-    if isinstance(gap, dict) and gap:
-        entries = []
-        sentences = []
-        for key, entry in gap.items():
-            if not isinstance(entry, dict) or "win_share" not in entry:
-                continue
-            low, high = (entry.get("win_share_ci") or [None, None])[:2]
-            strong, weak = entry.get("policy", key), entry.get("against", "the rest")
-            fair = entry.get("fair_share", 1 / results.players)
-            entries.append({
-                "label": f"one {strong} vs {weak}", "mean": entry["win_share"],
-                "low": entry["win_share"] if low is None else low,
-                "high": entry["win_share"] if high is None else high, "fair": fair,
-            })
-            interval = f" ({_ci_pct(low, high)})" if low is not None else ""
-            games = f" over {entry['games']:,} deals" if entry.get("games") else ""
-            sentences.append(
-                f"One <code>{_e(strong)}</code> seat among <code>{_e(weak)}</code> seats wins "
-                f"{_pct(entry['win_share'])}{interval} of games{games}, against a fair {_fair_pct(fair)}."
-            )
-        if entries:
-            body += [
-                "<h3>Skill gap under these rules</h3>",
-                "<p>Short duels played on the same deals with every seat rotation, so that seat and deal luck "
-                "cancel out: how much a stronger policy gains over a weaker one.</p>",
-                "<ul>" + "".join(f"<li>{x}</li>" for x in sentences) + "</ul>",
-                _figure(figures.skill_figure(pd.DataFrame(entries), "Skill gap: one strong seat against the rest"),
-                        "Horizontal bars of the skill-gap duels' win shares with 95% intervals"),
-            ]
-    described = [name.split(":")[0] for name in dict.fromkeys(seats)]
-    body.append(
-        "<dl class=\"policies\">" + "".join(
-            f"<dt><code>{_e(name)}</code></dt><dd>{_e(POLICY_DESCRIPTIONS.get(base, ''))}</dd>"
-            for name, base in zip(dict.fromkeys(seats), described)
-        ) + "</dl>"
-    )
-    return _section("skill", "Skill", "\n".join(body))
-
-
-def _strength_section(results: RunResults) -> str:
-    strength = results.summary.get("strength")
-    if not isinstance(strength, dict) or not strength.get("profiles"):
-        return _section(
-            "strength", "Does it hold for stronger players?",
-            "<p>This run skipped the strength profile (<code>run.strength_games = 0</code> and "
-            "<code>run.strength_lookahead_games = 0</code>). Leave them at <code>\"auto\"</code> to see "
-            "whether its verdicts hold for stronger players.</p>",
-        )
-    metrics = results.config.game_spec.strength_metrics
-    strength_metrics = {m: (spec.label, spec.kind) for m, spec in metrics.items()}
-    table = strength_table(strength, metrics)
-    policies = [p["policy"] for p in strength["profiles"]]
-    header = ["metric", *[f"{p} ({g:,} games)" for p, g in
-                          zip(policies, (p["games"] for p in strength["profiles"]))]]
-    rows = []
-    for metric, (label, kind) in strength_metrics.items():
-        cells = [label]
-        for policy in policies:
-            row = table[(table["metric"] == metric) & (table["policy"] == policy)].iloc[0]
-            cells.append(f'{_strength_value(row["value"], kind)} <span class="muted">'
-                         f'({_strength_value(row["low"], kind)} to {_strength_value(row["high"], kind)})</span>')
-        rows.append(cells)
-    verdict_text = strength.get("verdict", {}).get("sentence", "")
-    moved = strength.get("verdict", {}).get("moved", [])
-    body = [
-        f'<p class="lead" id="strength-verdict" data-moved="{_e(json.dumps(moved))}">{_e(verdict_text)}</p>',
-        "<p>The same rules and the same deals, every seat played by one policy in turn: <code>random</code>, "
-        "<code>greedy</code> and <code>expert</code> on the same sample, <code>lookahead</code> (the strongest "
-        "and slowest player) on a smaller one. A metric is said to move when the difference is clear (its 95% "
-        "interval excludes 0) and large enough to change a decision.</p>",
-        _figure(figures.strength_figure(table, strength_metrics),
-                "Dot plots of each headline metric with 95% intervals under random, greedy, expert and lookahead seats",
-                "Each panel: one headline metric with every seat played by each policy (95% intervals); the "
-                "lookahead subsample is small, so its intervals are wide."),
-        _table(header, rows),
-    ]
-    return _section("strength", "Does it hold for stronger players?", "\n".join(body))
-
-
-def _strength_value(x: float | None, kind: str) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
-    if kind == "pct":
-        return _pct(x)
-    if kind == "pts":
-        return f"{_num(100 * x, 1, sign=True)} pts"
-    return _num(x, 2)
+    by_policy = tables.win_share_by_policy(results.tally, seats) if len(set(seats)) > 1 else None
+    return skill_section(results, by_policy)
 
 
 def _rule_holes_section(results: RunResults) -> str:
@@ -679,22 +406,9 @@ def _example_game(results: RunResults, anchor: str, title: str, game: int, why: 
     try:
         replayed = replay_game(config.rules, config.seed, game, config.seat_policies)
     except Exception as err:  # the report must still be written; say what went wrong instead
-        return (
-            f'<article class="example" id="example-{anchor}" data-game="{game}" data-replay-match="false">'
-            f"<h3>{_e(title)}: game {game}</h3><p class=\"check bad\">This game could not be replayed: "
-            f"{_e(err)}</p></article>"
-        )
+        return replay_failed(anchor, title, game, err)
     differences = record_differences(replayed.records, stored)
-    if differences:
-        check = (
-            f'<p class="check bad">The replay does <strong>not</strong> match the stored record: '
-            f"{_e(', '.join(differences))} differ. The story below is the reference engine's game.</p>"
-        )
-    else:
-        check = (
-            f'<p class="check ok">✓ Replayed from game index {game} and seed {config.seed}: the reference '
-            "engine's record of this game equals the run's stored row, field for field.</p>"
-        )
+    check = replay_check(game, config.seed, differences)
     story = tell_game(config.rules, replayed)
     seats = ", ".join(f"seat {s} <code>{_e(p)}</code>" for s, p in enumerate(story.seats))
     rounds = "\n".join(_round_html(config.rules, story, r) for r in range(len(story.rounds)))
@@ -776,141 +490,31 @@ def _short_machine(label: str) -> str:
     return label.replace("points machine", "points").removesuffix(" machine")
 
 
-def _signed_cell(value: int) -> str:
-    cls = "pos" if value > 0 else ("neg" if value < 0 else "zero")
-    return f'<span class="{cls}">{signed(value)}</span>'
-
-
-# --- config, method, footer --------------------------------------------------------------------
-
-
-def _config_section(results: RunResults) -> str:
-    meta = results.meta
-    reproduce = meta.get("reproduce") or "lvsim run config.toml"
-    body = (
-        "<p>The run's config with every rule spelled out (<code>config.toml</code> in the results directory):</p>"
-        f'<pre class="toml">{_e(results.config_text)}</pre>'
-        "<p>To play the same games again — the same seed gives the same records, whatever the machine or the "
-        "number of threads:</p>"
-        f'<pre class="command">{_e(reproduce)} --out &lt;new directory&gt;</pre>'
-        "<p>Next to this report: <code>records.parquet</code> (one row per game), <code>summary.json</code> "
-        "(the summary), <code>meta.json</code> (versions, timing and the command line).</p>"
-    )
-    return _section("config", "Config and reproduction", body)
+# --- method and styles -------------------------------------------------------------------------
 
 
 def _method_section() -> str:
-    body = (
-        "<ul>"
-        "<li>Exact and approximate: every count, share, mean and percentile in this report is exact — computed "
-        "from integer counts, sums and histograms of all the games, chunk by chunk, never from a sample of "
-        "them. What is approximate is only what the method says is: the 95% intervals (normal or Wilson "
-        "approximations, as below) and the skill-gap duels, which play a subsample of deals.</li>"
-        "<li>Every interval is a 95% confidence interval.</li>"
-        "<li>Rates counted over games (elimination, rule holes, how games end, a seat running out): "
-        "Wilson score interval, which stays sound near 0% and 100%.</li>"
-        "<li>Means of one value per game (win shares, final cabbages, rounds played, change by place from the "
-        "round's leader): normal approximation, mean ± 1.96 · sd / √games.</li>"
-        "<li>Means and shares over seats and rounds (change per round, gains and losses by machine): normal "
+    return method_section([
+        "Rates counted over games (elimination, rule holes, how games end, a seat running out): "
+        "Wilson score interval, which stays sound near 0% and 100%.",
+        "Means of one value per game (win shares, final cabbages, rounds played, change by place from the "
+        "round's leader): normal approximation, mean ± 1.96 · sd / √games.",
+        "Means and shares over seats and rounds (change per round, gains and losses by machine): normal "
         "approximation with a cluster-robust standard error, games as clusters, since the rounds and seats of "
-        "one game are not independent.</li>"
-        "<li>Win share: each of the k seats tied for most cabbages gets 1/k of a win; the first-player "
-        "advantage is seat 0's win share minus 1/players, in percentage points.</li>"
-        "<li>Amounts are what a seat scores from a kind of machine in a round before settlement; changes are "
-        "after settlement (nobody goes below 0, a finite reserve may pay less).</li>"
-        "</ul>"
-    )
-    return _section("method", "How the numbers are computed", body)
+        "one game are not independent.",
+        "Win share: each of the k seats tied for most cabbages gets 1/k of a win; the first-player "
+        "advantage is seat 0's win share minus 1/players, in percentage points.",
+        "Amounts are what a seat scores from a kind of machine in a round before settlement; changes are "
+        "after settlement (nobody goes below 0, a finite reserve may pay less).",
+    ])
 
 
-def _footer(results: RunResults) -> str:
-    meta = results.meta
-    versions = meta.get("versions", {})
-    parts = [f"lvsim {versions.get('lvsim', '')}".strip()]
-    if versions.get("source_commit"):
-        parts.append(f"source {versions['source_commit'][:12]}")
-    for name in ("python", "numba", "numpy"):
-        if versions.get(name):
-            parts.append(f"{name} {versions[name]}")
-    if meta.get("seconds"):
-        parts.append(f"games played in {meta['seconds']:.1f} s on {meta.get('threads', '?')} threads")
-    return _e(" · ".join(parts))
-
-
-_PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title>
-<style>{css}</style>
-</head>
-<body>
-<header>
-<h1>{heading}</h1>
-<p class="subtitle">{subtitle}</p>
-</header>
-<main>
-{contents}
-{body}
-</main>
-<footer>{footer}</footer>
-</body>
-</html>
-"""
-
+# What Las Vegan's report shows beyond the shared shell: cards, tricks, score sheets and rule holes.
 _CSS = """
-:root { --ink: #1d2327; --muted: #5f6b73; --line: #dde3e8; --soft: #f4f7f9; --accent: #0072B2;
-  --good: #00785a; --bad: #b84a00; }
-* { box-sizing: border-box; }
-body { margin: 0; color: var(--ink); background: #fff;
-  font: 15px/1.5 -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
-header, main, footer { max-width: 980px; margin: 0 auto; padding: 0 24px; }
-header { padding-top: 28px; }
-h1 { font-size: 26px; margin: 0 0 2px; }
-h2 { font-size: 20px; margin: 40px 0 10px; padding-top: 12px; border-top: 2px solid var(--line); }
-h3 { font-size: 17px; margin: 26px 0 6px; }
-h4 { font-size: 15px; margin: 20px 0 4px; }
-.subtitle, .muted { color: var(--muted); }
-nav ol { display: flex; flex-wrap: wrap; gap: 4px 18px; padding: 0; margin: 14px 0 0; list-style: none;
-  font-size: 14px; }
-nav a { color: var(--accent); text-decoration: none; }
-nav a:hover { text-decoration: underline; }
-code, pre { font-family: "SFMono-Regular", Menlo, Consolas, "Liberation Mono", monospace; font-size: 13px; }
-pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--soft); border: 1px solid var(--line); border-radius: 6px; padding: 10px 14px;
-  overflow-x: auto; }
-#headline { margin-top: 18px; }
-.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 18px; margin: 0 0 18px;
-  padding: 14px 18px; background: var(--soft); border-radius: 8px; }
-.facts dt { color: var(--muted); }
-.facts dd { margin: 0; }
-ul.plain { margin: 0; padding: 0; list-style: none; }
-.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 14px; }
-.metric-card { border: 1px solid var(--line); border-top: 4px solid var(--accent); border-radius: 8px;
-  padding: 12px 16px; }
-.metric-card .label { font-weight: 600; color: var(--muted); font-size: 13px; text-transform: uppercase;
-  letter-spacing: .04em; }
-.metric-card .big { font-size: 30px; font-weight: 700; margin: 2px 0; font-variant-numeric: tabular-nums; }
-.metric-card .ci { color: var(--muted); font-size: 13px; }
-.metric-card .verdict { margin: 8px 0 0; }
-p.lead { font-size: 16px; }
-figure { margin: 14px 0 18px; }
-figure img { display: block; max-width: 100%; height: auto; }
-figcaption { color: var(--muted); font-size: 13px; margin-top: 4px; max-width: 760px; }
-table.data { border-collapse: collapse; margin: 8px 0 16px; font-size: 14px;
-  font-variant-numeric: tabular-nums; }
-table.data th, table.data td { padding: 4px 12px 4px 0; border-bottom: 1px solid var(--line);
-  text-align: left; vertical-align: top; }
-table.data th { font-weight: 600; color: var(--muted); font-size: 13px; border-bottom-color: #b9c3cb; }
-table.data .num { text-align: right; padding-left: 12px; }
 table.score th:not(:first-child), table.score td:not(:first-child) { text-align: right; padding-left: 14px; }
 table.tricks td, table.tricks th { padding-right: 16px; }
-table.data td:first-child { white-space: nowrap; }
 table.score th { white-space: nowrap; }
 table.score .token { font-weight: 400; }
-.pos { color: var(--good); font-weight: 600; }
-.neg { color: var(--bad); font-weight: 600; }
-.zero { color: var(--muted); }
 .pcard { font-family: "SFMono-Regular", Menlo, Consolas, monospace; font-size: 13px; font-weight: 700;
   padding: 0 4px; border-radius: 3px; border: 1px solid transparent; }
 .pcard.green { color: #00664a; }
@@ -920,16 +524,4 @@ table.score .token { font-weight: 400; }
 .pcard.won { background: #fff1c7; border-color: #e6c35c; }
 .holes { padding-left: 20px; }
 .holes li { margin: 6px 0; }
-.check { padding: 6px 10px; border-radius: 6px; display: inline-block; margin: 4px 0; }
-.check.ok { background: #e3f4ee; color: #005c45; }
-.check.bad { background: #fbe9e0; color: #8a3500; }
-.example { border-left: 3px solid var(--line); padding-left: 16px; margin: 18px 0 30px; }
-.round { margin-bottom: 8px; }
-details summary { cursor: pointer; color: var(--accent); font-size: 14px; }
-.outcome { font-weight: 600; }
-dl.policies dt { margin-top: 6px; }
-dl.policies dd { margin-left: 18px; color: var(--muted); }
-footer { color: var(--muted); font-size: 12px; padding-top: 18px; padding-bottom: 28px;
-  border-top: 1px solid var(--line); margin-top: 36px; }
-@media print { nav { display: none; } details { display: block; } .example { break-inside: avoid-page; } }
 """

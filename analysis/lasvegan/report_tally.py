@@ -27,7 +27,7 @@ from typing import Any, Iterator, Mapping
 import numpy as np
 from numba import njit
 
-from analysis.stats import Z95, IntHistogram
+from analysis.stats import Z95, FirstGames, IntHistogram  # noqa: F401  (FirstGames: kept importable here)
 from sim.lasvegan import enums as E
 from sim.lasvegan.records import RECORD_FIELDS, empty_records, field_columns, field_shape
 
@@ -125,49 +125,6 @@ class Moments:
     @classmethod
     def from_json(cls, data: Mapping) -> "Moments":
         return cls(int(data["clusters"]), *(np.asarray(data[k], dtype=np.int64) for k in ("x", "y", "xx", "xy", "yy")))
-
-
-@dataclass(eq=False)
-class FirstGames:
-    """For each key: how many games had it, and the lowest game index among them."""
-
-    counts: dict[tuple[int, ...], int]
-    first: dict[tuple[int, ...], int]
-
-    @classmethod
-    def of(cls, keys: np.ndarray, games: np.ndarray) -> "FirstGames":
-        """``keys[g]`` is game ``g``'s key (a row of small non-negative integers)."""
-        if len(keys) == 0:
-            return cls({}, {})
-        keys = keys.astype(np.int64)
-        games = games.astype(np.int64)
-        if np.any(np.diff(games) < 0):
-            order = np.argsort(games, kind="stable")
-            keys, games = keys[order], games[order]
-        # One integer per key (mixed radix), so that finding the distinct keys is one sort of integers.
-        radix = keys.max(axis=0) + 1
-        code = np.zeros(len(keys), dtype=np.int64)
-        for column, base in enumerate(radix):
-            code = code * int(base) + keys[:, column]
-        unique, first_at, counts = np.unique(code, return_index=True, return_counts=True)
-        rows = keys[first_at]  # the first occurrence of each key, in game order: its lowest game
-        keys_out = [tuple(int(v) for v in row) for row in rows]
-        return cls(dict(zip(keys_out, (int(c) for c in counts))),
-                   dict(zip(keys_out, (int(g) for g in games[first_at]))))
-
-    def merge(self, other: "FirstGames") -> "FirstGames":
-        counts, first = dict(self.counts), dict(self.first)
-        for key, c in other.counts.items():
-            counts[key] = counts.get(key, 0) + c
-            first[key] = min(first.get(key, other.first[key]), other.first[key])
-        return FirstGames(counts, first)
-
-    def to_json(self) -> list:
-        return [[list(k), self.counts[k], self.first[k]] for k in sorted(self.counts)]
-
-    @classmethod
-    def from_json(cls, data: list) -> "FirstGames":
-        return cls({tuple(k): int(c) for k, c, _ in data}, {tuple(k): int(f) for k, _, f in data})
 
 
 @dataclass(eq=False)

@@ -42,7 +42,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from analysis.common import json_ready, share, win_share_metrics
-from analysis.stats import IntHistogram, mean_and_sd, mean_interval, wilson_interval
+from analysis.stats import FirstGames, IntHistogram, mean_and_sd, mean_interval, wilson_interval
 from sim.vegasdice import enums as E
 from sim.vegasdice.records import empty_records
 
@@ -57,7 +57,13 @@ class Tally:
     grow past 64 bits when squared). Win shares are counted in units of
     1/lcm(1..players) of a win, so that 1/k of a win is whole for any tie.
     The margins' histogram counts steps of ``margin_step`` dollars, the
-    greatest common divisor of every margin seen (0 while all are 0).
+    greatest common divisor of every margin seen (0 while all are 0); the
+    final money histograms likewise count steps of ``money_step``.
+
+    It is also the report's tally: the win cross sums (win share by
+    policy), the final money histograms, the dollars won by place from the
+    first-player card's holder and the first game of each winner's margin
+    (the example games) are kept for the report alone.
     """
 
     players: int
@@ -87,6 +93,14 @@ class Tally:
     short_casinos: int
     casinos_set_up: int
     turns: int
+    win_cross: tuple[int, ...]  # [seat * players + seat]: sums of products of two seats' win units
+    money_step: int
+    money_seat: tuple[IntHistogram, ...]  # [seat]: final money in steps of money_step dollars
+    played_rounds_sq: int  # sum over games of (rounds played)^2
+    place_won_total: tuple[int, ...]  # [place from the card's holder]: sum over games of that place's winnings
+    place_won_sq: tuple[int, ...]  # sum over games of its square
+    place_won_xy: tuple[int, ...]  # sum over games of it times the game's rounds played
+    by_margin: FirstGames  # key (winner's margin in dollars,)
 
     @property
     def win_unit(self) -> int:
@@ -109,6 +123,13 @@ class Tally:
         holder = np.where(played, holder, 0)
         advantage = (players * holder - won.sum(axis=2)).sum(axis=1)  # per game
         (first_total,), (first_sq,) = _sums(advantage[:, None])
+        money = rec["money"].astype(np.int64)
+        money_step = int(np.gcd.reduce(money.ravel())) if money.size else 0
+        # The seat at each place clockwise from the round's card holder.
+        places = (np.maximum(rec["first_player"], 0).astype(np.int64)[:, :, None] + np.arange(players)) % players
+        by_place = np.where(played[:, :, None], np.take_along_axis(won, places, 2), 0).sum(axis=1)  # [game, place]
+        rounds_played = played.sum(axis=1).astype(np.int64)
+        place_total, place_sq = _sums(by_place)
         return cls(
             players=players,
             rounds=rounds,
@@ -137,6 +158,15 @@ class Tally:
             short_casinos=int(rec["short_casinos"].astype(np.int64).sum()),
             casinos_set_up=int(np.count_nonzero(played)) * casinos,
             turns=int(rec["turns"].astype(np.int64).sum()),
+            win_cross=tuple(int(v) for v in np.einsum("gi,gj->ij", units, units).ravel()),
+            money_step=money_step,
+            money_seat=tuple(IntHistogram.of(money[:, s] // money_step if money_step else money[:, s])
+                             for s in range(players)),
+            played_rounds_sq=int((rounds_played * rounds_played).sum()),
+            place_won_total=place_total,
+            place_won_sq=place_sq,
+            place_won_xy=_cross_sums(by_place, rounds_played),
+            by_margin=FirstGames.of(margin[:, None], rec["game"]),
         )
 
     @classmethod
@@ -152,6 +182,7 @@ class Tally:
                 f"and {other.players} players x {other.rounds} rounds"
             )
         step = math.gcd(self.margin_step, other.margin_step)
+        money_step = math.gcd(self.money_step, other.money_step)
         merged = {}
         for f in fields(self):
             a, b = getattr(self, f.name), getattr(other, f.name)
@@ -161,6 +192,15 @@ class Tally:
                 merged[f.name] = step
             elif f.name == "margin":
                 merged[f.name] = _in_steps(a, self.margin_step, step).merge(_in_steps(b, other.margin_step, step))
+            elif f.name == "money_step":
+                merged[f.name] = money_step
+            elif f.name == "money_seat":
+                merged[f.name] = tuple(
+                    _in_steps(x, self.money_step, money_step).merge(_in_steps(y, other.money_step, money_step))
+                    for x, y in zip(a, b)
+                )
+            elif f.name == "by_margin":
+                merged[f.name] = a.merge(b)
             elif isinstance(a, tuple):
                 merged[f.name] = tuple(x + y for x, y in zip(a, b))
             else:
@@ -177,7 +217,11 @@ class Tally:
         for f in fields(self):
             value = getattr(self, f.name)
             if isinstance(value, IntHistogram):
-                value = {"offset": value.offset, "counts": [int(c) for c in value.counts]}
+                value = _histogram_json(value)
+            elif isinstance(value, FirstGames):
+                value = value.to_json()
+            elif f.name == "money_seat":
+                value = [_histogram_json(h) for h in value]
             elif isinstance(value, tuple):
                 value = [int(v) for v in value]
             out[f.name] = value
@@ -191,7 +235,11 @@ class Tally:
             for f in fields(cls):
                 value = data[f.name]
                 if f.name == "margin":
-                    value = IntHistogram(np.asarray(value["counts"], dtype=np.int64), int(value["offset"]))
+                    value = _histogram_from_json(value)
+                elif f.name == "money_seat":
+                    value = tuple(_histogram_from_json(h) for h in value)
+                elif f.name == "by_margin":
+                    value = FirstGames.from_json(value)
                 elif isinstance(value, list):
                     value = tuple(int(v) for v in value)
                 else:
@@ -226,6 +274,25 @@ def _sums(x: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...]]:
         u = u.astype(object)
         total, sq = u.sum(axis=0), (u * u).sum(axis=0)
     return tuple(int(v) * g for v in total), tuple(int(v) * g * g for v in sq)
+
+
+def _cross_sums(x: np.ndarray, y: np.ndarray) -> tuple[int, ...]:
+    """Exact column sums of ``x[g, k] * y[g]`` as Python ints (integer arrays; 64 bits when they cannot overflow)."""
+    x = np.asarray(x, dtype=np.int64)
+    y = np.asarray(y, dtype=np.int64)
+    if x.size == 0:
+        return (0,) * x.shape[1]
+    if int(np.abs(x).max()) * int(np.abs(y).max()) * len(x) < 2**62:
+        return tuple(int(v) for v in (x * y[:, None]).sum(axis=0))
+    return tuple(int(v) for v in (x.astype(object) * y.astype(object)[:, None]).sum(axis=0))
+
+
+def _histogram_json(h: IntHistogram) -> dict:
+    return {"offset": h.offset, "counts": [int(c) for c in h.counts]}
+
+
+def _histogram_from_json(data: Mapping) -> IntHistogram:
+    return IntHistogram(np.asarray(data["counts"], dtype=np.int64), int(data["offset"]))
 
 
 def _in_steps(hist: IntHistogram, step: int, new_step: int) -> IntHistogram:
@@ -291,6 +358,7 @@ def summarize(
         "tie_rate": headline["tie_rate"],
         "tie_rate_ci": headline["tie_rate_ci"],
         "money_tie_rate": share(tally.money_tie_games, n),
+        "money_tie_rate_ci": list(wilson_interval(tally.money_tie_games, n)),
         "tie_cancel_rate": share(tally.tie_cancels, tally.payouts),
         "tie_cancel_rate_ci": list(wilson_interval(tally.tie_cancels, tally.payouts)),
         "unclaimed_share": share(tally.unclaimed, tally.laid_out),

@@ -39,8 +39,8 @@ def browser():
 
 
 def shown_number(text: str) -> float:
-    """The first number of a text as displayed: a true minus sign, thousands separators."""
-    match = re.search(r"[+\u2212-]?\d[\d,]*(\.\d+)?", text)
+    """The first number of a text as displayed: a true minus sign, thousands separators, dollars."""
+    match = re.search(r"[+\u2212-]?\d[\d,]*(\.\d+)?", text.replace("$", ""))
     assert match, f"no number in {text!r}"
     return float(match.group().replace("\u2212", "-").replace(",", ""))
 
@@ -50,7 +50,47 @@ def decimals_shown(text: str) -> int:
     return len(match.group(1) or "") if match else 0
 
 
-def test_the_report_loads_cleanly_and_shows_the_summary(browser, small_run):
+def las_vegan_metrics(s: dict) -> tuple[dict, set]:
+    """The headline numbers of a Las Vegan report, and those shown in percent."""
+    expected = {
+        "players": s["players"], "games": s["games"], "seed": s["seed"], "win_share_0": s["win_share"][0],
+        "first_player_advantage": s["first_player_advantage"], "elimination_rate": s["elimination_rate"],
+        "mean_rounds": s["mean_rounds"], "first_player_advantage_ci": s["first_player_advantage_ci"],
+        "elimination_rate_ci": s["elimination_rate_ci"], "mean_rounds_ci": s["mean_rounds_ci"],
+    }
+    return expected, {"win_share_0", "first_player_advantage", "elimination_rate"}
+
+
+def las_vegas_metrics(s: dict) -> tuple[dict, set]:
+    """The headline numbers of a Las Vegas (dice) report, and those shown in percent."""
+    margin = s["winner_margin"]
+    expected = {
+        "players": s["players"], "games": s["games"], "seed": s["seed"], "win_share_0": s["win_share"][0],
+        "first_player_advantage": s["first_player_advantage"],
+        "first_player_advantage_ci": s["first_player_advantage_ci"],
+        "first_card_advantage": s["first_card_advantage"], "first_card_advantage_ci": s["first_card_advantage_ci"],
+        "first_card_share": s["first_card_share"], "tie_cancel_rate": s["tie_cancel_rate"],
+        "tie_cancel_rate_ci": s["tie_cancel_rate_ci"], "winner_margin_mean": margin["mean"],
+        "winner_margin_p50": margin["p50"], "winner_margin_p95": margin["p95"],
+        "white_dice_share": s["white_dice_share"], "unclaimed_share": s["unclaimed_share"],
+        "money_tie_rate": s["money_tie_rate"], "tie_rate": s["tie_rate"],
+    }
+    percent = {"win_share_0", "first_player_advantage", "first_card_share", "tie_cancel_rate", "white_dice_share",
+               "unclaimed_share", "money_tie_rate", "tie_rate"}
+    return expected, percent
+
+
+GAMES = {
+    # game: (run fixture, expected headline numbers, figures at least, a section only it has)
+    "lasvegan": ("small_run", las_vegan_metrics, 7, "elimination"),
+    "vegas-dice": ("small_dice_run", las_vegas_metrics, 5, "ties-white"),
+}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_report_loads_cleanly_and_shows_the_summary(browser, request, game):
+    fixture, metrics_of, min_figures, own_section = GAMES[game]
+    small_run = request.getfixturevalue(fixture)
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     problems, requests = [], []
     page.on("console", lambda msg: problems.append(msg.text) if msg.type in ("error", "warning") else None)
@@ -64,21 +104,15 @@ def test_the_report_loads_cleanly_and_shows_the_summary(browser, small_run):
     images = page.eval_on_selector_all(
         "img", "imgs => imgs.map(i => ({complete: i.complete, width: i.naturalWidth, height: i.naturalHeight}))"
     )
-    assert len(images) >= 7
+    assert len(images) >= min_figures
     assert all(img["complete"] and img["width"] > 0 and img["height"] > 0 for img in images), images
 
     shown = page.eval_on_selector_all(
         "[data-metric]", "els => els.map(e => [e.dataset.metric, e.dataset.value, e.innerText])"
     )
     s = small_run.summary
-    expected = {
-        "players": s["players"], "games": s["games"], "seed": s["seed"], "win_share_0": s["win_share"][0],
-        "first_player_advantage": s["first_player_advantage"], "elimination_rate": s["elimination_rate"],
-        "mean_rounds": s["mean_rounds"], "first_player_advantage_ci": s["first_player_advantage_ci"],
-        "elimination_rate_ci": s["elimination_rate_ci"], "mean_rounds_ci": s["mean_rounds_ci"],
-    }
+    expected, percent_scaled = metrics_of(s)
     assert {name for name, _, _ in shown} == set(expected)
-    percent_scaled = {"win_share_0", "first_player_advantage", "elimination_rate"}
     for name, value, text in shown:
         assert json.loads(value) == expected[name], name
         if isinstance(expected[name], list):
@@ -90,10 +124,14 @@ def test_the_report_loads_cleanly_and_shows_the_summary(browser, small_run):
 
     sections = page.eval_on_selector_all("section[id]", "els => els.map(e => e.id)")
     assert sections[0] == "headline" and "examples" in sections and "strength" in sections
+    assert own_section in sections
     # The strength section says, in words a reader sees, the summary's verdict on stronger players.
     verdict = page.eval_on_selector("#strength-verdict", "e => [e.innerText, e.dataset.moved]")
     assert verdict[0].strip() == s["strength"]["verdict"]["sentence"]
     assert json.loads(verdict[1]) == s["strength"]["verdict"]["moved"]
     strength_figure = page.eval_on_selector("#strength img", "i => i.naturalWidth")
     assert strength_figure > 0
+    # The example games were replayed and match the run's records.
+    matches = page.eval_on_selector_all("article.example", "els => els.map(e => e.dataset.replayMatch)")
+    assert matches and set(matches) == {"true"}
     page.close()

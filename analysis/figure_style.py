@@ -1,0 +1,188 @@
+"""The look every report's figures share: palette, style, canvas, and the figures every game draws.
+
+Figures are :class:`matplotlib.figure.Figure` objects built without pyplot
+(no global state, the Agg canvas), so they can be drawn from any thread and
+never open a window. Colours are the Okabe–Ito palette, which stays
+distinct under the common colour-vision deficiencies; interval bars are 95%
+intervals. A game's own figures (``analysis/<game>/figures.py``) build on
+:func:`figure`, :func:`styled` and the helpers here.
+"""
+
+from __future__ import annotations
+
+import io
+from contextlib import contextmanager
+from typing import Iterator
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
+
+# Okabe & Ito (2008), "Color Universal Design".
+OKABE_ITO = {
+    "black": "#000000",
+    "orange": "#E69F00",
+    "sky_blue": "#56B4E9",
+    "bluish_green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish_purple": "#CC79A7",
+}
+MAIN = OKABE_ITO["blue"]
+GAIN = OKABE_ITO["bluish_green"]
+LOSS = OKABE_ITO["vermillion"]
+NEUTRAL = "#999999"
+FAIR = "#555555"
+SEQUENCE = [OKABE_ITO[k] for k in ("blue", "orange", "bluish_green", "reddish_purple", "sky_blue", "vermillion")]
+WIDTH = 7.6  # inches; the report shows figures at most 760 px wide
+DPI = 150  # sharp on high-density screens, small enough to embed
+
+STYLE = {
+    "font.size": 9.5,
+    "axes.titlesize": 10.5,
+    "axes.titleweight": "bold",
+    "axes.titlelocation": "left",
+    "axes.labelsize": 9.5,
+    "axes.labelcolor": "#333333",
+    "axes.edgecolor": "#888888",
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "axes.grid.axis": "y",
+    "axes.axisbelow": True,
+    "grid.color": "#e6e6e6",
+    "grid.linewidth": 0.8,
+    "xtick.color": "#444444",
+    "ytick.color": "#444444",
+    "legend.frameon": False,
+    "legend.fontsize": 8.5,
+    "figure.dpi": DPI,
+}
+
+MINUS = "\u2212"
+PERCENT = FuncFormatter(lambda v, _: f"{100 * v:.10g}%".replace("-", MINUS))
+SIGNED = FuncFormatter(lambda v, _: signed_text(int(round(v))))
+
+
+def signed_text(value: int) -> str:
+    """+2, 0, −3: gains and losses read at a glance (a true minus sign, as matplotlib's numbers)."""
+    return f"+{value}" if value > 0 else ("0" if value == 0 else f"{MINUS}{-value}")
+
+
+def percent_axis(axis) -> None:
+    """Shares shown as whole percentages at round steps (5%, 10%, 20%…, never 2.5%)."""
+    axis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 5, 10]))
+    axis.set_major_formatter(PERCENT)
+
+
+@contextmanager
+def styled() -> Iterator[None]:
+    with matplotlib.rc_context(STYLE):
+        yield
+
+
+def figure(height: float, ncols: int = 1, width_ratios=None) -> tuple[Figure, list]:
+    fig = Figure(figsize=(WIDTH, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(1, ncols, gridspec_kw={"width_ratios": width_ratios} if width_ratios else None)
+    return fig, list(np.atleast_1d(axes))
+
+
+def png_bytes(fig: Figure) -> bytes:
+    """The figure as PNG bytes (no timestamps or software tags: the same figure, the same bytes)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def error_bars(table: pd.DataFrame) -> np.ndarray:
+    return np.vstack([table["mean"] - table["low"], table["high"] - table["mean"]])
+
+
+def fair_line(ax, fair: float, label: str = "fair share") -> None:
+    ax.axhline(fair, color=FAIR, linestyle="--", linewidth=1, zorder=1)
+    ax.annotate(f"{label} {100 * fair:.0f}%", xy=(1, fair), xycoords=("axes fraction", "data"),
+                xytext=(0, 3), textcoords="offset points", ha="right", va="bottom", fontsize=8, color=FAIR)
+
+
+def share_bars(ax, x, table: pd.DataFrame, colour: str) -> None:
+    ax.bar(x, table["mean"], color=colour, width=0.62, zorder=2)
+    ax.errorbar(x, table["mean"], yerr=error_bars(table), fmt="none", ecolor="#222222", elinewidth=1.2, capsize=4,
+                zorder=3)
+
+
+def share_ylim(ax, table: pd.DataFrame, fair: float) -> None:
+    top = max(float(table["high"].max()), fair)
+    ax.set_ylim(0, min(1.0, top * 1.25 + 0.01))
+    percent_axis(ax.yaxis)
+
+
+
+# --- the figures every game's report shows ----------------------------------------
+
+
+def skill_figure(entries: pd.DataFrame, title: str) -> Figure:
+    """Horizontal win-share bars with intervals, each against its own fair share."""
+    with styled():
+        fig, (ax,) = figure(0.7 + 0.45 * len(entries))
+        ax.grid(False)
+        ax.grid(True, axis="x")
+        y = np.arange(len(entries))[::-1]
+        ax.barh(y, entries["mean"], height=0.55, color=MAIN, zorder=2)
+        ax.errorbar(entries["mean"], y, xerr=error_bars(entries), fmt="none", ecolor="#222222", elinewidth=1.2,
+                    capsize=4, zorder=3)
+        for yi, fair in zip(y, entries["fair"]):
+            ax.plot([fair, fair], [yi - 0.38, yi + 0.38], color=FAIR, linestyle="--", linewidth=1.2, zorder=4)
+        ax.set_yticks(y, entries["label"])
+        ax.set_xlim(0, min(1.0, max(float(entries["high"].max()), float(entries["fair"].max())) * 1.2 + 0.02))
+        percent_axis(ax.xaxis)
+        ax.set_xlabel("share of games won (dashed: fair share)")
+        ax.set_title(title)
+    return fig
+
+
+# --- does it hold for stronger players -------------------------------------------------------
+
+
+def strength_figure(table: pd.DataFrame, labels: dict[str, tuple[str, str]]) -> Figure:
+    """One small panel per headline metric: its value with 95% interval under each strength of player.
+
+    ``table`` is ``analysis.strength.strength_table``; ``labels`` maps each
+    metric to its title and its kind (``pct``, ``pts`` or ``num``).
+    """
+    metrics = list(dict.fromkeys(table["metric"]))
+    policies = list(dict.fromkeys(table["policy"]))
+    ncols = 3
+    nrows = -(-len(metrics) // ncols)
+    with styled():
+        fig = Figure(figsize=(WIDTH, 1.9 * nrows + 0.3), layout="constrained")
+        FigureCanvasAgg(fig)
+        axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+        x = np.arange(len(policies))
+        for ax, metric in zip(axes, metrics):
+            rows = table[table["metric"] == metric].set_index("policy").loc[policies]
+            low = (rows["value"] - rows["low"]).fillna(0).clip(lower=0)
+            high = (rows["high"] - rows["value"]).fillna(0).clip(lower=0)
+            colours = [SEQUENCE[i % len(SEQUENCE)] for i in range(len(policies))]
+            ax.errorbar(x, rows["value"], yerr=np.vstack([low, high]), fmt="none", ecolor="#222222",
+                        elinewidth=1.1, capsize=3, zorder=2)
+            ax.scatter(x, rows["value"], c=colours, s=28, zorder=3)
+            title, kind = labels[metric]
+            ax.set_title(title, fontsize=9)
+            ax.set_xticks(x, [p.split(":")[0] for p in policies], fontsize=8)
+            if kind == "pct":
+                percent_axis(ax.yaxis)
+            elif kind == "pts":
+                ax.axhline(0, color=FAIR, linestyle="--", linewidth=1, zorder=1)
+                ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{100 * v:+.0f}"))
+            ax.margins(x=0.15)
+        for ax in axes[len(metrics):]:
+            ax.set_visible(False)
+    return fig

@@ -1,0 +1,134 @@
+"""The Las Vegas report's figures, drawn from the tables of :mod:`analysis.vegasdice.tables`.
+
+One function per figure, each a :class:`matplotlib.figure.Figure` in the
+shared style (:mod:`analysis.figure_style`): Okabe–Ito colours, 95%
+interval bars, the Agg canvas.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, MaxNLocator
+
+from analysis.figure_style import (
+    FAIR, GAIN, LOSS, MAIN, MINUS, NEUTRAL, OKABE_ITO, error_bars, fair_line, figure, percent_axis, share_bars,
+    share_ylim, styled,
+)
+
+
+def dollars_text(value: float) -> str:
+    """$1.2M, $350k, $0: dollars on an axis."""
+    sign = MINUS if value < 0 else ""
+    value = abs(value)
+    if value >= 1_000_000:
+        return f"{sign}${value / 1_000_000:.3g}M"
+    if value >= 1_000:
+        return f"{sign}${value / 1_000:.3g}k"
+    return f"{sign}${value:.0f}"
+
+
+DOLLARS = FuncFormatter(lambda v, _: dollars_text(v))
+
+
+def seats_figure(by_seat: pd.DataFrame, by_place: pd.DataFrame) -> Figure:
+    """Win share by seat against the fair share; dollars won per round by place from the card's holder."""
+    players = len(by_seat)
+    fair = 1 / players
+    with styled():
+        fig, (left, right) = figure(3.0, 2)
+        share_bars(left, by_seat["seat"], by_seat, MAIN)
+        left.set_title("Win share by seat")
+        left.set_xlabel("seat (seat 0 holds the card in round 1)")
+        left.set_ylabel("share of games won")
+        left.set_xticks(range(players))
+        share_ylim(left, by_seat, fair)
+        fair_line(left, fair)
+
+        colours = [OKABE_ITO["orange"]] + [MAIN] * (players - 1)
+        right.bar(by_place["place"], by_place["mean"], color=colours, width=0.62, zorder=2)
+        right.errorbar(by_place["place"], by_place["mean"], yerr=error_bars(by_place), fmt="none",
+                       ecolor="#222222", elinewidth=1.2, capsize=4, zorder=3)
+        even = float(by_place["fair"].iloc[0])
+        right.axhline(even, color=FAIR, linestyle="--", linewidth=1, zorder=1)
+        right.annotate(f"even share {dollars_text(even)}", xy=(1, even), xycoords=("axes fraction", "data"),
+                       xytext=(0, 3), textcoords="offset points", ha="right", va="bottom", fontsize=8, color=FAIR)
+        right.set_title("Dollars won in a round by place")
+        right.set_xlabel("place clockwise from the card (0 = its holder)")
+        right.set_ylabel("dollars per round")
+        right.set_xticks(range(players))
+        # One game has no interval: the scale then follows the bars alone.
+        top = np.nanmax([by_place["high"].max(), by_place["mean"].max(), even])
+        right.set_ylim(0, top * 1.2 if np.isfinite(top) and top > 0 else 1)
+        right.yaxis.set_major_formatter(DOLLARS)
+    return fig
+
+
+def money_figure(by_seat: pd.DataFrame, margins: pd.DataFrame) -> Figure:
+    """Final money by seat (box: quartiles, whiskers: 5th–95th percentile, dot: mean); winner's margins.
+
+    ``by_seat`` is ``tables.money_by_seat``: the boxes are drawn from its
+    exact percentiles, not from the games themselves.
+    """
+    players = len(by_seat)
+    with styled():
+        fig, (left, right) = figure(3.2, 2, width_ratios=[1, 1.3])
+        stats = [
+            {"med": r["p50"], "q1": r["p25"], "q3": r["p75"], "whislo": r["p05"], "whishi": r["p95"],
+             "mean": r["mean"], "fliers": []}
+            for _, r in by_seat.iterrows()
+        ]
+        left.bxp(
+            stats, positions=range(players), widths=0.55, showfliers=False, patch_artist=True, showmeans=True,
+            boxprops={"facecolor": "#d6e6f2", "edgecolor": MAIN},
+            medianprops={"color": MAIN, "linewidth": 2},
+            whiskerprops={"color": MAIN}, capprops={"color": MAIN},
+            meanprops={"marker": "o", "markerfacecolor": OKABE_ITO["orange"], "markeredgecolor": "none",
+                       "markersize": 5},
+        )
+        left.set_title("Final money by seat")
+        left.set_xlabel("seat")
+        left.set_ylabel("dollars at the end")
+        left.set_ylim(bottom=0)
+        left.yaxis.set_major_formatter(DOLLARS)
+
+        if len(margins):
+            width = float(np.min(np.diff(margins["margin"]))) * 0.85 if len(margins) > 1 else 1.0
+            colours = np.where(margins["margin"] == 0, LOSS, MAIN)
+            right.bar(margins["margin"], margins["share"], width=width, color=colours, zorder=2)
+        right.set_title("Winner's margin over the next seat")
+        right.set_xlabel("dollars ahead of the next seat (0: a money tie)")
+        right.set_ylabel("share of games")
+        percent_axis(right.yaxis)
+        right.xaxis.set_major_locator(MaxNLocator(nbins=6))
+        right.xaxis.set_major_formatter(DOLLARS)
+    return fig
+
+
+def money_flow_figure(summary: dict) -> Figure:
+    """Where the dollars laid out on the casinos go: to the players, to the white dice, or nobody."""
+    white = summary["white_dice_share"] or 0.0
+    unclaimed = summary["unclaimed_share"] or 0.0
+    parts = [("won by players", 1 - white - unclaimed, GAIN), ("won by the white dice", white, NEUTRAL),
+             ("won by nobody", unclaimed, LOSS)]
+    with styled():
+        fig, (ax,) = figure(1.7)
+        ax.grid(False)
+        ax.grid(True, axis="x")
+        left = 0.0
+        for label, share, colour in parts:
+            if share <= 0:
+                continue
+            ax.barh(0, share, left=left, height=0.6, color=colour, label=label, zorder=2)
+            if share >= 0.06:
+                ax.text(left + share / 2, 0, f"{100 * share:.0f}%", ha="center", va="center", fontsize=8.5,
+                        color="#111111", zorder=3)
+            left += share
+        ax.set_yticks([])
+        ax.set_xlim(0, 1)
+        percent_axis(ax.xaxis)
+        ax.set_xlabel("share of the dollars laid out on the casinos")
+        ax.set_title("Where the money laid out goes")
+        fig.legend(ncols=3, loc="outside lower center")
+    return fig

@@ -1,0 +1,175 @@
+"""The Las Vegas report's tables: pandas DataFrames computed from a run's tally.
+
+Every function takes a :class:`~analysis.vegasdice.summary.Tally` (or, for
+notebooks, the per-game records themselves, which are tallied first) and
+returns one tidy table. A tally holds integer sums and histograms, so every
+figure here is exact, percentiles included; every estimate comes with a 95%
+interval in ``low``/``high`` columns:
+
+* means of one value per game — normal approximation, mean ± 1.96·sd/√n;
+* dollars per round by place from the first-player card's holder — a ratio
+  of per-game sums to rounds played, with a cluster-robust standard error
+  (the rounds of one game are not independent).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from analysis.stats import Z95, IntHistogram, mean_and_sd, mean_interval
+from analysis.vegasdice.summary import Tally
+
+QUANTILES = (5, 25, 50, 75, 95)
+
+
+def tally_of(source: Tally | Mapping[str, np.ndarray]) -> Tally:
+    """The tally itself, or the tally of per-game records."""
+    return source if isinstance(source, Tally) else Tally.of(source)
+
+
+def _mean_row(total: int, total_sq: int, n: int, scale: int = 1) -> dict:
+    mean, sd = mean_and_sd(total, total_sq, n)
+    low, high = mean_interval(mean, sd, n)
+    return {"mean": mean / scale, "low": low / scale, "high": high / scale}
+
+
+def ratio_interval(x: int, y: int, xx: int, xy: int, yy: int, clusters: int, z: float = Z95):
+    """``(mean, low, high)`` of ``Σx / Σy`` over clusters from exact integer moments (cluster-robust)."""
+    if clusters == 0 or y == 0:
+        return math.nan, math.nan, math.nan
+    mean = x / y
+    if clusters < 2:
+        return mean, math.nan, math.nan
+    # Σ (x - m·y)² · Y², m = X / Y, in exact integers.
+    residual_y2 = y * y * xx - 2 * x * y * xy + x * x * yy
+    se = math.sqrt(residual_y2 / (y * y) * clusters / (clusters - 1)) / y
+    return mean, mean - z * se, mean + z * se
+
+
+def win_share_by_seat(source) -> pd.DataFrame:
+    """Win share of each seat (tied winners share a win), normal interval over games."""
+    t = tally_of(source)
+    return pd.DataFrame([
+        {"seat": s, **_mean_row(t.win_units[s], t.win_units_sq[s], t.games, t.win_unit)} for s in range(t.players)
+    ])
+
+
+def win_share_by_policy(source, seats: Sequence[str]) -> pd.DataFrame:
+    """Share of the wins each policy's seats take, against its fair share (its seats / players).
+
+    A policy's value in one game is the sum of its seats' win shares, so the
+    interval is over games.
+    """
+    t = tally_of(source)
+    cross = np.array(t.win_cross, dtype=object).reshape(t.players, t.players)
+    rows = []
+    for name in dict.fromkeys(seats):
+        mine = [s for s, seat_policy in enumerate(seats) if seat_policy == name]
+        total = sum(t.win_units[s] for s in mine)
+        total_sq = sum(cross[i, j] for i in mine for j in mine)
+        rows.append({"policy": name, "seats": ", ".join(map(str, mine)), "fair": len(mine) / t.players,
+                     **_mean_row(total, total_sq, t.games, t.win_unit)})
+    return pd.DataFrame(rows)
+
+
+def won_by_place(source) -> pd.DataFrame:
+    """Dollars won in a round by place clockwise from the holder of the first-player card.
+
+    Place 0 holds the card; ``fair`` is the players' average winnings in a
+    round, which every place would get if the card gave no edge.
+    """
+    t = tally_of(source)
+    rows = []
+    for p in range(t.players):
+        mean, low, high = ratio_interval(t.place_won_total[p], t.played_rounds, t.place_won_sq[p],
+                                         t.place_won_xy[p], t.played_rounds_sq, t.games)
+        rows.append({"place": p, "mean": mean, "low": low, "high": high})
+    table = pd.DataFrame(rows)
+    table["fair"] = t.players_won / t.played_rounds / t.players if t.played_rounds else math.nan
+    return table
+
+
+def money_by_seat(source) -> pd.DataFrame:
+    """Per seat: mean final money (normal interval over games) and its percentiles, in dollars."""
+    t = tally_of(source)
+    rows = []
+    for s, hist in enumerate(t.money_seat):
+        step = t.money_step or 1
+        rows.append({"seat": s, **_mean_row(t.money_total[s], t.money_total_sq[s], t.games),
+                     **{f"p{q:02d}": hist.percentile(q) * step for q in QUANTILES}})
+    return pd.DataFrame(rows)
+
+
+def _histogram_table(hist: IntHistogram, step: int, column: str) -> pd.DataFrame:
+    if hist.count == 0:
+        return pd.DataFrame({column: [], "count": [], "share": []})
+    nonzero = np.flatnonzero(hist.counts)
+    counts = hist.counts[nonzero[0]: nonzero[-1] + 1]
+    values = (np.arange(hist.offset + nonzero[0], hist.offset + nonzero[-1] + 1) * (step or 1))
+    return pd.DataFrame({column: values, "count": counts, "share": counts / hist.count})
+
+
+def _pooled_money(t: Tally) -> IntHistogram:
+    pooled = IntHistogram()
+    for h in t.money_seat:
+        pooled = pooled.merge(h)
+    return pooled
+
+
+def money_histogram(source) -> pd.DataFrame:
+    """How often each final money total occurs, all seats pooled: one value per seat and game."""
+    t = tally_of(source)
+    return _histogram_table(_pooled_money(t), t.money_step, "money")
+
+
+def money_percentile(source, q: float) -> float:
+    """The q-th percentile of final money, all seats pooled, in dollars (nan for no games)."""
+    t = tally_of(source)
+    return _pooled_money(t).percentile(q) * (t.money_step or 1)
+
+
+def margin_histogram(source) -> pd.DataFrame:
+    """How often each winner's margin (dollars between the richest seat and the next) occurs."""
+    t = tally_of(source)
+    return _histogram_table(t.margin, t.margin_step, "margin")
+
+
+# --- example games ----------------------------------------------------------------
+
+
+def typical_game(source) -> tuple[int, str] | None:
+    """A game whose winner's margin is the median margin (the nearest seen): its index and why.
+
+    Among the games with that margin the lowest index wins, so the choice
+    does not depend on how the run was chunked. None for a run of no games.
+    """
+    t = tally_of(source)
+    if not t.by_margin.counts:
+        return None
+    target = t.margin.percentile(50) * (t.margin_step or 1)
+    margin = min(t.by_margin.counts, key=lambda k: (abs(k[0] - target), k[0]))
+    same = t.by_margin.counts[margin]
+    why = (
+        f"its winner's margin, ${margin[0]:,}, is the median margin of the run "
+        f"({same:,} game{'s' * (same != 1)} of {t.games:,} ended with it)"
+    )
+    return t.by_margin.first[margin], why
+
+
+def closest_finish(source) -> tuple[int, str] | None:
+    """The game with the smallest winner's margin (lowest index on a tie): its index and why."""
+    t = tally_of(source)
+    if not t.by_margin.counts:
+        return None
+    margin = min(t.by_margin.counts)
+    same = t.by_margin.counts[margin]
+    if margin[0] == 0:
+        how = "the richest seats tied on money, the closest a finish can be"
+    else:
+        how = f"the winner was ahead by ${margin[0]:,}, the smallest margin of the run"
+    why = f"{how} ({same:,} game{'s' * (same != 1)} of {t.games:,} finished so)"
+    return t.by_margin.first[margin], why
