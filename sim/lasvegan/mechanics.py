@@ -151,7 +151,11 @@ def seat_to_move_nb(pub):
     After a trick is gathered its winner leads the next one, with an empty
     trick: the placing seat is then the trick leader.
     """
-    return (pub[E.P_TRICK_LEADER] + pub[E.P_TRICK_LEN]) % pub[E.P_PLAYERS]
+    # Leader and cards played are each at most the table size: one
+    # subtraction instead of a division, on every card of every game.
+    s = pub[E.P_TRICK_LEADER] + pub[E.P_TRICK_LEN]
+    players = pub[E.P_PLAYERS]
+    return s - players if s >= players else s
 
 
 @njit(cache=True, inline="always")
