@@ -147,3 +147,63 @@ def shuffle_nb(state, items, n):
         tmp = items[i]
         items[i] = items[j]
         items[j] = tmp
+
+
+# --- the same draws on row ``row`` of a 2-D array of states ---------------
+#
+# A game keeps all its streams in one (streams, 4) array. Passing that array
+# and a row index, instead of the row ``states[row]`` as an array of its own,
+# spares the hot loop building (and reference-counting) a view per draw.
+
+
+@njit(cache=True, inline="always")
+def seed_stream_at_nb(states, row, seed, game, stream):
+    """Fill ``states[row]`` for ``(seed, game, stream)``, like :func:`seed_stream_nb`."""
+    g = _U(GOLDEN_GAMMA)
+    k = _mix_nb(_U(seed) + g)
+    k = _mix_nb((k ^ _U(game)) + g)
+    x = _mix_nb((k ^ _U(stream)) + g)
+    for i in range(4):
+        x = x + g
+        states[row, i] = _mix_nb(x)
+
+
+@njit(cache=True, inline="always")
+def next_at_nb(states, row):
+    s0 = states[row, 0]
+    s1 = states[row, 1]
+    s2 = states[row, 2]
+    s3 = states[row, 3]
+    result = _rotl_nb(s1 * _U(5), 7) * _U(9)
+    t = s1 << _U(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl_nb(s3, 45)
+    states[row, 0] = s0
+    states[row, 1] = s1
+    states[row, 2] = s2
+    states[row, 3] = s3
+    return result
+
+
+@njit(cache=True, inline="always")
+def below_at_nb(states, row, n):
+    return np.int64(((next_at_nb(states, row) >> _U(32)) * _U(n)) >> _U(32))
+
+
+@njit(cache=True, inline="always")
+def coin_at_nb(states, row):
+    return np.int64(next_at_nb(states, row) >> _U(63))
+
+
+@njit(cache=True)
+def shuffle_at_nb(states, row, items, n):
+    """:func:`shuffle_nb` drawing from ``states[row]``."""
+    for i in range(n - 1, 0, -1):
+        j = below_at_nb(states, row, i + 1)
+        tmp = items[i]
+        items[i] = items[j]
+        items[j] = tmp

@@ -196,7 +196,9 @@ def later_seats_nb(pub):
     cards = 0
     voids = 0
     for pos in range(pub[E.P_TRICK_LEN] + 1, players):
-        s = (pub[E.P_TRICK_LEADER] + pos) % players
+        s = pub[E.P_TRICK_LEADER] + pos
+        if s >= players:
+            s -= players
         cards += pub[E.P_HAND_SIZE + s]
         voids |= pub[E.P_VOIDS + s]
     return cards, voids
@@ -211,7 +213,9 @@ def unseen_cards_nb(pub, hand):
 # --- greedy ----------------------------------------------------------------------
 
 
-@njit(cache=True)
+# error_model="numpy": every division here is guarded already; Python's
+# model would test each divisor again on every decision.
+@njit(cache=True, error_model="numpy")
 def greedy_card_nb(pub, hand, legal):
     """greedy — a player who weighs up the trick in front of it.
 
@@ -247,11 +251,9 @@ def greedy_card_nb(pub, hand, legal):
     cards1, worth1, add1, danger1 = machine_terms_nb(pub, 1, bare, won, trick)
     cards2, worth2, add2, danger2 = machine_terms_nb(pub, 2, bare, won, trick)
     # What winning the trick is worth apart from the card chosen.
-    base = (
-        worth0 + worth1 + worth2
-        + later * unseen_card_worth_nb(pub, bare, unseen, n_unseen)
-        + trick_count_worth_nb(pub, seat)
-    )
+    # The last seat to play sees no card to come: skip their average worth.
+    to_come = later * unseen_card_worth_nb(pub, bare, unseen, n_unseen) if later else 0.0
+    base = worth0 + worth1 + worth2 + to_come + trick_count_worth_nb(pub, seat)
     seven = SEVEN_WORTH if any_free_slot_nb(pub) else 0.0
     sevens_in_trick = popcount_nb(trick & SEVENS)
 
@@ -306,18 +308,7 @@ def pile_exposure_nb(sticker, won):
     return float(popcount_nb(won & VALUE_MASK[sticker - E.POINTS_BASE]))
 
 
-@njit(cache=True, inline="always")
-def golden_hit_nb(pub, side, seat):
-    """1 if ``seat`` is tied for the fewest (MIN) or most (MAX) tricks right now."""
-    players = pub[E.P_PLAYERS]
-    target = pub[E.P_TRICKS]
-    for s in range(1, players):
-        t = pub[E.P_TRICKS + s]
-        target = min(target, t) if side == E.MIN_SIDE else max(target, t)
-    return 1.0 if pub[E.P_TRICKS + seat] == target else 0.0
-
-
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def best_placement_nb(pub, opponents, out):
     """The placement with the best score for the placing seat; ``(slot, token, side)`` to ``out``.
 
@@ -359,13 +350,20 @@ def best_placement_nb(pub, opponents, out):
                 out[1] = t
     if pub[E.P_GOLDEN_SIDE] == E.NO_SIDE:
         g = pub[E.P_GOLDEN_VALUE]
+        # A seat is hit when tied for the fewest (MIN) or most (MAX) tricks right now.
+        fewest = pub[E.P_TRICKS]
+        most = fewest
+        for s in range(1, players):
+            fewest = min(fewest, pub[E.P_TRICKS + s])
+            most = max(most, pub[E.P_TRICKS + s])
         for side in (E.MIN_SIDE, E.MAX_SIDE):
-            score = -g * golden_hit_nb(pub, side, seat)
+            target = fewest if side == E.MIN_SIDE else most
+            score = -g * (1.0 if pub[E.P_TRICKS + seat] == target else 0.0)
             if opponents > 0.0:
                 theirs = 0.0
                 for s in range(players):
                     if s != seat:
-                        theirs += (pub[E.P_CABBAGES + s] + 1) * golden_hit_nb(pub, side, s)
+                        theirs += (pub[E.P_CABBAGES + s] + 1) * (1.0 if pub[E.P_TRICKS + s] == target else 0.0)
                 score += opponents * g * theirs / weight_sum
             if score > top:
                 top = score
@@ -401,7 +399,7 @@ def negative_cards_nb(pub):
     return bad
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def cautious_card_nb(pub, hand, legal):
     """cautious — a beginner's rule of thumb: stay out of trouble, play low.
 
@@ -410,6 +408,8 @@ def cautious_card_nb(pub, hand, legal):
     plays something else. Otherwise it plays its lowest card. It does not
     count cards or think about who plays after it.
     """
+    if legal & (legal - np.uint64(1)) == 0:
+        return lowest_nb(legal)
     led, best, zero, trick = trick_so_far_nb(pub)
     trouble = SEVENS | negative_cards_nb(pub)
     safe = -1

@@ -151,7 +151,11 @@ def seat_to_move_nb(pub):
     After a trick is gathered its winner leads the next one, with an empty
     trick: the placing seat is then the trick leader.
     """
-    return (pub[E.P_TRICK_LEADER] + pub[E.P_TRICK_LEN]) % pub[E.P_PLAYERS]
+    # Leader and cards played are each at most the table size: one
+    # subtraction instead of a division, on every card of every game.
+    s = pub[E.P_TRICK_LEADER] + pub[E.P_TRICK_LEN]
+    players = pub[E.P_PLAYERS]
+    return s - players if s >= players else s
 
 
 @njit(cache=True, inline="always")
@@ -184,19 +188,39 @@ def gather_trick_nb(pub):
     Returns ``(winner, sevens)``; the trick's cards stay readable in
     ``pub[P_TRICK_CARDS:]`` until the next card is played.
     """
+    # trick_winner_nb and sevens_in_nb, read in place: a slice of pub per
+    # trick is an array of its own to build and reference-count.
     players = pub[E.P_PLAYERS]
     leader = pub[E.P_TRICK_LEADER]
-    cards = pub[E.P_TRICK_CARDS:E.P_TRICK_CARDS + players]
-    winner = (leader + trick_winner_nb(cards, players)) % players
-    mask = np.int64(0)
-    for i in range(players):
-        mask |= np.int64(1) << cards[i]
+    first = pub[E.P_TRICK_CARDS]
+    led = first // 10
+    best = 0
+    best_value = first % 10
+    zero = -1
+    mask = np.int64(1) << first
+    sevens = 1 if best_value == E.SEVEN else 0
+    for i in range(1, players):
+        card = pub[E.P_TRICK_CARDS + i]
+        suit = card // 10
+        value = card % 10
+        mask |= np.int64(1) << card
+        if value == E.SEVEN:
+            sevens += 1
+        if suit != led:
+            if value == 0:
+                zero = i
+        elif value > best_value:
+            best = i
+            best_value = value
+    winner = leader + (zero if zero >= 0 else best)
+    if winner >= players:
+        winner -= players
     pub[E.P_WON + winner] |= mask
     pub[E.P_TRICKS + winner] += 1
     pub[E.P_TRICK_LEADER] = winner
     pub[E.P_TRICK_LEN] = 0
     pub[E.P_TRICK_NUMBER] += 1
-    return winner, sevens_in_nb(cards, players)
+    return winner, sevens
 
 
 @njit(cache=True)
@@ -220,7 +244,9 @@ def place_token_nb(pub, seat, placement):
 def round_amounts_nb(pub, amount, hit):
     """Fill ``amount[slot, seat]``: what each machine (3 ordinary, then golden) gives each seat."""
     players = pub[E.P_PLAYERS]
-    amount[:, :players] = 0
+    for slot in range(E.N_SLOTS):
+        for s in range(players):
+            amount[slot, s] = 0
     for m in range(E.MACHINES_PER_ROUND):
         t = pub[E.P_MACHINE_TOKEN + m]
         if t < 0:
@@ -231,9 +257,15 @@ def round_amounts_nb(pub, amount, hit):
             amount[m, s] = machine_amount_nb(sticker, value, np.uint64(pub[E.P_WON + s]))
     side = pub[E.P_GOLDEN_SIDE]
     if side != E.NO_SIDE:
-        golden_hits_nb(pub[E.P_TRICKS:E.P_TRICKS + players], players, side, hit)
+        # golden_hits_nb, read in place.
+        target = pub[E.P_TRICKS]
+        for s in range(1, players):
+            if side == E.MIN_SIDE:
+                target = min(target, pub[E.P_TRICKS + s])
+            else:
+                target = max(target, pub[E.P_TRICKS + s])
         for s in range(players):
-            if hit[s]:
+            if pub[E.P_TRICKS + s] == target:
                 amount[E.GOLDEN_SLOT, s] = -pub[E.P_GOLDEN_VALUE]
 
 

@@ -24,7 +24,6 @@ from sim.lasvegan.mechanics import (
     place_token_nb,
     play_card_nb,
     round_amounts_nb,
-    seat_to_move_nb,
     settle_nb,
     start_round_nb,
 )
@@ -41,179 +40,226 @@ from sim.lasvegan.params import (
     Rules,
 )
 from sim.lasvegan.expert import expert_card_default_nb
-from sim.lasvegan.heuristics import cautious_card_nb, greedy_card_nb
-from sim.lasvegan.policies import choose_card_nb, choose_placement_nb, random_card_nb
+from sim.lasvegan.heuristics import (
+    cautious_card_nb,
+    cautious_placement_nb,
+    greedy_card_nb,
+    greedy_placement_nb,
+)
+from sim.lasvegan.policies import (
+    choose_card_nb,
+    choose_placement_nb,
+    random_card_at_nb,
+    random_placement_at_nb,
+)
 from sim.lasvegan.records import RECORD_FIELDS, empty_records
-from sim.rng import coin_nb, seed_stream_nb, shuffle_nb
+from sim.rng import coin_at_nb, seed_stream_at_nb, shuffle_at_nb
 
 GAMES_PER_CHUNK = 2048
 
 
 @njit(cache=True, error_model="numpy")
-def play_game_nb(
-    seed, game, i, scalars, machines, tokens, golden, policy_ids, policy_params,
-    # scratch, reused across the games of a chunk
-    pub, hands, table_rng, seat_rngs, deck, pile, placement, cabbages, net, hit, amount,
-    # outputs, row i
+def play_chunk_nb(
+    seed, first_game, start, stop, scalars, machines, tokens, golden, policy_ids, policy_params,
+    # outputs, rows start .. stop - 1
     out_game, out_final, out_win, out_rounds, out_elim, out_reserve, out_seven_no_slot,
     out_zero_on, out_leader, out_delta, out_tricks, out_amount, out_shortfall, out_machine,
     out_machine_token, out_machine_value, out_machine_placer, out_golden_side,
     out_golden_value, out_golden_placer,
 ):
+    """Play games ``first_game + start .. first_game + stop - 1`` into output rows ``start .. stop - 1``.
+
+    One call per chunk, the games looped inside: passing some thirty arrays
+    costs reference counting per call (on arrays every thread shares), which
+    per game was a large part of a game's time. Scratch is allocated once
+    here and reset per game.
+    """
     players = scalars[S_PLAYERS]
     rounds = scalars[S_ROUNDS]
     finite = scalars[S_RESERVE_MODE] == E.RESERVE_FINITE
     end_on_elim = scalars[S_END_ON_ELIM] != 0
     n_set_aside = scalars[S_N_SET_ASIDE]
+    revealed = scalars[S_SET_ASIDE_REVEALED] != 0
+    next_leader_pays_first = scalars[S_PAYOUT_ORDER] == E.PAYOUT_NEXT_LEADER
     hand_size = (E.N_CARDS - n_set_aside) // players
     n_tokens = tokens.shape[0]
     n_machines = machines.shape[0]
 
-    seed_stream_nb(table_rng, seed, game, E.STREAM_TABLE)
-    for s in range(players):
-        seed_stream_nb(seat_rngs[s], seed, game, E.STREAM_POLICY + s)
+    pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
+    hands = np.zeros(players, dtype=np.uint64)
+    # Row STREAM_TABLE is the table's stream, row STREAM_POLICY + s seat s's.
+    rngs = np.zeros((E.STREAM_POLICY + players, 4), dtype=np.uint64)
+    deck = np.zeros(E.N_CARDS, dtype=np.int64)
+    pile = np.zeros(n_machines, dtype=np.int64)
+    placement = np.zeros(3, dtype=np.int64)
+    cabbages = np.zeros(players, dtype=np.int64)
+    before = np.zeros(players, dtype=np.int64)
+    net = np.zeros(players, dtype=np.int64)
+    hit = np.zeros(players, dtype=np.int64)
+    amount = np.zeros((E.N_SLOTS, players), dtype=np.int64)
 
-    for m in range(n_machines):
-        pile[m] = machines[m]
-    shuffle_nb(table_rng, pile, n_machines)
+    for i in range(start, stop):
+        game = first_game + i
+        for stream in range(E.STREAM_POLICY + players):
+            seed_stream_at_nb(rngs, stream, seed, game, stream)
 
-    for s in range(players):
-        cabbages[s] = scalars[S_STARTING]
-    reserve = scalars[S_RESERVE]
+        for m in range(n_machines):
+            pile[m] = machines[m]
+        shuffle_at_nb(rngs, E.STREAM_TABLE, pile, n_machines)
 
-    pub[:] = 0
-    pub[E.P_PLAYERS] = players
-    pub[E.P_ROUNDS] = rounds
-    pub[E.P_N_TOKENS] = n_tokens
-    pub[E.P_N_SET_ASIDE] = n_set_aside
-    pub[E.P_STARTING] = scalars[S_STARTING]
-    pub[E.P_END_ON_ELIMINATION] = scalars[S_END_ON_ELIM]
-    pub[E.P_PAYOUT_ORDER] = scalars[S_PAYOUT_ORDER]
-
-    out_game[i] = game
-    leader = 0
-    seven_no_slot = 0
-    zero_on = 0
-    elim_round = 0
-    rounds_played = 0
-    for r in range(rounds):
-        rounds_played = r + 1
         for s in range(players):
-            if cabbages[s] == 0:
-                zero_on += 1
-        out_leader[i, r] = leader
+            cabbages[s] = scalars[S_STARTING]
+        reserve = scalars[S_RESERVE]
 
-        # Table: machines, token flips, deal.
-        for m in range(E.MACHINES_PER_ROUND):
-            out_machine[i, r, m] = pile[E.MACHINES_PER_ROUND * r + m]
-            pub[E.P_MACHINES + m] = pile[E.MACHINES_PER_ROUND * r + m]
-        for t in range(n_tokens):
-            pub[E.P_TOKEN_VALUE + t] = tokens[t, coin_nb(table_rng)]
-        golden_value = golden[coin_nb(table_rng)]
-        out_golden_value[i, r] = golden_value
-        for c in range(E.N_CARDS):
-            deck[c] = c
-        shuffle_nb(table_rng, deck, E.N_CARDS)
-        for s in range(players):
-            h = np.uint64(0)
-            for j in range(s * hand_size, (s + 1) * hand_size):
-                h |= bit_nb(deck[j])
-            hands[s] = h
-        set_aside = np.uint64(0)
-        for j in range(players * hand_size, E.N_CARDS):
-            set_aside |= bit_nb(deck[j])
+        for k in range(E.PUB_SIZE):
+            pub[k] = 0
+        pub[E.P_PLAYERS] = players
+        pub[E.P_ROUNDS] = rounds
+        pub[E.P_N_TOKENS] = n_tokens
+        pub[E.P_N_SET_ASIDE] = n_set_aside
+        pub[E.P_STARTING] = scalars[S_STARTING]
+        pub[E.P_END_ON_ELIMINATION] = scalars[S_END_ON_ELIM]
+        pub[E.P_PAYOUT_ORDER] = scalars[S_PAYOUT_ORDER]
 
-        shown = set_aside if scalars[S_SET_ASIDE_REVEALED] else np.uint64(0)
-        start_round_nb(pub, r, leader, golden_value, shown, reserve, cabbages, hand_size)
-
-        # Tricks: each seat's policy plays a legal card; the winner of a trick
-        # places one token per 7 in it, then leads the next trick.
-        for _trick in range(hand_size):
-            for _turn in range(players):
-                s = seat_to_move_nb(pub)
-                legal = legal_cards_nb(hands[s], led_suit_nb(pub))
-                # The common policies are called directly: building the
-                # views the general dispatch takes costs a third of the time.
-                if policy_ids[s] == E.POLICY_RANDOM:
-                    card = random_card_nb(legal, seat_rngs[s])
-                elif policy_ids[s] == E.POLICY_GREEDY:
-                    card = greedy_card_nb(pub, hands[s], legal)
-                elif policy_ids[s] == E.POLICY_CAUTIOUS:
-                    card = cautious_card_nb(pub, hands[s], legal)
-                elif policy_ids[s] == E.POLICY_EXPERT:
-                    card = expert_card_default_nb(pub, hands[s], legal)
-                else:
-                    card = choose_card_nb(policy_ids[s], policy_params[s], pub, hands[s], legal, seat_rngs[s])
-                play_card_nb(pub, hands, s, card)
-            winner, sevens = gather_trick_nb(pub)
-            for _ in range(sevens):
-                # No free slot: the 7 does nothing, and no policy is asked
-                # (so none draws from its stream), as in the reference engine.
-                if not any_free_slot_nb(pub):
-                    seven_no_slot += 1
-                    continue
-                choose_placement_nb(
-                    policy_ids[winner], policy_params[winner], pub, hands[winner],
-                    seat_rngs[winner], placement,
-                )
-                if not place_token_nb(pub, winner, placement):
-                    seven_no_slot += 1
-        trick_leader = pub[E.P_TRICK_LEADER]
-
-        # Scoring.
-        round_amounts_nb(pub, amount, hit)
-        for s in range(players):
-            net[s] = 0
-        for m in range(E.MACHINES_PER_ROUND):
-            t = pub[E.P_MACHINE_TOKEN + m]
-            out_machine_token[i, r, m] = t
-            out_machine_placer[i, r, m] = pub[E.P_MACHINE_PLACER + m]
-            if t < 0:
-                continue
-            out_machine_value[i, r, m] = pub[E.P_TOKEN_VALUE + t]
-            kind = E.KIND_COLOUR if pub[E.P_MACHINES + m] < E.POINTS_BASE else E.KIND_POINTS
+        out_game[i] = game
+        leader = 0
+        seven_no_slot = 0
+        zero_on = 0
+        elim_round = 0
+        rounds_played = 0
+        for r in range(rounds):
+            rounds_played = r + 1
             for s in range(players):
-                out_amount[i, r, kind, s] += amount[m, s]
-                net[s] += amount[m, s]
-        out_golden_side[i, r] = pub[E.P_GOLDEN_SIDE]
-        out_golden_placer[i, r] = pub[E.P_GOLDEN_PLACER]
-        for s in range(players):
-            out_amount[i, r, E.KIND_GOLDEN, s] = amount[E.GOLDEN_SLOT, s]
-            net[s] += amount[E.GOLDEN_SLOT, s]
-            out_tricks[i, r, s] = pub[E.P_TRICKS + s]
+                if cabbages[s] == 0:
+                    zero_on += 1
+            out_leader[i, r] = leader
 
-        # Settlement.
-        for s in range(players):
-            out_delta[i, r, s] = cabbages[s]
-        first_payee = trick_leader if scalars[S_PAYOUT_ORDER] == E.PAYOUT_NEXT_LEADER else 0
-        reserve, out_shortfall[i, r] = settle_nb(cabbages, net, players, reserve, finite, first_payee)
-        any_zero = False
-        for s in range(players):
-            out_delta[i, r, s] = cabbages[s] - out_delta[i, r, s]
-            if cabbages[s] == 0:
-                any_zero = True
+            # Table: machines, token flips, deal.
+            for m in range(E.MACHINES_PER_ROUND):
+                out_machine[i, r, m] = pile[E.MACHINES_PER_ROUND * r + m]
+                pub[E.P_MACHINES + m] = pile[E.MACHINES_PER_ROUND * r + m]
+            for t in range(n_tokens):
+                pub[E.P_TOKEN_VALUE + t] = tokens[t, coin_at_nb(rngs, E.STREAM_TABLE)]
+            golden_value = golden[coin_at_nb(rngs, E.STREAM_TABLE)]
+            out_golden_value[i, r] = golden_value
+            for c in range(E.N_CARDS):
+                deck[c] = c
+            shuffle_at_nb(rngs, E.STREAM_TABLE, deck, E.N_CARDS)
+            for s in range(players):
+                h = np.uint64(0)
+                for j in range(s * hand_size, (s + 1) * hand_size):
+                    h |= bit_nb(deck[j])
+                hands[s] = h
+            set_aside = np.uint64(0)
+            for j in range(players * hand_size, E.N_CARDS):
+                set_aside |= bit_nb(deck[j])
 
-        leader = trick_leader
-        if any_zero and elim_round == 0:
-            elim_round = r + 1
-        if any_zero and end_on_elim:
-            break
+            shown = set_aside if revealed else np.uint64(0)
+            start_round_nb(pub, r, leader, golden_value, shown, reserve, cabbages, hand_size)
 
-    best = cabbages[0]
-    for s in range(1, players):
-        best = max(best, cabbages[s])
-    n_best = 0
-    for s in range(players):
-        if cabbages[s] == best:
-            n_best += 1
-    for s in range(players):
-        out_final[i, s] = cabbages[s]
-        out_win[i, s] = 1.0 / n_best if cabbages[s] == best else 0.0
-    out_rounds[i] = rounds_played
-    out_elim[i] = elim_round
-    out_reserve[i] = reserve
-    out_seven_no_slot[i] = seven_no_slot
-    out_zero_on[i] = zero_on
+            # Tricks: each seat's policy plays a legal card; the winner of a
+            # trick places one token per 7 in it, then leads the next trick.
+            for _trick in range(hand_size):
+                lead_seat = pub[E.P_TRICK_LEADER]
+                for turn in range(players):
+                    # seat_to_move_nb without its division.
+                    s = lead_seat + turn
+                    if s >= players:
+                        s -= players
+                    legal = legal_cards_nb(hands[s], led_suit_nb(pub))
+                    # The common policies are called directly: building the
+                    # views the general dispatch takes costs a third of the time.
+                    policy = policy_ids[s]
+                    if policy == E.POLICY_RANDOM:
+                        card = random_card_at_nb(legal, rngs, E.STREAM_POLICY + s)
+                    elif policy == E.POLICY_GREEDY:
+                        card = greedy_card_nb(pub, hands[s], legal)
+                    elif policy == E.POLICY_CAUTIOUS:
+                        card = cautious_card_nb(pub, hands[s], legal)
+                    elif policy == E.POLICY_EXPERT:
+                        card = expert_card_default_nb(pub, hands[s], legal)
+                    else:
+                        card = choose_card_nb(
+                            policy, policy_params[s], pub, hands[s], legal, rngs[E.STREAM_POLICY + s]
+                        )
+                    play_card_nb(pub, hands, s, card)
+                winner, sevens = gather_trick_nb(pub)
+                for _ in range(sevens):
+                    # No free slot: the 7 does nothing, and no policy is asked
+                    # (so none draws from its stream), as in the reference engine.
+                    if not any_free_slot_nb(pub):
+                        seven_no_slot += 1
+                        continue
+                    policy = policy_ids[winner]
+                    if policy == E.POLICY_RANDOM:
+                        random_placement_at_nb(pub, rngs, E.STREAM_POLICY + winner, placement)
+                    elif policy == E.POLICY_GREEDY:
+                        greedy_placement_nb(pub, hands[winner], placement)
+                    elif policy == E.POLICY_CAUTIOUS:
+                        cautious_placement_nb(pub, hands[winner], placement)
+                    else:
+                        choose_placement_nb(
+                            policy, policy_params[winner], pub, hands[winner],
+                            rngs[E.STREAM_POLICY + winner], placement,
+                        )
+                    if not place_token_nb(pub, winner, placement):
+                        seven_no_slot += 1
+            trick_leader = pub[E.P_TRICK_LEADER]
+
+            # Scoring.
+            round_amounts_nb(pub, amount, hit)
+            for s in range(players):
+                net[s] = 0
+            for m in range(E.MACHINES_PER_ROUND):
+                t = pub[E.P_MACHINE_TOKEN + m]
+                out_machine_token[i, r, m] = t
+                out_machine_placer[i, r, m] = pub[E.P_MACHINE_PLACER + m]
+                if t < 0:
+                    continue
+                out_machine_value[i, r, m] = pub[E.P_TOKEN_VALUE + t]
+                kind = E.KIND_COLOUR if pub[E.P_MACHINES + m] < E.POINTS_BASE else E.KIND_POINTS
+                for s in range(players):
+                    out_amount[i, r, kind, s] += amount[m, s]
+                    net[s] += amount[m, s]
+            out_golden_side[i, r] = pub[E.P_GOLDEN_SIDE]
+            out_golden_placer[i, r] = pub[E.P_GOLDEN_PLACER]
+            for s in range(players):
+                out_amount[i, r, E.KIND_GOLDEN, s] = amount[E.GOLDEN_SLOT, s]
+                net[s] += amount[E.GOLDEN_SLOT, s]
+                out_tricks[i, r, s] = pub[E.P_TRICKS + s]
+
+            # Settlement.
+            for s in range(players):
+                before[s] = cabbages[s]
+            first_payee = trick_leader if next_leader_pays_first else 0
+            reserve, out_shortfall[i, r] = settle_nb(cabbages, net, players, reserve, finite, first_payee)
+            any_zero = False
+            for s in range(players):
+                out_delta[i, r, s] = cabbages[s] - before[s]
+                if cabbages[s] == 0:
+                    any_zero = True
+
+            leader = trick_leader
+            if any_zero and elim_round == 0:
+                elim_round = r + 1
+            if any_zero and end_on_elim:
+                break
+
+        best = cabbages[0]
+        for s in range(1, players):
+            best = max(best, cabbages[s])
+        n_best = 0
+        for s in range(players):
+            if cabbages[s] == best:
+                n_best += 1
+        for s in range(players):
+            out_final[i, s] = cabbages[s]
+            out_win[i, s] = 1.0 / n_best if cabbages[s] == best else 0.0
+        out_rounds[i] = rounds_played
+        out_elim[i] = elim_round
+        out_reserve[i] = reserve
+        out_seven_no_slot[i] = seven_no_slot
+        out_zero_on[i] = zero_on
 
 
 # nogil: a run writes the previous chunk to disk while this one plays.
@@ -225,29 +271,16 @@ def play_games_nb(
     out_machine_token, out_machine_value, out_machine_placer, out_golden_side,
     out_golden_value, out_golden_placer,
 ):
-    players = scalars[S_PLAYERS]
     n_chunks = (n_games + chunk - 1) // chunk
     for c in prange(n_chunks):
-        pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
-        hands = np.zeros(players, dtype=np.uint64)
-        table_rng = np.zeros(4, dtype=np.uint64)
-        seat_rngs = np.zeros((players, 4), dtype=np.uint64)
-        deck = np.zeros(E.N_CARDS, dtype=np.int64)
-        pile = np.zeros(machines.shape[0], dtype=np.int64)
-        placement = np.zeros(3, dtype=np.int64)
-        cabbages = np.zeros(players, dtype=np.int64)
-        net = np.zeros(players, dtype=np.int64)
-        hit = np.zeros(players, dtype=np.int64)
-        amount = np.zeros((E.N_SLOTS, players), dtype=np.int64)
-        for i in range(c * chunk, min(n_games, (c + 1) * chunk)):
-            play_game_nb(
-                seed, first_game + i, i, scalars, machines, tokens, golden, policy_ids, policy_params,
-                pub, hands, table_rng, seat_rngs, deck, pile, placement, cabbages, net, hit, amount,
-                out_game, out_final, out_win, out_rounds, out_elim, out_reserve, out_seven_no_slot,
-                out_zero_on, out_leader, out_delta, out_tricks, out_amount, out_shortfall, out_machine,
-                out_machine_token, out_machine_value, out_machine_placer, out_golden_side,
-                out_golden_value, out_golden_placer,
-            )
+        play_chunk_nb(
+            seed, first_game, c * chunk, min(n_games, (c + 1) * chunk), scalars, machines, tokens, golden,
+            policy_ids, policy_params,
+            out_game, out_final, out_win, out_rounds, out_elim, out_reserve, out_seven_no_slot,
+            out_zero_on, out_leader, out_delta, out_tricks, out_amount, out_shortfall, out_machine,
+            out_machine_token, out_machine_value, out_machine_placer, out_golden_side,
+            out_golden_value, out_golden_placer,
+        )
 
 
 def play_games(

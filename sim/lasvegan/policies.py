@@ -43,7 +43,7 @@ from sim.lasvegan.heuristics import (
 )
 from sim.lasvegan.lookahead import OBJECTIVES, lookahead_card_nb, lookahead_placement_nb
 from sim.lasvegan.mechanics import free_slot_nb
-from sim.rng import below_nb, coin_nb, next_nb
+from sim.rng import below_at_nb, below_nb, coin_at_nb, next_nb
 
 # Parameters per seat: lookahead uses (samples, objective); epsilon uses
 # (probability, base id) followed by the base policy's own parameters.
@@ -155,11 +155,18 @@ def random_card_nb(legal, rng):
     return nth_bit_nb(legal, below_nb(rng, popcount_nb(legal)))
 
 
+@njit(cache=True, inline="always")
+def random_card_at_nb(legal, states, row):
+    """:func:`random_card_nb` drawing from ``states[row]`` (the game kernel's streams)."""
+    return nth_bit_nb(legal, below_at_nb(states, row, popcount_nb(legal)))
+
+
 @njit(cache=True)
-def random_placement_nb(pub, rng, out):
+def random_placement_at_nb(pub, states, row, out):
     """random places a token anywhere it may go, each choice equally likely:
     first a free slot, then a token for an ordinary machine or a side for
-    the golden one. Writes (slot, token, side) to out.
+    the golden one. Writes (slot, token, side) to out; draws from
+    ``states[row]``.
 
     Free slots in the order ordinary machines 0, 1, 2, then golden.
     """
@@ -172,7 +179,7 @@ def random_placement_nb(pub, rng, out):
     out[2] = E.NO_SIDE
     if n_free == 0:
         return
-    k = below_nb(rng, n_free)
+    k = below_at_nb(states, row, n_free)
     for slot in range(E.N_SLOTS):
         if free_slot_nb(pub, slot):
             if k == 0:
@@ -180,20 +187,26 @@ def random_placement_nb(pub, rng, out):
                 break
             k -= 1
     if out[0] == E.GOLDEN_SLOT:
-        out[2] = coin_nb(rng)
+        out[2] = coin_at_nb(states, row)
         return
     n_tokens = pub[E.P_N_TOKENS]
     unplaced = 0
     for t in range(n_tokens):
         if pub[E.P_TOKEN_PLACED + t] == 0:
             unplaced += 1
-    k = below_nb(rng, unplaced)
+    k = below_at_nb(states, row, unplaced)
     for t in range(n_tokens):
         if pub[E.P_TOKEN_PLACED + t] == 0:
             if k == 0:
                 out[1] = t
                 break
             k -= 1
+
+
+@njit(cache=True)
+def random_placement_nb(pub, rng, out):
+    """:func:`random_placement_at_nb` drawing from the one stream ``rng``."""
+    random_placement_at_nb(pub, rng.reshape((1, rng.shape[0])), 0, out)
 
 
 # --- epsilon ---------------------------------------------------------------
