@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
-import numpy as np
+if TYPE_CHECKING:  # the machinery's command line starts without numpy
+    import numpy as np
 
-from sim.records import RecordLayout
+    from sim.records import RecordLayout
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Callable, Mapping
 
 import numpy as np
-import pandas as pd
 
 FieldSpec = tuple[tuple[str, ...], type, str]  # dims, dtype, meaning
 
@@ -63,8 +62,10 @@ class RecordLayout:
             for idx in np.ndindex(*shape)
         ]
 
-    def to_frame(self, rec: Mapping[str, np.ndarray]) -> pd.DataFrame:
-        """One row per game, one flat column per record cell."""
+    def to_frame(self, rec: Mapping[str, np.ndarray]):
+        """One row per game, one flat column per record cell (a pandas DataFrame)."""
+        import pandas as pd
+
         cols = {}
         for name in self.fields:
             arr = rec[name]
