@@ -2,9 +2,13 @@
 
 numba checks a cached kernel only against the file that defines it, so a
 change to a policy would leave the game kernel that calls it running the old
-code. Keying the cache directory by a hash of every source file of the
-package makes any change compile afresh, and an unchanged tree reuse its
-kernels. A ``NUMBA_CACHE_DIR`` set by the user is left alone.
+code. Keying the cache directory by a hash of the source the kernels can
+reach makes any change to it compile afresh, and an unchanged one reuse its
+kernels: every file of the game packages (kernels, policies, the constants
+they read) and the shared modules that define kernels (the random streams). The
+machinery around them (config, runner, command line) compiles nothing, so
+editing it keeps the cache. A ``NUMBA_CACHE_DIR`` set by the user is left
+alone.
 """
 
 from __future__ import annotations
@@ -17,9 +21,19 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent
 
 
+def kernel_sources() -> list[Path]:
+    """The files compiled kernels can depend on: the game packages, and shared modules that define kernels."""
+    sources = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        text = path.read_bytes()
+        if path.parent != PACKAGE or b"njit" in text:
+            sources.append(path)
+    return sources
+
+
 def source_digest() -> str:
     h = hashlib.sha256()
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in kernel_sources():
         h.update(str(path.relative_to(PACKAGE)).encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]

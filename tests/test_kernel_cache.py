@@ -28,3 +28,19 @@ def test_a_cache_dir_set_by_the_user_is_kept(monkeypatch, tmp_path):
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
     kc.use_keyed_cache()
     assert os.environ["NUMBA_CACHE_DIR"] == str(tmp_path / "mine")
+
+
+def test_editing_the_machinery_around_the_kernels_keeps_them(tmp_path, monkeypatch):
+    pkg = tmp_path / "pkg"
+    (pkg / "game").mkdir(parents=True)
+    (pkg / "rng.py").write_text("from numba import njit\n")
+    (pkg / "cli.py").write_text("x = 1\n")
+    (pkg / "game" / "enums.py").write_text("A = 1\n")  # constants a kernel reads: no njit in sight
+    monkeypatch.setattr(kc, "PACKAGE", pkg)
+    first = kc.source_digest()
+    (pkg / "cli.py").write_text("x = 2\n")
+    assert kc.source_digest() == first
+    for changed in (pkg / "rng.py", pkg / "game" / "enums.py"):
+        changed.write_text(changed.read_text() + "# changed\n")
+        assert kc.source_digest() != first
+        first = kc.source_digest()
