@@ -77,7 +77,7 @@ def play_reference(rules: Rules, seed: int, game: int, seats: list[str]) -> dict
 # --- what a policy is handed, in either engine ----------------------------------------
 
 KERNEL_MODULE = "sim.lasvegan.nb"
-KERNEL_LOOPS = ("play_games_nb", "play_game_nb")
+KERNEL_LOOPS = ("play_games_nb", "play_chunk_nb")
 
 
 def _card(pub, hand, legal):
@@ -93,40 +93,20 @@ def _placement(pub, hand):
 # passes them (a mask comes back from a jitted call as a Python int: it goes
 # on as the uint64 the kernel holds, so no new variant is compiled).
 KERNEL_POLICY_CALLS = {
-    "random_card_nb": lambda legal, rng: (
-        {"decision": "card", "legal": int(legal)}, (np.uint64(legal), rng)),
+    "random_card_at_nb": lambda legal, states, row: (
+        {"decision": "card", "legal": int(legal)}, (np.uint64(legal), states, row)),
     "greedy_card_nb": lambda pub, hand, legal: (_card(pub, hand, legal), (pub, hand, np.uint64(legal))),
     "cautious_card_nb": lambda pub, hand, legal: (_card(pub, hand, legal), (pub, hand, np.uint64(legal))),
     "expert_card_default_nb": lambda pub, hand, legal: (_card(pub, hand, legal), (pub, hand, np.uint64(legal))),
     "choose_card_nb": lambda pid, params, pub, hand, legal, rng: (
         _card(pub, hand, legal), (pid, params, pub, hand, np.uint64(legal), rng)),
+    "random_placement_at_nb": lambda pub, states, row, out: (
+        {"decision": "placement", "pub": pub.copy()}, (pub, states, row, out)),
+    "greedy_placement_nb": lambda pub, hand, out: (_placement(pub, hand), (pub, hand, out)),
+    "cautious_placement_nb": lambda pub, hand, out: (_placement(pub, hand), (pub, hand, out)),
     "choose_placement_nb": lambda pid, params, pub, hand, rng, out: (
         _placement(pub, hand), (pid, params, pub, hand, rng, out)),
 }
-
-
-# A difference between the engines' observations, reported and not yet
-# settled: the places of the current trick beyond P_TRICK_LEN hold -1 in the
-# reference's ``Observation.to_pub`` (as its docstring says), but whatever
-# the kernel left there in its own pub: 0 before the round's first trick
-# fills them, then the cards of an earlier trick (``gather_trick_nb`` keeps
-# them "readable until the next card is played"). No policy reads past
-# P_TRICK_LEN, so no decision differs; the suite checks that the divergence
-# is still there (so that this entry goes once it is settled) and compares
-# everything else.
-KNOWN_OBSERVATION_DIVERGENCE = (
-    "places of the current trick beyond P_TRICK_LEN: -1 in the reference's pub, 0 or the cards of an "
-    "earlier trick in the kernel's"
-)
-
-
-def without_known_divergence(seen: dict[str, Any]) -> dict[str, Any]:
-    """What the kernel hands, with the empty places of the trick shown as the reference shows them."""
-    if "pub" not in seen:
-        return seen
-    pub = seen["pub"].copy()
-    pub[E.P_TRICK_CARDS + pub[E.P_TRICK_LEN]:E.P_TRICK_CARDS + E.MAX_PLAYERS] = -1
-    return {**seen, "pub": pub}
 
 
 class _Recorded:

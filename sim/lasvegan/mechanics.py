@@ -125,6 +125,8 @@ def start_round_nb(pub, round_, leader, golden_value, set_aside_shown, reserve, 
     pub[E.P_TRICK_LEADER] = leader
     pub[E.P_TRICK_NUMBER] = 0
     pub[E.P_TRICK_LEN] = 0
+    for i in range(E.MAX_PLAYERS):
+        pub[E.P_TRICK_CARDS + i] = -1  # empty places of the trick, as the reference shows them
     pub[E.P_PLAYED] = 0
     pub[E.P_GOLDEN_VALUE] = golden_value
     pub[E.P_GOLDEN_SIDE] = E.NO_SIDE
@@ -185,8 +187,8 @@ def play_card_nb(pub, hands, seat, card):
 def gather_trick_nb(pub):
     """The complete trick goes to its winner, who leads the next one.
 
-    Returns ``(winner, sevens)``; the trick's cards stay readable in
-    ``pub[P_TRICK_CARDS:]`` until the next card is played.
+    Returns ``(winner, sevens)``; the trick's places are emptied (-1), as
+    the reference engine's observation shows an empty trick.
     """
     # trick_winner_nb and sevens_in_nb, read in place: a slice of pub per
     # trick is an array of its own to build and reference-count.
@@ -219,6 +221,8 @@ def gather_trick_nb(pub):
     pub[E.P_TRICKS + winner] += 1
     pub[E.P_TRICK_LEADER] = winner
     pub[E.P_TRICK_LEN] = 0
+    for i in range(players):
+        pub[E.P_TRICK_CARDS + i] = -1
     pub[E.P_TRICK_NUMBER] += 1
     return winner, sevens
 

@@ -17,7 +17,6 @@ import importlib
 from contextlib import contextmanager
 
 import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -78,7 +77,7 @@ def test_each_policy_is_handed_the_same_observation_in_both_engines(game, data, 
     h = hooks(game)
     rules = data.draw(h.rule_sets(), label="rules")
     seats = data.draw(h.seat_policies(rules.players), label="seats")
-    kernel = settled(h, kernel_observations(game, h, rules, seats, seed, g))
+    kernel = kernel_observations(game, h, rules, seats, seed, g)
     reference = h.reference_observations(rules, seed, g, list(seats))
     assert_same_observations(kernel, reference, f"{game.id} {rules} seats {seats} seed {seed} game {g}")
 
@@ -89,29 +88,7 @@ def test_the_observations_compared_include_the_public_table(game):
     forms = [f for f in h.CHEAP_POLICIES if f != "random"] if hasattr(h, "CHEAP_POLICIES") else []
     rules = game.Rules(players=game.min_players)
     seats = ([forms[0]] if forms else ["random"]) * rules.players
-    kernel = settled(h, kernel_observations(game, h, rules, seats, 11, 0))
+    kernel = kernel_observations(game, h, rules, seats, 11, 0)
     reference = h.reference_observations(rules, 11, 0, seats)
     assert any(len(k) > 2 for k in kernel), "no decision handed a policy more than its legal moves"
     assert_same_observations(kernel, reference, f"{game.id} seats {seats}")
-
-
-def test_a_known_divergence_of_the_observations_is_still_there(game):
-    """A game may name a difference between its engines' observations that is reported and
-    not yet settled (``KNOWN_OBSERVATION_DIVERGENCE``); the comparisons above set it aside.
-    This fails once the engines agree there, so that the exception is removed with it."""
-    h = hooks(game)
-    if not hasattr(h, "KNOWN_OBSERVATION_DIVERGENCE"):
-        return
-    rules = game.Rules(players=game.max_players)
-    seats = ["random"] * rules.players
-    kernel = kernel_observations(game, h, rules, seats, 11, 0)
-    reference = h.reference_observations(rules, 11, 0, seats)
-    with pytest.raises(AssertionError):
-        assert_same_observations(kernel, reference, h.KNOWN_OBSERVATION_DIVERGENCE)
-
-
-def settled(h, observations):
-    """The kernel's observations with a reported divergence set aside (see the test above)."""
-    if not hasattr(h, "KNOWN_OBSERVATION_DIVERGENCE"):
-        return observations
-    return [h.without_known_divergence(seen) for seen in observations]
