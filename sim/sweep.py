@@ -498,9 +498,11 @@ def check_options(
 
         # The columns are many (every metric, its interval, per seat and round): name the likely ones.
         close = difflib.get_close_matches(column, list(known), n=3, cutoff=0.6)
+        names = list(known)
+        examples = [*names[:names.index("label") + 1], *names[names.index("label") + 1:][:3]]
         hint = f"did you mean {' or '.join(close)}? " if close else ""
         raise ConfigError("sort-by", f"unknown column {shown(column)} ({hint}the {len(known)} columns are those of "
-                                     f"sweep.parquet, e.g. cell, label, {', '.join(list(known)[-3:])})")
+                                     f"sweep.parquet, e.g. {', '.join(examples)})")
 
 
 def _play_cell(cell: Cell, plan: CellPlan, out_dir: Path, cluster: Cluster, progress: bool) -> None:
