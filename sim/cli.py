@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import replace
 
 import click
 
@@ -131,9 +130,12 @@ def run(config, games, seed, players, threads, out, as_json, workers, scheduler)
     from sim.runner import run as run_config
 
     cfg = load_config(config) if config else default_config()
-    cfg = cfg.with_overrides(games=games, seed=seed, threads=threads)
-    if players is not None:
-        cfg = replace(cfg, rules=_rules_for(cfg.game_spec, cfg.rules.to_dict(), players))
+    try:
+        cfg = cfg.with_overrides(games=games, seed=seed, players=players, threads=threads)
+    except ConfigError as err:
+        if err.field == "rules.players":  # the player count itself is what --players gave
+            raise ConfigError("--players", err.problem) from None
+        raise
     with open_cluster(workers=workers, scheduler=scheduler) as cluster:
         results = run_config(cfg, out=DEFAULT_OUT if out is None else out, cluster=cluster)
     if as_json:
