@@ -150,17 +150,16 @@ def lazy(target: str) -> Callable[..., Any]:
     loads only when a summary or report is wanted.
     """
     module_name, _, attr_path = target.partition(":")
-    found: list[Callable[..., Any]] = []
 
     def call(*args, **kwargs):
-        if not found:
-            import importlib
+        # Looked up on every call (a dict lookup once imported), not kept: a
+        # function replaced in its module, as a test does, is the one called.
+        import importlib
 
-            obj: Any = importlib.import_module(module_name)
-            for part in attr_path.split("."):
-                obj = getattr(obj, part)
-            found.append(obj)
-        return found[0](*args, **kwargs)
+        obj: Any = importlib.import_module(module_name)
+        for part in attr_path.split("."):
+            obj = getattr(obj, part)
+        return obj(*args, **kwargs)
 
     call.__name__ = attr_path.rsplit(".", 1)[-1]
     call.__qualname__ = target
