@@ -7,9 +7,12 @@ file, renamed into place so that a failure leaves no half-written file.
 
 from __future__ import annotations
 
+import os
+import secrets
 from pathlib import Path
 
 from analysis.results import load_results
+from sim.errors import ConfigError, shown
 from sim.layout import REPORT_FILE
 
 
@@ -17,17 +20,49 @@ def write_report(results_dir: str | Path, out_file: str | Path | None = None) ->
     """Write the report of the run in ``results_dir``; return the file written.
 
     ``out_file`` defaults to ``report.html`` inside ``results_dir``. A
-    missing or incomplete results directory raises ``ConfigError``.
+    missing, incomplete or edited results directory, or an ``out_file``
+    that cannot be written, raises ``ConfigError``.
     """
+    out = Path(results_dir) / REPORT_FILE if out_file is None else _report_path(out_file)
     results = load_results(results_dir)
-    out = Path(results_dir) / REPORT_FILE if out_file is None else Path(out_file)
     # Written beside its destination and renamed into place: a report that
     # fails or is interrupted halfway leaves no half-written file.
-    partial = out.with_name(f".{out.name}.partial")
+    partial = out.with_name(f".{out.name[:200]}.{secrets.token_hex(4)}.partial")
+    field = "-o" if out_file is not None else str(out)
     try:
         partial.write_text(results.config.game_spec.build_report(results), encoding="utf-8")
         partial.replace(out)
+    except OSError as err:
+        partial.unlink(missing_ok=True)
+        raise ConfigError(field, f"cannot write {out}: {err.strerror or err}") from None
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
+    return out
+
+
+def _report_path(out_file: str | Path) -> Path:
+    """The report file ``-o`` names, refused before the report is built if it could not be written there.
+
+    Only a regular file is ever replaced: a directory, a device (/dev/full)
+    or a pipe is refused, never renamed over.
+    """
+    text = os.fsdecode(out_file)
+    if not text.strip():
+        raise ConfigError("-o", "is empty: name the HTML file to write")
+    if "\0" in text:
+        raise ConfigError("-o", f"{shown(text)} holds a NUL byte, which no file name may")
+    out = Path(text)
+    try:
+        if out.is_dir():
+            raise ConfigError("-o", f"{out} is a directory; name the HTML file to write in it")
+        if out.exists() and not out.is_file():
+            raise ConfigError("-o", f"{out} is not a regular file; name the HTML file to write")
+        parent = out.parent
+        if not parent.exists():
+            raise ConfigError("-o", f"{parent}: no such directory")
+        if not parent.is_dir():
+            raise ConfigError("-o", f"{parent} is not a directory")
+    except OSError as err:  # a name too long, a parent that cannot be searched
+        raise ConfigError("-o", f"{out}: {err.strerror or err}") from None
     return out

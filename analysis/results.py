@@ -12,7 +12,6 @@ batches.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -20,7 +19,8 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from sim.config import Config, load_config
-from sim.errors import ConfigError
+from sim.errors import ConfigError, shown
+from sim.inputs import read_json, read_text
 from sim.layout import CONFIG_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE
 
 RESULT_FILES = (RECORDS_FILE, CONFIG_FILE, SUMMARY_FILE, META_FILE)
@@ -79,7 +79,8 @@ def load_results(results_dir: str | Path) -> RunResults:
         )
     summary = _read_json(directory / SUMMARY_FILE)
     meta = _read_json(directory / META_FILE)
-    config_text = (directory / CONFIG_FILE).read_text(encoding="utf-8")
+    _check_meta(directory / META_FILE, meta)
+    config_text = read_text(directory / CONFIG_FILE, lambda problem: ConfigError(str(directory / CONFIG_FILE), problem))
     config = load_config(directory / CONFIG_FILE)
     # config.toml's file name is not the experiment's name; meta.json keeps it.
     config = replace(config, name=meta.get("config_name", config.name))
@@ -94,7 +95,74 @@ def load_results(results_dir: str | Path) -> RunResults:
             str(directory / RECORDS_FILE),
             f"holds {tally.games:,} games but summary.json counts {summary.get('games')}",
         )
+    _check_summary(directory / SUMMARY_FILE, summary, config)
     return RunResults(directory, config, config_text, summary, meta, tally)
+
+
+# What the reports read from meta.json, and the JSON type each must have.
+META_TYPES = {"config_name": str, "started_at": str, "reproduce": str, "versions": dict, "seconds": (int, float),
+              "threads": int}
+
+
+def _check_meta(path: Path, meta: dict) -> None:
+    for key, kind in META_TYPES.items():
+        if key in meta and (not isinstance(meta[key], kind) or isinstance(meta[key], bool)):
+            raise ConfigError(str(path), f"{key} is {shown(meta[key], 60)}, not what lvsim run writes; "
+                                         "was the file edited?")
+
+
+def _check_summary(path: Path, summary: dict, config: Config) -> None:
+    """Every value a summary of ``config`` has is in ``summary``, in its form (number, list of n, text).
+
+    The reports read the summary as ``lvsim run`` wrote it; an edited or
+    truncated one is refused here, naming the key, rather than failing
+    halfway through the report.
+    """
+    game = config.game_spec
+    fresh = game.summarize(game.empty_tally(config.rules), game=config.game, seed=config.seed, seconds=1.0,
+                           policies=config.seat_policies)
+    for key, want in fresh.items():
+        if key not in summary:
+            raise ConfigError(str(path), f"has no {key!r}; was the file edited? (lvsim run writes it)")
+        problem = _form_problem(summary[key], want)
+        if problem:
+            raise ConfigError(str(path), f"{key} {problem}; was the file edited?")
+
+
+def _form_problem(value: Any, want: Any) -> str | None:
+    """How ``value`` differs in form from ``want`` (a value of an empty summary), None if it does not.
+
+    ``want`` None (a statistic of no games) says nothing about the form.
+    """
+    if want is None:
+        return None
+    if isinstance(want, (int, float)) and not isinstance(want, bool):
+        if value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)):
+            return None
+        return f"is {shown(value, 60)}, not a number"
+    if isinstance(want, (list, tuple)):
+        if not isinstance(value, list):
+            return f"is {shown(value, 60)}, not a list of {len(want)}"
+        if len(value) != len(want):
+            return f"lists {len(value)} values where the run's config gives {len(want)}"
+        for item, wanted in zip(value, want):
+            problem = _form_problem(item, wanted)
+            if problem:
+                return problem
+        return None
+    if isinstance(want, dict):
+        if not isinstance(value, dict):
+            return f"is {shown(value, 60)}, not a table"
+        for k, wanted in want.items():
+            if k not in value:
+                return f"has no {k!r}"
+            problem = _form_problem(value[k], wanted)
+            if problem:
+                return problem
+        return None
+    if isinstance(want, (str, bool)) and type(value) is not type(want):
+        return f"is {shown(value, 60)}, not {type(want).__name__}"
+    return None
 
 
 def _load_tally(directory: Path, config: Config):
@@ -104,8 +172,10 @@ def _load_tally(directory: Path, config: Config):
     if path.is_file():
         try:
             tally = io.read(path)
-        except (ValueError, UnicodeDecodeError) as err:
-            raise ConfigError(str(path), f"cannot be read: {err}") from None
+        except (ValueError, UnicodeDecodeError, KeyError, TypeError, IndexError, RecursionError) as err:
+            # A tally.json edited by hand can fail in as many ways as it has fields.
+            raise ConfigError(str(path), f"cannot be read ({type(err).__name__}: {shown(str(err), 100)[1:-1]}); "
+                                         "remove it and lvsim report rebuilds it from the records") from None
         if io.shape(tally) != io.rules_shape(config.rules):
             (players, rounds), (want_players, want_rounds) = io.shape(tally)[:2], io.rules_shape(config.rules)[:2]
             raise ConfigError(
@@ -171,10 +241,7 @@ def read_game_rows(path: Path, games: Sequence[int], config: Config) -> list[dic
 
 
 def _read_json(path: Path) -> dict:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise ConfigError(str(path), f"not valid JSON ({err})") from None
+    data = read_json(path, lambda problem: ConfigError(str(path), problem))
     if not isinstance(data, dict):
         raise ConfigError(str(path), "must hold a JSON object")
     return data

@@ -6,7 +6,9 @@ import time
 
 import numba
 
+from sim.errors import ConfigError
 from sim.game import Game
+from sim.memory import check_fits
 
 # Enough games to time, few enough to allocate their records: about 300 bytes a game.
 MAX_BENCH_GAMES = 20_000_000
@@ -20,6 +22,11 @@ def bench_core(game: Game, rules, policy: str = "random", games: int = 1_000_000
     kernels) is not counted.
     """
     ids, params = game.parse_seats(policy, rules.players, field="--policy")
+    if not 1 <= games <= MAX_BENCH_GAMES:
+        raise ConfigError("--games", f"must be between 1 and {MAX_BENCH_GAMES:,} (their records are held in memory), "
+                                     f"got {games:,}")
+    record = sum(a.nbytes for a in game.records.empty(1, rules).values())
+    check_fits("--games", games, record, "games' records")
     game.play_games(rules, seed, 0, min(64, games), ids, params, threads=threads)
     used = numba.get_num_threads() if threads is None else min(threads, numba.config.NUMBA_NUM_THREADS)
     start = time.perf_counter()

@@ -26,14 +26,14 @@ game says which game it belongs to.
 from __future__ import annotations
 
 import json
-import tomllib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-from sim.errors import ConfigError
+from sim.errors import ConfigError, shown
 from sim.game import Game
 from sim.games import GAME_IDS, get_game, games_with_rule
+from sim.inputs import read_toml
 
 GAMES = GAME_IDS
 DEFAULT_GAME = "lasvegan"
@@ -88,17 +88,17 @@ class Config:
             _check_int("run.threads", self.threads, low=1)
         if self.skill_gap_games != "auto":
             if isinstance(self.skill_gap_games, str):
-                raise ConfigError("run.skill_gap_games", f"must be a number or 'auto', got {self.skill_gap_games!r}")
+                raise ConfigError("run.skill_gap_games", f"must be a number or 'auto', got {shown(self.skill_gap_games)}")
             _check_int("run.skill_gap_games", self.skill_gap_games, low=0, high=MAX_SKILL_GAP_GAMES)
         for key, high in (("strength_games", MAX_STRENGTH_GAMES),
                           ("strength_lookahead_games", MAX_STRENGTH_LOOKAHEAD_GAMES)):
             value = getattr(self, key)
             if value != "auto":
                 if isinstance(value, str):
-                    raise ConfigError(f"run.{key}", f"must be a number or 'auto', got {value!r}")
+                    raise ConfigError(f"run.{key}", f"must be a number or 'auto', got {shown(value)}")
                 _check_int(f"run.{key}", value, low=0, high=high)
         if not isinstance(self.rules, self.game_spec.Rules):
-            raise ConfigError("rules", f"must be a {self.game_spec.title} Rules object, got {self.rules!r}")
+            raise ConfigError("rules", f"must be a {self.game_spec.title} Rules object, got {shown(self.rules)}")
         _check_seats(self.seats)
         self.game_spec.parse_seats(self.seats, self.rules.players)
 
@@ -194,17 +194,7 @@ class Config:
 def load_config(path: str | Path) -> Config:
     """Read and validate the experiment file at ``path``; its stem is the config's name."""
     path = Path(path)
-    try:
-        with path.open("rb") as f:
-            data = tomllib.load(f)
-    except FileNotFoundError:
-        raise ConfigError(str(path), "no such file") from None
-    except IsADirectoryError:
-        raise ConfigError(str(path), "is a directory, not a config file") from None
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(str(path), f"not valid TOML: {err}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(str(path), "not valid TOML: the file is not UTF-8 text") from None
+    data = read_toml(path, lambda problem: ConfigError(str(path), problem), what="config file")
     return config_from_mapping(data, name=path.stem)
 
 
@@ -219,7 +209,7 @@ def config_from_mapping(data: Mapping[str, Any], name: str = "custom") -> Config
     for table in TABLES:
         value = data.get(table, {})
         if not isinstance(value, dict):
-            raise ConfigError(table, f"must be a table, got {value!r}")
+            raise ConfigError(table, f"must be a table, got {shown(value)}")
         tables[table] = value
     _reject_unknown("run", tables["run"], RUN_KEYS)
     _reject_unknown("policies", tables["policies"], ("seats",))
@@ -276,7 +266,7 @@ def _reject_unknown(table: str, data: Mapping[str, Any], known: tuple[str, ...])
 
 def _check_int(name: str, value: Any, low: int, high: int | None = None) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ConfigError(name, f"must be an integer, got {value!r}")
+        raise ConfigError(name, f"must be an integer, got {shown(value)}")
     if high is None and value < low:
         raise ConfigError(name, f"must be at least {low}, got {value}")
     if high is not None and not low <= value <= high:
@@ -285,17 +275,17 @@ def _check_int(name: str, value: Any, low: int, high: int | None = None) -> None
 
 def _check_choice(name: str, value: Any, options: tuple[str, ...]) -> None:
     if value not in options:
-        raise ConfigError(name, f"must be {' or '.join(map(repr, options))}, got {value!r}")
+        raise ConfigError(name, f"must be {' or '.join(map(repr, options))}, got {shown(value)}")
 
 
 def _check_seats(seats: Any) -> None:
     if isinstance(seats, str):
         return
     if not isinstance(seats, tuple):
-        raise ConfigError("policies.seats", f"must be a policy name or a list of names, got {seats!r}")
+        raise ConfigError("policies.seats", f"must be a policy name or a list of names, got {shown(seats)}")
     for s, name in enumerate(seats):
         if not isinstance(name, str):
-            raise ConfigError(f"policies.seats[{s}]", f"must be a policy name, got {name!r}")
+            raise ConfigError(f"policies.seats[{s}]", f"must be a policy name, got {shown(name)}")
 
 
 def _toml_value(value: Any) -> str:

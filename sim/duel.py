@@ -29,6 +29,7 @@ import numpy as np
 from analysis.stats import mean_interval
 from sim.errors import ConfigError
 from sim.game import Game
+from sim.memory import check_fits
 
 BATCH = 65_536
 SLOW_BATCH = 64  # deals per batch with a slow policy at the table, so that progress shows
@@ -43,13 +44,16 @@ def duel(
     threads: int | None = None,
     field: str = "--seats",
     progress: bool = False,
+    games_field: str = "games",
 ) -> dict:
     """Play ``games`` deals once per rotation of ``seats``; the win share of each policy.
 
     Returns ``{"game", "games", "players", "seed", "policies": {name: {"seats",
     "fair_share", "win_share", "win_share_ci"}}}`` with names in order of
     first appearance in ``seats``. The interval is nan with fewer than two
-    deals. ``progress`` shows a progress bar on stderr.
+    deals. ``progress`` shows a progress bar on stderr. ``field`` and
+    ``games_field`` are the names a bad seat list or number of games is
+    reported under; a number of deals that does not fit in memory is refused.
     """
     from tqdm import tqdm
 
@@ -57,8 +61,9 @@ def duel(
     seats = [s.strip() if isinstance(s, str) else s for s in seats]
     game.parse_seats(seats, players, field=field)
     if games < 1:
-        raise ConfigError("games", f"must be at least 1, got {games}")
+        raise ConfigError(games_field, f"must be at least 1, got {games}")
     names = list(dict.fromkeys(seats))
+    check_fits(games_field, games, 8 * len(names), "deals")  # per_deal below
     # per_deal[p, g]: policy p's wins on deal g, summed over its seats, averaged over rotations.
     per_deal = np.zeros((len(names), games))
     batch = SLOW_BATCH if game.is_slow(seats) else BATCH

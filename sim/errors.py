@@ -1,4 +1,11 @@
-"""Errors the command line reports as one line and exit code 2."""
+"""Errors the command line reports as one line and exit code 2, and how values are quoted in them."""
+
+from typing import Any
+
+# A quoted value is cut to this many characters; the message says how long it was.
+MAX_SHOWN = 200
+# No line of an error message is longer than this.
+MAX_LINE = 600
 
 
 class ConfigError(ValueError):
@@ -16,3 +23,34 @@ class ConfigError(ValueError):
 
 class ScriptError(ValueError):
     """A replay script is illegal or inconsistent; the message names where."""
+
+
+def shown(value: Any, limit: int = MAX_SHOWN) -> str:
+    """``repr(value)`` for a message, cut after ``limit`` characters with how long it was.
+
+    A bad list of ten thousand items is quoted by its start, not in full.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
+        return f"an integer of about {int(value.bit_length() * 0.30103):,} digits"  # repr() would refuse it
+    return cut(repr(value), limit)
+
+
+def cut(text: str, limit: int = MAX_SHOWN) -> str:
+    """``text`` cut after ``limit`` characters, saying how long it was."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def one_line(text: str, limit: int = MAX_LINE) -> str:
+    """``text`` as one printable line of at most about ``limit`` characters.
+
+    Line breaks and other control characters (a file name may hold them)
+    are escaped; a longer line keeps its start and end, which name the
+    field and the problem, and says how much was left out.
+    """
+    text = "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
+    if len(text) <= limit:
+        return text
+    head, tail = limit * 2 // 3, limit // 3
+    return f"{text[:head]} …({len(text) - head - tail:,} characters left out)… {text[-tail:]}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
-from sim.errors import ConfigError
+from sim.errors import ConfigError, shown
 from sim.game import Game
 
 # Game id -> the module holding its GAME.
@@ -27,7 +27,7 @@ def get_game(game_id: str, field: str = "game") -> Game:
     """The game registered as ``game_id``; a ConfigError naming ``field`` if there is none."""
     if not isinstance(game_id, str) or game_id not in GAME_MODULES:
         known = ", ".join(f"{g!r}" for g in GAME_IDS)
-        raise ConfigError(field, f"unknown game {game_id!r} (known: {known}; `lvsim games` lists them)")
+        raise ConfigError(field, f"unknown game {shown(game_id)} (known: {known}; `lvsim games` lists them)")
     return importlib.import_module(GAME_MODULES[game_id]).GAME
 
 

@@ -11,7 +11,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from sim.errors import ConfigError
+from sim.errors import ConfigError, shown
 
 
 def parse_seats(
@@ -25,7 +25,7 @@ def parse_seats(
     if isinstance(seats, str):
         seats = [seats] * players
     if not isinstance(seats, (list, tuple)):
-        raise ConfigError(field, f"must be a policy name or a list of names, got {seats!r}")
+        raise ConfigError(field, f"must be a policy name or a list of names, got {shown(seats)}")
     if len(seats) != players:
         raise ConfigError(field, f"lists {len(seats)} policies for {players} players")
     ids = np.zeros(players, dtype=np.int64)
@@ -36,5 +36,10 @@ def parse_seats(
 
 
 def whole_number(text: str) -> bool:
-    """ASCII digits only: ``str.isdigit`` alone accepts other scripts' digits, which ``int`` then refuses."""
-    return text.isascii() and text.isdigit()
+    """ASCII digits only, and few enough for ``int``.
+
+    ``str.isdigit`` alone accepts other scripts' digits (``²``), which
+    ``int`` then refuses, and ``int`` refuses more than 4,300 digits; no
+    policy parameter needs more than 18.
+    """
+    return text.isascii() and text.isdigit() and len(text) <= 18

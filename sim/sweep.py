@@ -36,7 +36,6 @@ import secrets
 import shutil
 import sys
 import time
-import tomllib
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
@@ -46,7 +45,8 @@ from typing import Any, Iterator, Mapping
 import pandas as pd
 
 from sim.config import RUN_KEYS, Config, config_from_mapping, rule_keys
-from sim.errors import ConfigError
+from sim.errors import ConfigError, cut, shown
+from sim.inputs import read_toml
 from sim.runner import (
     CONFIG_FILE,
     DEFAULT_OUT,
@@ -59,6 +59,7 @@ from sim.runner import (
     GamesPlayed,
     _DefaultOut,
     default_out_dir,
+    out_path,
     run_meta,
     run_summary,
     staged_directory,
@@ -94,6 +95,10 @@ GROWTH_MARGIN = 1.1
 # towards its target in a long run of tiny batches.
 MIN_GROWTH = 0.25
 CALIBRATION_GAMES = 4_096
+# The most cells a sweep may have, the grid's and the [[cells]] together: each
+# is checked as a config before anything is played, and gets its own results
+# directory and report row. Larger studies are several sweeps.
+MAX_CELLS = 1_000
 
 
 # --- the sweep file ---------------------------------------------------------------
@@ -194,7 +199,7 @@ def sweep_from_mapping(
     if "base" not in data:
         raise ConfigError("base", "missing (the config file every cell starts from, relative to the sweep file)")
     if not isinstance(data["base"], str):
-        raise ConfigError("base", f"must be the path of a config file, got {data['base']!r}")
+        raise ConfigError("base", f"must be the path of a config file, got {shown(data['base'])}")
     base_path = base_dir / data["base"]
     base = _read_toml(base_path, field="base")
     try:
@@ -206,6 +211,10 @@ def sweep_from_mapping(
     explicit = _explicit_cells(data.get("cells", []), game_id)
     if not axes and not explicit:
         raise ConfigError("sweep", "nothing to sweep: give a [sweep] table of values to try or [[cells]]")
+    n_cells = (math.prod(map(len, axes.values())) if axes else 0) + len(explicit)
+    if n_cells > MAX_CELLS:
+        raise ConfigError("cells", f"the sweep has {n_cells:,} cells (its grid and its [[cells]]); "
+                                   f"a sweep has at most {MAX_CELLS:,}")
     grid = [dict(zip(axes, values)) for values in itertools.product(*axes.values())] if axes else []
 
     cells = []
@@ -224,17 +233,7 @@ def _read_toml(path: Path, field: str | None = None) -> dict[str, Any]:
             return ConfigError(str(path), problem)
         return ConfigError(field, f"{path}: {problem}")
 
-    try:
-        with path.open("rb") as f:
-            return tomllib.load(f)
-    except FileNotFoundError:
-        raise fail("no such file") from None
-    except IsADirectoryError:
-        raise fail("is a directory, not a TOML file") from None
-    except tomllib.TOMLDecodeError as err:
-        raise fail(f"not valid TOML: {err}") from None
-    except UnicodeDecodeError:
-        raise fail("not valid TOML: the file is not UTF-8 text") from None
+    return read_toml(path, fail)
 
 
 def _dotted(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -262,23 +261,32 @@ def _check_key(where: str, key: str, game_id: str) -> None:
 
 def _axes(table: Any, game_id: str) -> dict[str, list[Any]]:
     if not isinstance(table, dict):
-        raise ConfigError("sweep", f"must be a table of dotted keys and the values to try, got {table!r}")
+        raise ConfigError("sweep", f"must be a table of dotted keys and the values to try, got {shown(table)}")
     axes = {}
     for key, values in _dotted(table).items():
         _check_key("sweep", key, game_id)
         if not isinstance(values, list) or not values:
-            raise ConfigError(f'sweep."{key}"', f"must be a non-empty list of the values to try, got {values!r}")
-        shown = [_show(v) for v in values]
-        for v in shown:
-            if shown.count(v) > 1:
-                raise ConfigError(f'sweep."{key}"', f"lists {_spell(v)} more than once")
+            raise ConfigError(f'sweep."{key}"', f"must be a non-empty list of the values to try, got {shown(values)}")
         axes[key] = values
+    cells = math.prod(len(values) for values in axes.values())
+    if cells > MAX_CELLS:
+        sizes = " x ".join(f"{len(v):,}" for v in axes.values())
+        raise ConfigError("sweep", f"its grid has {sizes} = {cells:,} cells; a sweep has at most {MAX_CELLS:,}")
+    for key, values in axes.items():
+        seen = set()
+        for v in map(_show, values):
+            seen_as = v if isinstance(v, (str, int, float)) else json.dumps(v, sort_keys=True, default=str)
+            if seen_as in seen:
+                raise ConfigError(f'sweep."{key}"', f"lists {cut(_spell(v))} more than once")
+            seen.add(seen_as)
     return axes
 
 
 def _explicit_cells(cells: Any, game_id: str) -> list[dict[str, Any]]:
     if not isinstance(cells, list) or not all(isinstance(c, dict) for c in cells):
         raise ConfigError("cells", "must be an array of tables ([[cells]]), each of dotted keys and values")
+    if len(cells) > MAX_CELLS:
+        raise ConfigError("cells", f"lists {len(cells):,} cells; a sweep has at most {MAX_CELLS:,}")
     out = []
     for i, cell in enumerate(cells):
         overrides = _dotted(cell)
@@ -404,7 +412,7 @@ class SweepResults:
         }
 
     def __repr__(self) -> str:
-        return f"<SweepResults {self.sweep.name!r}: {len(self.table)} cells, out_dir={str(self.out_dir)!r}>"
+        return f"<SweepResults {shown(self.sweep.name)}: {len(self.table)} cells, out_dir={shown(str(self.out_dir))}>"
 
 
 def _json_rows(table: pd.DataFrame) -> list[dict[str, Any]]:
@@ -440,7 +448,7 @@ def run_sweep(
     if not isinstance(sweep, Sweep):
         sweep = load_sweep(sweep)
     check_options(sweep, target_ci=target_ci, max_games=max_games, baseline=baseline, sort_by=sort_by)
-    out_dir = default_out_dir(sweep.name) if isinstance(out, _DefaultOut) else Path(out)
+    out_dir = default_out_dir(sweep.name) if isinstance(out, _DefaultOut) else out_path(out)
     if progress is None:
         progress = sys.stderr.isatty()
     if cluster is None:
@@ -497,8 +505,17 @@ def check_options(
     if any(c.config.skill_gap_deals > 0 for c in sweep.cells):
         duels = sweep.cells[0].config.game_spec.skill_gap_duels
         known.update(dict.fromkeys(f"skill_gap_{d.name}{end}" for d in duels for end in ("", "_lo", "_hi")))
-    if sort_by.removeprefix("-") not in known:
-        raise ConfigError("sort-by", f"unknown column {sort_by.removeprefix('-')!r} (known: {', '.join(known)})")
+    column = sort_by.removeprefix("-")
+    if column not in known:
+        import difflib
+
+        # The columns are many (every metric, its interval, per seat and round): name the likely ones.
+        close = difflib.get_close_matches(column, list(known), n=3, cutoff=0.6)
+        names = list(known)
+        examples = [*names[:names.index("label") + 1], *names[names.index("label") + 1:][:3]]
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        raise ConfigError("sort-by", f"unknown column {shown(column)} ({hint}the {len(known)} columns are those of "
+                                     f"sweep.parquet, e.g. {', '.join(examples)})")
 
 
 def _play_cell(cell: Cell, plan: CellPlan, out_dir: Path, cluster: Cluster, progress: bool) -> None:

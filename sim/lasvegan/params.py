@@ -13,7 +13,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from sim.errors import ConfigError
+from sim.errors import ConfigError, shown
 from sim.lasvegan import enums as E
 
 DEFAULT_MACHINES = (
@@ -60,7 +60,7 @@ def machine_code(sticker: str) -> int:
     if kind == "value" and arg.isdigit() and 0 <= int(arg) <= 9:
         return E.POINTS_BASE + int(arg)
     raise ValueError(
-        f"unknown machine sticker {sticker!r} (expected 'suit:green|blue|red|purple' or 'value:0'..'value:9')"
+        f"unknown machine sticker {shown(sticker)} (expected 'suit:green|blue|red|purple' or 'value:0'..'value:9')"
     )
 
 
@@ -176,24 +176,24 @@ def _coerce(name: str, key: str, v: Any) -> Any:
     """Turn TOML lists into the tuples the frozen dataclass stores."""
     if key == "machines":
         if not isinstance(v, (list, tuple)) or not all(isinstance(m, str) for m in v):
-            raise ConfigError(name, f"must be a list of sticker strings, got {v!r}")
+            raise ConfigError(name, f"must be a list of sticker strings, got {shown(v)}")
         return tuple(v)
     if key == "tokens":
         if not isinstance(v, (list, tuple)) or not all(
             isinstance(t, (list, tuple)) and len(t) == 2 and all(_is_int(x) for x in t) for t in v
         ):
-            raise ConfigError(name, f"must be a list of [face, face] integer pairs, got {v!r}")
+            raise ConfigError(name, f"must be a list of [face, face] integer pairs, got {shown(v)}")
         return tuple((int(a), int(b)) for a, b in v)
     if key == "golden_token":
         if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(_is_int(x) for x in v):
-            raise ConfigError(name, f"must be a [face, face] integer pair, got {v!r}")
+            raise ConfigError(name, f"must be a [face, face] integer pair, got {shown(v)}")
         return (int(v[0]), int(v[1]))
     return v
 
 
 def _int_in(name: str, v: Any, lo: int, hi: int) -> None:
     if not _is_int(v):
-        raise ConfigError(name, f"must be an integer, got {v!r}")
+        raise ConfigError(name, f"must be an integer, got {shown(v)}")
     if not lo <= v <= hi:
         raise ConfigError(name, f"must be between {lo} and {hi}, got {v}")
 
@@ -201,7 +201,7 @@ def _int_in(name: str, v: Any, lo: int, hi: int) -> None:
 def _choice(name: str, v: Any, options) -> None:
     if v not in options:
         opts = " or ".join(repr(o) for o in options)
-        raise ConfigError(name, f"must be {opts}, got {v!r}")
+        raise ConfigError(name, f"must be {opts}, got {shown(v)}")
 
 
 def _validate(r: Rules) -> None:
@@ -211,12 +211,12 @@ def _validate(r: Rules) -> None:
     _int_in("total_cabbages", r.total_cabbages, 0, CABBAGE_LIMIT)
     _choice("reserve", r.reserve, tuple(RESERVE_MODES))
     if not isinstance(r.end_on_elimination, bool):
-        raise ConfigError("end_on_elimination", f"must be true or false, got {r.end_on_elimination!r}")
+        raise ConfigError("end_on_elimination", f"must be true or false, got {shown(r.end_on_elimination)}")
     _choice("set_aside_face", r.set_aside_face, SET_ASIDE_FACES)
     _choice("payout_order", r.payout_order, tuple(PAYOUT_ORDERS))
     if r.set_aside != "auto":
         if isinstance(r.set_aside, str):
-            raise ConfigError("set_aside", f"must be a number or 'auto', got {r.set_aside!r}")
+            raise ConfigError("set_aside", f"must be a number or 'auto', got {shown(r.set_aside)}")
         _int_in("set_aside", r.set_aside, 0, E.N_CARDS - r.players)
         if (E.N_CARDS - r.set_aside) % r.players:
             raise ConfigError(

@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from sim.bits import nth_bit_nb, popcount_nb
-from sim.errors import ConfigError
+from sim.errors import ConfigError, shown
 from sim.seats import parse_seats as shared_parse_seats
 from sim.seats import whole_number
 from sim.lasvegan import enums as E
@@ -99,45 +99,45 @@ POLICY_DESCRIPTIONS = {
 def parse_policy(text: str, field: str = "policies.seats") -> tuple[int, np.ndarray]:
     """``"lookahead:64"`` -> (id, params). Raises ConfigError naming ``field``."""
     if not isinstance(text, str):
-        raise ConfigError(field, f"must be a policy name, got {text!r}")
+        raise ConfigError(field, f"must be a policy name, got {shown(text)}")
     name, *args = text.strip().split(":")
     params = np.zeros(N_POLICY_PARAMS, dtype=np.float64)
     if name not in POLICY_IDS:
         known = ", ".join(POLICY_SYNTAX[n] for n in sorted(POLICY_SYNTAX))
-        raise ConfigError(field, f"unknown policy {text!r} (known: {known})")
+        raise ConfigError(field, f"unknown policy {shown(text)} (known: {known})")
     policy_id = POLICY_IDS[name]
 
     if name == "lookahead":
         if len(args) > 2:
-            raise ConfigError(field, f"{text!r}: expected {POLICY_SYNTAX[name]}")
+            raise ConfigError(field, f"{shown(text)}: expected {POLICY_SYNTAX[name]}")
         samples = args[0] if args else str(DEFAULT_LOOKAHEAD_SAMPLES)
         if not whole_number(samples) or not 1 <= int(samples) <= MAX_LOOKAHEAD_SAMPLES:
             raise ConfigError(
-                field, f"{text!r}: samples per move must be a whole number from 1 to {MAX_LOOKAHEAD_SAMPLES:,}"
+                field, f"{shown(text)}: samples per move must be a whole number from 1 to {MAX_LOOKAHEAD_SAMPLES:,}"
             )
         objective = args[1] if len(args) > 1 else "cabbages"
         if objective not in OBJECTIVES:
-            raise ConfigError(field, f"{text!r}: the objective must be 'cabbages' or 'win', got {objective!r}")
+            raise ConfigError(field, f"{shown(text)}: the objective must be 'cabbages' or 'win', got {shown(objective)}")
         params[0] = int(samples)
         params[1] = OBJECTIVES[objective]
     elif name == "epsilon":
         if len(args) < 2:
-            raise ConfigError(field, f"{text!r}: expected {POLICY_SYNTAX[name]}, e.g. 'epsilon:0.2:greedy'")
+            raise ConfigError(field, f"{shown(text)}: expected {POLICY_SYNTAX[name]}, e.g. 'epsilon:0.2:greedy'")
         try:
             probability = float(args[0])
         except ValueError:
             probability = float("nan")
         if not 0.0 <= probability <= 1.0:
-            raise ConfigError(field, f"{text!r}: the random-move probability must be between 0 and 1")
+            raise ConfigError(field, f"{shown(text)}: the random-move probability must be between 0 and 1")
         base = ":".join(args[1:])
         base_id, base_params = parse_policy(base, field)
         if base_id == E.POLICY_EPSILON:
-            raise ConfigError(field, f"{text!r}: the base of epsilon cannot itself be epsilon")
+            raise ConfigError(field, f"{shown(text)}: the base of epsilon cannot itself be epsilon")
         params[0] = probability
         params[1] = base_id
         params[2:] = base_params[:EPSILON_BASE_PARAMS]
     elif args:
-        raise ConfigError(field, f"{text!r}: {name} takes no parameters")
+        raise ConfigError(field, f"{shown(text)}: {name} takes no parameters")
     return policy_id, params
 
 

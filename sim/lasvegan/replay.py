@@ -32,10 +32,10 @@ naming the round, trick, seat and rule.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
-from sim.errors import ConfigError, ScriptError
+from sim.errors import ConfigError, ScriptError, cut, shown
+from sim.inputs import read_json
 from sim.lasvegan import enums as E
 from sim.lasvegan.params import Rules, machine_code
 from sim.lasvegan.rules import GameState, IllegalMove, Placement, game_trace, parse_card
@@ -47,12 +47,8 @@ GOLDEN_SIDES = {"min": E.MIN_SIDE, "max": E.MAX_SIDE}
 
 
 def replay_path(path) -> dict:
-    """Replay the script in the JSON file at ``path``; FileNotFoundError if there is none."""
-    text = Path(path).read_text(encoding="utf-8")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ScriptError(f"{path}: not valid JSON ({err})") from None
+    """Replay the script in the JSON file at ``path``; a ScriptError naming it if it cannot be read."""
+    data = read_json(path, lambda problem: ScriptError(f"{path}: {problem}"), what="script")
     return replay_script(data)
 
 
@@ -89,7 +85,7 @@ def _script_rules(data: dict, n_rounds: int) -> Rules:
     table = dict(table)
     if "players" in data:
         if "players" in table and table["players"] != data["players"]:
-            raise ScriptError(f"players: {data['players']!r} at the top but rules.players is {table['players']!r}")
+            raise ScriptError(f"players: {shown(data['players'])} at the top but rules.players is {shown(table['players'])}")
         table["players"] = data["players"]
     if "rounds" not in table:
         if n_rounds > E.MAX_ROUNDS:
@@ -105,12 +101,12 @@ def _script_rules(data: dict, n_rounds: int) -> Rules:
 def _no_unknown_keys(obj: dict, known, where: str) -> None:
     for key in obj:
         if key not in known:
-            raise ScriptError(f"{where}: unknown key {key!r} (known: {', '.join(known)})")
+            raise ScriptError(f"{where}: unknown key {shown(key)} (known: {', '.join(known)})")
 
 
 def _list_of(value: Any, what: str, where: str) -> list:
     if not isinstance(value, list):
-        raise ScriptError(f"{where}: {what} must be a list, got {value!r}")
+        raise ScriptError(f"{where}: {what} must be a list, got {shown(value)}")
     return value
 
 
@@ -128,12 +124,12 @@ def _play_round(state: GameState, script: Any, number: int) -> None:
     _no_unknown_keys(script, ROUND_KEYS, where)
     for key in REQUIRED_ROUND_KEYS:
         if key not in script:
-            raise ScriptError(f"{where}: missing {key!r}")
+            raise ScriptError(f"{where}: missing {shown(key)}")
 
     machines = []
     for i, sticker in enumerate(_list_of(script["machines"], "machines", where)):
         if not isinstance(sticker, str):
-            raise ScriptError(f"{where}: machines[{i}]: a machine is a sticker string like 'suit:red', got {sticker!r}")
+            raise ScriptError(f"{where}: machines[{i}]: a machine is a sticker string like 'suit:red', got {shown(sticker)}")
         try:
             machines.append(machine_code(sticker))
         except ValueError as err:
@@ -198,4 +194,4 @@ def _placement(entry: Any, where: str) -> Placement:
             if not 0 <= machine < E.MACHINES_PER_ROUND:
                 raise ScriptError(f"{where}: machine {machine} does not exist (the round's machines are 0-2)")
             return Placement.on_machine(machine, token)
-    raise ScriptError(f"{where}: {form}, got {json.dumps(entry, default=repr)}")
+    raise ScriptError(f"{where}: {form}, got {cut(json.dumps(entry, default=repr))}")

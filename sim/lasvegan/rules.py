@@ -26,6 +26,7 @@ from typing import Iterable, NamedTuple, Protocol, Sequence
 
 import numpy as np
 
+from sim.errors import shown
 from sim.lasvegan import enums as E
 from sim.lasvegan import policies as jitted_policies
 from sim.lasvegan.params import PAYOUT_ORDERS, Rules, machine_name
@@ -52,7 +53,7 @@ def parse_card(text: str) -> int:
     """``"B7"`` -> 17; ValueError naming the expected form otherwise."""
     if isinstance(text, str) and len(text) == 2 and text[0] in E.SUIT_LETTERS and text[1] in "0123456789":
         return E.SUIT_LETTERS.index(text[0]) * E.N_VALUES + int(text[1])
-    raise ValueError(f"{text!r} is not a card (a suit letter G, B, R or P and a value 0-9, e.g. R7)")
+    raise ValueError(f"{shown(text)} is not a card (a suit letter G, B, R or P and a value 0-9, e.g. R7)")
 
 
 def card_mask(cards: Iterable[int]) -> int:
@@ -463,7 +464,7 @@ class GameState:
             )
         for face in list(token_faces) + [golden_face]:
             if isinstance(face, bool) or not isinstance(face, (int, np.integer)) or face not in (0, 1):
-                raise ValueError(f"a token face is 0 (first listed) or 1 (second), got {face!r}")
+                raise ValueError(f"a token face is 0 (first listed) or 1 (second), got {shown(face)}")
         hands = [list(hand) for hand in hands]
         set_aside = list(set_aside)
         if len(hands) != rules.players:

@@ -14,6 +14,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from sim.errors import shown
 from sim.lasvegan import enums as E
 from sim.lasvegan.mechanics import (
     any_free_slot_nb,
@@ -38,10 +39,10 @@ def card_id(card: Card) -> int:
     if isinstance(card, str):
         suit, value = card[:1].upper(), card[1:]
         if suit not in E.SUIT_LETTERS or not value.isdigit() or not 0 <= int(value) <= 9:
-            raise ValueError(f"not a card: {card!r} (expected a suit letter G, B, R or P and a value 0-9)")
+            raise ValueError(f"not a card: {shown(card)} (expected a suit letter G, B, R or P and a value 0-9)")
         return E.SUIT_LETTERS.index(suit) * 10 + int(value)
     if not 0 <= card < E.N_CARDS:
-        raise ValueError(f"not a card: {card!r}")
+        raise ValueError(f"not a card: {shown(card)}")
     return int(card)
 
 

@@ -34,7 +34,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from sim.errors import ConfigError
+from sim.errors import ConfigError, shown
 from sim.vegasdice import enums as E
 
 # The 54 banknotes of the box: [value in dollars, count].
@@ -171,13 +171,13 @@ def _coerce_bills(v: Any) -> Any:
     if not isinstance(v, (list, tuple)) or not all(
         isinstance(b, (list, tuple)) and len(b) == 2 and all(_is_int(x) for x in b) for b in v
     ):
-        raise ConfigError("bills", f"must be {form}, got {v!r}")
+        raise ConfigError("bills", f"must be {form}, got {shown(v)}")
     return tuple((int(value), int(count)) for value, count in v)
 
 
 def _int_in(name: str, v: Any, lo: int, hi: int) -> None:
     if not _is_int(v):
-        raise ConfigError(name, f"must be an integer, got {v!r}")
+        raise ConfigError(name, f"must be an integer, got {shown(v)}")
     if not lo <= v <= hi:
         raise ConfigError(name, f"must be between {lo} and {hi}, got {v}")
 
@@ -185,7 +185,7 @@ def _int_in(name: str, v: Any, lo: int, hi: int) -> None:
 def _choice(name: str, v: Any, options) -> None:
     if not isinstance(v, str) or v not in options:
         opts = " or ".join(repr(o) for o in options)
-        raise ConfigError(name, f"must be {opts}, got {v!r}")
+        raise ConfigError(name, f"must be {opts}, got {shown(v)}")
 
 
 def _validate(r: Rules) -> None:
@@ -196,12 +196,12 @@ def _validate(r: Rules) -> None:
     _int_in("casino_minimum", r.casino_minimum, 1, MAX_MINIMUM)
     if r.white_dice != "auto":
         if isinstance(r.white_dice, str):
-            raise ConfigError("white_dice", f"must be a number or 'auto', got {r.white_dice!r}")
+            raise ConfigError("white_dice", f"must be a number or 'auto', got {shown(r.white_dice)}")
         _int_in("white_dice", r.white_dice, 0, E.MAX_WHITE_DICE)
     if r.white_dice_extra_at_3 != "auto":
         if not isinstance(r.white_dice_extra_at_3, bool):
             raise ConfigError(
-                "white_dice_extra_at_3", f"must be true, false or 'auto', got {r.white_dice_extra_at_3!r}"
+                "white_dice_extra_at_3", f"must be true, false or 'auto', got {shown(r.white_dice_extra_at_3)}"
             )
         if r.white_dice_extra_at_3 and r.players != 3:
             raise ConfigError(

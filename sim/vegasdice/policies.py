@@ -25,7 +25,7 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
-from sim.errors import ConfigError
+from sim.errors import ConfigError, shown
 from sim.seats import parse_seats as shared_parse_seats
 from sim.seats import whole_number
 from sim.rng import below_nb
@@ -66,23 +66,23 @@ POLICY_DESCRIPTIONS = {
 def parse_policy(text: str, field: str = "policies.seats") -> tuple[int, np.ndarray]:
     """``"montecarlo:64"`` -> (id, params). Raises ConfigError naming ``field``."""
     if not isinstance(text, str):
-        raise ConfigError(field, f"must be a policy name, got {text!r}")
+        raise ConfigError(field, f"must be a policy name, got {shown(text)}")
     name, *args = text.strip().split(":")
     params = np.zeros(N_POLICY_PARAMS, dtype=np.float64)
     if name not in POLICY_IDS:
         known = ", ".join(POLICY_SYNTAX[n] for n in sorted(POLICY_SYNTAX))
-        raise ConfigError(field, f"unknown policy {text!r} (known: {known})")
+        raise ConfigError(field, f"unknown policy {shown(text)} (known: {known})")
     if name == "montecarlo":
         if len(args) > 1:
-            raise ConfigError(field, f"{text!r}: expected {POLICY_SYNTAX[name]}")
+            raise ConfigError(field, f"{shown(text)}: expected {POLICY_SYNTAX[name]}")
         samples = args[0] if args else str(DEFAULT_MONTECARLO_SAMPLES)
         if not whole_number(samples) or not 1 <= int(samples) <= MAX_MONTECARLO_SAMPLES:
             raise ConfigError(
-                field, f"{text!r}: samples per decision must be a whole number from 1 to {MAX_MONTECARLO_SAMPLES:,}"
+                field, f"{shown(text)}: samples per decision must be a whole number from 1 to {MAX_MONTECARLO_SAMPLES:,}"
             )
         params[0] = int(samples)
     elif args:
-        raise ConfigError(field, f"{text!r}: {name} takes no parameters")
+        raise ConfigError(field, f"{shown(text)}: {name} takes no parameters")
     return POLICY_IDS[name], params
 
 

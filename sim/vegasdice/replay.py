@@ -36,10 +36,10 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
-from sim.errors import ConfigError, ScriptError
+from sim.errors import ConfigError, ScriptError, cut, shown
+from sim.inputs import read_json
 from sim.vegasdice import enums as E
 from sim.vegasdice.params import Rules
 from sim.vegasdice.rules import GameState, IllegalMove, Roll, game_trace
@@ -50,12 +50,8 @@ TURN_KEYS = ("seat", "roll", "white", "place")
 
 
 def replay_path(path) -> dict:
-    """Replay the script in the JSON file at ``path``; FileNotFoundError if there is none."""
-    text = Path(path).read_text(encoding="utf-8")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ScriptError(f"{path}: not valid JSON ({err})") from None
+    """Replay the script in the JSON file at ``path``; a ScriptError naming it if it cannot be read."""
+    data = read_json(path, lambda problem: ScriptError(f"{path}: {problem}"), what="script")
     return replay_script(data)
 
 
@@ -108,7 +104,7 @@ def _script_rules(data: dict, n_rounds: int) -> Rules:
     table = dict(table)
     if "players" in data:
         if "players" in table and table["players"] != data["players"]:
-            raise ScriptError(f"players: {data['players']!r} at the top but rules.players is {table['players']!r}")
+            raise ScriptError(f"players: {shown(data['players'])} at the top but rules.players is {shown(table['players'])}")
         table["players"] = data["players"]
     if "rounds" not in table:
         if n_rounds > E.MAX_ROUNDS:
@@ -124,7 +120,7 @@ def _script_rules(data: dict, n_rounds: int) -> Rules:
 def _pile(first: Any, rules: Rules) -> list[int]:
     """The pile, top first: the script's bills, then the others in ``rules.bills`` order."""
     if not isinstance(first, list) or not all(isinstance(b, int) and not isinstance(b, bool) for b in first):
-        raise ScriptError(f"pile: must be a list of bill values in dollars, got {first!r}")
+        raise ScriptError(f"pile: must be a list of bill values in dollars, got {shown(first)}")
     left = Counter(rules.pile)
     for i, bill in enumerate(first):
         if left[bill] == 0:
@@ -144,12 +140,12 @@ def _pile(first: Any, rules: Rules) -> list[int]:
 def _no_unknown_keys(obj: dict, known, where: str) -> None:
     for key in obj:
         if key not in known:
-            raise ScriptError(f"{where}: unknown key {key!r} (known: {', '.join(known)})")
+            raise ScriptError(f"{where}: unknown key {shown(key)} (known: {', '.join(known)})")
 
 
 def _faces(value: Any, what: str, where: str) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(isinstance(f, int) and not isinstance(f, bool) for f in value):
-        raise ScriptError(f"{where}: {what} must be a list of die faces, got {json.dumps(value, default=repr)}")
+        raise ScriptError(f"{where}: {what} must be a list of die faces, got {cut(json.dumps(value, default=repr))}")
     return tuple(value)
 
 
@@ -180,10 +176,10 @@ def _play_round(state: GameState, script: Any, number: int) -> None:
             raise ScriptError(f"{at}: a turn is an object with 'roll' and 'place' (and 'white', 'seat')")
         _no_unknown_keys(turn, TURN_KEYS, at)
         if "seat" in turn and turn["seat"] != seat:
-            raise ScriptError(f"{at}: the script says seat {turn['seat']!r}, but seat {seat} rolls next")
+            raise ScriptError(f"{at}: the script says seat {shown(turn['seat'])}, but seat {seat} rolls next")
         for key in ("roll", "place"):
             if key not in turn:
-                raise ScriptError(f"{at}: missing {key!r}")
+                raise ScriptError(f"{at}: missing {shown(key)}")
         roll = Roll(_faces(turn["roll"], "roll", at), _faces(turn.get("white", []), "white", at))
         try:
             state.take_turn(seat, roll, turn["place"])

@@ -27,6 +27,7 @@ from typing import NamedTuple, Protocol, Sequence
 
 import numpy as np
 
+from sim.errors import shown
 from sim.rng import Stream
 from sim.vegasdice import enums as E
 from sim.vegasdice import policies as jitted_policies
@@ -278,7 +279,7 @@ class GameState:
     def _check_face(self, face, what: str, seat: int | None = None) -> None:
         ok = isinstance(face, (int, np.integer)) and not isinstance(face, bool) and 1 <= face <= self.rules.casinos
         if not ok:
-            rule = f"{what} shows 1 to {self.rules.casinos}, got {face!r}"
+            rule = f"{what} shows 1 to {self.rules.casinos}, got {shown(face)}"
             raise ValueError(rule) if seat is None else IllegalMove(seat, rule)
 
     # --- whose turn ---------------------------------------------------------------
@@ -322,7 +323,7 @@ class GameState:
         for face in roll.own + roll.white:
             self._check_face(face, "a die", seat)
         if value not in roll.shown():
-            raise IllegalMove(seat, f"places a value its dice show ({', '.join(map(str, roll.shown()))}), not {value!r}")
+            raise IllegalMove(seat, f"places a value its dice show ({', '.join(map(str, roll.shown()))}), not {shown(value)}")
         own = roll.own.count(value)
         white = roll.white.count(value)
         self.casino_dice[value - 1][seat] += own

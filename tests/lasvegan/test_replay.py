@@ -217,8 +217,8 @@ def test_malformed_json_exits_2_with_one_line(tmp_path):
 def test_a_missing_file_exits_2(tmp_path):
     result = CliRunner().invoke(main, ["replay", str(tmp_path / "nowhere.json")])
     assert result.exit_code == 2
-    assert result.stderr.startswith("error: file not found")
-    with pytest.raises(FileNotFoundError):
+    assert result.stderr == f"error: {tmp_path / 'nowhere.json'}: no such file\n"
+    with pytest.raises(ScriptError, match="nowhere.json: no such file"):
         replay_path(tmp_path / "nowhere.json")
 
 

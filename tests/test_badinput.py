@@ -1,0 +1,435 @@
+"""Bad input, command by command: every reproducer of a crash, hang or wasted run, and its refusal.
+
+Each case runs ``lvsim`` in this process and asserts what every refusal
+must be: exit code 2, exactly one line on stderr starting ``error:``, no
+traceback, a line short enough to read, and nothing left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import time
+from pathlib import Path
+from textwrap import dedent
+
+import pytest
+from click.testing import CliRunner
+
+from sim.cli import main
+from sim.errors import MAX_LINE
+
+FAST_RUN = """
+[run]
+games = 40
+seed = 3
+skill_gap_games = 0
+strength_games = 0
+strength_lookahead_games = 0
+"""
+LASVEGAN = 'game = "lasvegan"\n' + FAST_RUN
+DICE = 'game = "vegas-dice"\n' + FAST_RUN
+BOTH = pytest.mark.parametrize("game", ["lasvegan", "vegas-dice"])
+
+
+def lvsim(*args, **kwargs):
+    return CliRunner().invoke(main, [str(a) for a in args], **kwargs)
+
+
+def refused(result, *phrases: str) -> str:
+    """Assert a clean one-line refusal mentioning ``phrases``; return the line."""
+    err = result.stderr
+    assert "Traceback" not in err and "Traceback" not in result.stdout, err
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 2, (result.exit_code, err, result.stdout)
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    assert err.startswith("error: "), err
+    assert len(err) <= MAX_LINE + 120, len(err)
+    for phrase in phrases:
+        assert phrase in err, (phrase, err)
+    return err
+
+
+def write(path: Path, text: str | bytes) -> Path:
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(dedent(text), encoding="utf-8")
+    return path
+
+
+def config(tmp_path: Path, game: str, extra: str = "", name: str = "c.toml") -> Path:
+    return write(tmp_path / name, (LASVEGAN if game == "lasvegan" else DICE) + dedent(extra))
+
+
+@pytest.fixture(autouse=True)
+def tracebacks_in_tmp(tmp_path, monkeypatch):
+    """The traceback of an unexpected error goes to a file: here, not the system's /tmp."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+SLOW_POLICY = {"lasvegan": "lookahead", "vegas-dice": "montecarlo"}
+
+
+# --- unicode digits in policy parameters, at every entry point ----------------------
+
+
+@BOTH
+@pytest.mark.parametrize("digits", ["²", "١٢", "9" * 5000])
+def test_policy_parameters_with_other_digits_are_refused_in_a_config(tmp_path, game, digits):
+    path = config(tmp_path, game, f'[policies]\nseats = "{SLOW_POLICY[game]}:{digits}"\n')
+    refused(lvsim("run", path, "--out", tmp_path / "o"), "policies.seats")
+    assert not (tmp_path / "o").exists()
+
+
+def test_epsilon_over_a_policy_with_other_digits_is_refused(tmp_path):
+    path = config(tmp_path, "lasvegan", '[policies]\nseats = "epsilon:0.5:lookahead:²"\n')
+    refused(lvsim("run", path, "--out", tmp_path / "o"), "policies.seats")
+
+
+@BOTH
+def test_policy_parameters_with_other_digits_are_refused_by_duel_bench_and_sweep(tmp_path, game):
+    bad = f"{SLOW_POLICY[game]}:²"
+    refused(lvsim("duel", "--game", game, "--seats", f"{bad},random"), "--seats[0]")
+    refused(lvsim("bench", "--game", game, "--policy", bad, "--games", 10), "--policy")
+    base = config(tmp_path, game)
+    sweep = write(tmp_path / "s.toml", f'base = "{base.name}"\n[sweep]\n"policies.seats" = ["random", "{bad}"]\n')
+    refused(lvsim("sweep", sweep, "--out", tmp_path / "o"), "sweep cell 1", "policies.seats")
+    assert not (tmp_path / "o").exists()
+
+
+# --- deep nesting -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("depth", [100, 1000, 100_000])
+def test_deeply_nested_toml_is_refused_by_run_and_duel(tmp_path, depth):
+    path = write(tmp_path / "deep.toml", f'game = "lasvegan"\na = {nested(depth)}\n')
+    refused(lvsim("run", path, "--out", tmp_path / "o"), "deep.toml")
+    refused(lvsim("duel", path, "--seats", "random,random"), "deep.toml")
+
+
+def test_deeply_nested_sweep_and_base_files_are_refused(tmp_path):
+    sweep = write(tmp_path / "s.toml", f'base = "b.toml"\n[sweep]\n"run.games" = {nested(1000)}\n')
+    write(tmp_path / "b.toml", LASVEGAN)
+    refused(lvsim("sweep", sweep, "--out", tmp_path / "o"), "s.toml", "nested too deeply")
+    write(tmp_path / "b.toml", f"a = {nested(1000)}\n")
+    write(sweep, 'base = "b.toml"\n[sweep]\n"run.games" = [10, 20]\n')
+    refused(lvsim("sweep", sweep, "--out", tmp_path / "o"), "base", "nested too deeply")
+
+
+@BOTH
+@pytest.mark.parametrize("depth", [100, 10_000, 1_000_000])
+def test_a_deeply_nested_replay_file_is_refused(tmp_path, game, depth):
+    script = write(tmp_path / "deep.json", '{"rounds": ' + nested(depth) + "}")
+    refused(lvsim("replay", "--game", game, script), "deep.json")
+
+
+# --- bench and duel: seeds and sizes ------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", ["-1", "18446744073709551616", "1e3", "²"])
+def test_bench_and_duel_check_the_seed(seed):
+    refused(lvsim("bench", "--seed", seed, "--games", 10), "--seed")
+    refused(lvsim("duel", "--seats", "random,random", "--seed", seed, "--games", 10), "--seed")
+
+
+@BOTH
+def test_more_games_than_memory_holds_are_refused_before_playing(game):
+    started = time.perf_counter()
+    refused(lvsim("bench", "--game", game, "--games", 10**12), "--games")
+    refused(lvsim("duel", "--game", game, "--seats", "random,random", "--games", 10**12), "--games")
+    assert time.perf_counter() - started < 30
+
+
+def test_duel_of_a_config_for_another_player_count_plays_its_one_policy(tmp_path):
+    path = config(tmp_path, "lasvegan", '[policies]\nseats = "random"\n')
+    result = lvsim("duel", path, "--players", 3, "--games", 20, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["players"] == 3
+
+
+# --- sweep ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "axes",
+    [
+        '"run.games" = [{}]\n"run.threads" = [{}]\n'.format(
+            ", ".join(map(str, range(1, 1001))), ", ".join(map(str, range(1, 1001)))),
+        '"run.games" = [{}]\n'.format(", ".join(map(str, range(1, 20_001)))),
+    ],
+    ids=["grid of a million cells", "axis of 20,000 values"],
+)
+def test_a_sweep_too_big_is_refused_before_its_grid_is_built(tmp_path, axes):
+    write(tmp_path / "b.toml", LASVEGAN)
+    sweep = write(tmp_path / "s.toml", 'base = "b.toml"\n[sweep]\n' + axes)
+    started = time.perf_counter()
+    refused(lvsim("sweep", sweep, "--out", tmp_path / "o", "--dry-run"), "sweep", "at most 1,000")
+    assert time.perf_counter() - started < 10
+    assert not (tmp_path / "o").exists()
+
+
+def test_too_many_explicit_cells_are_refused(tmp_path):
+    write(tmp_path / "b.toml", LASVEGAN)
+    sweep = write(tmp_path / "s.toml", 'base = "b.toml"\n' + '[[cells]]\n"run.games" = 5\n' * 1001)
+    refused(lvsim("sweep", sweep, "--dry-run"), "cells", "at most 1,000")
+
+
+@pytest.mark.parametrize(
+    "base,phrase",
+    [
+        ('"b\\u0000.toml"', "base"),
+        (json.dumps("x" * 256 + ".toml"), "too long"),
+        ('"/proc/self/mem"', "cannot be read"),  # a file no one can read, even as root
+        ('"."', "is a directory"),
+        ('"b.toml/c.toml"', "base"),
+    ],
+)
+def test_an_unusable_base_path_is_refused(tmp_path, base, phrase):
+    if base == '"/proc/self/mem"' and not Path("/proc/self/mem").exists():
+        pytest.skip("no /proc")
+    write(tmp_path / "b.toml", LASVEGAN)
+    sweep = write(tmp_path / "s.toml", f'base = {base}\n[sweep]\n"run.games" = [10, 20]\n')
+    refused(lvsim("sweep", sweep, "--out", tmp_path / "o"), phrase)
+    assert not (tmp_path / "o").exists()
+
+
+def test_an_unknown_sort_column_is_named_in_a_short_line(tmp_path):
+    write(tmp_path / "b.toml", LASVEGAN)
+    sweep = write(tmp_path / "s.toml", 'base = "b.toml"\n[sweep]\n"run.games" = [10, 20]\n')
+    line = refused(lvsim("sweep", sweep, "--sort-by", "elimination_rat", "--dry-run"), "sort-by", "elimination_rate")
+    assert len(line) < 300
+
+
+# --- replay -------------------------------------------------------------------------
+
+
+@BOTH
+@pytest.mark.parametrize("encoding", ["latin-1", "utf-16", "utf-32"])
+def test_a_replay_file_that_is_not_utf8_is_refused(tmp_path, game, encoding):
+    script = write(tmp_path / "s.json", '{"players": 4, "rules": {"x": "Café é"}, "rounds": []}'.encode(encoding))
+    refused(lvsim("replay", "--game", game, script), "s.json", "UTF-8")
+
+
+@BOTH
+def test_a_replay_file_with_a_huge_integer_is_refused(tmp_path, game):
+    script = write(tmp_path / "s.json", '{"players": ' + "7" * 5000 + ', "rounds": [{}]}')
+    refused(lvsim("replay", "--game", game, script), "s.json")
+    script = write(tmp_path / "s.json", '{"players": 1' + "0" * 400 + ', "rounds": [{}]}')
+    refused(lvsim("replay", "--game", game, script), "players")
+
+
+@BOTH
+@pytest.mark.parametrize("path", ["missing.json", ".", "a\0b.json", "x" * 300 + ".json"])
+def test_an_unusable_replay_path_is_refused(tmp_path, game, path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    refused(lvsim("replay", "--game", game, path))
+
+
+# --- report -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def results_dir(tmp_path_factory) -> Path:
+    from sim.config import config_from_mapping
+    from sim.runner import run
+
+    import tomllib
+
+    out = tmp_path_factory.mktemp("results") / "run"
+    run(config_from_mapping(tomllib.loads(LASVEGAN)), out=out, report=False, progress=False)
+    return out
+
+
+@pytest.fixture
+def results(results_dir, tmp_path) -> Path:
+    copy = tmp_path / "run"
+    shutil.copytree(results_dir, copy)
+    return copy
+
+
+def edit_json(path: Path, change) -> None:
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+
+
+EDITS = {
+    "summary without seed": lambda d: edit_json(d / "summary.json", lambda s: s.pop("seed")),
+    "summary games a string": lambda d: edit_json(d / "summary.json", lambda s: s.update(games="many")),
+    "summary win_share a number": lambda d: edit_json(d / "summary.json", lambda s: s.update(win_share=1)),
+    "summary a list": lambda d: write(d / "summary.json", "[1, 2]"),
+    "summary nested deep": lambda d: write(d / "summary.json", '{"a": ' + nested(100_000) + "}"),
+    "summary in latin-1": lambda d: write(d / "summary.json", '{"a": "é"}'.encode("latin-1")),
+    "summary unreadable": lambda d: (d / "summary.json").unlink() or (d / "summary.json").symlink_to("/proc/self/mem"),
+    "summary a directory": lambda d: (d / "summary.json").unlink() or (d / "summary.json").mkdir(),
+    "meta not json": lambda d: write(d / "meta.json", "{"),
+    "meta config_name a list": lambda d: edit_json(d / "meta.json", lambda m: m.update(config_name=[1])),
+    "config fewer rounds": lambda d: write(d / "config.toml", (d / "config.toml").read_text().replace(
+        "rounds = 4", "rounds = 2")),
+    "config fewer rounds, no tally": lambda d: (d / "tally.json").unlink() or write(
+        d / "config.toml", (d / "config.toml").read_text().replace("rounds = 4", "rounds = 2")),
+    "config more players": lambda d: write(d / "config.toml", (d / "config.toml").read_text().replace(
+        "players = 4", "players = 5")),
+    "config in utf-16": lambda d: write(d / "config.toml", (d / "config.toml").read_text().encode("utf-16")),
+    "tally garbled": lambda d: write(d / "tally.json", '{"games": "x"}'),
+    "tally a list": lambda d: write(d / "tally.json", "[]"),
+    "records garbled, no tally": lambda d: (d / "tally.json").unlink() or write(d / "records.parquet", b"PAR1xx"),
+}
+
+
+@pytest.mark.parametrize("edit", list(EDITS))
+def test_a_results_directory_with_edited_or_unreadable_files_is_refused(results, edit):
+    if "unreadable" in edit and not Path("/proc/self/mem").exists():
+        pytest.skip("no /proc")
+    EDITS[edit](results)
+    refused(lvsim("report", results))
+    assert not (results / "report.html").exists()
+    assert not [p for p in results.iterdir() if p.name.endswith(".partial")]
+
+
+@pytest.mark.parametrize("target", ["a directory", "under a file", "a fifo", "no such directory", "/proc", "empty"])
+def test_a_report_file_that_cannot_be_written_is_refused(results, tmp_path, target):
+    if target == "/proc" and not Path("/proc/version").exists():
+        pytest.skip("no /proc")
+    (tmp_path / "file.txt").write_text("mine")
+    os.mkfifo(tmp_path / "fifo")
+    out = {
+        "a directory": tmp_path,
+        "under a file": tmp_path / "file.txt" / "r.html",
+        "a fifo": tmp_path / "fifo",
+        "no such directory": tmp_path / "nowhere" / "r.html",
+        "/proc": "/proc/r.html",
+        "empty": "",
+    }[target]
+    refused(lvsim("report", results, "-o", out), "-o" if target != "/proc" else "r.html")
+    assert (tmp_path / "file.txt").read_text() == "mine"
+    assert not [p for p in tmp_path.rglob("*") if p.name.endswith(".partial")]
+
+
+def test_a_report_to_a_device_is_refused_and_leaves_the_device_alone(results, tmp_path):
+    # As root, a device of our own (the twin of /dev/full): a regression must not replace the real one.
+    if os.geteuid() == 0:
+        device = tmp_path / "full"
+        os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+    elif Path("/dev/full").exists():
+        device = Path("/dev/full")
+    else:
+        pytest.skip("no /dev/full")
+    refused(lvsim("report", results, "-o", device), "-o", str(device))
+    assert device.is_char_device()
+
+
+# --- run: the results directory -------------------------------------------------------
+
+
+@pytest.fixture
+def in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_out_dot_in_an_empty_folder_is_used(in_tmp):
+    config(in_tmp.parent, "lasvegan", name=f"{in_tmp.name}.toml")
+    result = lvsim("run", in_tmp.parent / f"{in_tmp.name}.toml", "--out", ".", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert {"config.toml", "summary.json", "records.parquet", "tally.json", "meta.json"} <= {
+        p.name for p in in_tmp.iterdir()}
+    assert not [p for p in in_tmp.iterdir() if p.name.endswith(".partial")]
+
+
+@pytest.mark.parametrize("out", ["", " "])
+def test_an_empty_out_is_refused_before_playing(in_tmp, out):
+    path = config(in_tmp, "lasvegan")
+    refused(lvsim("run", path, "--out", out), "out", "empty")
+    assert [p.name for p in in_tmp.iterdir()] == ["c.toml"]
+
+
+def test_out_dot_in_a_folder_that_is_not_empty_is_refused_before_playing(in_tmp, monkeypatch):
+    import sim.runner
+
+    def no_games(*args, **kwargs):
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(sim.runner, "_play", no_games)
+    path = config(in_tmp, "lasvegan")
+    refused(lvsim("run", path, "--out", "."), "out", "not empty")
+
+
+@pytest.mark.parametrize("length", [238, 255])
+def test_out_names_up_to_255_bytes_are_used(in_tmp, length):
+    path = config(in_tmp, "lasvegan")
+    result = lvsim("run", path, "--out", "r" * length, "--json")
+    assert result.exit_code == 0, result.stderr
+    assert (in_tmp / ("r" * length) / "summary.json").is_file()
+
+
+@pytest.mark.parametrize("out", ["r" * 256, "é" * 128, "a\0b", "sub/" + "r" * 300 + "/x"])
+def test_out_names_the_file_system_cannot_take_are_refused(in_tmp, out):
+    path = config(in_tmp, "lasvegan")
+    named = "NUL" if "\0" in out else "out"
+    refused(lvsim("run", path, "--out", out), named)
+    refused(lvsim("sweep", write(in_tmp / "s.toml", 'base = "c.toml"\n[sweep]\n"run.games" = [5, 6]\n'),
+                  "--out", out), named)
+    assert sorted(p.name for p in in_tmp.iterdir()) == ["c.toml", "s.toml"]
+
+
+def test_a_default_out_name_is_cut_to_fit(in_tmp):
+    path = config(in_tmp, "lasvegan", name="c" * 250 + ".toml")
+    result = lvsim("run", path, "--json")
+    assert result.exit_code == 0, result.stderr
+    [made] = (in_tmp / "reports").iterdir()
+    assert len(made.name) <= 255
+
+
+# --- messages -------------------------------------------------------------------------
+
+
+LONG_LIST = "[" + ", ".join(['[1, "x"]'] * 10_000) + "]"
+
+
+@pytest.mark.parametrize(
+    "key,value",
+    [("rules.tokens", LONG_LIST), ("rules.machines", LONG_LIST), ("rules.players", LONG_LIST),
+     ("policies.seats", json.dumps("w" * 50_000)), ("policies.seats", "[" + ", ".join(["[1]"] * 4) + "]")],
+)
+def test_a_long_bad_value_is_quoted_short(tmp_path, key, value):
+    table, name = key.split(".")
+    path = config(tmp_path, "lasvegan", f"[{table}]\n{name} = {value}\n")
+    line = refused(lvsim("run", path, "--out", tmp_path / "o"), key)
+    assert len(line) < 400
+    assert len(value) < 100 or "characters" in line
+
+
+def test_a_file_name_with_a_line_break_stays_on_one_line(in_tmp):
+    refused(lvsim("run", "no\nsuch.toml"), "no\\nsuch.toml")
+
+
+def test_an_unexpected_error_is_one_line_naming_the_traceback_file(monkeypatch, tmp_path):
+    import sim.games
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(sim.games, "all_games", broken)
+    monkeypatch.delenv("LVSIM_TRACEBACK", raising=False)
+    result = lvsim("games")
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1 and "bug" in result.stderr and "Traceback" not in result.stderr
+    [saved] = tmp_path.glob("lvsim-traceback-*.txt")
+    assert saved.name in result.stderr
+    assert "ZeroDivisionError: a bug" in saved.read_text()
+
+
+@pytest.mark.parametrize("command", ["", "run", "sweep", "duel", "replay", "report", "bench", "games"])
+def test_help_still_works(command):
+    result = lvsim(*([command] if command else []), "--help")
+    assert result.exit_code == 0 and "Usage:" in result.stdout
