@@ -128,6 +128,23 @@ def share_ylim(ax, table: pd.DataFrame, fair: float) -> None:
 # --- the figures every game's report shows ----------------------------------------
 
 
+def percentile_boxes(ax, table: pd.DataFrame) -> None:
+    """One box per row of ``table`` from its exact percentiles (box: p25–p75, whiskers: p05–p95, dot: mean)."""
+    stats = [
+        {"med": r["p50"], "q1": r["p25"], "q3": r["p75"], "whislo": r["p05"], "whishi": r["p95"],
+         "mean": r["mean"], "fliers": []}
+        for _, r in table.iterrows()
+    ]
+    ax.bxp(
+        stats, positions=range(len(table)), widths=0.55, showfliers=False, patch_artist=True, showmeans=True,
+        boxprops={"facecolor": "#d6e6f2", "edgecolor": MAIN},
+        medianprops={"color": MAIN, "linewidth": 2},
+        whiskerprops={"color": MAIN}, capprops={"color": MAIN},
+        meanprops={"marker": "o", "markerfacecolor": OKABE_ITO["orange"], "markeredgecolor": "none",
+                   "markersize": 5},
+    )
+
+
 def skill_figure(entries: pd.DataFrame, title: str) -> Figure:
     """Horizontal win-share bars with intervals, each against its own fair share."""
     with styled():

@@ -17,7 +17,7 @@ from matplotlib.ticker import MaxNLocator
 
 from analysis.figure_style import (  # noqa: F401  (png_bytes, skill_figure, strength_figure: kept importable here)
     FAIR, GAIN, LOSS, MAIN, NEUTRAL, OKABE_ITO, SEQUENCE, SIGNED, error_bars, fair_line, figure, percent_axis,
-    png_bytes, share_bars, share_ylim, signed_text, skill_figure, strength_figure, styled,
+    percentile_boxes, png_bytes, share_bars, share_ylim, signed_text, skill_figure, strength_figure, styled,
 )
 
 KIND_COLOURS = {"colour": OKABE_ITO["sky_blue"], "points": OKABE_ITO["orange"], "golden": OKABE_ITO["reddish_purple"]}
@@ -132,22 +132,9 @@ def cabbages_figure(finals: pd.DataFrame, trajectory: pd.DataFrame, starting: in
     ``finals`` is ``tables.final_cabbages_by_seat``: the boxes are drawn from
     its exact percentiles, not from the games themselves.
     """
-    players = len(finals)
     with styled():
         fig, (left, right) = figure(3.2, 2, width_ratios=[1, 1.25])
-        stats = [
-            {"med": r["p50"], "q1": r["p25"], "q3": r["p75"], "whislo": r["p05"], "whishi": r["p95"],
-             "mean": r["mean"], "fliers": []}
-            for _, r in finals.iterrows()
-        ]
-        left.bxp(
-            stats, positions=range(players), widths=0.55, showfliers=False, patch_artist=True, showmeans=True,
-            boxprops={"facecolor": "#d6e6f2", "edgecolor": MAIN},
-            medianprops={"color": MAIN, "linewidth": 2},
-            whiskerprops={"color": MAIN}, capprops={"color": MAIN},
-            meanprops={"marker": "o", "markerfacecolor": OKABE_ITO["orange"], "markeredgecolor": "none",
-                       "markersize": 5},
-        )
+        percentile_boxes(left, finals)
         left.axhline(starting, color=FAIR, linestyle="--", linewidth=1, zorder=1)
         left.annotate(f"start {starting}", xy=(1, starting), xycoords=("axes fraction", "data"), xytext=(0, 3),
                       textcoords="offset points", ha="right", va="bottom", fontsize=8, color=FAIR)

@@ -14,7 +14,7 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from analysis.figure_style import (
     FAIR, GAIN, LOSS, MAIN, MINUS, NEUTRAL, OKABE_ITO, error_bars, fair_line, figure, percent_axis, share_bars,
-    share_ylim, styled,
+    percentile_boxes, share_ylim, styled,
 )
 
 
@@ -71,22 +71,9 @@ def money_figure(by_seat: pd.DataFrame, margins: pd.DataFrame) -> Figure:
     ``by_seat`` is ``tables.money_by_seat``: the boxes are drawn from its
     exact percentiles, not from the games themselves.
     """
-    players = len(by_seat)
     with styled():
         fig, (left, right) = figure(3.2, 2, width_ratios=[1, 1.3])
-        stats = [
-            {"med": r["p50"], "q1": r["p25"], "q3": r["p75"], "whislo": r["p05"], "whishi": r["p95"],
-             "mean": r["mean"], "fliers": []}
-            for _, r in by_seat.iterrows()
-        ]
-        left.bxp(
-            stats, positions=range(players), widths=0.55, showfliers=False, patch_artist=True, showmeans=True,
-            boxprops={"facecolor": "#d6e6f2", "edgecolor": MAIN},
-            medianprops={"color": MAIN, "linewidth": 2},
-            whiskerprops={"color": MAIN}, capprops={"color": MAIN},
-            meanprops={"marker": "o", "markerfacecolor": OKABE_ITO["orange"], "markeredgecolor": "none",
-                       "markersize": 5},
-        )
+        percentile_boxes(left, by_seat)
         left.set_title("Final money by seat")
         left.set_xlabel("seat")
         left.set_ylabel("dollars at the end")

@@ -30,36 +30,6 @@ def legal_cards_nb(hand, led_suit):
     return follow if follow else hand
 
 
-@njit(cache=True, error_model="numpy")
-def trick_winner_nb(cards, n):
-    """Position (0-based, in play order) of the card that wins the trick.
-
-    The last 0 of a suit other than the led suit wins; otherwise the highest
-    card of the led suit.
-    """
-    led = cards[0] // 10
-    best = 0
-    best_value = cards[0] % 10
-    zero = -1
-    for i in range(1, n):
-        suit = cards[i] // 10
-        value = cards[i] % 10
-        if suit != led:
-            if value == 0:
-                zero = i
-        elif value > best_value:
-            best = i
-            best_value = value
-    return zero if zero >= 0 else best
-
-
-@njit(cache=True, inline="always")
-def sevens_in_nb(cards, n):
-    k = 0
-    for i in range(n):
-        if cards[i] % 10 == E.SEVEN:
-            k += 1
-    return k
 
 
 @njit(cache=True, inline="always")
@@ -91,18 +61,6 @@ def any_free_slot_nb(pub):
             return True
     return False
 
-
-@njit(cache=True)
-def golden_hits_nb(tricks, players, side, hit):
-    """Fill ``hit[s]`` with 1 for each seat tied for the fewest (MIN) or most (MAX) tricks."""
-    target = tricks[0]
-    for s in range(1, players):
-        if side == E.MIN_SIDE:
-            target = min(target, tricks[s])
-        else:
-            target = max(target, tricks[s])
-    for s in range(players):
-        hit[s] = 1 if tricks[s] == target else 0
 
 
 # --- steps of a round on the public observation ------------------------------
@@ -190,7 +148,7 @@ def gather_trick_nb(pub):
     Returns ``(winner, sevens)``; the trick's places are emptied (-1), as
     the reference engine's observation shows an empty trick.
     """
-    # trick_winner_nb and sevens_in_nb, read in place: a slice of pub per
+    # The winner and the sevens, read in place: a slice of pub per
     # trick is an array of its own to build and reference-count.
     players = pub[E.P_PLAYERS]
     leader = pub[E.P_TRICK_LEADER]
@@ -261,7 +219,7 @@ def round_amounts_nb(pub, amount, hit):
             amount[m, s] = machine_amount_nb(sticker, value, np.uint64(pub[E.P_WON + s]))
     side = pub[E.P_GOLDEN_SIDE]
     if side != E.NO_SIDE:
-        # golden_hits_nb, read in place.
+        # The seats the golden machine hits (fewest or most tricks), read in place.
         target = pub[E.P_TRICKS]
         for s in range(1, players):
             if side == E.MIN_SIDE:
