@@ -104,7 +104,8 @@ def toml_value(depth: int = 3) -> st.SearchStrategy[str]:
 @st.composite
 def garbled(draw, text: str, value=None) -> bytes:
     """``text`` after a few cuts, splices and value swaps, in some encoding."""
-    value = value or toml_value()
+    if value is None:
+        value = toml_value()
     for _ in range(draw(st.integers(1, 3))):
         kind = draw(st.sampled_from(["swap", "swap", "cut", "insert", "repeat"]))
         if kind == "swap":
