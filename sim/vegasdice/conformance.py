@@ -76,7 +76,7 @@ def play_reference(rules: Rules, seed: int, game: int, seats: list[str]) -> dict
 # --- what a policy is handed, in either engine ----------------------------------------
 
 KERNEL_MODULE = "sim.vegasdice.nb"
-KERNEL_LOOPS = ("play_games_nb", "play_game_nb")
+KERNEL_LOOPS = ("play_games_nb", "play_chunk_nb")
 
 
 def _value(pub, own, white):
@@ -86,7 +86,8 @@ def _value(pub, own, white):
 # The game kernel calls these with what a policy decides from: each entry
 # gives what the policy is handed, and the arguments to pass on.
 KERNEL_POLICY_CALLS = {
-    "random_value_nb": lambda pub, own, white, rng: (_value(pub, own, white), (pub, own, white, rng)),
+    "random_value_at_nb": lambda pub, own, white, states, row: (
+        _value(pub, own, white), (pub, own, white, states, row)),
     "greedy_value_nb": lambda pub, own, white: (_value(pub, own, white), (pub, own, white)),
     "choose_value_nb": lambda pid, params, pub, own, white, rng: (
         _value(pub, own, white), (pid, params, pub, own, white, rng)),

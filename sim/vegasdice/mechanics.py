@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from sim.bits import popcount_nb
-from sim.rng import below_nb
+from sim.rng import below_at_nb, below_nb
 from sim.vegasdice import enums as E
 
 
@@ -26,7 +26,7 @@ def owner_in_play_nb(owner, players):
     return owner < players or owner == E.WHITE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def casino_gains_nb(pub, casino, gains):
     """What each owner takes from ``casino`` if it is paid out now.
 
@@ -92,7 +92,7 @@ def holds_dice_nb(pub, seat):
     return pub[E.P_DICE_LEFT + seat] + pub[E.P_WHITE_LEFT + seat] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_seat_nb(pub, seat):
     """The first seat after ``seat``, clockwise, that still holds dice (``seat``
     itself last); -1 when every die is placed."""
@@ -123,7 +123,19 @@ def roll_nb(rng, n_own, n_white, casinos, own, white):
         white[below_nb(rng, casinos)] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def roll_at_nb(states, row, n_own, n_white, casinos, own, white):
+    """:func:`roll_nb` drawing from ``states[row]`` (the game kernel's streams, read in place)."""
+    for c in range(casinos):
+        own[c] = 0
+        white[c] = 0
+    for _ in range(n_own):
+        own[below_at_nb(states, row, casinos)] += 1
+    for _ in range(n_white):
+        white[below_at_nb(states, row, casinos)] += 1
+
+
+@njit(cache=True, inline="always")
 def place_nb(pub, seat, casino, n_own, n_white):
     """``seat`` places ``n_own`` of its dice and ``n_white`` white ones on ``casino``."""
     pub[E.P_CASINO_DICE + casino * E.OWNERS + seat] += n_own
@@ -133,7 +145,7 @@ def place_nb(pub, seat, casino, n_own, n_white):
     pub[E.P_TURN] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def add_bill_nb(pub, casino, value):
     """Lay a bill on a casino, keeping its bills largest first."""
     bills = E.P_CASINO_BILLS + casino * E.MAX_CASINO_BILLS

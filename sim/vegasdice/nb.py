@@ -15,7 +15,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from sim.rng import below_nb, seed_stream_nb, shuffle_nb
+from sim.rng import below_at_nb, seed_stream_at_nb, shuffle_at_nb
 from sim.vegasdice import enums as E
 from sim.vegasdice.heuristics import greedy_value_nb
 from sim.vegasdice.mechanics import (
@@ -24,7 +24,7 @@ from sim.vegasdice.mechanics import (
     holds_dice_nb,
     next_seat_nb,
     place_nb,
-    roll_nb,
+    roll_at_nb,
     start_round_nb,
 )
 from sim.vegasdice.params import (
@@ -39,7 +39,7 @@ from sim.vegasdice.params import (
     S_WHITE,
     Rules,
 )
-from sim.vegasdice.policies import choose_value_nb, random_value_nb
+from sim.vegasdice.policies import choose_value_nb, random_value_at_nb
 from sim.vegasdice.records import RECORD_FIELDS, empty_records
 
 GAMES_PER_CHUNK = 2048
@@ -101,155 +101,162 @@ def winners_nb(money, held, players, tie_break, kinds, win):
 
 
 @njit(cache=True, error_model="numpy")
-def play_game_nb(
-    seed, game, i, scalars, bills, values, policy_ids, policy_params,
-    # scratch, reused across the games of a chunk
-    pub, table_rng, seat_rngs, pile, held, money, own, white, gains, win,
-    # outputs, row i
+def play_chunk_nb(
+    seed, first_game, lo, hi, scalars, bills, values, policy_ids, policy_params,
+    # scratch, reused across the games of the chunk; rngs[stream] is each stream's state
+    pub, rngs, pile, held, money, own, white, gains, win,
+    # outputs, rows lo .. hi - 1
     out_game, out_money, out_bills, out_win, out_money_tied, out_margin, out_rounds,
     out_first, out_won, out_bills_won, out_laid_out, out_casino_laid_out, out_white_won,
     out_unclaimed, out_payouts, out_tie_cancels, out_short, out_turns,
 ):
-    players = scalars[S_PLAYERS]
-    rounds = scalars[S_ROUNDS]
-    dice = scalars[S_DICE]
-    casinos = scalars[S_CASINOS]
-    minimum = scalars[S_MINIMUM]
-    n_white = scalars[S_WHITE]
-    n_extra = scalars[S_EXTRA_WHITE]
-    n_bills = bills.shape[0]
-    kinds = values.shape[0]
+    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``.
 
-    seed_stream_nb(table_rng, seed, game, E.STREAM_TABLE)
-    for s in range(players):
-        seed_stream_nb(seat_rngs[s], seed, game, E.STREAM_POLICY + s)
+    One call per chunk rather than per game: the arrays are handed over once,
+    and the streams are rows of one array read in place (no row view per draw).
+    """
+    for i in range(lo, hi):
+        game = first_game + i
+        players = scalars[S_PLAYERS]
+        rounds = scalars[S_ROUNDS]
+        dice = scalars[S_DICE]
+        casinos = scalars[S_CASINOS]
+        minimum = scalars[S_MINIMUM]
+        n_white = scalars[S_WHITE]
+        n_extra = scalars[S_EXTRA_WHITE]
+        n_bills = bills.shape[0]
+        kinds = values.shape[0]
 
-    # The pile is a ring: bills are drawn at ``head``, put under at ``head + size``.
-    for b in range(n_bills):
-        pile[b] = bills[b]
-    shuffle_nb(table_rng, pile, n_bills)
-    head = 0
-    size = n_bills
+        seed_stream_at_nb(rngs, E.STREAM_TABLE, seed, game, E.STREAM_TABLE)
+        for s in range(players):
+            seed_stream_at_nb(rngs, E.STREAM_POLICY + s, seed, game, E.STREAM_POLICY + s)
 
-    pub[:] = 0
-    pub[E.P_PLAYERS] = players
-    pub[E.P_ROUNDS] = rounds
-    pub[E.P_CASINOS] = casinos
-    pub[E.P_DICE] = dice
-    pub[E.P_WHITE_DICE] = n_white
-    held[:, :] = 0
-    money[:] = 0
+        # The pile is a ring: bills are drawn at ``head``, put under at ``head + size``.
+        for b in range(n_bills):
+            pile[b] = bills[b]
+        shuffle_at_nb(rngs, E.STREAM_TABLE, pile, n_bills)
+        head = 0
+        size = n_bills
 
-    out_game[i] = game
-    rounds_played = 0
-    for r in range(rounds):
-        first = r % players
-        start_round_nb(pub, r, first, dice, n_white)
+        pub[:] = 0
+        pub[E.P_PLAYERS] = players
+        pub[E.P_ROUNDS] = rounds
+        pub[E.P_CASINOS] = casinos
+        pub[E.P_DICE] = dice
+        pub[E.P_WHITE_DICE] = n_white
+        held[:, :] = 0
+        money[:] = 0
 
-        # Casinos 1 to C in order: bills until the minimum is reached.
-        short = 0
-        laid_out = 0
-        for c in range(casinos):
-            pub[E.P_CASINO_NBILLS + c] = 0
-            total = 0
-            while total < minimum and size > 0:
-                value = pile[head]
-                head = (head + 1) % n_bills
-                size -= 1
-                add_bill_nb(pub, c, value)
-                total += value
-            if total < minimum:
-                short += 1
-            out_casino_laid_out[i, r, c] = total
-            laid_out += total
-        pub[E.P_PILE] = size
-        if short > 0 and scalars[S_EMPTY_PILE] == E.EMPTY_PILE_END:
-            out_casino_laid_out[i, r, :] = 0
-            break
-        rounds_played = r + 1
-        out_first[i, r] = first
-        out_laid_out[i, r] = laid_out
-        out_short[i, r] = short
+        out_game[i] = game
+        rounds_played = 0
+        for r in range(rounds):
+            first = r % players
+            start_round_nb(pub, r, first, dice, n_white)
 
-        # The table's extra white dice (3 players), then the turns.
-        for _ in range(n_extra):
-            pub[E.P_CASINO_DICE + below_nb(table_rng, casinos) * E.OWNERS + E.WHITE] += 1
-        s = first if holds_dice_nb(pub, first) else next_seat_nb(pub, first)
-        while s >= 0:
-            pub[E.P_SEAT] = s
-            roll_nb(table_rng, pub[E.P_DICE_LEFT + s], pub[E.P_WHITE_LEFT + s], casinos, own, white)
-            # The common policies are called directly, without the dispatch.
-            if policy_ids[s] == E.POLICY_RANDOM:
-                c = random_value_nb(pub, own, white, seat_rngs[s])
-            elif policy_ids[s] == E.POLICY_GREEDY:
-                c = greedy_value_nb(pub, own, white)
-            else:
-                c = choose_value_nb(policy_ids[s], policy_params[s], pub, own, white, seat_rngs[s])
-            place_nb(pub, s, c, own[c], white[c])
-            s = next_seat_nb(pub, s)
-        out_turns[i, r] = pub[E.P_TURN]
+            # Casinos 1 to C in order: bills until the minimum is reached.
+            short = 0
+            laid_out = 0
+            for c in range(casinos):
+                pub[E.P_CASINO_NBILLS + c] = 0
+                total = 0
+                while total < minimum and size > 0:
+                    value = pile[head]
+                    head = (head + 1) % n_bills
+                    size -= 1
+                    add_bill_nb(pub, c, value)
+                    total += value
+                if total < minimum:
+                    short += 1
+                out_casino_laid_out[i, r, c] = total
+                laid_out += total
+            pub[E.P_PILE] = size
+            if short > 0 and scalars[S_EMPTY_PILE] == E.EMPTY_PILE_END:
+                out_casino_laid_out[i, r, :] = 0
+                break
+            rounds_played = r + 1
+            out_first[i, r] = first
+            out_laid_out[i, r] = laid_out
+            out_short[i, r] = short
 
-        # Payout, casino 1 to C: bills the white dice win, then bills nobody
-        # won (largest first), go under the pile.
-        payouts = 0
-        tie_cancels = 0
-        white_won = 0
-        unclaimed = 0
-        for c in range(casinos):
-            any_dice = False
-            for o in range(E.OWNERS):
-                if pub[E.P_CASINO_DICE + c * E.OWNERS + o] > 0:
-                    any_dice = True
-            if any_dice:
-                payouts += 1
-            if casino_gains_nb(pub, c, gains) > 0:
-                tie_cancels += 1
-            taken = 0
-            for o in range(players):
-                if gains[o] > 0:
+            # The table's extra white dice (3 players), then the turns.
+            for _ in range(n_extra):
+                pub[E.P_CASINO_DICE + below_at_nb(rngs, E.STREAM_TABLE, casinos) * E.OWNERS + E.WHITE] += 1
+            s = first if holds_dice_nb(pub, first) else next_seat_nb(pub, first)
+            while s >= 0:
+                pub[E.P_SEAT] = s
+                roll_at_nb(rngs, E.STREAM_TABLE, pub[E.P_DICE_LEFT + s], pub[E.P_WHITE_LEFT + s], casinos, own, white)
+                # The common policies are called directly, without the dispatch.
+                if policy_ids[s] == E.POLICY_RANDOM:
+                    c = random_value_at_nb(pub, own, white, rngs, E.STREAM_POLICY + s)
+                elif policy_ids[s] == E.POLICY_GREEDY:
+                    c = greedy_value_nb(pub, own, white)
+                else:
+                    c = choose_value_nb(policy_ids[s], policy_params[s], pub, own, white, rngs[E.STREAM_POLICY + s])
+                place_nb(pub, s, c, own[c], white[c])
+                s = next_seat_nb(pub, s)
+            out_turns[i, r] = pub[E.P_TURN]
+
+            # Payout, casino 1 to C: bills the white dice win, then bills nobody
+            # won (largest first), go under the pile.
+            payouts = 0
+            tie_cancels = 0
+            white_won = 0
+            unclaimed = 0
+            for c in range(casinos):
+                any_dice = False
+                for o in range(E.OWNERS):
+                    if pub[E.P_CASINO_DICE + c * E.OWNERS + o] > 0:
+                        any_dice = True
+                if any_dice:
+                    payouts += 1
+                if casino_gains_nb(pub, c, gains) > 0:
+                    tie_cancels += 1
+                taken = 0
+                for o in range(players):
+                    if gains[o] > 0:
+                        taken += 1
+                        money[o] += gains[o]
+                        held[o, bill_kind_nb(values, gains[o])] += 1
+                        out_won[i, r, o] += gains[o]
+                        out_bills_won[i, r, o] += 1
+                if gains[E.WHITE] > 0:
                     taken += 1
-                    money[o] += gains[o]
-                    held[o, bill_kind_nb(values, gains[o])] += 1
-                    out_won[i, r, o] += gains[o]
-                    out_bills_won[i, r, o] += 1
-            if gains[E.WHITE] > 0:
-                taken += 1
-                white_won += gains[E.WHITE]
-                pile[(head + size) % n_bills] = gains[E.WHITE]
-                size += 1
-            base = E.P_CASINO_BILLS + c * E.MAX_CASINO_BILLS
-            for k in range(taken, pub[E.P_CASINO_NBILLS + c]):
-                unclaimed += pub[base + k]
-                pile[(head + size) % n_bills] = pub[base + k]
-                size += 1
-            for k in range(pub[E.P_CASINO_NBILLS + c]):
-                pub[base + k] = 0
-            pub[E.P_CASINO_NBILLS + c] = 0
-        out_payouts[i, r] = payouts
-        out_tie_cancels[i, r] = tie_cancels
-        out_white_won[i, r] = white_won
-        out_unclaimed[i, r] = unclaimed
-        pub[E.P_PILE] = size
-        for o in range(players):
-            pub[E.P_MONEY + o] = money[o]
-            pub[E.P_BILLS + o] += out_bills_won[i, r, o]
+                    white_won += gains[E.WHITE]
+                    pile[(head + size) % n_bills] = gains[E.WHITE]
+                    size += 1
+                base = E.P_CASINO_BILLS + c * E.MAX_CASINO_BILLS
+                for k in range(taken, pub[E.P_CASINO_NBILLS + c]):
+                    unclaimed += pub[base + k]
+                    pile[(head + size) % n_bills] = pub[base + k]
+                    size += 1
+                for k in range(pub[E.P_CASINO_NBILLS + c]):
+                    pub[base + k] = 0
+                pub[E.P_CASINO_NBILLS + c] = 0
+            out_payouts[i, r] = payouts
+            out_tie_cancels[i, r] = tie_cancels
+            out_white_won[i, r] = white_won
+            out_unclaimed[i, r] = unclaimed
+            pub[E.P_PILE] = size
+            for o in range(players):
+                pub[E.P_MONEY + o] = money[o]
+                pub[E.P_BILLS + o] += out_bills_won[i, r, o]
 
-    n_win, tied = winners_nb(money, held, players, scalars[S_TIE_BREAK], kinds, win)
-    best = 0
-    second = 0
-    for s in range(players):
-        if money[s] >= best:
-            second = best
-            best = money[s]
-        elif money[s] > second:
-            second = money[s]
-    for s in range(players):
-        out_money[i, s] = money[s]
-        out_bills[i, s] = pub[E.P_BILLS + s]
-        out_win[i, s] = 1.0 / n_win if win[s] else 0.0
-    out_money_tied[i] = tied
-    out_margin[i] = best - second
-    out_rounds[i] = rounds_played
+        n_win, tied = winners_nb(money, held, players, scalars[S_TIE_BREAK], kinds, win)
+        best = 0
+        second = 0
+        for s in range(players):
+            if money[s] >= best:
+                second = best
+                best = money[s]
+            elif money[s] > second:
+                second = money[s]
+        for s in range(players):
+            out_money[i, s] = money[s]
+            out_bills[i, s] = pub[E.P_BILLS + s]
+            out_win[i, s] = 1.0 / n_win if win[s] else 0.0
+        out_money_tied[i] = tied
+        out_margin[i] = best - second
+        out_rounds[i] = rounds_played
 
 
 # nogil: a run can write the previous chunk to disk while this one plays.
@@ -264,8 +271,7 @@ def play_games_nb(
     n_chunks = (n_games + chunk - 1) // chunk
     for ch in prange(n_chunks):
         pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
-        table_rng = np.zeros(4, dtype=np.uint64)
-        seat_rngs = np.zeros((players, 4), dtype=np.uint64)
+        rngs = np.zeros((E.STREAM_POLICY + players, 4), dtype=np.uint64)
         pile = np.zeros(max(1, bills.shape[0]), dtype=np.int64)
         held = np.zeros((players, values.shape[0]), dtype=np.int64)
         money = np.zeros(players, dtype=np.int64)
@@ -273,14 +279,13 @@ def play_games_nb(
         white = np.zeros(E.MAX_CASINOS, dtype=np.int64)
         gains = np.zeros(E.OWNERS, dtype=np.int64)
         win = np.zeros(players, dtype=np.int64)
-        for i in range(ch * chunk, min(n_games, (ch + 1) * chunk)):
-            play_game_nb(
-                seed, first_game + i, i, scalars, bills, values, policy_ids, policy_params,
-                pub, table_rng, seat_rngs, pile, held, money, own, white, gains, win,
-                out_game, out_money, out_bills, out_win, out_money_tied, out_margin, out_rounds,
-                out_first, out_won, out_bills_won, out_laid_out, out_casino_laid_out, out_white_won,
-                out_unclaimed, out_payouts, out_tie_cancels, out_short, out_turns,
-            )
+        play_chunk_nb(
+            seed, first_game, ch * chunk, min(n_games, (ch + 1) * chunk), scalars, bills, values, policy_ids,
+            policy_params, pub, rngs, pile, held, money, own, white, gains, win,
+            out_game, out_money, out_bills, out_win, out_money_tied, out_margin, out_rounds,
+            out_first, out_won, out_bills_won, out_laid_out, out_casino_laid_out, out_white_won,
+            out_unclaimed, out_payouts, out_tie_cancels, out_short, out_turns,
+        )
 
 
 def play_games(

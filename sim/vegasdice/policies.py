@@ -28,7 +28,7 @@ from numba import njit
 from sim.errors import ConfigError, shown
 from sim.seats import parse_seats as shared_parse_seats
 from sim.seats import whole_number
-from sim.rng import below_nb
+from sim.rng import below_at_nb, below_nb
 from sim.vegasdice import enums as E
 from sim.vegasdice.heuristics import greedy_value_nb
 from sim.vegasdice.montecarlo import montecarlo_value_nb
@@ -103,6 +103,23 @@ def random_value_nb(pub, own, white, rng):
         if own[c] + white[c] > 0:
             shown += 1
     k = below_nb(rng, shown)
+    for c in range(casinos):
+        if own[c] + white[c] > 0:
+            if k == 0:
+                return c
+            k -= 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def random_value_at_nb(pub, own, white, states, row):
+    """:func:`random_value_nb` drawing from ``states[row]`` (the game kernel's streams, read in place)."""
+    casinos = pub[E.P_CASINOS]
+    shown = 0
+    for c in range(casinos):
+        if own[c] + white[c] > 0:
+            shown += 1
+    k = below_at_nb(states, row, shown)
     for c in range(casinos):
         if own[c] + white[c] > 0:
             if k == 0:
