@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import time
 
-import numba
-
 from sim.errors import ConfigError
+from sim.batches import threads_used
 from sim.game import Game
 from sim.memory import check_fits
 
@@ -28,7 +27,7 @@ def bench_core(game: Game, rules, policy: str = "random", games: int = 1_000_000
     record = sum(a.nbytes for a in game.records.empty(1, rules).values())
     check_fits("--games", games, record, "games' records")
     game.play_games(rules, seed, 0, min(64, games), ids, params, threads=threads)
-    used = numba.get_num_threads() if threads is None else min(threads, numba.config.NUMBA_NUM_THREADS)
+    used = threads_used(threads)
     start = time.perf_counter()
     game.play_games(rules, seed, 0, games, ids, params, threads=threads)
     seconds = time.perf_counter() - start

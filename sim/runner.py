@@ -315,11 +315,9 @@ class InProcess:
     where = "in-process"
 
     def threads_of(self, config: Config) -> int:
-        import numba
+        from sim.batches import threads_used
 
-        if config.threads is None:
-            return numba.get_num_threads()
-        return min(config.threads, numba.config.NUMBA_NUM_THREADS)
+        return threads_used(config.threads)
 
     def chunk_games(self, n_games: int) -> int:
         return CHUNK_GAMES

@@ -10,7 +10,6 @@ one of ``docs/engine.md``, shared with the reference engine.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from numba import njit, prange
 
@@ -53,6 +52,7 @@ from sim.lasvegan.policies import (
     random_placement_at_nb,
 )
 from sim.lasvegan.records import RECORD_FIELDS, empty_records
+from sim.batches import check_batch, chunk_games, kernel_threads
 from sim.rng import coin_at_nb, seed_stream_at_nb, shuffle_at_nb
 
 GAMES_PER_CHUNK = 2048
@@ -301,26 +301,16 @@ def play_games(
     time (default: up to GAMES_PER_CHUNK, fewer for a small batch so that
     every thread gets work).
     """
-    if n_games < 0 or first_game < 0:
-        raise ValueError("first_game and n_games must be non-negative")
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be between 0 and 2**64 - 1, got {seed}")
+    check_batch(seed, first_game, n_games)
     rec = empty_records(n_games, rules.players, rules.rounds)
     if n_games == 0:
         return rec
     scalars, machines, tokens, golden = rules.kernel_args()
     ids = np.ascontiguousarray(policy_ids, dtype=np.int64)
     params = np.ascontiguousarray(policy_params, dtype=np.float64)
-    previous = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
-    if chunk is None:
-        chunk = min(GAMES_PER_CHUNK, -(-n_games // (4 * numba.get_num_threads())))
-    try:
+    with kernel_threads(threads) as used:
         play_games_nb(
-            np.uint64(seed), first_game, n_games, max(1, int(chunk)), scalars, machines, tokens,
-            golden, ids, params, *(rec[name] for name in RECORD_FIELDS),
+            np.uint64(seed), first_game, n_games, chunk_games(n_games, used, chunk, GAMES_PER_CHUNK),
+            scalars, machines, tokens, golden, ids, params, *(rec[name] for name in RECORD_FIELDS),
         )
-    finally:
-        numba.set_num_threads(previous)
     return rec

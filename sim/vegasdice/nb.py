@@ -11,10 +11,10 @@ engine.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 from numba import njit, prange
 
+from sim.batches import check_batch, chunk_games, kernel_threads
 from sim.rng import below_at_nb, seed_stream_at_nb, shuffle_at_nb
 from sim.vegasdice import enums as E
 from sim.vegasdice.heuristics import greedy_value_nb
@@ -306,26 +306,16 @@ def play_games(
     time (default: up to GAMES_PER_CHUNK, fewer for a small batch so that
     every thread gets work).
     """
-    if n_games < 0 or first_game < 0:
-        raise ValueError("first_game and n_games must be non-negative")
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be between 0 and 2**64 - 1, got {seed}")
+    check_batch(seed, first_game, n_games)
     rec = empty_records(n_games, rules.players, rules.rounds, rules.casinos)
     if n_games == 0:
         return rec
     scalars, bills, values = rules.kernel_args()
     ids = np.ascontiguousarray(policy_ids, dtype=np.int64)
     params = np.ascontiguousarray(policy_params, dtype=np.float64)
-    previous = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
-    if chunk is None:
-        chunk = min(GAMES_PER_CHUNK, -(-n_games // (4 * numba.get_num_threads())))
-    try:
+    with kernel_threads(threads) as used:
         play_games_nb(
-            np.uint64(seed), first_game, n_games, max(1, int(chunk)), scalars, bills, values,
-            ids, params, *(rec[name] for name in RECORD_FIELDS),
+            np.uint64(seed), first_game, n_games, chunk_games(n_games, used, chunk, GAMES_PER_CHUNK),
+            scalars, bills, values, ids, params, *(rec[name] for name in RECORD_FIELDS),
         )
-    finally:
-        numba.set_num_threads(previous)
     return rec
