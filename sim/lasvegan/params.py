@@ -9,11 +9,12 @@ combinations with a :class:`~sim.errors.ConfigError` naming the key.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
 from sim.errors import ConfigError, shown
+from sim.knobs import RuleKnobs
 from sim.lasvegan import enums as E
 
 DEFAULT_MACHINES = (
@@ -71,7 +72,7 @@ def machine_name(code: int) -> str:
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(RuleKnobs):
     players: int = 4
     rounds: int = 4
     starting_cabbages: int = 15
@@ -117,29 +118,12 @@ class Rules:
         return tuple(machine_code(m) for m in self.machines)
 
     # --- conversions ---------------------------------------------------
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any] | None, prefix: str = "rules") -> "Rules":
-        data = dict(data or {})
-        known = set(cls.__dataclass_fields__)
-        for key in data:
-            if key not in known:
-                raise ConfigError(f"{prefix}.{key}", f"unknown key (known: {', '.join(sorted(known))})")
-        try:
-            return cls(**data)
-        except ConfigError as err:
-            raise ConfigError(f"{prefix}.{err.field}", err.problem) from None
-
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["machines"] = list(self.machines)
         d["tokens"] = [list(t) for t in self.tokens]
         d["golden_token"] = list(self.golden_token)
         return d
-
-    def differences(self) -> dict[str, Any]:
-        """Fields whose value differs from the rulebook game (same player count)."""
-        base = Rules(players=self.players).to_dict()
-        return {k: v for k, v in self.to_dict().items() if base[k] != v}
 
     def kernel_args(self) -> tuple:
         """The arrays the jitted core takes: (scalars, machines, tokens, golden)."""

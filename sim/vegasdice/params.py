@@ -30,11 +30,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
 from sim.errors import ConfigError, shown
+from sim.knobs import RuleKnobs
 from sim.vegasdice import enums as E
 
 # The 54 banknotes of the box: [value in dollars, count].
@@ -70,7 +71,7 @@ KNOBS: dict[str, tuple[Any, str]] = {
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(RuleKnobs):
     players: int = 4
     rounds: int = 4
     dice_per_player: int = 8
@@ -117,27 +118,10 @@ class Rules:
         return sum(value * count for value, count in self.bills)
 
     # --- conversions ---------------------------------------------------
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any] | None, prefix: str = "rules") -> "Rules":
-        data = dict(data or {})
-        known = set(cls.__dataclass_fields__)
-        for key in data:
-            if key not in known:
-                raise ConfigError(f"{prefix}.{key}", f"unknown key (known: {', '.join(sorted(known))})")
-        try:
-            return cls(**data)
-        except ConfigError as err:
-            raise ConfigError(f"{prefix}.{err.field}", err.problem) from None
-
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["bills"] = [list(b) for b in self.bills]
         return d
-
-    def differences(self) -> dict[str, Any]:
-        """Fields whose value differs from the rulebook game (same player count)."""
-        base = Rules(players=self.players).to_dict()
-        return {k: v for k, v in self.to_dict().items() if base[k] != v}
 
     def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The arrays the jitted core takes: (scalars, pile in ``bills`` order, values largest first)."""
