@@ -34,8 +34,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sim.errors import ConfigError, ScriptError, cut, shown
-from sim.inputs import read_json
+from sim.errors import ScriptError, cut, shown
+from sim.scripts import no_unknown_keys, read_script, script_rules
 from sim.lasvegan import enums as E
 from sim.lasvegan.params import Rules, machine_code
 from sim.lasvegan.rules import GameState, IllegalMove, Placement, game_trace, parse_card
@@ -48,7 +48,7 @@ GOLDEN_SIDES = {"min": E.MIN_SIDE, "max": E.MAX_SIDE}
 
 def replay_path(path) -> dict:
     """Replay the script in the JSON file at ``path``; a ScriptError naming it if it cannot be read."""
-    data = read_json(path, lambda problem: ScriptError(f"{path}: {problem}"), what="script")
+    data = read_script(path)
     return replay_script(data)
 
 
@@ -56,11 +56,11 @@ def replay_script(data: dict) -> dict:
     """Play a scripted game (already parsed from JSON) and return its trace."""
     if not isinstance(data, dict):
         raise ScriptError("a script is a JSON object with 'rounds' (and optionally 'players', 'rules')")
-    _no_unknown_keys(data, SCRIPT_KEYS, "script")
+    no_unknown_keys(data, SCRIPT_KEYS, "script")
     rounds = data.get("rounds")
     if not isinstance(rounds, list) or not rounds:
         raise ScriptError("rounds: must be a non-empty list of rounds")
-    rules = _script_rules(data, len(rounds))
+    rules = script_rules(Rules, data, len(rounds), E.MAX_ROUNDS)
     state = GameState(rules)
     for number, round_script in enumerate(rounds, start=1):
         if state.game_over:
@@ -76,32 +76,6 @@ def replay_script(data: dict) -> dict:
 
 def _why_over(state: GameState) -> str:
     return "a seat has 0 cabbages" if 0 in state.cabbages else "its last round"
-
-
-def _script_rules(data: dict, n_rounds: int) -> Rules:
-    table = data.get("rules", {})
-    if not isinstance(table, dict):
-        raise ScriptError("rules: must be an object with the keys of a config's [rules] table")
-    table = dict(table)
-    if "players" in data:
-        if "players" in table and table["players"] != data["players"]:
-            raise ScriptError(f"players: {shown(data['players'])} at the top but rules.players is {shown(table['players'])}")
-        table["players"] = data["players"]
-    if "rounds" not in table:
-        if n_rounds > E.MAX_ROUNDS:
-            raise ScriptError(f"rounds: the script lists {n_rounds} rounds, a game has at most {E.MAX_ROUNDS}")
-        # a scripted game lasts as many rounds as it lists
-        table["rounds"] = n_rounds
-    try:
-        return Rules.from_mapping(table, prefix="rules")
-    except ConfigError as err:
-        raise ScriptError(str(err)) from None
-
-
-def _no_unknown_keys(obj: dict, known, where: str) -> None:
-    for key in obj:
-        if key not in known:
-            raise ScriptError(f"{where}: unknown key {shown(key)} (known: {', '.join(known)})")
 
 
 def _list_of(value: Any, what: str, where: str) -> list:
@@ -121,7 +95,7 @@ def _play_round(state: GameState, script: Any, number: int) -> None:
     where = f"round {number}"
     if not isinstance(script, dict):
         raise ScriptError(f"{where}: must be an object with {', '.join(REQUIRED_ROUND_KEYS)}")
-    _no_unknown_keys(script, ROUND_KEYS, where)
+    no_unknown_keys(script, ROUND_KEYS, where)
     for key in REQUIRED_ROUND_KEYS:
         if key not in script:
             raise ScriptError(f"{where}: missing {shown(key)}")

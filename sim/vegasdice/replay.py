@@ -38,8 +38,8 @@ import json
 from collections import Counter
 from typing import Any
 
-from sim.errors import ConfigError, ScriptError, cut, shown
-from sim.inputs import read_json
+from sim.errors import ScriptError, cut, shown
+from sim.scripts import no_unknown_keys, read_script, script_rules
 from sim.vegasdice import enums as E
 from sim.vegasdice.params import Rules
 from sim.vegasdice.rules import GameState, IllegalMove, Roll, game_trace
@@ -51,7 +51,7 @@ TURN_KEYS = ("seat", "roll", "white", "place")
 
 def replay_path(path) -> dict:
     """Replay the script in the JSON file at ``path``; a ScriptError naming it if it cannot be read."""
-    data = read_json(path, lambda problem: ScriptError(f"{path}: {problem}"), what="script")
+    data = read_script(path)
     return replay_script(data)
 
 
@@ -59,11 +59,11 @@ def replay_script(data: Any) -> dict:
     """Play a scripted game (already parsed from JSON) and return its trace."""
     if not isinstance(data, dict):
         raise ScriptError("a script is a JSON object with 'rounds' (and optionally 'players', 'rules', 'pile')")
-    _no_unknown_keys(data, SCRIPT_KEYS, "script")
+    no_unknown_keys(data, SCRIPT_KEYS, "script")
     rounds = data.get("rounds")
     if not isinstance(rounds, list) or not rounds:
         raise ScriptError("rounds: must be a non-empty list of rounds")
-    rules = _script_rules(data, len(rounds))
+    rules = script_rules(Rules, data, len(rounds), E.MAX_ROUNDS)
     state = GameState(rules, _pile(data.get("pile", []), rules))
     for number, round_script in enumerate(rounds, start=1):
         if state.game_over:
@@ -97,26 +97,6 @@ def script_from_trace(trace: dict, rules: Rules) -> dict:
     return {"players": rules.players, "rules": table, "pile": list(trace["pile"]), "rounds": rounds}
 
 
-def _script_rules(data: dict, n_rounds: int) -> Rules:
-    table = data.get("rules", {})
-    if not isinstance(table, dict):
-        raise ScriptError("rules: must be an object with the keys of a config's [rules] table")
-    table = dict(table)
-    if "players" in data:
-        if "players" in table and table["players"] != data["players"]:
-            raise ScriptError(f"players: {shown(data['players'])} at the top but rules.players is {shown(table['players'])}")
-        table["players"] = data["players"]
-    if "rounds" not in table:
-        if n_rounds > E.MAX_ROUNDS:
-            raise ScriptError(f"rounds: the script lists {n_rounds} rounds, a game has at most {E.MAX_ROUNDS}")
-        # a scripted game lasts as many rounds as it lists
-        table["rounds"] = n_rounds
-    try:
-        return Rules.from_mapping(table, prefix="rules")
-    except ConfigError as err:
-        raise ScriptError(str(err)) from None
-
-
 def _pile(first: Any, rules: Rules) -> list[int]:
     """The pile, top first: the script's bills, then the others in ``rules.bills`` order."""
     if not isinstance(first, list) or not all(isinstance(b, int) and not isinstance(b, bool) for b in first):
@@ -137,12 +117,6 @@ def _pile(first: Any, rules: Rules) -> list[int]:
     return list(first) + rest
 
 
-def _no_unknown_keys(obj: dict, known, where: str) -> None:
-    for key in obj:
-        if key not in known:
-            raise ScriptError(f"{where}: unknown key {shown(key)} (known: {', '.join(known)})")
-
-
 def _faces(value: Any, what: str, where: str) -> tuple[int, ...]:
     if not isinstance(value, list) or not all(isinstance(f, int) and not isinstance(f, bool) for f in value):
         raise ScriptError(f"{where}: {what} must be a list of die faces, got {cut(json.dumps(value, default=repr))}")
@@ -153,7 +127,7 @@ def _play_round(state: GameState, script: Any, number: int) -> None:
     where = f"round {number}"
     if not isinstance(script, dict):
         raise ScriptError(f"{where}: must be an object with 'turns' (and 'extra_white' when the table rolls them)")
-    _no_unknown_keys(script, ROUND_KEYS, where)
+    no_unknown_keys(script, ROUND_KEYS, where)
     n_extra = state.rules.n_extra_white
     if n_extra:
         if "extra_white" not in script:
@@ -174,7 +148,7 @@ def _play_round(state: GameState, script: Any, number: int) -> None:
         at = f"{where}, turn {i}, seat {seat}"
         if not isinstance(turn, dict):
             raise ScriptError(f"{at}: a turn is an object with 'roll' and 'place' (and 'white', 'seat')")
-        _no_unknown_keys(turn, TURN_KEYS, at)
+        no_unknown_keys(turn, TURN_KEYS, at)
         if "seat" in turn and turn["seat"] != seat:
             raise ScriptError(f"{at}: the script says seat {shown(turn['seat'])}, but seat {seat} rolls next")
         for key in ("roll", "place"):
