@@ -109,6 +109,20 @@ def seed_stream_nb(state, seed, game, stream):
 
 
 @njit(cache=True, inline="always")
+def _step_nb(s0, s1, s2, s3):
+    """One xoshiro256** step on words held in local variables: ``(output, s0, s1, s2, s3)``."""
+    result = _rotl_nb(s1 * _U(5), 7) * _U(9)
+    t = s1 << _U(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl_nb(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
 def next_nb(state):
     s0 = state[0]
     s1 = state[1]
@@ -201,9 +215,27 @@ def coin_at_nb(states, row):
 
 @njit(cache=True)
 def shuffle_at_nb(states, row, items, n):
-    """:func:`shuffle_nb` drawing from ``states[row]``."""
+    """:func:`shuffle_nb` drawing from ``states[row]``, its words held in registers meanwhile."""
+    s0, s1, s2, s3 = states[row, 0], states[row, 1], states[row, 2], states[row, 3]
     for i in range(n - 1, 0, -1):
-        j = below_at_nb(states, row, i + 1)
+        x, s0, s1, s2, s3 = _step_nb(s0, s1, s2, s3)
+        j = np.int64(((x >> _U(32)) * _U(i + 1)) >> _U(32))
         tmp = items[i]
         items[i] = items[j]
         items[j] = tmp
+    states[row, 0], states[row, 1], states[row, 2], states[row, 3] = s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
+def count_below_at_nb(states, row, draws, n, counts):
+    """Draw ``below(n)`` ``draws`` times from ``states[row]``; add 1 to ``counts[k]`` for each ``k`` drawn.
+
+    The same draws as ``draws`` calls of :func:`below_at_nb`, with the
+    stream's words held in registers between them (a store to ``counts``
+    would otherwise force them back to memory after every draw).
+    """
+    s0, s1, s2, s3 = states[row, 0], states[row, 1], states[row, 2], states[row, 3]
+    for _ in range(draws):
+        x, s0, s1, s2, s3 = _step_nb(s0, s1, s2, s3)
+        counts[np.int64(((x >> _U(32)) * _U(n)) >> _U(32))] += 1
+    states[row, 0], states[row, 1], states[row, 2], states[row, 3] = s0, s1, s2, s3

@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from sim.bits import popcount_nb
-from sim.rng import below_at_nb, below_nb
+from sim.rng import below_nb, count_below_at_nb
 from sim.vegasdice import enums as E
 
 
@@ -129,10 +129,8 @@ def roll_at_nb(states, row, n_own, n_white, casinos, own, white):
     for c in range(casinos):
         own[c] = 0
         white[c] = 0
-    for _ in range(n_own):
-        own[below_at_nb(states, row, casinos)] += 1
-    for _ in range(n_white):
-        white[below_at_nb(states, row, casinos)] += 1
+    count_below_at_nb(states, row, n_own, casinos, own)
+    count_below_at_nb(states, row, n_white, casinos, white)
 
 
 @njit(cache=True, inline="always")
