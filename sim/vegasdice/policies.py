@@ -25,6 +25,7 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
+from sim.bits import nth_bit_nb, popcount_nb
 from sim.errors import ConfigError, shown
 from sim.seats import parse_seats as shared_parse_seats
 from sim.seats import whole_number
@@ -113,19 +114,16 @@ def random_value_nb(pub, own, white, rng):
 
 @njit(cache=True, inline="always")
 def random_value_at_nb(pub, own, white, states, row):
-    """:func:`random_value_nb` drawing from ``states[row]`` (the game kernel's streams, read in place)."""
+    """:func:`random_value_nb` drawing from ``states[row]`` (the game kernel's streams, read in place).
+
+    The values shown are the bits of one mask, built without a branch per
+    casino (whether a value shows is a coin toss the processor cannot guess).
+    """
     casinos = pub[E.P_CASINOS]
-    shown = 0
+    showing = np.uint64(0)
     for c in range(casinos):
-        if own[c] + white[c] > 0:
-            shown += 1
-    k = below_at_nb(states, row, shown)
-    for c in range(casinos):
-        if own[c] + white[c] > 0:
-            if k == 0:
-                return c
-            k -= 1
-    return -1
+        showing |= np.uint64(own[c] + white[c] > 0) << np.uint64(c)
+    return nth_bit_nb(showing, below_at_nb(states, row, popcount_nb(showing)))
 
 
 # --- dispatch --------------------------------------------------------------
