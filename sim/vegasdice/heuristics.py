@@ -13,41 +13,39 @@ from sim.bits import popcount_nb
 from sim.vegasdice import enums as E
 
 
-@njit(cache=True)
-def standing_nb(pub, casino, seat, add_seat, add_white):
-    """``seat``'s take from ``casino`` paid out now, times ``players``, minus
-    every player's take (its own included), with ``add_seat`` more dice of
-    the seat and ``add_white`` more white dice on it.
+@njit(cache=True, inline="always")
+def _with_nb(once, multi, n):
+    """The masks of :func:`placement_gain_nb` with one more owner holding ``n`` dice (none when 0)."""
+    bit = (1 << n) & ~1
+    return once | bit, multi | (once & bit)
 
-    The same payout as :func:`~sim.vegasdice.mechanics.casino_gains_nb`,
-    summed on the fly: the greedy policy asks it twice per value shown.
+
+@njit(cache=True, inline="always")
+def _take_nb(pub, bills, n_bills, unique, n):
+    """The bill an owner with ``n`` dice takes, given the ``unique`` numbers of dice; 0 if none."""
+    rank = popcount_nb(unique >> (n + 1))
+    if (unique >> n) & 1 and rank < n_bills:
+        return pub[bills + rank]
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _standing_nb(pub, bills, n_bills, players, once, multi, n_seat, n_white):
+    """``seat``'s take times ``players`` minus every player's take (its own
+    included), the other players' dice being the masks ``once``/``multi``.
+
+    The owners left after the ties take the bills of ranks 0, 1, ... in
+    turn, so the players' takes sum to the largest bills, as many as there
+    are such owners, less what the white dice take.
     """
-    players = pub[E.P_PLAYERS]
-    base = E.P_CASINO_DICE + casino * E.OWNERS
-    # Bits of ``once``: numbers of dice some owner has here; of ``multi``:
-    # numbers two or more owners have (see casino_gains_nb).
-    n = pub[base + E.WHITE] + add_white
-    once = (1 << n) & ~1
-    multi = 0
-    for o in range(players):
-        n = pub[base + o] + (add_seat if o == seat else 0)
-        bit = (1 << n) & ~1
-        multi |= once & bit
-        once |= bit
+    once, multi = _with_nb(once, multi, n_white)
+    once, multi = _with_nb(once, multi, n_seat)
     unique = once & ~multi
-    if unique == 0:
-        return 0
-    n_bills = pub[E.P_CASINO_NBILLS + casino]
-    bills = E.P_CASINO_BILLS + casino * E.MAX_CASINO_BILLS
-    total = 0
-    for o in range(players):
-        n = pub[base + o] + (add_seat if o == seat else 0)
-        if (unique >> n) & 1:
-            rank = popcount_nb(unique >> (n + 1))
-            if rank < n_bills:
-                bill = pub[bills + rank]
-                total += players * bill - bill if o == seat else -bill
-    return total
+    laid = 0
+    for k in range(min(popcount_nb(unique), n_bills)):
+        laid += pub[bills + k]
+    return players * _take_nb(pub, bills, n_bills, unique, n_seat) - laid + _take_nb(
+        pub, bills, n_bills, unique, n_white)
 
 
 @njit(cache=True)
@@ -57,8 +55,26 @@ def placement_gain_nb(pub, seat, casino, n_own, n_white):
 
     The seat's change in dollars times ``players - 1``, minus the other
     players' changes: an integer, positive when the seat gains on the others.
+    The payout is :func:`~sim.vegasdice.mechanics.casino_gains_nb`'s, summed
+    on the fly: numbers of dice are bits of two masks, ``once`` (some owner
+    has that many) and ``multi`` (two or more do); an owner keeps its place
+    when its bit is unique, and its rank is the number of unique bits above.
+    The other players' bits are gathered once for both standings.
     """
-    return standing_nb(pub, casino, seat, n_own, n_white) - standing_nb(pub, casino, seat, 0, 0)
+    players = pub[E.P_PLAYERS]
+    base = E.P_CASINO_DICE + casino * E.OWNERS
+    once = 0
+    multi = 0
+    for o in range(players):
+        if o != seat:
+            once, multi = _with_nb(once, multi, pub[base + o])
+    n_bills = pub[E.P_CASINO_NBILLS + casino]
+    bills = E.P_CASINO_BILLS + casino * E.MAX_CASINO_BILLS
+    seat_here = pub[base + seat]
+    white_here = pub[base + E.WHITE]
+    after = _standing_nb(pub, bills, n_bills, players, once, multi, seat_here + n_own, white_here + n_white)
+    before = _standing_nb(pub, bills, n_bills, players, once, multi, seat_here, white_here)
+    return after - before
 
 
 @njit(cache=True)

@@ -2,11 +2,14 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sim.errors import ConfigError
 from sim.rng import Stream
 from sim.vegasdice import enums as E
 from sim.vegasdice.conformance import midround
+from sim.vegasdice.heuristics import placement_gain_nb
 from sim.vegasdice.params import Rules
 from sim.vegasdice.policies import (
     N_POLICY_PARAMS,
@@ -16,7 +19,7 @@ from sim.vegasdice.policies import (
     parse_policy,
     parse_seats,
 )
-from sim.vegasdice.rules import GameState, JitPolicy, RandomPolicy, Roll
+from sim.vegasdice.rules import GameState, JitPolicy, RandomPolicy, Roll, pay_casino
 
 POLICIES = ["random", "greedy", "montecarlo:6"]
 
@@ -83,6 +86,40 @@ def decide(name, dice, bills, roll, seat=0, players=3, stream=None):
 
 EMPTY = [{}] * 6
 FLAT = [[50000]] * 6
+
+
+def standing(players, seat, bills, dice):
+    """The seat's take times ``players`` minus every player's take, by the readable payout."""
+    paid = dict(pay_casino(1, bills, dict(enumerate(dice))).paid)
+    return players * paid.get(seat, 0) - sum(paid.get(o, 0) for o in range(players))
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    players=st.integers(2, 5),
+    data=st.data(),
+    bills=st.lists(st.sampled_from([10000, 20000, 50000, 60000, 90000]), min_size=1, max_size=6),
+    add_own=st.integers(0, 8),
+    add_white=st.integers(0, 4),
+)
+def test_greedy_gain_is_the_change_in_the_readable_payout(players, data, bills, add_own, add_white):
+    """``placement_gain_nb`` sums the payout on the fly from masks; it must
+    equal the change in standing the reference engine's payout gives."""
+    seat = data.draw(st.integers(0, players - 1))
+    dice = data.draw(st.lists(st.integers(0, 8), min_size=players + 1, max_size=players + 1))  # seats, then white
+    pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
+    pub[E.P_PLAYERS] = players
+    pub[E.P_CASINOS] = 1
+    for o, n in enumerate(dice):
+        pub[E.P_CASINO_DICE + (E.WHITE if o == players else o)] = n
+    bills = sorted(bills, reverse=True)
+    pub[E.P_CASINO_NBILLS] = len(bills)
+    pub[E.P_CASINO_BILLS:E.P_CASINO_BILLS + len(bills)] = bills
+    after = list(dice)
+    after[seat] += add_own
+    after[players] += add_white
+    expected = standing(players, seat, bills, after) - standing(players, seat, bills, dice)
+    assert placement_gain_nb(pub, seat, 0, add_own, add_white) == expected
 
 
 def test_greedy_takes_the_biggest_bill_it_can_lead():
