@@ -23,10 +23,8 @@ def _with_nb(once, multi, n):
 @njit(cache=True, inline="always")
 def _take_nb(pub, bills, n_bills, unique, n):
     """The bill an owner with ``n`` dice takes, given the ``unique`` numbers of dice; 0 if none."""
-    rank = popcount_nb(unique >> (n + 1))
-    if (unique >> n) & 1 and rank < n_bills:
-        return pub[bills + rank]
-    return 0
+    rank = popcount_nb(unique >> (n + 1))  # at most OWNERS - 1: within the casino's slots
+    return pub[bills + rank] * (((unique >> n) & 1) * (rank < n_bills))
 
 
 @njit(cache=True, inline="always")
@@ -41,9 +39,11 @@ def _standing_nb(pub, bills, n_bills, players, once, multi, n_seat, n_white):
     once, multi = _with_nb(once, multi, n_white)
     once, multi = _with_nb(once, multi, n_seat)
     unique = once & ~multi
+    # Without a branch on how many: which owners are left is as good as random.
+    left = min(popcount_nb(unique), n_bills)
     laid = 0
-    for k in range(min(popcount_nb(unique), n_bills)):
-        laid += pub[bills + k]
+    for k in range(E.OWNERS):
+        laid += pub[bills + k] * (k < left)
     return players * _take_nb(pub, bills, n_bills, unique, n_seat) - laid + _take_nb(
         pub, bills, n_bills, unique, n_white)
 
