@@ -176,7 +176,8 @@ def bench(game_id, players, policy, games, threads, seed, as_json):
         click.echo(json.dumps(result))
     else:
         click.echo(
-            f"{game.title}: {result['games']:,} games at {players} players ({policy}), {result['threads']} threads: "
+            f"{game.title}: {result['games']:,} games at {players} players ({policy}), "
+            f"{result['threads']} thread{'' if result['threads'] == 1 else 's'}: "
             f"{result['seconds']:.2f} s, {result['games_per_second']:,.0f} games/s"
         )
 
