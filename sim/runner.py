@@ -274,14 +274,19 @@ def play_chunk(config: Config, first_game: int, n_games: int, threads: int | Non
     it depends on nothing but its arguments. ``threads`` applies when the
     config sets none.
     """
+    rec = play_records(config, first_game, n_games, threads)
+    return rec, config.game_spec.tally(rec)
+
+
+def play_records(config: Config, first_game: int, n_games: int, threads: int | None = None) -> dict[str, np.ndarray]:
+    """The records of :func:`play_chunk`, without their tally."""
     game = config.game_spec
     rules = config.rules
     policy_ids, policy_params = game.parse_seats(config.seats, rules.players)
-    rec = game.play_games(
+    return game.play_games(
         rules, config.seed, first_game, n_games, policy_ids, policy_params,
         threads=config.threads if config.threads is not None else threads,
     )
-    return rec, game.tally(rec)
 
 
 def chunk_ranges(first_game: int, n_games: int, chunk_games: int) -> list[tuple[int, int]]:
@@ -293,7 +298,8 @@ def chunk_ranges(first_game: int, n_games: int, chunk_games: int) -> list[tuple[
 class Cluster(Protocol):
     """Where chunks of games are played: :data:`IN_PROCESS`, or a ``sim.cluster.DaskCluster``.
 
-    ``play`` yields ``(records, tally)`` of consecutive chunks in game order,
+    ``play`` yields ``(records, tally)`` of consecutive chunks in game order
+    (a tally of ``None``: tally them here),
     whatever order they were played in, so a run's records and summary
     never depend on where it ran.
     """
@@ -326,8 +332,9 @@ class InProcess:
         play_chunk(config, 0, 1)
 
     def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict[str, np.ndarray], Any]]:
+        """Records of each chunk, untallied (``None``): the run tallies them beside the next chunk."""
         for first, n in chunk_ranges(first_game, n_games, self.chunk_games(n_games)):
-            yield play_chunk(config, first, n)
+            yield play_records(config, first, n), None
 
 
 IN_PROCESS = InProcess()
@@ -353,10 +360,11 @@ class GamesPlayed:
         self._records_file = (
             ParquetRecords(records_path, to_frame=self.game.records.to_frame) if records_path is not None else None
         )
-        # One chunk is written on a second thread while the next one plays
-        # (the kernel releases the GIL): writing costs about as much as playing.
-        self._writer = ThreadPoolExecutor(max_workers=1) if records_path is not None else None
-        self._writing: Future | None = None
+        # One chunk is tallied and written on a second thread while the next
+        # one plays (the kernel releases the GIL): tallying and writing cost
+        # about half as much as playing.
+        self._background = ThreadPoolExecutor(max_workers=1)
+        self._absorbing: Future | None = None
         self._kept: list[dict[str, np.ndarray]] | None = [] if keep_records else None
 
     @property
@@ -372,22 +380,28 @@ class GamesPlayed:
         self.where = cluster.where
         started = time.perf_counter()
         for rec, tally in cluster.play(self.config, first_game, n_games):
-            self.tally = self.tally.merge(tally)
-            if self._records_file is not None:
-                self._finish_writing()
-                self._writing = self._writer.submit(self._records_file.write, rec)
+            self._finish_absorbing()
+            self._absorbing = self._background.submit(self._absorb, rec, tally)
             if self._kept is not None:
                 self._kept.append(rec)
             if bar is not None:
                 bar.update(len(rec["game"]))
-        self._finish_writing()
+        self._finish_absorbing()
         self.seconds += time.perf_counter() - started
 
-    def _finish_writing(self) -> None:
-        """Wait for the chunk being written; its error, if any, is raised here."""
-        writing, self._writing = self._writing, None
-        if writing is not None:
-            writing.result()
+    def _absorb(self, rec: dict[str, np.ndarray], tally) -> Any:
+        """Tally a chunk (unless its worker did) and write its records; return the tally."""
+        if tally is None:
+            tally = self.game.tally(rec)
+        if self._records_file is not None:
+            self._records_file.write(rec)
+        return tally
+
+    def _finish_absorbing(self) -> None:
+        """Wait for the chunk being absorbed and merge its tally, in game order; its error is raised here."""
+        absorbing, self._absorbing = self._absorbing, None
+        if absorbing is not None:
+            self.tally = self.tally.merge(absorbing.result())
 
     def summary(self) -> dict[str, Any]:
         config = self.config
@@ -403,11 +417,11 @@ class GamesPlayed:
         return self.game.records.concat(self._kept)
 
     def close(self) -> None:
+        # After a complete play() nothing is pending; after an error or
+        # Ctrl-C, let the chunk being written finish before closing.
+        self._background.shutdown(wait=True)
+        self._absorbing = None
         if self._records_file is not None:
-            # After a complete play() nothing is pending; after an error or
-            # Ctrl-C, let the chunk being written finish before closing.
-            self._writer.shutdown(wait=True)
-            self._writing = None
             self._records_file.close()
 
     def __enter__(self) -> "GamesPlayed":

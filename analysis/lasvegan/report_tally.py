@@ -301,7 +301,8 @@ def read_tally(path: Path) -> ReportTally:
 VALUE_OFFSET = 128  # token and golden face values are int8: counts[v + VALUE_OFFSET]
 
 
-@njit(cache=True)
+# nogil: a run tallies one chunk while the next one plays.
+@njit(cache=True, nogil=True)
 def _tally_pass_nb(delta, rounds_played, round_leader, units, elim, amount, machine, token, value, golden_side,
                    golden_value, shortfall, points_base):
     games, rounds, players = delta.shape
