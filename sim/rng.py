@@ -124,22 +124,7 @@ def _step_nb(s0, s1, s2, s3):
 
 @njit(cache=True, inline="always")
 def next_nb(state):
-    s0 = state[0]
-    s1 = state[1]
-    s2 = state[2]
-    s3 = state[3]
-    result = _rotl_nb(s1 * _U(5), 7) * _U(9)
-    t = s1 << _U(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl_nb(s3, 45)
-    state[0] = s0
-    state[1] = s1
-    state[2] = s2
-    state[3] = s3
+    result, state[0], state[1], state[2], state[3] = _step_nb(state[0], state[1], state[2], state[3])
     return result
 
 
@@ -184,22 +169,8 @@ def seed_stream_at_nb(states, row, seed, game, stream):
 
 @njit(cache=True, inline="always")
 def next_at_nb(states, row):
-    s0 = states[row, 0]
-    s1 = states[row, 1]
-    s2 = states[row, 2]
-    s3 = states[row, 3]
-    result = _rotl_nb(s1 * _U(5), 7) * _U(9)
-    t = s1 << _U(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl_nb(s3, 45)
-    states[row, 0] = s0
-    states[row, 1] = s1
-    states[row, 2] = s2
-    states[row, 3] = s3
+    result, states[row, 0], states[row, 1], states[row, 2], states[row, 3] = _step_nb(
+        states[row, 0], states[row, 1], states[row, 2], states[row, 3])
     return result
 
 

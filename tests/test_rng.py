@@ -1,7 +1,10 @@
 import numpy as np
 import pytest
 
-from sim.rng import Stream, below_nb, coin_nb, next_nb, seed_stream_nb, shuffle_nb
+from sim.rng import (
+    Stream, below_at_nb, below_nb, coin_at_nb, coin_nb, count_below_at_nb, next_at_nb, next_nb, seed_stream_at_nb,
+    seed_stream_nb, shuffle_at_nb, shuffle_nb,
+)
 
 
 def jit_stream(seed, game, stream):
@@ -28,6 +31,30 @@ def test_shuffles_agree():
     shuffle_nb(nb, arr, 40)
     assert items == arr.tolist()
     assert sorted(items) == list(range(40))
+
+
+def test_streams_read_in_place_agree_with_python():
+    """The twins that keep a game's streams as rows of one array: the row's
+    draws are the stream's, and the other rows are left alone."""
+    states = np.zeros((3, 4), dtype=np.uint64)
+    seed_stream_at_nb(states, 0, np.uint64(9), 4, 0)
+    seed_stream_at_nb(states, 2, np.uint64(9), 4, 2)
+    row0 = states[0].copy()
+    py = Stream(9, 4, 2)
+    assert [py.next() for _ in range(20)] == [int(next_at_nb(states, 2)) for _ in range(20)]
+    assert [py.below(n) for n in range(1, 40)] == [below_at_nb(states, 2, n) for n in range(1, 40)]
+    assert [py.coin() for _ in range(20)] == [coin_at_nb(states, 2) for _ in range(20)]
+    items = list(range(40))
+    py.shuffle(items)
+    arr = np.arange(40, dtype=np.int64)
+    shuffle_at_nb(states, 2, arr, 40)
+    assert items == arr.tolist()
+    counts = np.zeros(6, dtype=np.int64)
+    count_below_at_nb(states, 2, 25, 6, counts)
+    expected = np.bincount([py.below(6) for _ in range(25)], minlength=6)
+    assert counts.tolist() == expected.tolist()
+    assert int(next_at_nb(states, 2)) == py.next()  # the words were stored back
+    assert states[0].tolist() == row0.tolist() and states[1].tolist() == [0, 0, 0, 0]
 
 
 def test_streams_differ_by_game_and_stream():
