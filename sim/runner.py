@@ -482,7 +482,7 @@ class ParquetRecords:
         table = pa.concat_tables(self._pending)
         self._pending, self._pending_games = [], 0
         if self.writer is None:
-            self.writer = pq.ParquetWriter(self.path, table.schema)
+            self.writer = pq.ParquetWriter(self.path, table.schema, **parquet_options(table.schema))
         self.writer.write_table(table, row_group_size=table.num_rows)
 
     def close(self) -> None:
@@ -496,6 +496,20 @@ class ParquetRecords:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def parquet_options(schema) -> dict[str, Any]:
+    """How records are encoded: integers delta- and bit-packed, then Snappy.
+
+    Record columns are small integers. Packing them costs about two thirds
+    of dictionary-encoding them (Parquet's default) for a file about a sixth
+    larger, and both are standard Parquet encodings that any reader takes.
+    """
+    import pyarrow as pa
+
+    ints = [field.name for field in schema if pa.types.is_integer(field.type)]
+    return {"compression": "snappy", "use_dictionary": False,
+            "column_encoding": {name: "DELTA_BINARY_PACKED" for name in ints}}
 
 
 def partial_runs(out_dir: Path) -> list[Path]:
