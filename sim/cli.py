@@ -414,5 +414,62 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
     click.echo(f"\nResults in {results.out_dir}/ (sweep.html, sweep.parquet, paired.parquet, cells/){resumed}")
 
 
+@main.command()
+@click.argument("tune_file", metavar="TUNE", type=click.Path(dir_okay=False))
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Tune directory: new, empty, or that of a stopped tune to resume (default: the newest unfinished "
+    "reports/<tune name>-*/ of the same tune, else a new reports/<tune name>-<timestamp>/).",
+)
+@click.option("--budget", type=click.IntRange(1), default=None, help="Candidates to try (overrides tune.budget).")
+@click.option("--games", type=click.IntRange(2), default=None,
+              help="Games per candidate, player count and policy at first (overrides tune.games).")
+@click.option("--seed", type=click.IntRange(0), default=None, help="Seed of the search (overrides tune.seed).")
+@click.option(
+    "--threads", type=click.IntRange(1), default=None, help="Threads (overrides run.threads). Never changes the results."
+)
+@cluster_options
+@click.option("--dry-run", is_flag=True, help="Say what would be played and the estimated time; play and write nothing.")
+@click.option("--metrics", "list_metrics", is_flag=True, help="List the metrics a target may name, and stop.")
+@click.option("--no-report", is_flag=True, help="Write no tune.html and play no balance report of the recommended rules.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result (tune.json) as one JSON object.")
+def tune(tune_file, out, budget, games, seed, threads, workers, scheduler, dry_run, list_metrics, no_report, as_json):
+    """Search the rules for the smallest change to the base config that meets the targets in TUNE.
+
+    TUNE is a TOML file: `base = "<config>.toml"` (relative to TUNE), a
+    [search] table of knobs and their domains (`{ faces = [lo, hi] }` for
+    every integer of a knob, a list of choices, `"rules.tokens[2]"` for one
+    token), a [targets] table of summary metrics (a range `[lo, hi]`, or
+    `{ min = x }`, `{ max = x }`, `{ near = x }`) and a [tune] table
+    (players, policies, budget, games, seed). Every candidate plays the same
+    deals; the best are replayed on a fresh seed until each target is met,
+    missed or the most games allowed. The tune directory gets
+    candidates.parquet, best.toml, tune.json and tune.html. Stopped at any
+    moment, the same command continues where it stopped.
+    """
+    from sim.cluster import open_cluster
+    from sim.runner import DEFAULT_OUT
+    from sim.tune import load_tune, metric_names, plan_text, plan_tune, tune_text
+    from sim.tune import tune as run_tune
+
+    spec = load_tune(tune_file, budget=budget, games=games, seed=seed, threads=threads)
+    if list_metrics:
+        names = metric_names(spec)
+        click.echo(json.dumps(names) if as_json else "\n".join(names))
+        return
+    if dry_run:
+        plan = plan_tune(spec, report=not no_report)
+        click.echo(json.dumps(plan) if as_json else plan_text(spec, plan))
+        return
+    with open_cluster(workers=workers, scheduler=scheduler) as cluster:
+        results = run_tune(spec, DEFAULT_OUT if out is None else out, cluster=cluster, report=not no_report)
+    if as_json:
+        click.echo(json.dumps(results.summary, default=str))
+        return
+    click.echo(tune_text(results))
+
+
 if __name__ == "__main__":
     main()

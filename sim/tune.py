@@ -1057,6 +1057,8 @@ def tune(
             final = _final(tune_, finalists, evals, bar)
             final_base = next((f for f in final if f.values == base.values), None)
             if final_base is None:
+                # At the finalists' games, so that the table compares like with like.
+                base.games = max(f.games for f in final)
                 final_base = _final(tune_, [base], evals, bar)[0]
                 final_base.stage = "final, base"
         ranked_final = sorted(final, key=lambda j: j.rank_key(tune_, decided=True))
@@ -1264,4 +1266,32 @@ def plan_text(tune: Tune, plan: Mapping[str, Any]) -> str:
     if plan["seconds"] is not None:
         low, high = plan["seconds"]
         lines += ["", f"About {_seconds(low)} to {_seconds(high)} in this process on this machine. Nothing was written."]
+    return "\n".join(lines)
+
+
+def tune_text(results: TuneResults) -> str:
+    """What ``lvsim tune`` prints: the recommendation, its verdicts, the runners-up, where the results are."""
+    summary = results.summary
+    best = summary["recommendation"]
+    sentence = best["sentence"]
+    lines = [f"Recommendation: {sentence[0].upper() + sentence[1:]}.",
+             f"On a fresh seed (seed {summary['final_seed']}, {best['games']:,} games per setting):"]
+    for t in results.tune.targets:
+        lines.append(f"  {t.metric:<30} wanted {t.spelled:<22} {best['verdict'][t.metric]}")
+        for setting, (x, lo, hi) in ((s, m[t.metric]) for s, m in best["metrics"].items()):
+            ci = "" if lo is None or hi is None else f"  [{lo:.4g}, {hi:.4g}]"
+            shown_x = "n/a" if x is None else f"{x:.4g}"
+            lines.append(f"    {setting:<28} {shown_x}{ci}  {best['verdicts'][t.metric][setting]}")
+    if summary["runners_up"]:
+        lines.append("Runners-up:")
+        for e in summary["runners_up"]:
+            verdicts = ", ".join(f"{m} {v}" for m, v in e["verdict"].items())
+            lines.append(f"  #{e['trial']}: {e['sentence']} ({verdicts})")
+    timing = summary.get("timing", {})
+    if timing:
+        lines.append(f"Played {timing['games_played_now']:,} games now in {timing['seconds']:.1f} s wall time "
+                     f"({summary['candidates_tried']:,} distinct candidates tried; "
+                     f"{timing['evaluations_reused']:,} evaluations reused).")
+    files = ", ".join(sorted(p.name for p in results.out_dir.iterdir() if p.name != STATE_DIR))
+    lines.append(f"Results in {results.out_dir}/ ({files})")
     return "\n".join(lines)
