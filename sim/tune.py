@@ -1101,6 +1101,10 @@ def tune(
     return TuneResults(tune_, out_dir, summary, table)
 
 
+# ``sim.run_tune``: the package's name for it, since ``sim.tune`` is this module.
+run_tune = tune
+
+
 def _best_toml(tune: Tune, best: Judged, config: Config) -> str:
     lines = [f"# The rules `lvsim tune {tune.path}` recommends: {describe(tune, best.values)}.",
              f"# Verdicts on a fresh seed: " + ", ".join(f"{m} {v}" for m, v in best.verdict(tune).items()) + ".",
