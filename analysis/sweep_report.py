@@ -38,6 +38,7 @@ th, td { padding: 0.25em 0.7em; text-align: right; border-bottom: 1px solid #eee
 th { background: #f4f4f4; } td.text, th.text { text-align: left; }
 .ci { color: #666; font-size: 0.9em; } .note { color: #555; font-size: 0.9em; }
 img { max-width: 100%; margin: 0.5em 0; }
+.scroll { overflow-x: auto; max-width: 100%; }
 """
 
 
@@ -161,18 +162,20 @@ def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, t
     plotted, skill_columns = game.sweep_plotted, skill_gap_columns(game)
     ordered = sort_cells(table, sort_by)
     note = "" if sort_by == "cell" else f"<p class='note'>Sorted by <code>{html.escape(sort_by)}</code>.</p>"
-    if any(c in table.columns for c in skill_columns):
+    # Skill-gap columns are empty when the cells skipped the duels: shown only when measured.
+    skill = [c for c in skill_columns if c in table.columns and table[c].notna().any()]
+    if skill:
         note += ("<p class='note'>Skill: the win share of one stronger seat against weaker ones at every other "
                  "seat, seats rotated over the same deals (fair share: 1 / players).</p>")
     head = ["cell", *parameters, "games", *(plotted[m][0] for m in plotted)]
     # The skill gap, when the cells measured it: the strong seat's win share.
-    skill = [c for c in skill_columns if c in table.columns]
     head += [skill_columns[c] for c in skill]
     if target_ci is not None:
         head.append("target met")
     rows = []
     for _, r in ordered.iterrows():
-        cells = [f"<td class='text'><a href='cells/{int(r['cell']):03d}/'>{int(r['cell']):03d}</a></td>"]
+        # A cell is a run's results without a report (`lvsim report cells/<NNN>` writes one): not a link.
+        cells = [f"<td class='text'>{int(r['cell']):03d}</td>"]
         cells += [f"<td class='text'>{html.escape(format_value(r[p]))}</td>" for p in parameters]
         cells.append(f"<td>{int(r['games']):,}</td>")
         for m, (_, scale, signed) in plotted.items():
@@ -188,7 +191,9 @@ def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, t
     # The cell and its parameters are text, left-aligned; the rest are numbers.
     header = "".join(f"<th class='text'>{html.escape(h)}</th>" if i <= len(parameters) else f"<th>{html.escape(h)}</th>"
                      for i, h in enumerate(head))
-    return f"{note}<table><tr>{header}</tr>\n" + "\n".join(rows) + "</table>"
+    note += ("<p class='note'>Each cell's results are in <code>cells/&lt;cell&gt;/</code>; "
+             "<code>lvsim report cells/&lt;cell&gt;</code> writes its full report.</p>")
+    return f"{note}<div class='scroll'><table><tr>{header}</tr>\n" + "\n".join(rows) + "</table></div>"
 
 
 def _paired_table(table: pd.DataFrame, paired: pd.DataFrame, baseline: int, game: Game) -> str:
@@ -214,7 +219,7 @@ def _paired_table(table: pd.DataFrame, paired: pd.DataFrame, baseline: int, game
             )
         rows.append("<tr>" + "".join(cells) + "</tr>")
     units = "<p class='note'>Differences of rates and of the advantage are in percentage points.</p>"
-    return intro + "<table>" + head + "\n".join(rows) + "</table>" + units
+    return intro + "<div class='scroll'><table>" + head + "\n".join(rows) + "</table></div>" + units
 
 
 # --- figures --------------------------------------------------------------------------

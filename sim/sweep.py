@@ -688,7 +688,14 @@ def sweep_table(out_dir: Path, sweep: Sweep) -> pd.DataFrame:
     columns = ["cell", *sweep.parameters, "label", *metric_columns(widest)]
     # Metrics an empty summary does not have (the skill gap) follow, in order.
     extra = dict.fromkeys(k for row in rows for k in row if k not in set(columns))
-    return pd.DataFrame(rows, columns=columns + list(extra))
+    # The skill gap's columns are there even when no cell played its duels (empty), so
+    # that scripts reading sweep.parquet do not depend on whether the duels were skipped.
+    for duel in sweep.game.skill_gap_duels:
+        extra.update(dict.fromkeys(f"skill_gap_{duel.name}{end}" for end in ("", "_lo", "_hi")))
+    table = pd.DataFrame(rows, columns=columns + list(extra))
+    skill = [c for c in table.columns if c.startswith("skill_gap_")]
+    table[skill] = table[skill].astype(float)
+    return table
 
 
 def write_tables(out_dir: Path, sweep: Sweep, baseline: int) -> tuple[pd.DataFrame, pd.DataFrame]:

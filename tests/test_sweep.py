@@ -456,3 +456,22 @@ def test_the_skill_gap_is_a_sweep_column_and_sorts(tmp_path):
         col = f"skill_gap_{duel}"
         assert ((table[col + "_lo"] <= table[col]) & (table[col] <= table[col + "_hi"])).all()
     assert "skill: greedy vs random (%)" in (out / "sweep.html").read_text()
+
+
+@pytest.mark.parametrize("game", ["lasvegan", "vegas-dice"])
+def test_skill_gap_columns_stay_in_the_table_empty_when_the_duels_are_skipped(tmp_path, game):
+    from sim.games import get_game
+    from sim.sweep import load_sweep, run_sweep
+
+    base = tmp_path / "base.toml"
+    base.write_text(f'game = "{game}"\n[run]\ngames = 40\nseed = 3\nskill_gap_games = 0\nstrength_games = 0\n'
+                    'strength_lookahead_games = 0\n')
+    sweep_file = tmp_path / "s.toml"
+    sweep_file.write_text('base = "base.toml"\n[sweep]\n"rules.players" = [3, 4]\n')
+    run_sweep(load_sweep(sweep_file), out=tmp_path / "out", progress=False)
+    table = pd.read_parquet(tmp_path / "out" / "sweep.parquet")
+    for duel in get_game(game).skill_gap_duels:
+        for end in ("", "_lo", "_hi"):
+            assert table[f"skill_gap_{duel.name}{end}"].isna().all()
+    html = (tmp_path / "out" / "sweep.html").read_text()
+    assert "skill:" not in html and "<a href='cells/" not in html
