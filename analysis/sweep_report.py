@@ -200,16 +200,19 @@ def _paired_table(table: pd.DataFrame, paired: pd.DataFrame, baseline: int, game
     plotted = {m: v for m, v in game.sweep_plotted.items() if m in game.paired_metrics}
     labels = dict(zip(table["cell"], table["label"]))
     intro = (
-        f"<p>Each cell minus cell {baseline:03d} ({html.escape(str(labels[baseline]))}), game by game on the "
-        "same deals. Beside each paired interval, how many times narrower it is than the interval two "
-        "independent runs of the same size would give.</p>"
+        f"<p>Each cell minus cell {baseline:03d} ({html.escape(str(labels[baseline]))}), or, at another player "
+        "count or seating, minus the cell with that player count and seating and the baseline's other values "
+        "(the deals are the same only at the same player count): game by game on the same deals. Beside each "
+        "paired interval, how many times narrower it is than the interval two independent runs of the same "
+        "size would give.</p>"
     )
-    head = "<tr><th class='text'>cell</th><th class='text'>changes</th>" + "".join(
+    head = "<tr><th class='text'>cell</th><th class='text'>changes</th><th class='text'>baseline</th>" + "".join(
         f"<th>{html.escape(game.paired_metrics[m])}</th>" for m in plotted) + "</tr>"
     rows = []
     for cell, group in paired.groupby("cell", sort=True):
         d = group.set_index("metric")
-        cells = [f"<td class='text'>{int(cell):03d}</td>", f"<td class='text'>{html.escape(str(labels[cell]))}</td>"]
+        cells = [f"<td class='text'>{int(cell):03d}</td>", f"<td class='text'>{html.escape(str(labels[cell]))}</td>",
+                 f"<td class='text'>{int(group['baseline'].iloc[0]):03d}</td>"]
         for m, (_, scale, _) in plotted.items():
             x = d.loc[m]
             cells.append(

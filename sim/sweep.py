@@ -19,7 +19,7 @@ compared on the same deals.
 :func:`run_sweep` plays the cells into ``cells/<NNN>/`` (each a normal run's
 results, built in a staging directory and renamed into place when complete)
 and writes the table of cells (``sweep.parquet``), the paired differences
-from a baseline cell (``paired.parquet``) and the report (``sweep.html``).
+from a baseline cell of each player count (``paired.parquet``) and the report (``sweep.html``).
 Run again on the same directory, it keeps the finished cells (after
 checking they were played with the same config) and plays the rest, so a
 sweep killed at any moment resumes to the table an uninterrupted one gives.
@@ -698,6 +698,37 @@ def sweep_table(out_dir: Path, sweep: Sweep) -> pd.DataFrame:
     return table
 
 
+def baselines(sweep: Sweep, baseline: int) -> dict[int, int]:
+    """The cell each cell's paired differences are taken from: a baseline per player count and seating.
+
+    Game ``i`` is dealt alike only at the same player count, and a
+    difference across seatings mixes the rules with the players: each cell
+    is compared with the cell that has its player count and seats and the
+    ``baseline`` cell's other values; failing that, the first cell with its
+    player count and seats (a cell with none is its own baseline).
+    """
+    def setting(cell: Cell) -> tuple:
+        return cell.config.players, cell.config.seat_policies
+
+    def rest(cell: Cell) -> str:
+        data = cell.config.to_dict()
+        data["rules"].pop("players")
+        data["run"].pop("threads", None)
+        data.pop("policies")
+        return json.dumps(data, sort_keys=True)
+
+    base = sweep.cells[baseline]
+    out = {}
+    for cell in sweep.cells:
+        same = [c for c in sweep.cells if setting(c) == setting(cell)]
+        if setting(cell) == setting(base):
+            out[cell.index] = baseline
+            continue
+        matching = [c for c in same if rest(c) == rest(base)]
+        out[cell.index] = (matching or same)[0].index
+    return out
+
+
 def write_tables(out_dir: Path, sweep: Sweep, baseline: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Write ``sweep.parquet`` and ``paired.parquet`` from the played cells; return both tables."""
     from analysis.sweep import paired_table
@@ -705,7 +736,7 @@ def write_tables(out_dir: Path, sweep: Sweep, baseline: int) -> tuple[pd.DataFra
     table = sweep_table(out_dir, sweep)
     records = {c.index: out_dir / CELLS_DIR / c.name / RECORDS_FILE for c in sweep.cells}
     configs = {c.index: c.config for c in sweep.cells}
-    paired = paired_table(records, configs, baseline)
+    paired = paired_table(records, configs, baselines(sweep, baseline))
     _write_parquet_atomically(out_dir / TABLE_FILE, table)
     _write_parquet_atomically(out_dir / PAIRED_FILE, paired)
     return table, paired

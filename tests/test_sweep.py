@@ -475,3 +475,22 @@ def test_skill_gap_columns_stay_in_the_table_empty_when_the_duels_are_skipped(tm
             assert table[f"skill_gap_{duel.name}{end}"].isna().all()
     html = (tmp_path / "out" / "sweep.html").read_text()
     assert "skill:" not in html and "<a href='cells/" not in html
+
+
+def test_each_player_count_has_its_own_baseline(tmp_path):
+    """Paired differences are taken at the same player count, from the cell with the baseline's other values."""
+    from sim.sweep import baselines, load_sweep, run_sweep
+
+    base = tmp_path / "base.toml"
+    base.write_text('game = "lasvegan"\n[run]\ngames = 60\nseed = 3\nskill_gap_games = 0\nstrength_games = 0\n'
+                    'strength_lookahead_games = 0\n')
+    sweep_file = tmp_path / "s.toml"
+    sweep_file.write_text('base = "base.toml"\n[sweep]\n"rules.players" = [3, 4]\n'
+                          '"rules.golden_token" = [[3, 4], [4, 5]]\n')
+    sweep = load_sweep(sweep_file)
+    # cells: 0 = (3, [3, 4]), 1 = (3, [4, 5]), 2 = (4, [3, 4]), 3 = (4, [4, 5])
+    assert baselines(sweep, 0) == {0: 0, 1: 0, 2: 2, 3: 2}
+    assert baselines(sweep, 1) == {0: 1, 1: 1, 2: 3, 3: 3}
+    results = run_sweep(sweep, out=tmp_path / "out", progress=False)
+    pairs = results.paired.drop_duplicates("cell").set_index("cell")["baseline"].to_dict()
+    assert pairs == {1: 0, 3: 2}
