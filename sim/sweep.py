@@ -32,6 +32,7 @@ import itertools
 import json
 import math
 import os
+import re
 import secrets
 import shutil
 import sys
@@ -133,7 +134,7 @@ class Sweep:
     @property
     def parameters(self) -> list[str]:
         """Every dotted key some cell sets: the axes, then those of explicit cells."""
-        keys = dict.fromkeys(self.axes)
+        keys = dict.fromkeys(k for axis in self.axes for k in zipped_keys(axis))
         for cell in self.cells:
             keys.update(dict.fromkeys(cell.overrides))
         return list(keys)
@@ -215,7 +216,7 @@ def sweep_from_mapping(
     if n_cells > MAX_CELLS:
         raise ConfigError("cells", f"the sweep has {n_cells:,} cells (its grid and its [[cells]]); "
                                    f"a sweep has at most {MAX_CELLS:,}")
-    grid = [dict(zip(axes, values)) for values in itertools.product(*axes.values())] if axes else []
+    grid = [_unzipped(dict(zip(axes, values))) for values in itertools.product(*axes.values())] if axes else []
 
     cells = []
     for index, overrides in enumerate(grid + explicit):
@@ -251,12 +252,33 @@ def _dotted(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
+# One entry of a rule that is a list: "rules.tokens[2]" (a token), "rules.golden_token[1]" (a face).
+_ENTRY_KEY = re.compile(r"^rules\.([A-Za-z_][A-Za-z0-9_]*)((?:\[\d+\])+)$")
+
+
+def zipped_keys(key: str) -> list[str]:
+    """The keys of a sweep axis: ``"rules.players, rules.starting_cabbages"`` varies both together."""
+    return [k.strip() for k in key.split(",")] if "," in key else [key]
+
+
+def _entry(key: str) -> tuple[str, tuple[int, ...]] | None:
+    """``"rules.tokens[2]"`` as ``("tokens", (2,))``; None for a key without an index."""
+    match = _ENTRY_KEY.match(key)
+    if match is None:
+        return None
+    return match.group(1), tuple(int(i) for i in re.findall(r"\[(\d+)\]", match.group(2)))
+
+
 def _check_key(where: str, key: str, game_id: str) -> None:
     if key in FIXED_KEYS:
         raise ConfigError(f'{where}."{key}"', f"cannot vary: {FIXED_KEYS[key]}")
+    entry = _entry(key)
+    if entry is not None and entry[0] in rule_keys(game_id) and entry[0] != "players":
+        return
     known = sweepable_keys(game_id)
     if key not in known:
-        raise ConfigError(f'{where}."{key}"', f"unknown key (known: {', '.join(known)})")
+        raise ConfigError(f'{where}."{key}"', f"unknown key (known: {', '.join(known)}; an entry of a list as "
+                                              "rules.<key>[i])")
 
 
 def _axes(table: Any, game_id: str) -> dict[str, list[Any]]:
@@ -264,9 +286,18 @@ def _axes(table: Any, game_id: str) -> dict[str, list[Any]]:
         raise ConfigError("sweep", f"must be a table of dotted keys and the values to try, got {shown(table)}")
     axes = {}
     for key, values in _dotted(table).items():
-        _check_key("sweep", key, game_id)
+        keys = zipped_keys(key)
+        for k in keys:
+            _check_key("sweep", k, game_id)
+        if len(set(keys)) != len(keys):
+            raise ConfigError(f'sweep."{key}"', "names a key more than once")
         if not isinstance(values, list) or not values:
             raise ConfigError(f'sweep."{key}"', f"must be a non-empty list of the values to try, got {shown(values)}")
+        if len(keys) > 1:
+            for v in values:
+                if not isinstance(v, list) or len(v) != len(keys):
+                    raise ConfigError(f'sweep."{key}"', f"zips {len(keys)} keys: each value is a list of {len(keys)} "
+                                                        f"values, one per key, got {cut(_spell(v))}")
         axes[key] = values
     cells = math.prod(len(values) for values in axes.values())
     if cells > MAX_CELLS:
@@ -298,20 +329,53 @@ def _explicit_cells(cells: Any, game_id: str) -> list[dict[str, Any]]:
     return out
 
 
+def _unzipped(overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """A cell's overrides with each zipped axis's value spread over its keys."""
+    out = {}
+    for key, value in overrides.items():
+        keys = zipped_keys(key)
+        out.update(zip(keys, value) if len(keys) > 1 else [(key, value)])
+    return out
+
+
 def _cell_config(base: Mapping[str, Any], overrides: Mapping[str, Any], index: int, name: str) -> Config:
     data = copy.deepcopy(dict(base))
+    entries = {}
     for key, value in overrides.items():
+        if _entry(key) is not None:
+            entries[key] = value  # put into the resolved list below, after the whole values
+            continue
         table, _, field = key.partition(".")
         data[table] = {**data.get(table, {}), field: value}
+    label = ", ".join(f"{k}={_spell(v)}" for k, v in overrides.items())
     try:
+        if entries:
+            rules = config_from_mapping(data, name=name).rules.to_dict()
+            for key, value in entries.items():
+                knob, path = _entry(key)
+                holder = rules[knob]
+                for depth, i in enumerate(path):
+                    if not isinstance(holder, list) or i >= len(holder):
+                        raise ConfigError(key, f"no such entry: rules.{knob}{''.join(f'[{j}]' for j in path[:depth])} "
+                                               f"has {len(holder) if isinstance(holder, list) else 'no'} entries")
+                    if depth == len(path) - 1:
+                        holder[i] = copy.deepcopy(value)
+                    else:
+                        holder = holder[i]
+                data["rules"] = {**data.get("rules", {}), knob: rules[knob]}
         return config_from_mapping(data, name=name)
     except ConfigError as err:
-        label = ", ".join(f"{k}={_spell(v)}" for k, v in overrides.items())
         raise ConfigError(f"sweep cell {index} ({label})", str(err)) from None
 
 
 def parameter_value(config: Config, key: str) -> Any:
-    """The value of dotted ``key`` in a resolved config (defaults spelled out)."""
+    """The value of dotted ``key`` in a resolved config (defaults spelled out); ``rules.tokens[2]`` one entry."""
+    entry = _entry(key)
+    if entry is not None:
+        value = config.to_dict()["rules"].get(entry[0])
+        for i in entry[1]:
+            value = value[i]
+        return value
     table, _, field = key.partition(".")
     return config.to_dict()[table].get(field)
 

@@ -494,3 +494,42 @@ def test_each_player_count_has_its_own_baseline(tmp_path):
     results = run_sweep(sweep, out=tmp_path / "out", progress=False)
     pairs = results.paired.drop_duplicates("cell").set_index("cell")["baseline"].to_dict()
     assert pairs == {1: 0, 3: 2}
+
+
+def test_one_entry_of_a_list_and_zipped_keys_are_swept(tmp_path):
+    from sim.sweep import load_sweep
+
+    base = tmp_path / "base.toml"
+    base.write_text('game = "lasvegan"\n[run]\ngames = 60\nseed = 3\n')
+    sweep_file = tmp_path / "s.toml"
+    sweep_file.write_text('base = "base.toml"\n[sweep]\n"rules.tokens[2]" = [[0, -3], [0, -2]]\n'
+                          '"rules.golden_token[1]" = [4, 5]\n'
+                          '"rules.players, rules.starting_cabbages" = [[3, 20], [5, 12]]\n')
+    sweep = load_sweep(sweep_file)
+    assert len(sweep.cells) == 2 * 2 * 2
+    assert sweep.parameters == ["rules.tokens[2]", "rules.golden_token[1]", "rules.players",
+                                "rules.starting_cabbages"]
+    last = sweep.cells[-1].config.rules
+    assert last.tokens == ((1, -1), (1, -2), (0, -2), (-1, -2)) and last.golden_token == (3, 5)
+    assert (last.players, last.starting_cabbages) == (5, 12)
+    assert sweep.column("rules.tokens[2]")[:2] == ["[0, -3]", "[0, -3]"]
+    assert sweep.column("rules.players") == [3, 5] * 4
+
+
+@pytest.mark.parametrize(
+    "axis,phrase",
+    [
+        ('"rules.tokens[7]" = [[0, -3]]', "no such entry"),
+        ('"rules.players, rules.rounds" = [[3, 2], [4]]', "each value is a list of 2"),
+        ('"rules.players, rules.players" = [[3, 3]]', "more than once"),
+        ('"rules.cabbage_tax[0]" = [1]', "unknown key"),
+    ],
+)
+def test_bad_entry_and_zipped_keys_are_refused(tmp_path, axis, phrase):
+    from sim.sweep import load_sweep
+
+    (tmp_path / "base.toml").write_text('game = "lasvegan"\n')
+    sweep_file = tmp_path / "s.toml"
+    sweep_file.write_text(f'base = "base.toml"\n[sweep]\n{axis}\n')
+    with pytest.raises(ConfigError, match=phrase):
+        load_sweep(sweep_file)
