@@ -53,6 +53,7 @@ def sweep_report_html(
     baseline: int = 0,
     sort_by: str = "cell",
     target_ci: float | None = None,
+    target_metric: str = "first_player_advantage",
 ) -> str:
     """The report page of a sweep of ``game`` as one HTML string.
 
@@ -79,13 +80,13 @@ def sweep_report_html(
         f"so differences between cells are measured game by game. Intervals are 95%."
     )
     if target_ci is not None:
-        intro += (f" Games were added to each cell until the first-player advantage's interval was at most "
+        intro += (f" Games were added to each cell until the interval of {html.escape(target_metric)} was at most "
                   f"&plusmn;{100 * target_ci:.2f} points wide, or the cell reached its cap.")
     parts = [
         f"<h1>Sweep {html.escape(sweep_name)}</h1>",
         f"<p>{intro}</p>",
         "<h2>Cells</h2>",
-        _cells_table(table, parameters, sort_by, target_ci, game),
+        _cells_table(table, parameters, sort_by, target_ci, game, target_metric),
         "<p class='note'>Every metric, with its interval, is in <code>sweep.parquet</code>; each cell's records, "
         "config and summary are in <code>cells/&lt;cell&gt;/</code>.</p>",
     ]
@@ -158,7 +159,7 @@ def _is_grid(rows: pd.DataFrame, a: str, b: str) -> bool:
 
 
 def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, target_ci: float | None,
-                 game: Game) -> str:
+                 game: Game, target_metric: str = "first_player_advantage") -> str:
     plotted, skill_columns = game.sweep_plotted, skill_gap_columns(game)
     ordered = sort_cells(table, sort_by)
     note = "" if sort_by == "cell" else f"<p class='note'>Sorted by <code>{html.escape(sort_by)}</code>.</p>"
@@ -185,7 +186,7 @@ def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, t
             interval = _fmt_ci(r[c + "_lo"], r[c + "_hi"], 100, False)
             cells.append(f"<td>{_fmt(r[c], 100, False)} <span class='ci'>{interval}</span></td>")
         if target_ci is not None:
-            met = (r["first_player_advantage_hi"] - r["first_player_advantage_lo"]) / 2 <= target_ci
+            met = (r[f"{target_metric}_hi"] - r[f"{target_metric}_lo"]) / 2 <= target_ci
             cells.append(f"<td>{'yes' if met else 'no (cap)'}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     # The cell and its parameters are text, left-aligned; the rest are numbers.

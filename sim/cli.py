@@ -361,6 +361,13 @@ def report(results_dir, out_file):
     help="With --target-ci: the most games a cell may play (default: 10 times its games).",
 )
 @click.option(
+    "--target-metric",
+    default=None,
+    metavar="METRIC",
+    help="With --target-ci: the metric whose interval is narrowed (default: first_player_advantage; "
+    "e.g. worst_seat_advantage, the seat furthest from its fair share).",
+)
+@click.option(
     "--sort-by",
     default="cell",
     show_default=True,
@@ -376,8 +383,8 @@ def report(results_dir, out_file):
     help="Cell the paired differences are taken from.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the cells and differences as one JSON object.")
-def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, target_ci, max_games, sort_by,
-          baseline, as_json):
+def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, target_ci, max_games, target_metric,
+          sort_by, baseline, as_json):
     """Play every cell of the sweep in SWEEP on the same deals and compare them.
 
     SWEEP is a TOML file: `base = "<config>.toml"` (relative to SWEEP), a
@@ -395,15 +402,16 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
     from sim.sweep import check_options, load_sweep, plan_sweep, plan_text, run_sweep
 
     swp = load_sweep(sweep_file, games=games, seed=seed, threads=threads)
-    check_options(swp, target_ci=target_ci, max_games=max_games, baseline=baseline, sort_by=sort_by)
+    check_options(swp, target_ci=target_ci, max_games=max_games, baseline=baseline, sort_by=sort_by,
+                  target_metric=target_metric)
     if dry_run:
-        plan = plan_sweep(swp, out, target_ci=target_ci, max_games=max_games)
+        plan = plan_sweep(swp, out, target_ci=target_ci, max_games=max_games, target_metric=target_metric)
         click.echo(json.dumps({"name": swp.name, "seed": swp.seed, "cells": plan}) if as_json else plan_text(swp, plan))
         return
     with open_cluster(workers=workers, scheduler=scheduler) as cluster:
         results = run_sweep(
             swp, DEFAULT_OUT if out is None else out, cluster=cluster, target_ci=target_ci, max_games=max_games,
-            baseline=baseline, sort_by=sort_by,
+            baseline=baseline, sort_by=sort_by, target_metric=target_metric,
         )
     if as_json:
         click.echo(json.dumps(results.to_json()))

@@ -96,6 +96,8 @@ GROWTH_MARGIN = 1.1
 # towards its target in a long run of tiny batches.
 MIN_GROWTH = 0.25
 CALIBRATION_GAMES = 4_096
+# What --target-ci narrows unless --target-metric says otherwise.
+DEFAULT_TARGET_METRIC = "first_player_advantage"
 # The most cells a sweep may have, the grid's and the [[cells]] together: each
 # is checked as a config before anything is played, and gets its own results
 # directory and report row. Larger studies are several sweeps.
@@ -402,28 +404,31 @@ class CellPlan:
     """How many games a cell plays: its config's games, or more until precise enough.
 
     With ``target_ci`` set, games are added until the half-width of the
-    first-player advantage's 95% interval is at most ``target_ci`` or the
-    cell has played ``max_games``. Each batch continues the game indices,
-    so the result equals a single run of the final total.
+    95% interval of ``metric`` (the first-player advantage, or e.g. the
+    worst seat's advantage) is at most ``target_ci`` or the cell has played
+    ``max_games``. Each batch continues the game indices, so the result
+    equals a single run of the final total.
     """
 
     games: int
     target_ci: float | None = None
     max_games: int | None = None
+    metric: str = DEFAULT_TARGET_METRIC
 
     @classmethod
-    def of(cls, config: Config, target_ci: float | None, max_games: int | None) -> "CellPlan":
+    def of(cls, config: Config, target_ci: float | None, max_games: int | None,
+           metric: str = None) -> "CellPlan":
         if target_ci is None:
             return cls(config.games)
         cap = max_games if max_games is not None else DEFAULT_MAX_GAMES_FACTOR * config.games
-        return cls(min(config.games, cap), target_ci, cap)
+        return cls(min(config.games, cap), target_ci, cap, metric or DEFAULT_TARGET_METRIC)
 
     def more_games(self, summary: Mapping[str, Any]) -> int:
         """Games to add after the games of ``summary``; 0 when the cell is done."""
         if self.target_ci is None:
             return 0
         n = summary["games"]
-        half = half_width(summary)
+        half = half_width(summary, self.metric)
         if half <= self.target_ci or n >= self.max_games:
             return 0
         # The half-width shrinks as 1/sqrt(games).
@@ -432,12 +437,15 @@ class CellPlan:
         return total - n
 
     def as_dict(self) -> dict[str, Any]:
-        return {"target_ci": self.target_ci, "max_games": self.max_games}
+        plan = {"target_ci": self.target_ci, "max_games": self.max_games}
+        if self.metric != DEFAULT_TARGET_METRIC:  # cells of earlier sweeps, without the key, still resume
+            plan["target_metric"] = self.metric
+        return plan
 
 
-def half_width(summary: Mapping[str, Any]) -> float:
-    """Half-width of the first-player advantage's 95% interval; inf while undefined."""
-    low, high = summary["first_player_advantage_ci"]
+def half_width(summary: Mapping[str, Any], metric: str = None) -> float:
+    """Half-width of the 95% interval of ``metric`` (the first-player advantage); inf while undefined."""
+    low, high = summary[f"{metric or DEFAULT_TARGET_METRIC}_ci"]
     return math.inf if low is None else (high - low) / 2
 
 
@@ -495,6 +503,7 @@ def run_sweep(
     sort_by: str = "cell",
     progress: bool | None = None,
     report: bool = True,
+    target_metric: str | None = None,
 ) -> SweepResults:
     """Play every cell of ``sweep`` not yet played into ``out`` and write the sweep's tables.
 
@@ -511,17 +520,19 @@ def run_sweep(
 
     if not isinstance(sweep, Sweep):
         sweep = load_sweep(sweep)
-    check_options(sweep, target_ci=target_ci, max_games=max_games, baseline=baseline, sort_by=sort_by)
+    check_options(sweep, target_ci=target_ci, max_games=max_games, baseline=baseline, sort_by=sort_by,
+                  target_metric=target_metric)
     out_dir = default_out_dir(sweep.name) if isinstance(out, _DefaultOut) else out_path(out)
     if progress is None:
         progress = sys.stderr.isatty()
     if cluster is None:
         cluster = IN_PROCESS
-    plans = [CellPlan.of(cell.config, target_ci, max_games) for cell in sweep.cells]
+    plans = [CellPlan.of(cell.config, target_ci, max_games, target_metric) for cell in sweep.cells]
 
     with _sweep_directory(out_dir) as out_dir:
         finished = _finished_cells(out_dir, sweep, plans)
-        _write_atomically(out_dir / DEFINITION_FILE, json.dumps(_definition(sweep, target_ci, max_games), indent=2))
+        _write_atomically(out_dir / DEFINITION_FILE, json.dumps(_definition(sweep, target_ci, max_games, target_metric),
+                                                                 indent=2))
         to_play = [c for c in sweep.cells if c.index not in finished]
         cells_bar = tqdm(total=len(sweep.cells), initial=len(finished), unit="cell", disable=not progress,
                          file=sys.stderr, position=0, leave=False)
@@ -538,7 +549,8 @@ def run_sweep(
 
             html = sweep_report_html(table, paired, sweep_name=sweep.name, parameters=sweep.parameters,
                                      axes={k: sweep.values(k) for k in sweep.parameters},
-                                     game=sweep.game, baseline=baseline, sort_by=sort_by, target_ci=target_ci)
+                                     game=sweep.game, baseline=baseline, sort_by=sort_by, target_ci=target_ci,
+                                     target_metric=target_metric or DEFAULT_TARGET_METRIC)
             _write_atomically(out_dir / REPORT_FILE, html)
     return SweepResults(sweep, out_dir, table, paired, baseline, tuple(sorted(finished)))
 
@@ -550,12 +562,23 @@ def check_options(
     max_games: int | None = None,
     baseline: int = 0,
     sort_by: str = "cell",
+    target_metric: str | None = None,
 ) -> None:
     """Refuse options that do not fit the sweep, before anything is played."""
     from analysis.sweep import metric_columns
 
     if target_ci is not None and not target_ci > 0:
         raise ConfigError("target-ci", f"must be a positive half-width, got {target_ci}")
+    if target_metric is not None:
+        if target_ci is None:
+            raise ConfigError("target-metric", "only applies with --target-ci")
+        summary = sweep.game.summarize(sweep.game.empty_tally(sweep.cells[0].config.rules),
+                                       policies=list(sweep.cells[0].config.seat_policies))
+        with_interval = [k[:-3] for k in summary if k.endswith("_ci") and isinstance(summary[k], list)
+                         and len(summary[k]) == 2 and not isinstance(summary[k][0], list)]
+        if target_metric not in with_interval:
+            raise ConfigError("target-metric", f"{shown(target_metric)} is not a metric with one interval "
+                                               f"(e.g. {', '.join(with_interval[:6])})")
     if max_games is not None:
         if target_ci is None:
             raise ConfigError("max-games", "only applies with --target-ci")
@@ -611,7 +634,7 @@ def _play_cell(cell: Cell, plan: CellPlan, out_dir: Path, cluster: Cluster, prog
             "cell": cell.index,
             "overrides": cell.overrides,
             "plan": _cell_plan_record(cell, plan),
-            "target_met": None if plan.target_ci is None else half_width(summary) <= plan.target_ci,
+            "target_met": None if plan.target_ci is None else half_width(summary, plan.metric) <= plan.target_ci,
         }
         write_json(staging / META_FILE, meta)
 
@@ -624,7 +647,8 @@ def _cell_plan_record(cell: Cell, plan: CellPlan) -> dict[str, Any]:
     return json.loads(json.dumps({"config": config, **plan.as_dict()}))
 
 
-def _definition(sweep: Sweep, target_ci: float | None, max_games: int | None) -> dict[str, Any]:
+def _definition(sweep: Sweep, target_ci: float | None, max_games: int | None,
+                target_metric: str | None = None) -> dict[str, Any]:
     return {
         "name": sweep.name,
         "base": str(sweep.base),
@@ -632,6 +656,7 @@ def _definition(sweep: Sweep, target_ci: float | None, max_games: int | None) ->
         "axes": sweep.axes,
         "cells": [{"cell": c.index, "label": c.label, "overrides": c.overrides} for c in sweep.cells],
         "target_ci": target_ci,
+        "target_metric": (target_metric or DEFAULT_TARGET_METRIC) if target_ci is not None else None,
         "max_games": max_games,
     }
 
@@ -816,6 +841,7 @@ def plan_sweep(
     target_ci: float | None = None,
     max_games: int | None = None,
     calibrate: bool = True,
+    target_metric: str | None = None,
 ) -> list[dict[str, Any]]:
     """The cells a run of ``sweep`` would play, with an estimate of their time; writes nothing.
 
@@ -824,7 +850,7 @@ def plan_sweep(
     finished in ``out`` is marked done. With adaptive precision the
     estimate is a range, from the cell's games to its cap.
     """
-    plans = [CellPlan.of(cell.config, target_ci, max_games) for cell in sweep.cells]
+    plans = [CellPlan.of(cell.config, target_ci, max_games, target_metric) for cell in sweep.cells]
     done: set[int] = set()
     if out is not None and (Path(out) / DEFINITION_FILE).is_file():
         done = _finished_cells(Path(out), sweep, plans)

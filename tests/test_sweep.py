@@ -533,3 +533,19 @@ def test_bad_entry_and_zipped_keys_are_refused(tmp_path, axis, phrase):
     sweep_file.write_text(f'base = "base.toml"\n[sweep]\n{axis}\n')
     with pytest.raises(ConfigError, match=phrase):
         load_sweep(sweep_file)
+
+
+def test_target_ci_can_narrow_the_worst_seat(tmp_path):
+    sweep = load_sweep(make_sweep(tmp_path, GOLDEN), games=400)
+    results = run_sweep(sweep, tmp_path / "out", target_ci=0.02, target_metric="worst_seat_advantage", report=False)
+    for cell in sweep.cells:
+        summary = json.loads((results.cell_dir(cell.index) / "summary.json").read_text())
+        meta = json.loads((results.cell_dir(cell.index) / "meta.json").read_text())
+        low, high = summary["worst_seat_advantage_ci"]
+        assert summary["games"] > 400
+        assert meta["sweep"]["target_met"] == ((high - low) / 2 <= 0.02)
+        assert meta["sweep"]["target_met"] or summary["games"] == 4000
+    with pytest.raises(ConfigError, match="target-metric"):
+        run_sweep(sweep, tmp_path / "other", target_ci=0.04, target_metric="swing", report=False)
+    with pytest.raises(ConfigError, match="only applies with --target-ci"):
+        run_sweep(sweep, tmp_path / "other", target_metric="worst_seat_advantage", report=False)
