@@ -125,12 +125,16 @@ def run(config, games, seed, players, threads, out, as_json, workers, scheduler)
     if players is not None:
         _rules_for(cfg.game_spec, cfg.rules.to_dict(), players)  # a bad count names --players
     cfg = cfg.with_overrides(games=games, seed=seed, players=players, threads=threads)
+    import time
+
     with open_cluster(workers=workers, scheduler=scheduler) as cluster:
+        started = time.perf_counter()
         results = run_config(cfg, out=DEFAULT_OUT if out is None else out, cluster=cluster)
+        wall = time.perf_counter() - started
     if as_json:
         click.echo(json.dumps(results.summary))
         return
-    click.echo(cfg.game_spec.summary_table(results.summary))
+    click.echo(cfg.game_spec.summary_table({**results.summary, "wall_seconds": wall}))
     files = ", ".join(sorted(p.name for p in results.out_dir.iterdir()))
     click.echo(f"\nResults in {results.out_dir}/ ({files})")
     report = results.out_dir / "report.html"
@@ -399,14 +403,16 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
     from analysis.sweep import sweep_text
     from sim.cluster import open_cluster
     from sim.runner import DEFAULT_OUT
-    from sim.sweep import check_options, load_sweep, plan_sweep, plan_text, run_sweep
+    from sim.sweep import check_options, load_sweep, plan_sweep, plan_text, report_seconds, run_sweep
 
     swp = load_sweep(sweep_file, games=games, seed=seed, threads=threads)
     check_options(swp, target_ci=target_ci, max_games=max_games, baseline=baseline, sort_by=sort_by,
                   target_metric=target_metric)
     if dry_run:
         plan = plan_sweep(swp, out, target_ci=target_ci, max_games=max_games, target_metric=target_metric)
-        click.echo(json.dumps({"name": swp.name, "seed": swp.seed, "cells": plan}) if as_json else plan_text(swp, plan))
+        report = report_seconds(swp)
+        click.echo(json.dumps({"name": swp.name, "seed": swp.seed, "cells": plan, "report_seconds": report})
+                   if as_json else plan_text(swp, plan, report))
         return
     with open_cluster(workers=workers, scheduler=scheduler) as cluster:
         results = run_sweep(

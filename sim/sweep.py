@@ -855,9 +855,11 @@ def plan_sweep(
     if out is not None and (Path(out) / DEFINITION_FILE).is_file():
         done = _finished_cells(Path(out), sweep, plans)
     per_game = _seconds_per_game(sweep) if calibrate else {}
+    extras = _extra_seconds(sweep, done) if calibrate else {}
     rows = []
     for cell, plan in zip(sweep.cells, plans):
         rate = per_game.get(_speed_key(cell.config))
+        extra = extras.get(cell.index, 0.0)
         row = {
             "cell": cell.index,
             "label": cell.label,
@@ -868,12 +870,78 @@ def plan_sweep(
             "done": cell.index in done,
             "seconds": None,
             "max_seconds": None,
+            "duel_seconds": None,
         }
         if rate is not None and cell.index not in done:
-            row["seconds"] = plan.games * rate
-            row["max_seconds"] = (plan.max_games or plan.games) * rate
+            row["seconds"] = plan.games * rate + extra
+            row["max_seconds"] = (plan.max_games or plan.games) * rate + extra
+            row["duel_seconds"] = extra
         rows.append(row)
     return rows
+
+
+def _extra_seconds(sweep: Sweep, done: set[int]) -> dict[int, float]:
+    """Each cell's time beyond its games: the skill-gap duels and the strength profile, timed on a few deals."""
+    from sim.duel import skill_gap
+    from sim.runner import strength_profile
+
+    rates: dict[tuple, float] = {}
+    out = {}
+    for cell in sweep.cells:
+        if cell.index in done:
+            continue
+        config = cell.config
+        deals = config.skill_gap_deals
+        fast, slow = config.strength_sizes
+        # Timed once per player count: the duels and profiles seat their own policies.
+        key = (config.game, config.players, config.threads, deals > 0, fast > 0, slow > 0)
+        if key not in rates:
+            # One kernel plays every policy, compiled (or loaded) already by the timing of the games.
+            seconds = [0.0, 0.0, 0.0]
+            if deals > 0:
+                started = time.perf_counter()
+                skill_gap(config.game_spec, config.rules, 1, config.seed, threads=config.threads)
+                seconds[0] = time.perf_counter() - started
+            if fast > 0:
+                started = time.perf_counter()
+                strength_profile(config, CALIBRATION_GAMES // 16, 0)
+                seconds[1] = (time.perf_counter() - started) / (CALIBRATION_GAMES // 16)
+            if slow > 0 and config.game_spec.strength_slow_policy is not None:
+                started = time.perf_counter()
+                strength_profile(config, 0, 1)
+                seconds[2] = time.perf_counter() - started
+            rates[key] = seconds
+        duel, per_fast, per_slow = rates[key]
+        out[cell.index] = duel * deals + per_fast * fast + per_slow * slow
+    return out
+
+
+def report_seconds(sweep: Sweep) -> float:
+    """About how long ``sweep.html`` takes: the report built from a small batch of each distinct cell."""
+    from analysis.sweep import summary_row
+    from analysis.sweep_report import sweep_report_html
+    from sim.runner import play_chunk
+
+    summaries: dict[tuple, dict] = {}
+    rows = []
+    columns = {key: sweep.column(key) for key in sweep.parameters}
+    for i, cell in enumerate(sweep.cells):
+        key = _speed_key(cell.config)
+        if key not in summaries:
+            config = cell.config
+            _, tally = play_chunk(config, 0, min(512, config.games))
+            summaries[key] = config.game_spec.summarize(tally, game=config.game, seed=config.seed, seconds=1.0,
+                                                        policies=config.seat_policies)
+        params = {k: values[i] for k, values in columns.items()}
+        rows.append({"cell": cell.index, **params, "label": cell.label, **summary_row(summaries[key])})
+    table = pd.DataFrame(rows)
+    paired = pd.DataFrame(columns=["cell", "baseline", "metric", "games", "difference", "difference_lo",
+                                   "difference_hi", "unpaired_lo", "unpaired_hi", "tighter"])
+    started = time.perf_counter()
+    sweep_report_html(table, paired, sweep_name=sweep.name, parameters=sweep.parameters,
+                      axes={k: sweep.values(k) for k in sweep.parameters}, game=sweep.game)
+    # The paired differences read every cell's records again: about as long as writing them.
+    return time.perf_counter() - started
 
 
 def _speed_key(config: Config) -> tuple:
@@ -903,8 +971,8 @@ def _seconds_per_game(sweep: Sweep) -> dict[tuple, float]:
     return rates
 
 
-def plan_text(sweep: Sweep, rows: list[dict[str, Any]]) -> str:
-    """The dry run as text: one line per cell, then the total."""
+def plan_text(sweep: Sweep, rows: list[dict[str, Any]], report: float | None = None) -> str:
+    """The dry run as text: one line per cell, then the total; ``report``: the seconds of ``sweep.html``."""
     width = max(len(r["label"]) for r in rows)
     lines = [f"Sweep {sweep.name}: {len(rows)} cells, seed {sweep.seed}, base {sweep.base}", ""]
     lines.append(f"{'cell':<6}{'changes':<{width + 2}}{'games':>12}{'time':>12}")
@@ -912,11 +980,19 @@ def plan_text(sweep: Sweep, rows: list[dict[str, Any]]) -> str:
         games = f"{r['games']:,}" + (f"-{r['max_games']:,}" if r["max_games"] not in (None, r["games"]) else "")
         lines.append(f"{r['cell']:03d}   {r['label']:<{width + 2}}{games:>12}{_duration(r):>12}")
     todo = [r for r in rows if not r["done"]]
-    total = _duration({"seconds": sum(r["seconds"] or 0 for r in todo),
-                       "max_seconds": sum(r["max_seconds"] or 0 for r in todo), "done": False})
+    extra = report or 0.0
+    total = _duration({"seconds": sum(r["seconds"] or 0 for r in todo) + extra,
+                       "max_seconds": sum(r["max_seconds"] or 0 for r in todo) + extra, "done": False})
     done = f", {len(rows) - len(todo)} already played" if len(todo) < len(rows) else ""
-    lines += ["", f"{len(todo)} cells to play{done}: about {total.strip()} in this process on this machine. "
-                  "Nothing was written."]
+    duels = sum(r.get("duel_seconds") or 0 for r in todo)
+    parts = []
+    if duels:
+        parts.append(f"{_seconds(duels)} of skill-gap duels and strength profiles")
+    if report is not None:
+        parts.append(f"{_seconds(report)} for the report")
+    within = f" ({' and '.join(parts)} included)" if parts else ""
+    lines += ["", f"{len(todo)} cells to play{done}: about {total.strip()}{within} in this process on this "
+                  "machine. Nothing was written."]
     return "\n".join(lines)
 
 

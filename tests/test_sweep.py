@@ -348,13 +348,16 @@ def test_a_dry_run_lists_the_cells_and_the_time_and_writes_nothing(in_tmp):
     for cell in load_sweep(in_tmp / "s.toml").cells:
         assert f"{cell.name}   {cell.label}" in result.stdout
     assert "6 cells to play: about " in result.stdout and "Nothing was written." in result.stdout
+    # The estimate counts the skill-gap duels, the strength profiles and the report, not only the games.
+    assert "of skill-gap duels and strength profiles and " in result.stdout and " for the report included" in result.stdout
     assert sorted(p.name for p in in_tmp.iterdir()) == ["base.toml", "s.toml"]
 
     plan = json.loads(lvsim_sweep("s.toml", "--dry-run", "--json", "--target-ci", "0.01").stdout)
     assert [c["games"] for c in plan["cells"]] == [1500] * 6
     assert [c["max_games"] for c in plan["cells"]] == [15000] * 6
     for c in plan["cells"]:
-        assert 0 < c["seconds"] < c["max_seconds"]
+        assert 0 < c["seconds"] < c["max_seconds"] and 0 < c["duel_seconds"] < c["seconds"]
+    assert plan["report_seconds"] > 0
     assert sorted(p.name for p in in_tmp.iterdir()) == ["base.toml", "s.toml"]
 
 
