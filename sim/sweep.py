@@ -690,7 +690,7 @@ def _sweep_directory(out_dir: Path) -> Iterator[Path]:
 
 
 @contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def _locked(path: Path, what: str = "sweep") -> Iterator[None]:
     """Hold an exclusive lock on ``path``; the system drops it when the process dies, even by kill -9."""
     try:
         import fcntl
@@ -701,7 +701,7 @@ def _locked(path: Path) -> Iterator[None]:
         try:
             fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise ConfigError("out", f"{path.parent} is in use by another lvsim sweep") from None
+            raise ConfigError("out", f"{path.parent} is in use by another lvsim {what}") from None
         try:
             yield
         finally:

@@ -1036,7 +1036,7 @@ def tune(
         cluster = IN_PROCESS
     started = time.perf_counter()
     state = _tune_directory(out_dir, tune_)
-    with _locked(state / LOCK_FILE):
+    with _locked(state / LOCK_FILE, "tune"):
         _write_atomically(state / DEFINITION_FILE, json.dumps(tune_.definition(), indent=2))
         for players, policy in tune_.settings:
             cluster.warm_up(tune_.config({}, players, policy, games=1, seed=tune_.seed))

@@ -243,3 +243,53 @@ def test_the_dice_game_is_tuned_through_the_same_contract(tmp_path):
     results = T.tune(write_tune(tmp_path, tune, base), out=tmp_path / "out", progress=False, report=False)
     assert set(results.recommendation["verdict"]) == {"first_player_advantage"}
     assert results.candidates["policy"].eq("greedy").all()
+
+
+from tests.analysis.test_report_browser import browser  # noqa: E402,F401  (the fixture)
+
+
+def test_the_tune_report_loads_cleanly_in_a_browser_and_says_the_recommendation(browser, tmp_path):  # noqa: F811
+    path = write_tune(tmp_path, PLANTED.replace("budget = 8", "budget = 4"))
+    results = T.tune(path, out=tmp_path / "out", progress=False, report=True)
+    page = browser.new_page(viewport={"width": 560, "height": 900})
+    problems, requests = [], []
+    page.on("console", lambda msg: problems.append(msg.text) if msg.type in ("error", "warning") else None)
+    page.on("pageerror", lambda err: problems.append(str(err)))
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto((tmp_path / "out" / "tune.html").resolve().as_uri(), wait_until="load")
+    assert problems == []
+    assert all(url.startswith(("file:", "data:")) for url in requests), requests
+    images = page.eval_on_selector_all("img", "imgs => imgs.map(i => i.complete && i.naturalWidth > 0)")
+    assert len(images) >= 2 and all(images)
+    [(value, text)] = page.eval_on_selector_all("[data-metric=recommendation]",
+                                                "els => els.map(e => [e.dataset.value, e.innerText])")
+    assert json.loads(value) == results.recommendation["rules"]
+    assert text.lower() == results.recommendation["sentence"]
+    link = page.eval_on_selector("a[href='best/report.html']", "a => a.href")
+    assert Path(link.removeprefix("file://")).is_file()
+    # A narrow window scrolls the wide table instead of the page.
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    page.close()
+
+
+def test_the_same_command_without_out_continues_the_stopped_tune_under_reports(tmp_path, monkeypatch):
+    path = write_tune(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    real, calls = T.evaluate, []
+
+    def stop_at_the_third(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(T, "evaluate", stop_at_the_third)
+    with pytest.raises(KeyboardInterrupt):
+        T.tune(path, progress=False, report=False)
+    monkeypatch.setattr(T, "evaluate", real)
+    [stopped] = (tmp_path / "reports").iterdir()
+    resumed = T.tune(path, progress=False, report=False)
+    assert resumed.out_dir == Path("reports") / stopped.name and resumed.summary["timing"]["evaluations_reused"] >= 2
+    # Finished, it is not resumed again: the next tune is a new one.
+    again = T.tune(path, progress=False, report=False)
+    assert again.out_dir != resumed.out_dir
