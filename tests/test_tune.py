@@ -293,3 +293,13 @@ def test_the_same_command_without_out_continues_the_stopped_tune_under_reports(t
     # Finished, it is not resumed again: the next tune is a new one.
     again = T.tune(path, progress=False, report=False)
     assert again.out_dir != resumed.out_dir
+
+
+def test_workers_give_the_same_answer_as_this_process(tmp_path):
+    from sim.cluster import open_cluster
+
+    path = write_tune(tmp_path, PLANTED.replace("budget = 8", "budget = 3"))
+    T.tune(path, out=tmp_path / "here", progress=False, report=False)
+    with open_cluster(workers=2) as cluster:
+        T.tune(path, out=tmp_path / "workers", progress=False, report=False, cluster=cluster)
+    _equal(comparable(tmp_path / "workers"), comparable(tmp_path / "here"))
