@@ -615,15 +615,29 @@ def evaluate(tune: Tune, values: Mapping[str, Any], players: int, policy: str, g
     with GamesPlayed(config) as played:
         played.play(0, games, cluster)
     summary = played.summary()
-    skill = [t.metric.removeprefix("skill_gap_") for t in tune.targets if t.metric.startswith("skill_gap_")]
-    if skill:
-        from sim.duel import skill_gap
-
-        deals = max(2, games // players)
-        gap = skill_gap(tune.game, config.rules, deals, seed, threads=config.threads)
-        summary["skill_gap"] = {name: entry for name, entry in gap.items() if name in skill}
+    duels = skill_duels(tune)
+    if duels:
+        summary["skill_gap"] = {d.name: _duel(tune, d, config, games) for d in duels}
     row = {k: v for k, v in summary_row(summary).items() if k not in TIMING}
     return json.loads(json.dumps(row, default=_plain))
+
+
+def skill_duels(tune: Tune) -> list:
+    """The game's skill-gap duels that a target names: only those are played."""
+    wanted = {t.metric.removeprefix("skill_gap_") for t in tune.targets if t.metric.startswith("skill_gap_")}
+    return [d for d in tune.game.skill_gap_duels if d.name in wanted]
+
+
+def _duel(tune: Tune, d, config: Config, games: int) -> dict[str, Any]:
+    """One skill-gap duel on about ``games`` games: ``games / players`` deals, each played from every seat."""
+    from sim.duel import duel
+
+    players = config.players
+    result = duel(tune.game, config.rules, [d.policy] + [d.against] * (players - 1), max(2, games // players),
+                  config.seed, threads=config.threads, field="skill_gap")
+    entry = result["policies"][d.policy]
+    return {"policy": d.policy, "against": d.against, "games": result["games"],
+            **{k: entry[k] for k in ("win_share", "win_share_ci", "fair_share")}}
 
 
 def _plain(x: Any) -> Any:
@@ -1214,6 +1228,15 @@ def plan_tune(tune: Tune, *, calibrate: bool = True, report: bool = True,
             started = time.perf_counter()
             play_chunk(config, 0, n)
             per_game[(players, policy)] = (time.perf_counter() - started) / n
+    duels = skill_duels(tune)
+    if calibrate and duels:
+        for players, policy in tune.settings:
+            config = tune.config({}, players, policy, games=2 * players, seed=tune.seed)
+            started = time.perf_counter()
+            for d in duels:
+                _duel(tune, d, config, 2 * players)
+            # A duel plays games / players deals, each once from every seat: about the games again.
+            per_game[(players, policy)] += (time.perf_counter() - started) / (2 * players)
     settings_rate = sum(per_game.values()) if per_game else None
     search_games = tune.budget * tune.games
     halving_games, n, games = 0, tune.budget, tune.games
@@ -1224,8 +1247,6 @@ def plan_tune(tune: Tune, *, calibrate: bool = True, report: bool = True,
     final_low = (tune.finalists + 1) * games
     final_high = (tune.finalists + 1) * sum(
         min(tune.max_games, games * FINAL_GROWTH ** k) for k in range(_growth_steps(games, tune.max_games)))
-    skill = any(t.metric.startswith("skill_gap_") for t in tune.targets)
-    duel_factor = (1 + sum(d.factor for d in tune.game.skill_gap_duels)) if skill else 1
     report_games = (report_games or tune.games) if report else 0
     plan = {
         "name": tune.name, "game": tune.base.game, "seed": tune.seed, "budget": tune.budget,
@@ -1235,8 +1256,8 @@ def plan_tune(tune: Tune, *, calibrate: bool = True, report: bool = True,
         "seconds": None,
     }
     if settings_rate is not None:
-        low = (search_games + halving_games + final_low) * settings_rate * duel_factor
-        high = (search_games + halving_games + final_high) * settings_rate * duel_factor
+        low = (search_games + halving_games + final_low) * settings_rate
+        high = (search_games + halving_games + final_high) * settings_rate
         # The report's run plays the skill gap and strength profile too: about three times its games.
         rate_base = per_game[tune.settings[0]]
         extra = 3 * report_games * rate_base
@@ -1266,7 +1287,8 @@ def plan_text(tune: Tune, plan: Mapping[str, Any]) -> str:
         f"report      {g['report']:,} games of the recommended rules, with skill gap and strength profile",
     ]
     if any(t.metric.startswith("skill_gap_") for t in tune.targets):
-        lines.append("skill gap   every evaluation plays the game's skill-gap duels too")
+        lines.append("skill gap   every evaluation also plays the skill-gap duels the targets name, "
+                     "on about its games")
     if plan["seconds"] is not None:
         low, high = plan["seconds"]
         lines += ["", f"About {_seconds(low)} to {_seconds(high)} in this process on this machine. Nothing was written."]

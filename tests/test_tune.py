@@ -303,3 +303,18 @@ def test_workers_give_the_same_answer_as_this_process(tmp_path):
     with open_cluster(workers=2) as cluster:
         T.tune(path, out=tmp_path / "workers", progress=False, report=False, cluster=cluster)
     _equal(comparable(tmp_path / "workers"), comparable(tmp_path / "here"))
+
+
+def test_a_skill_gap_target_plays_only_the_duel_it_names(tmp_path, monkeypatch):
+    import sim.duel
+
+    played, real = [], sim.duel.duel
+    monkeypatch.setattr(sim.duel, "duel", lambda game, rules, seats, *a, **k: played.append(seats[0]) or real(
+        game, rules, seats, *a, **k))
+    tune = PLANTED.replace("mean_rounds = [2.5, 3.5]", "skill_gap_greedy_vs_random = { min = 0.5 }").replace(
+        "budget = 8", "budget = 2").replace("games = 200", "games = 40\nmax_games = 80")
+    results = T.tune(write_tune(tmp_path, tune), out=tmp_path / "out", progress=False, report=False)
+    assert set(played) == {"greedy"}  # never the slow lookahead duel
+    low, x, high = (results.recommendation["metrics"]["2 players, random"]["skill_gap_greedy_vs_random"][i]
+                    for i in (1, 0, 2))
+    assert 0.5 < low <= x <= high  # greedy beats random at 2 players, far above half
