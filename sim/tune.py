@@ -987,7 +987,7 @@ def _candidate_entry(tune: Tune, j: Judged) -> dict[str, Any]:
 
 
 def candidates_table(tune: Tune, judged: Iterable[Judged]):
-    """One row per evaluation: trial, stage, seed, games, the knob values, the change, every metric with its interval."""
+    """One row per evaluation: trial, stage, seed, games, knob values, the change, every metric and its interval."""
     import pandas as pd
 
     rows = []
@@ -1168,7 +1168,7 @@ def _glob_escape(name: str) -> str:
 
 
 def _tune_directory(out_dir: Path, tune: Tune) -> Path:
-    """The tune's state directory in ``out_dir``, made if new; a directory of another tune or of anything else is refused."""
+    """The tune's state directory in ``out_dir``, made if new; one of another tune, or of anything else, is refused."""
     state = out_dir / STATE_DIR
     if out_dir.exists() and not out_dir.is_dir():
         raise ConfigError("out", f"{out_dir} exists and is not a directory")
@@ -1291,7 +1291,8 @@ def plan_text(tune: Tune, plan: Mapping[str, Any]) -> str:
                      "on about its games")
     if plan["seconds"] is not None:
         low, high = plan["seconds"]
-        lines += ["", f"About {_seconds(low)} to {_seconds(high)} in this process on this machine. Nothing was written."]
+        lines += ["", f"About {_seconds(low)} to {_seconds(high)} in this process on this machine. "
+                      "Nothing was written."]
     return "\n".join(lines)
 
 

@@ -80,7 +80,8 @@ def test_a_knob_of_integer_pairs_is_searched_face_by_face_and_one_token_alone(tm
     assert [d.name for d in tune.dims] == ["rules.tokens[2][0]", "rules.tokens[2][1]", "rules.golden_token[1]"]
     assert [(d.low, d.high, d.base) for d in tune.dims[:2]] == [(-4, 0, 0), (-4, 0, -3)]
     tune = T.load_tune(write_tune(tmp_path, PLANTED.replace(
-        '"rules.rounds" = { range = [1, 4] }\n"rules.golden_token[1]" = [4, 5]', '"rules.tokens" = { faces = [-4, 3] }')))
+        '"rules.rounds" = { range = [1, 4] }\n"rules.golden_token[1]" = [4, 5]',
+        '"rules.tokens" = { faces = [-4, 3] }')))
     assert len(tune.dims) == 8 and {(d.low, d.high) for d in tune.dims} == {(-4, 3)}
 
 
