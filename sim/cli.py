@@ -62,7 +62,8 @@ def main():
     Las Vegan (the card game, `game = "lasvegan"`) and Las Vegas (the dice
     game, `game = "vegas-dice"`): run batches of games from TOML configs
     and read their HTML reports, sweep rule parameters on the same deals,
-    measure how much skill matters with duels, replay a game given by hand,
+    search the rules for the smallest change that meets a designer's
+    targets, measure how much skill matters with duels, replay a game given by hand,
     and time the jitted core. `lvsim games` lists the games, their rule
     knobs and their policies.
     """
