@@ -120,8 +120,7 @@ def _convergence(summary: Mapping[str, Any]) -> str:
     if not points:
         return "<p>No candidate was played.</p>"
     trials = [p["trial"] for p in points]
-    shortfall = [p["shortfall"] if p["shortfall"] is not None and math.isfinite(p["shortfall"]) else math.nan
-                 for p in points]
+    shortfall = [p["shortfall"] if p["shortfall"] is not None else math.nan for p in points]
     best, running = [], math.inf
     for s in shortfall:
         running = min(running, s) if not math.isnan(s) else running

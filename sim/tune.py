@@ -975,7 +975,7 @@ def _candidate_entry(tune: Tune, j: Judged) -> dict[str, Any]:
         "sentence": describe(tune, j.values),
         "games": j.games,
         "seed": j.seed,
-        "shortfall": j.shortfall(tune),
+        "shortfall": _finite(j.shortfall(tune)),
         "verdict": j.verdict(tune),
         "verdicts": j.verdicts(tune),
         "metrics": {
@@ -984,6 +984,11 @@ def _candidate_entry(tune: Tune, j: Judged) -> dict[str, Any]:
             for (p, pol), row in j.rows.items()
         },
     }
+
+
+def _finite(x: float) -> float | None:
+    """A number for JSON: None for an infinite shortfall (a metric the game could not measure)."""
+    return x if math.isfinite(x) else None
 
 
 def candidates_table(tune: Tune, judged: Iterable[Judged]):
@@ -1068,7 +1073,8 @@ def tune(
         bar = tqdm(total=len(finalists) + 1, unit="candidate", disable=not progress, file=sys.stderr, leave=False,
                    desc="final, fresh seed")
         with bar:
-            final = _final(tune_, finalists, evals, bar)
+            # No candidate the game takes (every one refused): the base rules are all there is.
+            final = _final(tune_, finalists or [base], evals, bar)
             final_base = next((f for f in final if f.values == base.values), None)
             if final_base is None:
                 # At the finalists' games, so that the table compares like with like.
@@ -1095,8 +1101,8 @@ def tune(
             "recommendation": _candidate_entry(tune_, best),
             "runners_up": [_candidate_entry(tune_, j) for j in ranked_final[1:]],
             "base_rules": _candidate_entry(tune_, final_base),
-            "convergence": [{"trial": j.trial, "score": search_score(tune_, j), "met": j.met(tune_),
-                             "shortfall": j.shortfall(tune_)} for j in searched],
+            "convergence": [{"trial": j.trial, "score": _finite(search_score(tune_, j)), "met": j.met(tune_),
+                             "shortfall": _finite(j.shortfall(tune_)), "refused": j.invalid} for j in searched],
             "candidates_tried": len(_distinct(searched)),
         }
         table = candidates_table(tune_, [*searched, *rungs, *final, *([final_base] if final_base not in final else [])])
