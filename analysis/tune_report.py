@@ -140,7 +140,9 @@ def _convergence(summary: Mapping[str, Any]) -> str:
     n_met = sum(met)
     text = (f"<p>{len(points):,} candidates were tried ({summary['candidates_tried']:,} distinct); {n_met:,} met "
             "every target on the search's deals (point estimates). The sampler is Optuna's TPE, seeded; the first "
-            "candidate is the base rules when they lie in the searched domain.</p>")
+            "candidate is the base rules when they lie in the searched domain. Then the best candidates meeting "
+            "every target were simplified, each changed value put back towards the base's while the targets "
+            f"stayed met: {summary.get('simplified', 0):,} more candidates.</p>")
     return text + H.figure(fig, "Shortfall of each candidate tried and the least so far",
                            "Each dot is a candidate at its first number of games; the line is the least total "
                            "shortfall found so far.")

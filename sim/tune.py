@@ -30,6 +30,9 @@ the search's deals is not the one recommended.
 Candidates that meet every target are ranked by how little they change
 the base rules (how many printed values differ, then by how much); the
 others by their total shortfall from the targets, each scaled by its range.
+Before the halving, the best candidates that meet the targets are
+simplified: each changed value is put back towards the base's while the
+targets stay met, since a sampler tends to change many values at once.
 
 Every evaluation is a pure function of (rules, player count, policy,
 games, seed) and is kept in the tune's ``state/`` directory as it
@@ -887,6 +890,47 @@ def _distinct(judged: Iterable[Judged]) -> list[Judged]:
     return out
 
 
+def _simplify(tune: Tune, ranked: list[Judged], evals: _Evaluations, first_trial: int, bar) -> list[Judged]:
+    """The best candidates meeting the targets, their changed values put back towards the base's while they still do.
+
+    A sampler lands on candidates that meet the targets by changing many
+    values at once; a designer wants to reprint as few as possible. For
+    each of the ``finalists`` best such candidates, each changed value is
+    put back to the base's (or, an integer, one step towards it) and kept
+    there if the targets are still met on the same deals, until no value
+    can move. Deterministic: the values are tried in the search's order.
+    """
+    known = {json.dumps(j.values, sort_keys=True): j for j in ranked}
+    out: list[Judged] = []
+    trial = first_trial
+    for current in [j for j in ranked if j.met(tune)][:tune.finalists]:
+        moved = True
+        while moved:
+            moved = False
+            for d in tune.dims:
+                value = current.values[d.name]
+                if value == d.base:
+                    continue
+                tries = [d.base]
+                if d.choices is None and abs(value - d.base) > 1:
+                    tries.append(value + (1 if d.base > value else -1))
+                for v in tries:
+                    values = {**current.values, d.name: v}
+                    key = json.dumps(values, sort_keys=True)
+                    if key not in known:
+                        known[key] = evals.judge(trial, values, tune.games, tune.seed, "simplify")
+                        out.append(known[key])
+                        trial += 1
+                        if bar is not None:
+                            bar.update(1)
+                    if known[key].invalid is None and known[key].met(tune):
+                        current, moved = known[key], True
+                        break
+                if moved:
+                    break
+    return out
+
+
 def _halving(tune: Tune, ranked: list[Judged], evals: _Evaluations, bar) -> tuple[list[Judged], list[Judged]]:
     """Keep the best third, triple their games on the same deals, until ``finalists`` remain; every rung's results."""
     rungs: list[Judged] = []
@@ -1066,6 +1110,11 @@ def tune(
         with bar:
             searched = _search_phase(tune_, study, evals, bar)
         ranked = sorted((j for j in _distinct(searched) if j.invalid is None), key=lambda j: j.rank_key(tune_))
+        bar = tqdm(total=None, unit="candidate", disable=not progress, file=sys.stderr, leave=False, desc="simplify")
+        with bar:
+            simplified = _simplify(tune_, ranked, evals, max(j.trial for j in searched) + 1, bar)
+        ranked = sorted((j for j in _distinct([*ranked, *simplified]) if j.invalid is None),
+                        key=lambda j: j.rank_key(tune_))
         bar = tqdm(total=None, unit="candidate", disable=not progress, file=sys.stderr, leave=False, desc="halving")
         with bar:
             finalists, rungs = _halving(tune_, ranked, evals, bar)
@@ -1104,8 +1153,9 @@ def tune(
             "convergence": [{"trial": j.trial, "score": _finite(search_score(tune_, j)), "met": j.met(tune_),
                              "shortfall": _finite(j.shortfall(tune_)), "refused": j.invalid} for j in searched],
             "candidates_tried": len(_distinct(searched)),
+            "simplified": len(simplified),
         }
-        table = candidates_table(tune_, [*searched, *rungs, *final, *([final_base] if final_base not in final else [])])
+        table = candidates_table(tune_, [*searched, *simplified, *rungs, *final, *([final_base] if final_base not in final else [])])
         _write_parquet_atomically(out_dir / CANDIDATES_FILE, table)
         best_config = tune_.config(best.values, name=f"{tune_.name}-best")
         _write_atomically(out_dir / BEST_FILE, _best_toml(tune_, best, best_config))
@@ -1138,14 +1188,17 @@ def _best_report(tune: Tune, config: Config, out_dir: Path, games: int | None) -
     from sim.runner import run
 
     games = games or tune.games
+    config = replace(config, games=games)
     target = out_dir / BEST_RUN_DIR
-    if (target / "report.html").is_file():
+    played = target / "config.toml"
+    if (target / "report.html").is_file() and played.is_file() and played.read_text(encoding="utf-8") == \
+            config.to_toml():
         return {"dir": BEST_RUN_DIR, "report": f"{BEST_RUN_DIR}/report.html", "games": games}
     if target.exists():
         import shutil
 
         shutil.rmtree(target)
-    run(replace(config, games=games), out=target, progress=False, report=True)
+    run(config, out=target, progress=False, report=True)
     if not (target / "report.html").is_file():
         return None
     return {"dir": BEST_RUN_DIR, "report": f"{BEST_RUN_DIR}/report.html", "games": games}

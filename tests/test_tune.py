@@ -319,3 +319,16 @@ def test_a_skill_gap_target_plays_only_the_duel_it_names(tmp_path, monkeypatch):
     low, x, high = (results.recommendation["metrics"]["2 players, random"]["skill_gap_greedy_vs_random"][i]
                     for i in (1, 0, 2))
     assert 0.5 < low <= x <= high  # greedy beats random at 2 players, far above half
+
+
+def test_a_candidate_meeting_the_targets_is_simplified_back_towards_the_base(tmp_path):
+    tune = T.load_tune(write_tune(tmp_path, PLANTED.replace(
+        '"rules.golden_token[1]" = [4, 5]', '"rules.golden_token" = { faces = [1, 6] }')))
+    evals = T._Evaluations(tune, tmp_path / "evals", T.IN_PROCESS)
+    many = {"rules.rounds": 3, "rules.golden_token[0]": 1, "rules.golden_token[1]": 6}  # base: 4, [3, 4]
+    start = evals.judge(0, many, tune.games, tune.seed, "search")
+    assert start.met(tune) and tune.change_size(many) == (3, 5)
+    simplified = T._simplify(tune, [start], evals, 1, None)
+    best = min(simplified, key=lambda j: j.rank_key(tune))
+    assert best.values == {"rules.rounds": 3, "rules.golden_token[0]": 3, "rules.golden_token[1]": 4}
+    assert [j.trial for j in simplified] == list(range(1, len(simplified) + 1))
