@@ -147,7 +147,12 @@ def strength_lines(summary: dict, metrics: dict) -> list[str]:
 
 
 def played_line(summary: dict) -> str:
+    """``Played N games in X s (G games/s)``, and the whole run's wall time when the caller timed it."""
     speed = ""
     if summary.get("seconds") is not None:
         speed = f" in {summary['seconds']:.2f} s ({summary['games_per_second']:,.0f} games/s)"
-    return f"Played {summary['games']:,} games{speed}"
+    wall = ""
+    if summary.get("wall_seconds") is not None:
+        wall = (f"; {summary['wall_seconds']:.1f} s wall time in all (the games, the skill-gap duels, the strength "
+                "profile and the report)")
+    return f"Played {summary['games']:,} games{speed}{wall}"

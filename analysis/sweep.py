@@ -192,18 +192,22 @@ def _difference(sums, n: int, unit: int) -> dict[str, float | int | None]:
     return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in out.items()}
 
 
-def paired_table(records: Mapping[int, Path], configs: Mapping[int, Any], baseline: int) -> pd.DataFrame:
-    """Every cell against ``baseline``: one row per (cell, metric), in cell order.
+def paired_table(records: Mapping[int, Path], configs: Mapping[int, Any],
+                 baseline: int | Mapping[int, int]) -> pd.DataFrame:
+    """Every cell against its baseline: one row per (cell, metric), in cell order.
 
-    ``records`` and ``configs`` give each cell's records file and config.
+    ``records`` and ``configs`` give each cell's records file and config;
+    ``baseline`` is one cell for all, or each cell's own (``sim.sweep.baselines``:
+    the baseline of its player count). A cell that is its own baseline has no row.
     """
     rows = []
     for cell in sorted(records):
-        if cell == baseline:
+        base = baseline if isinstance(baseline, int) else baseline[cell]
+        if cell == base:
             continue
-        diffs = paired_differences(records[cell], configs[cell], records[baseline], configs[baseline])
+        diffs = paired_differences(records[cell], configs[cell], records[base], configs[base])
         for metric, d in diffs.items():
-            rows.append({"cell": cell, "baseline": baseline, "metric": metric, **d})
+            rows.append({"cell": cell, "baseline": base, "metric": metric, **d})
     columns = ["cell", "baseline", "metric", "games", "difference", "difference_lo", "difference_hi",
                "unpaired_lo", "unpaired_hi", "tighter"]
     return pd.DataFrame(rows, columns=columns).astype({"difference_lo": float, "difference_hi": float,
@@ -246,15 +250,15 @@ def sweep_text(
     lines = [f"{len(table)} cells, seed {format_value(table['seed'].iloc[0])}, 95% intervals{order}", ""]
     lines += _aligned_rows(headers, rows)
     if len(paired):
-        lines += ["", f"Paired differences from cell {baseline:03d} (same deals; 95% interval, and how much "
-                      "tighter it is than independent runs would give)"]
+        lines += ["", f"Paired differences from cell {baseline:03d}, or from the cell like it with the same player "
+                      "count (same deals; 95% interval, and how much tighter it is than independent runs would give)"]
         # The rates and the advantage, in percentage points.
         wanted = [m for m, (_, scale, _) in metrics.items() if scale == 100 and m in game.paired_metrics][:3]
-        headers = ["cell", *(f"{game.paired_metrics[m]} (pp)" for m in wanted)]
+        headers = ["cell", "baseline", *(f"{game.paired_metrics[m]} (pp)" for m in wanted)]
         rows = []
         for cell, group in paired.groupby("cell", sort=True):
             by_metric = group.set_index("metric")
-            cells = [f"{cell:03d}"]
+            cells = [f"{cell:03d}", f"{int(group['baseline'].iloc[0]):03d}"]
             for m in wanted:
                 d = by_metric.loc[m]
                 cells.append(f"{_pp(d['difference'])} {_pp_ci(d['difference_lo'], d['difference_hi'])}"

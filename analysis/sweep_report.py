@@ -38,6 +38,7 @@ th, td { padding: 0.25em 0.7em; text-align: right; border-bottom: 1px solid #eee
 th { background: #f4f4f4; } td.text, th.text { text-align: left; }
 .ci { color: #666; font-size: 0.9em; } .note { color: #555; font-size: 0.9em; }
 img { max-width: 100%; margin: 0.5em 0; }
+.scroll { overflow-x: auto; max-width: 100%; }
 """
 
 
@@ -52,6 +53,7 @@ def sweep_report_html(
     baseline: int = 0,
     sort_by: str = "cell",
     target_ci: float | None = None,
+    target_metric: str = "first_player_advantage",
 ) -> str:
     """The report page of a sweep of ``game`` as one HTML string.
 
@@ -78,13 +80,13 @@ def sweep_report_html(
         f"so differences between cells are measured game by game. Intervals are 95%."
     )
     if target_ci is not None:
-        intro += (f" Games were added to each cell until the first-player advantage's interval was at most "
+        intro += (f" Games were added to each cell until the interval of {html.escape(target_metric)} was at most "
                   f"&plusmn;{100 * target_ci:.2f} points wide, or the cell reached its cap.")
     parts = [
         f"<h1>Sweep {html.escape(sweep_name)}</h1>",
         f"<p>{intro}</p>",
         "<h2>Cells</h2>",
-        _cells_table(table, parameters, sort_by, target_ci, game),
+        _cells_table(table, parameters, sort_by, target_ci, game, target_metric),
         "<p class='note'>Every metric, with its interval, is in <code>sweep.parquet</code>; each cell's records, "
         "config and summary are in <code>cells/&lt;cell&gt;/</code>.</p>",
     ]
@@ -157,22 +159,24 @@ def _is_grid(rows: pd.DataFrame, a: str, b: str) -> bool:
 
 
 def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, target_ci: float | None,
-                 game: Game) -> str:
+                 game: Game, target_metric: str = "first_player_advantage") -> str:
     plotted, skill_columns = game.sweep_plotted, skill_gap_columns(game)
     ordered = sort_cells(table, sort_by)
     note = "" if sort_by == "cell" else f"<p class='note'>Sorted by <code>{html.escape(sort_by)}</code>.</p>"
-    if any(c in table.columns for c in skill_columns):
+    # Skill-gap columns are empty when the cells skipped the duels: shown only when measured.
+    skill = [c for c in skill_columns if c in table.columns and table[c].notna().any()]
+    if skill:
         note += ("<p class='note'>Skill: the win share of one stronger seat against weaker ones at every other "
                  "seat, seats rotated over the same deals (fair share: 1 / players).</p>")
     head = ["cell", *parameters, "games", *(plotted[m][0] for m in plotted)]
     # The skill gap, when the cells measured it: the strong seat's win share.
-    skill = [c for c in skill_columns if c in table.columns]
     head += [skill_columns[c] for c in skill]
     if target_ci is not None:
         head.append("target met")
     rows = []
     for _, r in ordered.iterrows():
-        cells = [f"<td class='text'><a href='cells/{int(r['cell']):03d}/'>{int(r['cell']):03d}</a></td>"]
+        # A cell is a run's results without a report (`lvsim report cells/<NNN>` writes one): not a link.
+        cells = [f"<td class='text'>{int(r['cell']):03d}</td>"]
         cells += [f"<td class='text'>{html.escape(format_value(r[p]))}</td>" for p in parameters]
         cells.append(f"<td>{int(r['games']):,}</td>")
         for m, (_, scale, signed) in plotted.items():
@@ -182,29 +186,34 @@ def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, t
             interval = _fmt_ci(r[c + "_lo"], r[c + "_hi"], 100, False)
             cells.append(f"<td>{_fmt(r[c], 100, False)} <span class='ci'>{interval}</span></td>")
         if target_ci is not None:
-            met = (r["first_player_advantage_hi"] - r["first_player_advantage_lo"]) / 2 <= target_ci
+            met = (r[f"{target_metric}_hi"] - r[f"{target_metric}_lo"]) / 2 <= target_ci
             cells.append(f"<td>{'yes' if met else 'no (cap)'}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     # The cell and its parameters are text, left-aligned; the rest are numbers.
     header = "".join(f"<th class='text'>{html.escape(h)}</th>" if i <= len(parameters) else f"<th>{html.escape(h)}</th>"
                      for i, h in enumerate(head))
-    return f"{note}<table><tr>{header}</tr>\n" + "\n".join(rows) + "</table>"
+    note += ("<p class='note'>Each cell's results are in <code>cells/&lt;cell&gt;/</code>; "
+             "<code>lvsim report cells/&lt;cell&gt;</code> writes its full report.</p>")
+    return f"{note}<div class='scroll'><table><tr>{header}</tr>\n" + "\n".join(rows) + "</table></div>"
 
 
 def _paired_table(table: pd.DataFrame, paired: pd.DataFrame, baseline: int, game: Game) -> str:
     plotted = {m: v for m, v in game.sweep_plotted.items() if m in game.paired_metrics}
     labels = dict(zip(table["cell"], table["label"]))
     intro = (
-        f"<p>Each cell minus cell {baseline:03d} ({html.escape(str(labels[baseline]))}), game by game on the "
-        "same deals. Beside each paired interval, how many times narrower it is than the interval two "
-        "independent runs of the same size would give.</p>"
+        f"<p>Each cell minus cell {baseline:03d} ({html.escape(str(labels[baseline]))}), or, at another player "
+        "count or seating, minus the cell with that player count and seating and the baseline's other values "
+        "(the deals are the same only at the same player count): game by game on the same deals. Beside each "
+        "paired interval, how many times narrower it is than the interval two independent runs of the same "
+        "size would give.</p>"
     )
-    head = "<tr><th class='text'>cell</th><th class='text'>changes</th>" + "".join(
+    head = "<tr><th class='text'>cell</th><th class='text'>changes</th><th class='text'>baseline</th>" + "".join(
         f"<th>{html.escape(game.paired_metrics[m])}</th>" for m in plotted) + "</tr>"
     rows = []
     for cell, group in paired.groupby("cell", sort=True):
         d = group.set_index("metric")
-        cells = [f"<td class='text'>{int(cell):03d}</td>", f"<td class='text'>{html.escape(str(labels[cell]))}</td>"]
+        cells = [f"<td class='text'>{int(cell):03d}</td>", f"<td class='text'>{html.escape(str(labels[cell]))}</td>",
+                 f"<td class='text'>{int(group['baseline'].iloc[0]):03d}</td>"]
         for m, (_, scale, _) in plotted.items():
             x = d.loc[m]
             cells.append(
@@ -214,7 +223,7 @@ def _paired_table(table: pd.DataFrame, paired: pd.DataFrame, baseline: int, game
             )
         rows.append("<tr>" + "".join(cells) + "</tr>")
     units = "<p class='note'>Differences of rates and of the advantage are in percentage points.</p>"
-    return intro + "<table>" + head + "\n".join(rows) + "</table>" + units
+    return intro + "<div class='scroll'><table>" + head + "\n".join(rows) + "</table></div>" + units
 
 
 # --- figures --------------------------------------------------------------------------

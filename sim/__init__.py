@@ -2,7 +2,9 @@
 
 ``sim.run(config)`` plays an experiment and returns its results;
 ``sim.load_config(path)`` reads an experiment file; ``sim.run_sweep(path)``
-plays a sweep of rule sets (``sim.load_sweep`` reads one). All are imported
+plays a sweep of rule sets (``sim.load_sweep`` reads one); ``sim.run_tune(path)``
+searches the rules for the smallest change that meets a designer's targets
+(``sim.load_tune`` reads a tune file). All are imported
 on first use, so ``import sim`` stays light.
 """
 
@@ -19,6 +21,8 @@ _LAZY = {
     "load_config": "sim.config",
     "run_sweep": "sim.sweep",
     "load_sweep": "sim.sweep",
+    "run_tune": "sim.tune",
+    "load_tune": "sim.tune",
 }
 
 __all__ = ["__version__", *_LAZY]

@@ -19,7 +19,7 @@ compared on the same deals.
 :func:`run_sweep` plays the cells into ``cells/<NNN>/`` (each a normal run's
 results, built in a staging directory and renamed into place when complete)
 and writes the table of cells (``sweep.parquet``), the paired differences
-from a baseline cell (``paired.parquet``) and the report (``sweep.html``).
+from a baseline cell of each player count (``paired.parquet``) and the report (``sweep.html``).
 Run again on the same directory, it keeps the finished cells (after
 checking they were played with the same config) and plays the rest, so a
 sweep killed at any moment resumes to the table an uninterrupted one gives.
@@ -32,6 +32,7 @@ import itertools
 import json
 import math
 import os
+import re
 import secrets
 import shutil
 import sys
@@ -95,6 +96,8 @@ GROWTH_MARGIN = 1.1
 # towards its target in a long run of tiny batches.
 MIN_GROWTH = 0.25
 CALIBRATION_GAMES = 4_096
+# What --target-ci narrows unless --target-metric says otherwise.
+DEFAULT_TARGET_METRIC = "first_player_advantage"
 # The most cells a sweep may have, the grid's and the [[cells]] together: each
 # is checked as a config before anything is played, and gets its own results
 # directory and report row. Larger studies are several sweeps.
@@ -133,7 +136,7 @@ class Sweep:
     @property
     def parameters(self) -> list[str]:
         """Every dotted key some cell sets: the axes, then those of explicit cells."""
-        keys = dict.fromkeys(self.axes)
+        keys = dict.fromkeys(k for axis in self.axes for k in zipped_keys(axis))
         for cell in self.cells:
             keys.update(dict.fromkeys(cell.overrides))
         return list(keys)
@@ -215,7 +218,7 @@ def sweep_from_mapping(
     if n_cells > MAX_CELLS:
         raise ConfigError("cells", f"the sweep has {n_cells:,} cells (its grid and its [[cells]]); "
                                    f"a sweep has at most {MAX_CELLS:,}")
-    grid = [dict(zip(axes, values)) for values in itertools.product(*axes.values())] if axes else []
+    grid = [_unzipped(dict(zip(axes, values))) for values in itertools.product(*axes.values())] if axes else []
 
     cells = []
     for index, overrides in enumerate(grid + explicit):
@@ -251,12 +254,33 @@ def _dotted(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
+# One entry of a rule that is a list: "rules.tokens[2]" (a token), "rules.golden_token[1]" (a face).
+_ENTRY_KEY = re.compile(r"^rules\.([A-Za-z_][A-Za-z0-9_]*)((?:\[\d+\])+)$")
+
+
+def zipped_keys(key: str) -> list[str]:
+    """The keys of a sweep axis: ``"rules.players, rules.starting_cabbages"`` varies both together."""
+    return [k.strip() for k in key.split(",")] if "," in key else [key]
+
+
+def _entry(key: str) -> tuple[str, tuple[int, ...]] | None:
+    """``"rules.tokens[2]"`` as ``("tokens", (2,))``; None for a key without an index."""
+    match = _ENTRY_KEY.match(key)
+    if match is None:
+        return None
+    return match.group(1), tuple(int(i) for i in re.findall(r"\[(\d+)\]", match.group(2)))
+
+
 def _check_key(where: str, key: str, game_id: str) -> None:
     if key in FIXED_KEYS:
         raise ConfigError(f'{where}."{key}"', f"cannot vary: {FIXED_KEYS[key]}")
+    entry = _entry(key)
+    if entry is not None and entry[0] in rule_keys(game_id) and entry[0] != "players":
+        return
     known = sweepable_keys(game_id)
     if key not in known:
-        raise ConfigError(f'{where}."{key}"', f"unknown key (known: {', '.join(known)})")
+        raise ConfigError(f'{where}."{key}"', f"unknown key (known: {', '.join(known)}; an entry of a list as "
+                                              "rules.<key>[i])")
 
 
 def _axes(table: Any, game_id: str) -> dict[str, list[Any]]:
@@ -264,9 +288,18 @@ def _axes(table: Any, game_id: str) -> dict[str, list[Any]]:
         raise ConfigError("sweep", f"must be a table of dotted keys and the values to try, got {shown(table)}")
     axes = {}
     for key, values in _dotted(table).items():
-        _check_key("sweep", key, game_id)
+        keys = zipped_keys(key)
+        for k in keys:
+            _check_key("sweep", k, game_id)
+        if len(set(keys)) != len(keys):
+            raise ConfigError(f'sweep."{key}"', "names a key more than once")
         if not isinstance(values, list) or not values:
             raise ConfigError(f'sweep."{key}"', f"must be a non-empty list of the values to try, got {shown(values)}")
+        if len(keys) > 1:
+            for v in values:
+                if not isinstance(v, list) or len(v) != len(keys):
+                    raise ConfigError(f'sweep."{key}"', f"zips {len(keys)} keys: each value is a list of {len(keys)} "
+                                                        f"values, one per key, got {cut(_spell(v))}")
         axes[key] = values
     cells = math.prod(len(values) for values in axes.values())
     if cells > MAX_CELLS:
@@ -298,20 +331,53 @@ def _explicit_cells(cells: Any, game_id: str) -> list[dict[str, Any]]:
     return out
 
 
+def _unzipped(overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """A cell's overrides with each zipped axis's value spread over its keys."""
+    out = {}
+    for key, value in overrides.items():
+        keys = zipped_keys(key)
+        out.update(zip(keys, value) if len(keys) > 1 else [(key, value)])
+    return out
+
+
 def _cell_config(base: Mapping[str, Any], overrides: Mapping[str, Any], index: int, name: str) -> Config:
     data = copy.deepcopy(dict(base))
+    entries = {}
     for key, value in overrides.items():
+        if _entry(key) is not None:
+            entries[key] = value  # put into the resolved list below, after the whole values
+            continue
         table, _, field = key.partition(".")
         data[table] = {**data.get(table, {}), field: value}
+    label = ", ".join(f"{k}={_spell(v)}" for k, v in overrides.items())
     try:
+        if entries:
+            rules = config_from_mapping(data, name=name).rules.to_dict()
+            for key, value in entries.items():
+                knob, path = _entry(key)
+                holder = rules[knob]
+                for depth, i in enumerate(path):
+                    if not isinstance(holder, list) or i >= len(holder):
+                        raise ConfigError(key, f"no such entry: rules.{knob}{''.join(f'[{j}]' for j in path[:depth])} "
+                                               f"has {len(holder) if isinstance(holder, list) else 'no'} entries")
+                    if depth == len(path) - 1:
+                        holder[i] = copy.deepcopy(value)
+                    else:
+                        holder = holder[i]
+                data["rules"] = {**data.get("rules", {}), knob: rules[knob]}
         return config_from_mapping(data, name=name)
     except ConfigError as err:
-        label = ", ".join(f"{k}={_spell(v)}" for k, v in overrides.items())
         raise ConfigError(f"sweep cell {index} ({label})", str(err)) from None
 
 
 def parameter_value(config: Config, key: str) -> Any:
-    """The value of dotted ``key`` in a resolved config (defaults spelled out)."""
+    """The value of dotted ``key`` in a resolved config (defaults spelled out); ``rules.tokens[2]`` one entry."""
+    entry = _entry(key)
+    if entry is not None:
+        value = config.to_dict()["rules"].get(entry[0])
+        for i in entry[1]:
+            value = value[i]
+        return value
     table, _, field = key.partition(".")
     return config.to_dict()[table].get(field)
 
@@ -338,28 +404,31 @@ class CellPlan:
     """How many games a cell plays: its config's games, or more until precise enough.
 
     With ``target_ci`` set, games are added until the half-width of the
-    first-player advantage's 95% interval is at most ``target_ci`` or the
-    cell has played ``max_games``. Each batch continues the game indices,
-    so the result equals a single run of the final total.
+    95% interval of ``metric`` (the first-player advantage, or e.g. the
+    worst seat's advantage) is at most ``target_ci`` or the cell has played
+    ``max_games``. Each batch continues the game indices, so the result
+    equals a single run of the final total.
     """
 
     games: int
     target_ci: float | None = None
     max_games: int | None = None
+    metric: str = DEFAULT_TARGET_METRIC
 
     @classmethod
-    def of(cls, config: Config, target_ci: float | None, max_games: int | None) -> "CellPlan":
+    def of(cls, config: Config, target_ci: float | None, max_games: int | None,
+           metric: str = None) -> "CellPlan":
         if target_ci is None:
             return cls(config.games)
         cap = max_games if max_games is not None else DEFAULT_MAX_GAMES_FACTOR * config.games
-        return cls(min(config.games, cap), target_ci, cap)
+        return cls(min(config.games, cap), target_ci, cap, metric or DEFAULT_TARGET_METRIC)
 
     def more_games(self, summary: Mapping[str, Any]) -> int:
         """Games to add after the games of ``summary``; 0 when the cell is done."""
         if self.target_ci is None:
             return 0
         n = summary["games"]
-        half = half_width(summary)
+        half = half_width(summary, self.metric)
         if half <= self.target_ci or n >= self.max_games:
             return 0
         # The half-width shrinks as 1/sqrt(games).
@@ -368,12 +437,15 @@ class CellPlan:
         return total - n
 
     def as_dict(self) -> dict[str, Any]:
-        return {"target_ci": self.target_ci, "max_games": self.max_games}
+        plan = {"target_ci": self.target_ci, "max_games": self.max_games}
+        if self.metric != DEFAULT_TARGET_METRIC:  # cells of earlier sweeps, without the key, still resume
+            plan["target_metric"] = self.metric
+        return plan
 
 
-def half_width(summary: Mapping[str, Any]) -> float:
-    """Half-width of the first-player advantage's 95% interval; inf while undefined."""
-    low, high = summary["first_player_advantage_ci"]
+def half_width(summary: Mapping[str, Any], metric: str = None) -> float:
+    """Half-width of the 95% interval of ``metric`` (the first-player advantage); inf while undefined."""
+    low, high = summary[f"{metric or DEFAULT_TARGET_METRIC}_ci"]
     return math.inf if low is None else (high - low) / 2
 
 
@@ -431,6 +503,7 @@ def run_sweep(
     sort_by: str = "cell",
     progress: bool | None = None,
     report: bool = True,
+    target_metric: str | None = None,
 ) -> SweepResults:
     """Play every cell of ``sweep`` not yet played into ``out`` and write the sweep's tables.
 
@@ -447,17 +520,19 @@ def run_sweep(
 
     if not isinstance(sweep, Sweep):
         sweep = load_sweep(sweep)
-    check_options(sweep, target_ci=target_ci, max_games=max_games, baseline=baseline, sort_by=sort_by)
+    check_options(sweep, target_ci=target_ci, max_games=max_games, baseline=baseline, sort_by=sort_by,
+                  target_metric=target_metric)
     out_dir = default_out_dir(sweep.name) if isinstance(out, _DefaultOut) else out_path(out)
     if progress is None:
         progress = sys.stderr.isatty()
     if cluster is None:
         cluster = IN_PROCESS
-    plans = [CellPlan.of(cell.config, target_ci, max_games) for cell in sweep.cells]
+    plans = [CellPlan.of(cell.config, target_ci, max_games, target_metric) for cell in sweep.cells]
 
     with _sweep_directory(out_dir) as out_dir:
         finished = _finished_cells(out_dir, sweep, plans)
-        _write_atomically(out_dir / DEFINITION_FILE, json.dumps(_definition(sweep, target_ci, max_games), indent=2))
+        _write_atomically(out_dir / DEFINITION_FILE, json.dumps(_definition(sweep, target_ci, max_games, target_metric),
+                                                                 indent=2))
         to_play = [c for c in sweep.cells if c.index not in finished]
         cells_bar = tqdm(total=len(sweep.cells), initial=len(finished), unit="cell", disable=not progress,
                          file=sys.stderr, position=0, leave=False)
@@ -474,7 +549,8 @@ def run_sweep(
 
             html = sweep_report_html(table, paired, sweep_name=sweep.name, parameters=sweep.parameters,
                                      axes={k: sweep.values(k) for k in sweep.parameters},
-                                     game=sweep.game, baseline=baseline, sort_by=sort_by, target_ci=target_ci)
+                                     game=sweep.game, baseline=baseline, sort_by=sort_by, target_ci=target_ci,
+                                     target_metric=target_metric or DEFAULT_TARGET_METRIC)
             _write_atomically(out_dir / REPORT_FILE, html)
     return SweepResults(sweep, out_dir, table, paired, baseline, tuple(sorted(finished)))
 
@@ -486,12 +562,23 @@ def check_options(
     max_games: int | None = None,
     baseline: int = 0,
     sort_by: str = "cell",
+    target_metric: str | None = None,
 ) -> None:
     """Refuse options that do not fit the sweep, before anything is played."""
     from analysis.sweep import metric_columns
 
     if target_ci is not None and not target_ci > 0:
         raise ConfigError("target-ci", f"must be a positive half-width, got {target_ci}")
+    if target_metric is not None:
+        if target_ci is None:
+            raise ConfigError("target-metric", "only applies with --target-ci")
+        summary = sweep.game.summarize(sweep.game.empty_tally(sweep.cells[0].config.rules),
+                                       policies=list(sweep.cells[0].config.seat_policies))
+        with_interval = [k[:-3] for k in summary if k.endswith("_ci") and isinstance(summary[k], list)
+                         and len(summary[k]) == 2 and not isinstance(summary[k][0], list)]
+        if target_metric not in with_interval:
+            raise ConfigError("target-metric", f"{shown(target_metric)} is not a metric with one interval "
+                                               f"(e.g. {', '.join(with_interval[:6])})")
     if max_games is not None:
         if target_ci is None:
             raise ConfigError("max-games", "only applies with --target-ci")
@@ -547,7 +634,7 @@ def _play_cell(cell: Cell, plan: CellPlan, out_dir: Path, cluster: Cluster, prog
             "cell": cell.index,
             "overrides": cell.overrides,
             "plan": _cell_plan_record(cell, plan),
-            "target_met": None if plan.target_ci is None else half_width(summary) <= plan.target_ci,
+            "target_met": None if plan.target_ci is None else half_width(summary, plan.metric) <= plan.target_ci,
         }
         write_json(staging / META_FILE, meta)
 
@@ -560,7 +647,8 @@ def _cell_plan_record(cell: Cell, plan: CellPlan) -> dict[str, Any]:
     return json.loads(json.dumps({"config": config, **plan.as_dict()}))
 
 
-def _definition(sweep: Sweep, target_ci: float | None, max_games: int | None) -> dict[str, Any]:
+def _definition(sweep: Sweep, target_ci: float | None, max_games: int | None,
+                target_metric: str | None = None) -> dict[str, Any]:
     return {
         "name": sweep.name,
         "base": str(sweep.base),
@@ -568,6 +656,7 @@ def _definition(sweep: Sweep, target_ci: float | None, max_games: int | None) ->
         "axes": sweep.axes,
         "cells": [{"cell": c.index, "label": c.label, "overrides": c.overrides} for c in sweep.cells],
         "target_ci": target_ci,
+        "target_metric": (target_metric or DEFAULT_TARGET_METRIC) if target_ci is not None else None,
         "max_games": max_games,
     }
 
@@ -601,7 +690,7 @@ def _sweep_directory(out_dir: Path) -> Iterator[Path]:
 
 
 @contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def _locked(path: Path, what: str = "sweep") -> Iterator[None]:
     """Hold an exclusive lock on ``path``; the system drops it when the process dies, even by kill -9."""
     try:
         import fcntl
@@ -612,7 +701,7 @@ def _locked(path: Path) -> Iterator[None]:
         try:
             fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise ConfigError("out", f"{path.parent} is in use by another lvsim sweep") from None
+            raise ConfigError("out", f"{path.parent} is in use by another lvsim {what}") from None
         try:
             yield
         finally:
@@ -688,7 +777,45 @@ def sweep_table(out_dir: Path, sweep: Sweep) -> pd.DataFrame:
     columns = ["cell", *sweep.parameters, "label", *metric_columns(widest)]
     # Metrics an empty summary does not have (the skill gap) follow, in order.
     extra = dict.fromkeys(k for row in rows for k in row if k not in set(columns))
-    return pd.DataFrame(rows, columns=columns + list(extra))
+    # The skill gap's columns are there even when no cell played its duels (empty), so
+    # that scripts reading sweep.parquet do not depend on whether the duels were skipped.
+    for duel in sweep.game.skill_gap_duels:
+        extra.update(dict.fromkeys(f"skill_gap_{duel.name}{end}" for end in ("", "_lo", "_hi")))
+    table = pd.DataFrame(rows, columns=columns + list(extra))
+    skill = [c for c in table.columns if c.startswith("skill_gap_")]
+    table[skill] = table[skill].astype(float)
+    return table
+
+
+def baselines(sweep: Sweep, baseline: int) -> dict[int, int]:
+    """The cell each cell's paired differences are taken from: a baseline per player count and seating.
+
+    Game ``i`` is dealt alike only at the same player count, and a
+    difference across seatings mixes the rules with the players: each cell
+    is compared with the cell that has its player count and seats and the
+    ``baseline`` cell's other values; failing that, the first cell with its
+    player count and seats (a cell with none is its own baseline).
+    """
+    def setting(cell: Cell) -> tuple:
+        return cell.config.players, cell.config.seat_policies
+
+    def rest(cell: Cell) -> str:
+        data = cell.config.to_dict()
+        data["rules"].pop("players")
+        data["run"].pop("threads", None)
+        data.pop("policies")
+        return json.dumps(data, sort_keys=True)
+
+    base = sweep.cells[baseline]
+    out = {}
+    for cell in sweep.cells:
+        same = [c for c in sweep.cells if setting(c) == setting(cell)]
+        if setting(cell) == setting(base):
+            out[cell.index] = baseline
+            continue
+        matching = [c for c in same if rest(c) == rest(base)]
+        out[cell.index] = (matching or same)[0].index
+    return out
 
 
 def write_tables(out_dir: Path, sweep: Sweep, baseline: int) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -698,7 +825,7 @@ def write_tables(out_dir: Path, sweep: Sweep, baseline: int) -> tuple[pd.DataFra
     table = sweep_table(out_dir, sweep)
     records = {c.index: out_dir / CELLS_DIR / c.name / RECORDS_FILE for c in sweep.cells}
     configs = {c.index: c.config for c in sweep.cells}
-    paired = paired_table(records, configs, baseline)
+    paired = paired_table(records, configs, baselines(sweep, baseline))
     _write_parquet_atomically(out_dir / TABLE_FILE, table)
     _write_parquet_atomically(out_dir / PAIRED_FILE, paired)
     return table, paired
@@ -714,6 +841,7 @@ def plan_sweep(
     target_ci: float | None = None,
     max_games: int | None = None,
     calibrate: bool = True,
+    target_metric: str | None = None,
 ) -> list[dict[str, Any]]:
     """The cells a run of ``sweep`` would play, with an estimate of their time; writes nothing.
 
@@ -722,14 +850,16 @@ def plan_sweep(
     finished in ``out`` is marked done. With adaptive precision the
     estimate is a range, from the cell's games to its cap.
     """
-    plans = [CellPlan.of(cell.config, target_ci, max_games) for cell in sweep.cells]
+    plans = [CellPlan.of(cell.config, target_ci, max_games, target_metric) for cell in sweep.cells]
     done: set[int] = set()
     if out is not None and (Path(out) / DEFINITION_FILE).is_file():
         done = _finished_cells(Path(out), sweep, plans)
     per_game = _seconds_per_game(sweep) if calibrate else {}
+    extras = _extra_seconds(sweep, done) if calibrate else {}
     rows = []
     for cell, plan in zip(sweep.cells, plans):
         rate = per_game.get(_speed_key(cell.config))
+        extra = extras.get(cell.index, 0.0)
         row = {
             "cell": cell.index,
             "label": cell.label,
@@ -740,12 +870,78 @@ def plan_sweep(
             "done": cell.index in done,
             "seconds": None,
             "max_seconds": None,
+            "duel_seconds": None,
         }
         if rate is not None and cell.index not in done:
-            row["seconds"] = plan.games * rate
-            row["max_seconds"] = (plan.max_games or plan.games) * rate
+            row["seconds"] = plan.games * rate + extra
+            row["max_seconds"] = (plan.max_games or plan.games) * rate + extra
+            row["duel_seconds"] = extra
         rows.append(row)
     return rows
+
+
+def _extra_seconds(sweep: Sweep, done: set[int]) -> dict[int, float]:
+    """Each cell's time beyond its games: the skill-gap duels and the strength profile, timed on a few deals."""
+    from sim.duel import skill_gap
+    from sim.runner import strength_profile
+
+    rates: dict[tuple, float] = {}
+    out = {}
+    for cell in sweep.cells:
+        if cell.index in done:
+            continue
+        config = cell.config
+        deals = config.skill_gap_deals
+        fast, slow = config.strength_sizes
+        # Timed once per player count: the duels and profiles seat their own policies.
+        key = (config.game, config.players, config.threads, deals > 0, fast > 0, slow > 0)
+        if key not in rates:
+            # One kernel plays every policy, compiled (or loaded) already by the timing of the games.
+            seconds = [0.0, 0.0, 0.0]
+            if deals > 0:
+                started = time.perf_counter()
+                skill_gap(config.game_spec, config.rules, 1, config.seed, threads=config.threads)
+                seconds[0] = time.perf_counter() - started
+            if fast > 0:
+                started = time.perf_counter()
+                strength_profile(config, CALIBRATION_GAMES // 16, 0)
+                seconds[1] = (time.perf_counter() - started) / (CALIBRATION_GAMES // 16)
+            if slow > 0 and config.game_spec.strength_slow_policy is not None:
+                started = time.perf_counter()
+                strength_profile(config, 0, 1)
+                seconds[2] = time.perf_counter() - started
+            rates[key] = seconds
+        duel, per_fast, per_slow = rates[key]
+        out[cell.index] = duel * deals + per_fast * fast + per_slow * slow
+    return out
+
+
+def report_seconds(sweep: Sweep) -> float:
+    """About how long ``sweep.html`` takes: the report built from a small batch of each distinct cell."""
+    from analysis.sweep import summary_row
+    from analysis.sweep_report import sweep_report_html
+    from sim.runner import play_chunk
+
+    summaries: dict[tuple, dict] = {}
+    rows = []
+    columns = {key: sweep.column(key) for key in sweep.parameters}
+    for i, cell in enumerate(sweep.cells):
+        key = _speed_key(cell.config)
+        if key not in summaries:
+            config = cell.config
+            _, tally = play_chunk(config, 0, min(512, config.games))
+            summaries[key] = config.game_spec.summarize(tally, game=config.game, seed=config.seed, seconds=1.0,
+                                                        policies=config.seat_policies)
+        params = {k: values[i] for k, values in columns.items()}
+        rows.append({"cell": cell.index, **params, "label": cell.label, **summary_row(summaries[key])})
+    table = pd.DataFrame(rows)
+    paired = pd.DataFrame(columns=["cell", "baseline", "metric", "games", "difference", "difference_lo",
+                                   "difference_hi", "unpaired_lo", "unpaired_hi", "tighter"])
+    started = time.perf_counter()
+    sweep_report_html(table, paired, sweep_name=sweep.name, parameters=sweep.parameters,
+                      axes={k: sweep.values(k) for k in sweep.parameters}, game=sweep.game)
+    # The paired differences read every cell's records again: about as long as writing them.
+    return time.perf_counter() - started
 
 
 def _speed_key(config: Config) -> tuple:
@@ -775,8 +971,8 @@ def _seconds_per_game(sweep: Sweep) -> dict[tuple, float]:
     return rates
 
 
-def plan_text(sweep: Sweep, rows: list[dict[str, Any]]) -> str:
-    """The dry run as text: one line per cell, then the total."""
+def plan_text(sweep: Sweep, rows: list[dict[str, Any]], report: float | None = None) -> str:
+    """The dry run as text: one line per cell, then the total; ``report``: the seconds of ``sweep.html``."""
     width = max(len(r["label"]) for r in rows)
     lines = [f"Sweep {sweep.name}: {len(rows)} cells, seed {sweep.seed}, base {sweep.base}", ""]
     lines.append(f"{'cell':<6}{'changes':<{width + 2}}{'games':>12}{'time':>12}")
@@ -784,11 +980,19 @@ def plan_text(sweep: Sweep, rows: list[dict[str, Any]]) -> str:
         games = f"{r['games']:,}" + (f"-{r['max_games']:,}" if r["max_games"] not in (None, r["games"]) else "")
         lines.append(f"{r['cell']:03d}   {r['label']:<{width + 2}}{games:>12}{_duration(r):>12}")
     todo = [r for r in rows if not r["done"]]
-    total = _duration({"seconds": sum(r["seconds"] or 0 for r in todo),
-                       "max_seconds": sum(r["max_seconds"] or 0 for r in todo), "done": False})
+    extra = report or 0.0
+    total = _duration({"seconds": sum(r["seconds"] or 0 for r in todo) + extra,
+                       "max_seconds": sum(r["max_seconds"] or 0 for r in todo) + extra, "done": False})
     done = f", {len(rows) - len(todo)} already played" if len(todo) < len(rows) else ""
-    lines += ["", f"{len(todo)} cells to play{done}: about {total.strip()} in this process on this machine. "
-                  "Nothing was written."]
+    duels = sum(r.get("duel_seconds") or 0 for r in todo)
+    parts = []
+    if duels:
+        parts.append(f"{_seconds(duels)} of skill-gap duels and strength profiles")
+    if report is not None:
+        parts.append(f"{_seconds(report)} for the report")
+    within = f" ({' and '.join(parts)} included)" if parts else ""
+    lines += ["", f"{len(todo)} cells to play{done}: about {total.strip()}{within} in this process on this "
+                  "machine. Nothing was written."]
     return "\n".join(lines)
 
 

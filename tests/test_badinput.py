@@ -433,3 +433,61 @@ def test_an_unexpected_error_is_one_line_naming_the_traceback_file(monkeypatch, 
 def test_help_still_works(command):
     result = lvsim(*([command] if command else []), "--help")
     assert result.exit_code == 0 and "Usage:" in result.stdout
+
+
+# --- lvsim tune -------------------------------------------------------------------------
+
+TUNE = """
+base = "b.toml"
+[search]
+"rules.tokens[2]" = { faces = [-4, 0] }
+[targets]
+elimination_rate = [0.40, 0.60]
+[tune]
+players = [3]
+policies = ["random"]
+budget = 2
+games = 20
+"""
+
+
+@pytest.mark.parametrize(
+    "change,phrases",
+    [
+        (("elimination_rate = [0.40, 0.60]", "elimnation_rate = [0.40, 0.60]"),
+         ["targets.elimnation_rate", "unknown metric", "did you mean elimination_rate"]),
+        (('"rules.tokens[2]"', '"rules.cabbage_tax"'), ['search."rules.cabbage_tax"', "not a knob of Las Vegan"]),
+        (('"rules.tokens[2]"', '"run.games"'), ['search."run.games"', "not a knob"]),
+        (('"rules.tokens[2]"', '"rules.tokens[9]"'), ['search."rules.tokens[9]"', "no such entry"]),
+        (("faces = [-4, 0]", "faces = [0, -4]"), ['search."rules.tokens[2]"', "is empty"]),
+        (("{ faces = [-4, 0] }", "[]"), ['search."rules.tokens[2]"', "empty domain"]),
+        (("faces = [-4, 0]", "faces = [-40, 0]"), ['search."rules.tokens[2]"', "impossible", "-40"]),
+        (("budget = 2", "budget = 0"), ["tune.budget", "between 1"]),
+        (("[0.40, 0.60]", "[0.60, 0.40]"), ["targets.elimination_rate", "empty range"]),
+        (("[0.40, 0.60]", "{ at_least = 0.4 }"), ["targets.elimination_rate.at_least", "unknown key"]),
+        (('policies = ["random"]', 'policies = ["randoom"]'), ["tune.policies", "randoom"]),
+        (("players = [3]", "players = [7]"), ["tune.players", "between 2 and 5"]),
+    ],
+    ids=["unknown metric", "not a knob", "not a rule", "no such token", "empty range", "no choices",
+         "impossible faces", "budget 0", "empty target", "unknown target key", "unknown policy", "player count"],
+)
+def test_bad_tune_files_are_refused_naming_the_key_before_anything_is_played(tmp_path, change, phrases):
+    write(tmp_path / "b.toml", LASVEGAN)
+    tune = write(tmp_path / "t.toml", TUNE.replace(*change))
+    refused(lvsim("tune", tune, "--out", tmp_path / "o"), *phrases)
+    assert not (tmp_path / "o").exists()
+    refused(lvsim("tune", tune, "--dry-run"), *phrases)
+
+
+def test_a_tune_of_the_dice_game_names_a_knob_of_the_dice_game(tmp_path):
+    write(tmp_path / "b.toml", DICE)
+    tune = write(tmp_path / "t.toml", TUNE)
+    refused(lvsim("tune", tune, "--out", tmp_path / "o"), 'search."rules.tokens[2]"', "not a knob of Las Vegas")
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_budget_of_0_on_the_command_line_is_refused(tmp_path):
+    write(tmp_path / "b.toml", LASVEGAN)
+    tune = write(tmp_path / "t.toml", TUNE)
+    refused(lvsim("tune", tune, "--budget", 0, "--out", tmp_path / "o"), "--budget")
+    assert not (tmp_path / "o").exists()

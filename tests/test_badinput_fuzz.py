@@ -65,6 +65,9 @@ seats = ["greedy", "random", "montecarlo:2"]
 """,
 }
 SWEEP = 'base = "base.toml"\n[sweep]\n"rules.rounds" = [1, 2]\n"run.games" = [10, 20]\n[[cells]]\n"run.games" = 5\n'
+TUNE = ('base = "base.toml"\n[search]\n"rules.rounds" = { range = [1, 2] }\n[targets]\n'
+        'first_player_advantage = [-0.05, 0.05]\n[tune]\nplayers = [3]\npolicies = ["random"]\nbudget = 2\n'
+        'games = 4\nmax_games = 8\nfinalists = 1\n')
 SCRIPTS = {
     "lasvegan": (Path(__file__).parent / "data" / "replay_example.json").read_text(encoding="utf-8"),
     "vegas-dice": json.dumps({
@@ -178,9 +181,11 @@ def test_the_inputs_garbled_below_are_valid(game):
         (d / "c.toml").write_text(CONFIGS[game], encoding="utf-8")
         (d / "base.toml").write_text(CONFIGS[game], encoding="utf-8")
         (d / "s.toml").write_text(SWEEP, encoding="utf-8")
+        (d / "t.toml").write_text(TUNE, encoding="utf-8")
         (d / "s.json").write_text(SCRIPTS[game], encoding="utf-8")
         for args in (["run", "c.toml", "--games", 3, "--out", "o"], ["duel", "c.toml", "--games", 2],
-                     ["sweep", "s.toml", "--games", 2, "--out", "sw"], ["replay", "--game", game, "s.json"]):
+                     ["sweep", "s.toml", "--games", 2, "--out", "sw"], ["replay", "--game", game, "s.json"],
+                     ["tune", "t.toml", "--no-report", "--out", "tu"]):
             cwd = Path.cwd()
             os.chdir(d)
             try:
@@ -223,6 +228,23 @@ def test_sweep_with_a_garbled_sweep_or_base(game, data, which):
         (d / "s.toml").write_bytes(sweep)
         (d / "base.toml").write_bytes(base)
         assert_clean(lvsim("sweep", d / "s.toml", "--games", 2, "--out", d / "out"), d)
+
+
+@FUZZ
+@given(game=GAMES, data=st.data(), which=st.sampled_from(["tune", "base"]))
+def test_tune_with_a_garbled_tune_file_or_base(game, data, which):
+    with workdir() as d:
+        tune, base = TUNE.encode(), CONFIGS[game].encode()
+        if which == "tune":
+            tune = data.draw(garbled(TUNE))
+        else:
+            base = data.draw(garbled(CONFIGS[game]))
+        (d / "t.toml").write_bytes(tune)
+        (d / "base.toml").write_bytes(base)
+        result = lvsim("tune", d / "t.toml", "--no-report", "--out", d / "out")
+        assert_clean(result, d)
+        if result.exit_code == 2:
+            assert not (d / "out").exists()
 
 
 @FUZZ

@@ -57,7 +57,7 @@ def test_default_run_prints_the_table_and_writes_results_under_reports(in_tmp):
     out = result.stdout
     for phrase in ("Las Vegan, 4 players, random policy, seed 1", "seat 0 (leads round 1)", "seat 3",
                    "first-player advantage", "elimination rate", "ended after round", "swing", "final",
-                   "tie rate", "reserve shortfall rate", "Played 300 games in"):
+                   "tie rate", "reserve shortfall rate", "Played 300 games in", " s wall time in all ("):
         assert phrase in out, phrase
     [run_dir] = (in_tmp / "reports").iterdir()
     assert run_dir.name.startswith("default-")

@@ -348,13 +348,16 @@ def test_a_dry_run_lists_the_cells_and_the_time_and_writes_nothing(in_tmp):
     for cell in load_sweep(in_tmp / "s.toml").cells:
         assert f"{cell.name}   {cell.label}" in result.stdout
     assert "6 cells to play: about " in result.stdout and "Nothing was written." in result.stdout
+    # The estimate counts the skill-gap duels, the strength profiles and the report, not only the games.
+    assert "of skill-gap duels and strength profiles and " in result.stdout and " for the report included" in result.stdout
     assert sorted(p.name for p in in_tmp.iterdir()) == ["base.toml", "s.toml"]
 
     plan = json.loads(lvsim_sweep("s.toml", "--dry-run", "--json", "--target-ci", "0.01").stdout)
     assert [c["games"] for c in plan["cells"]] == [1500] * 6
     assert [c["max_games"] for c in plan["cells"]] == [15000] * 6
     for c in plan["cells"]:
-        assert 0 < c["seconds"] < c["max_seconds"]
+        assert 0 < c["seconds"] < c["max_seconds"] and 0 < c["duel_seconds"] < c["seconds"]
+    assert plan["report_seconds"] > 0
     assert sorted(p.name for p in in_tmp.iterdir()) == ["base.toml", "s.toml"]
 
 
@@ -456,3 +459,96 @@ def test_the_skill_gap_is_a_sweep_column_and_sorts(tmp_path):
         col = f"skill_gap_{duel}"
         assert ((table[col + "_lo"] <= table[col]) & (table[col] <= table[col + "_hi"])).all()
     assert "skill: greedy vs random (%)" in (out / "sweep.html").read_text()
+
+
+@pytest.mark.parametrize("game", ["lasvegan", "vegas-dice"])
+def test_skill_gap_columns_stay_in_the_table_empty_when_the_duels_are_skipped(tmp_path, game):
+    from sim.games import get_game
+    from sim.sweep import load_sweep, run_sweep
+
+    base = tmp_path / "base.toml"
+    base.write_text(f'game = "{game}"\n[run]\ngames = 40\nseed = 3\nskill_gap_games = 0\nstrength_games = 0\n'
+                    'strength_lookahead_games = 0\n')
+    sweep_file = tmp_path / "s.toml"
+    sweep_file.write_text('base = "base.toml"\n[sweep]\n"rules.players" = [3, 4]\n')
+    run_sweep(load_sweep(sweep_file), out=tmp_path / "out", progress=False)
+    table = pd.read_parquet(tmp_path / "out" / "sweep.parquet")
+    for duel in get_game(game).skill_gap_duels:
+        for end in ("", "_lo", "_hi"):
+            assert table[f"skill_gap_{duel.name}{end}"].isna().all()
+    html = (tmp_path / "out" / "sweep.html").read_text()
+    assert "skill:" not in html and "<a href='cells/" not in html
+
+
+def test_each_player_count_has_its_own_baseline(tmp_path):
+    """Paired differences are taken at the same player count, from the cell with the baseline's other values."""
+    from sim.sweep import baselines, load_sweep, run_sweep
+
+    base = tmp_path / "base.toml"
+    base.write_text('game = "lasvegan"\n[run]\ngames = 60\nseed = 3\nskill_gap_games = 0\nstrength_games = 0\n'
+                    'strength_lookahead_games = 0\n')
+    sweep_file = tmp_path / "s.toml"
+    sweep_file.write_text('base = "base.toml"\n[sweep]\n"rules.players" = [3, 4]\n'
+                          '"rules.golden_token" = [[3, 4], [4, 5]]\n')
+    sweep = load_sweep(sweep_file)
+    # cells: 0 = (3, [3, 4]), 1 = (3, [4, 5]), 2 = (4, [3, 4]), 3 = (4, [4, 5])
+    assert baselines(sweep, 0) == {0: 0, 1: 0, 2: 2, 3: 2}
+    assert baselines(sweep, 1) == {0: 1, 1: 1, 2: 3, 3: 3}
+    results = run_sweep(sweep, out=tmp_path / "out", progress=False)
+    pairs = results.paired.drop_duplicates("cell").set_index("cell")["baseline"].to_dict()
+    assert pairs == {1: 0, 3: 2}
+
+
+def test_one_entry_of_a_list_and_zipped_keys_are_swept(tmp_path):
+    from sim.sweep import load_sweep
+
+    base = tmp_path / "base.toml"
+    base.write_text('game = "lasvegan"\n[run]\ngames = 60\nseed = 3\n')
+    sweep_file = tmp_path / "s.toml"
+    sweep_file.write_text('base = "base.toml"\n[sweep]\n"rules.tokens[2]" = [[0, -3], [0, -2]]\n'
+                          '"rules.golden_token[1]" = [4, 5]\n'
+                          '"rules.players, rules.starting_cabbages" = [[3, 20], [5, 12]]\n')
+    sweep = load_sweep(sweep_file)
+    assert len(sweep.cells) == 2 * 2 * 2
+    assert sweep.parameters == ["rules.tokens[2]", "rules.golden_token[1]", "rules.players",
+                                "rules.starting_cabbages"]
+    last = sweep.cells[-1].config.rules
+    assert last.tokens == ((1, -1), (1, -2), (0, -2), (-1, -2)) and last.golden_token == (3, 5)
+    assert (last.players, last.starting_cabbages) == (5, 12)
+    assert sweep.column("rules.tokens[2]")[:2] == ["[0, -3]", "[0, -3]"]
+    assert sweep.column("rules.players") == [3, 5] * 4
+
+
+@pytest.mark.parametrize(
+    "axis,phrase",
+    [
+        ('"rules.tokens[7]" = [[0, -3]]', "no such entry"),
+        ('"rules.players, rules.rounds" = [[3, 2], [4]]', "each value is a list of 2"),
+        ('"rules.players, rules.players" = [[3, 3]]', "more than once"),
+        ('"rules.cabbage_tax[0]" = [1]', "unknown key"),
+    ],
+)
+def test_bad_entry_and_zipped_keys_are_refused(tmp_path, axis, phrase):
+    from sim.sweep import load_sweep
+
+    (tmp_path / "base.toml").write_text('game = "lasvegan"\n')
+    sweep_file = tmp_path / "s.toml"
+    sweep_file.write_text(f'base = "base.toml"\n[sweep]\n{axis}\n')
+    with pytest.raises(ConfigError, match=phrase):
+        load_sweep(sweep_file)
+
+
+def test_target_ci_can_narrow_the_worst_seat(tmp_path):
+    sweep = load_sweep(make_sweep(tmp_path, GOLDEN), games=400)
+    results = run_sweep(sweep, tmp_path / "out", target_ci=0.02, target_metric="worst_seat_advantage", report=False)
+    for cell in sweep.cells:
+        summary = json.loads((results.cell_dir(cell.index) / "summary.json").read_text())
+        meta = json.loads((results.cell_dir(cell.index) / "meta.json").read_text())
+        low, high = summary["worst_seat_advantage_ci"]
+        assert summary["games"] > 400
+        assert meta["sweep"]["target_met"] == ((high - low) / 2 <= 0.02)
+        assert meta["sweep"]["target_met"] or summary["games"] == 4000
+    with pytest.raises(ConfigError, match="target-metric"):
+        run_sweep(sweep, tmp_path / "other", target_ci=0.04, target_metric="swing", report=False)
+    with pytest.raises(ConfigError, match="only applies with --target-ci"):
+        run_sweep(sweep, tmp_path / "other", target_metric="worst_seat_advantage", report=False)

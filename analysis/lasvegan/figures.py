@@ -41,7 +41,7 @@ def win_share_figure(by_seat: pd.DataFrame, by_last_leader: pd.DataFrame) -> Fig
         left.set_title("Win share by seat")
         left.set_xlabel("seat (seat 0 leads round 1)")
         share_bars(right, by_last_leader["position"], by_last_leader, OKABE_ITO["orange"])
-        right.set_title("Win share by place at the last round")
+        right.set_title("Win share from the last round's leader (selected by play)")
         right.set_xlabel("seats clockwise from that leader (0 = leader)")
         for ax in (left, right):
             ax.set_ylabel("share of games won")

@@ -187,7 +187,10 @@ def _first_player_section(results: RunResults) -> str:
             "Bars: share of games won (a tie shares the win); black: 95% interval; dashed: the fair share. "
             "Left: by seat; seat 0 leads the first trick of the game. Right: counted clockwise from the seat "
             "that led the game's last round (the winner of the round before's last trick) — "
-            f"that seat wins {_pm_pct(leader['mean'], leader['low'], leader['high'])} of games.",
+            f"that seat wins {_pm_pct(leader['mean'], leader['low'], leader['high'])} of games. "
+            "That is not an advantage of leading the last round: the leader is whoever won the previous "
+            "round's last trick, so the seat is picked by how its game went (a selection effect). The seat "
+            "advantage the rules give is on the left.",
         ),
         table,
         _figure(
