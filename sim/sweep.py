@@ -954,7 +954,7 @@ def _seconds_per_game(sweep: Sweep) -> dict[tuple, float]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from sim.runner import play_chunk
+    from sim.runner import parquet_options, play_chunk
 
     rates = {}
     for cell in sweep.cells:
@@ -966,7 +966,8 @@ def _seconds_per_game(sweep: Sweep) -> dict[tuple, float]:
         rec, tally = play_chunk(cell.config, 0, CALIBRATION_GAMES)
         game = cell.config.game_spec
         game.empty_tally(cell.config.rules).merge(tally)
-        pq.write_table(pa.Table.from_pandas(game.records.to_frame(rec), preserve_index=False), io.BytesIO())
+        table = pa.Table.from_pandas(game.records.to_frame(rec), preserve_index=False)
+        pq.write_table(table, io.BytesIO(), **parquet_options(table.schema))  # as a run writes its records
         rates[key] = (time.perf_counter() - started) / CALIBRATION_GAMES
     return rates
 
