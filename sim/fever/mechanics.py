@@ -50,6 +50,31 @@ def play_allowed_nb(hand, symbol, mask, max_play):
     return n <= hand[symbol] and n <= max_play
 
 
+# The reel masks covering at most n cards, ascending: 1, 2, 4 (n = 1); 1 to 6 (n = 2); 1 to 7 (n = 3).
+
+
+@njit(cache=True, inline="always")
+def masks_up_to_nb(n):
+    """How many reel masks cover at most ``n`` cards."""
+    if n <= 0:
+        return 0
+    if n == 1:
+        return 3
+    if n == 2:
+        return 6
+    return 7
+
+
+@njit(cache=True, inline="always")
+def nth_mask_nb(n, index):
+    """The ``index``-th mask (ascending) among those covering at most ``n`` cards."""
+    if n == 1:
+        return 1 << index
+    if n == 2:
+        return index + 1
+    return index + 1
+
+
 @njit(cache=True)
 def count_plays_nb(pub, hand):
     """How many plays the hand allows this turn (symbols ascending, then masks 1..7)."""
@@ -58,9 +83,7 @@ def count_plays_nb(pub, hand):
     n = 0
     for x in range(k):
         if hand[x] > 0:
-            for mask in range(1, 8):
-                if play_allowed_nb(hand, x, mask, max_play):
-                    n += 1
+            n += masks_up_to_nb(min(hand[x], max_play))
     return n
 
 
@@ -71,12 +94,26 @@ def nth_play_nb(pub, hand, index):
     max_play = pub[E.P_MAX_PLAY]
     for x in range(k):
         if hand[x] > 0:
-            for mask in range(1, 8):
-                if play_allowed_nb(hand, x, mask, max_play):
-                    if index == 0:
-                        return x * 8 + mask
-                    index -= 1
+            m = min(hand[x], max_play)
+            n = masks_up_to_nb(m)
+            if index < n:
+                return x * 8 + nth_mask_nb(m, index)
+            index -= n
     return -1
+
+
+@njit(cache=True)
+def can_score_nb(pub, hand, table):
+    """Whether some play the hand allows leaves a combination showing."""
+    k = pub[E.P_SYMBOLS]
+    max_play = pub[E.P_MAX_PLAY]
+    for x in range(k):
+        if hand[x] > 0:
+            m = min(hand[x], max_play)
+            for index in range(masks_up_to_nb(m)):
+                if play_combination_nb(pub, x, nth_mask_nb(m, index), table) >= 0:
+                    return True
+    return False
 
 
 @njit(cache=True)

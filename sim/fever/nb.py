@@ -16,7 +16,7 @@ from numba import njit, prange
 
 from sim.batches import check_batch, chunk_games, kernel_threads
 from sim.fever import enums as E
-from sim.fever.mechanics import best_scoring_play_nb, combination_nb
+from sim.fever.mechanics import combination_nb
 from sim.fever.params import (
     S_DOUBLE_EXTRA,
     S_DOUBLE_MAX,
@@ -77,9 +77,24 @@ def cheapest_nb(held_points, seat, n):
     return j
 
 
+@njit(cache=True, inline="always")
+def can_score_nb(pub, hand, completions, k):
+    """Whether some play the hand allows leaves a combination showing (``Rules.completions``)."""
+    machine = ((pub[E.P_REELS] + 1) * (k + 1) + pub[E.P_REELS + 1] + 1) * (k + 1) + pub[E.P_REELS + 2] + 1
+    max_play = pub[E.P_MAX_PLAY]
+    held = 0
+    for n in range(min(max_play, E.REELS)):
+        bits = 0
+        for x in range(k):
+            if hand[x] > n:
+                bits |= 1 << x
+        held |= bits & completions[n, machine]
+    return held != 0
+
+
 @njit(cache=True, error_model="numpy")
 def play_chunk_nb(
-    seed, first_game, lo, hi, scalars, cards, table, points, symbol_best, policy_ids, policy_params,
+    seed, first_game, lo, hi, scalars, cards, table, points, symbol_best, completions, policy_ids, policy_params,
     # scratch, reused across the games of the chunk; rngs[stream] is each stream's state
     pub, rngs, deck, at, hands, held_points, held_cards, keep,
     # outputs, rows lo .. hi - 1
@@ -181,7 +196,7 @@ def play_chunk_nb(
             if pub[E.P_HAND_SIZE + s] == 0:
                 out_passes[i] += 1
             else:
-                could = best_scoring_play_nb(pub, hand, table, points)[0] >= 0
+                could = can_score_nb(pub, hand, completions, k)
                 # The common policies are called directly, without the dispatch.
                 if policy_ids[s] == E.POLICY_RANDOM:
                     code = random_play_nb(pub, hand, rngs, row)
@@ -265,7 +280,7 @@ def play_chunk_nb(
 # nogil: a run can write the previous chunk to disk while this one plays.
 @njit(cache=True, parallel=True, nogil=True)
 def play_games_nb(
-    seed, first_game, n_games, chunk, scalars, cards, table, points, symbol_best, policy_ids, policy_params,
+    seed, first_game, n_games, chunk, scalars, cards, table, points, symbol_best, completions, policy_ids, policy_params,
     out_game, out_winner, out_win, out_score, out_combos, out_turns, out_rounds, out_scoring_turns,
     out_doubles, out_double_scored, out_double_won, out_double_given, out_pattern_scored, out_pattern_points, out_could_score,
     out_full_rounds, out_drought_rounds, out_reshuffles, out_passes,
@@ -283,7 +298,7 @@ def play_games_nb(
         keep = np.zeros(E.MAX_SYMBOLS, dtype=np.int64)
         play_chunk_nb(
             seed, first_game, ch * chunk, min(n_games, (ch + 1) * chunk), scalars, cards, table, points,
-            symbol_best, policy_ids, policy_params, pub, rngs, deck, at, hands, held_points, held_cards, keep,
+            symbol_best, completions, policy_ids, policy_params, pub, rngs, deck, at, hands, held_points, held_cards, keep,
             out_game, out_winner, out_win, out_score, out_combos, out_turns, out_rounds, out_scoring_turns,
             out_doubles, out_double_scored, out_double_won, out_double_given, out_pattern_scored, out_pattern_points, out_could_score,
             out_full_rounds, out_drought_rounds, out_reshuffles, out_passes,
@@ -318,6 +333,7 @@ def play_games(
     with kernel_threads(threads) as used:
         play_games_nb(
             np.uint64(seed), first_game, n_games, chunk_games(n_games, used, chunk, GAMES_PER_CHUNK),
-            scalars, cards, table, points, symbol_best, ids, params, *(rec[name] for name in RECORD_FIELDS),
+            scalars, cards, table, points, symbol_best, rules.completions, ids, params,
+            *(rec[name] for name in RECORD_FIELDS),
         )
     return rec

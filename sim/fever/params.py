@@ -168,6 +168,27 @@ class Rules(RuleKnobs):
                     table[(a * k + b) * k + c] = -1 if p is None else p
         return table
 
+    @cached_property
+    def completions(self) -> np.ndarray:
+        """``completions[n - 1, machine]``: bit x set when playing n cards of symbol x on some n reels
+        leaves a combination showing. ``machine = ((r0 + 1) * (K + 1) + r1 + 1) * (K + 1) + r2 + 1``,
+        an empty reel counting as -1: the jitted core's quick test of whether a hand can score."""
+        k = len(self.symbols)
+        table = np.full((k + 1,) * 3, -1, dtype=np.int64)  # index 0: an empty reel
+        table[1:, 1:, 1:] = self.combination_table.reshape(k, k, k)
+        scores = table >= 0
+        out = np.zeros((3, (k + 1) ** 3), dtype=np.int64)
+        reel = np.arange(k + 1)
+        a, b, c = np.meshgrid(reel, reel, reel, indexing="ij")
+        for x in range(k):
+            y = x + 1
+            one = scores[y, b, c] | scores[a, y, c] | scores[a, b, y]
+            two = scores[y, y, c] | scores[y, b, y] | scores[a, y, y]
+            three = np.broadcast_to(scores[y, y, y], one.shape)
+            for n, hit in enumerate((one, two, three)):
+                out[n] |= hit.ravel().astype(np.int64) << x
+        return out
+
     def pattern_label(self, p: int) -> str:
         """``seven seven seven``, ``bar|double_bar x3``: a pattern as a report names it."""
         entries = self.paytable[p][0]
