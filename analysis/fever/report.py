@@ -291,6 +291,11 @@ def _combinations_section(results: RunResults) -> str:
                "Share of every point scored in the run, by the pay-table pattern that scored it."),
         table(["combination", "points", "scored per game", "share of points"], rows),
     ]
+    never = results.config.rules.unreachable_patterns
+    if never:
+        labels = ", ".join(e(results.config.rules.pattern_label(p)) for p in never)
+        body.insert(1, f'<p class="lead neg" id="unreachable">Never scored, whatever the play: {labels}. No machine '
+                       "this deck can show matches it before a richer pattern (too few cards of a symbol).</p>")
     return section("combinations", "Points by combination", "\n".join(body))
 
 

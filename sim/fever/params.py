@@ -189,6 +189,25 @@ class Rules(RuleKnobs):
                 out[n] |= hit.ravel().astype(np.int64) << x
         return out
 
+    @cached_property
+    def unreachable_patterns(self) -> tuple[int, ...]:
+        """Patterns no machine the deck can show ever scores: they need more cards of a symbol than the
+        deck holds (three sevens from two), or a richer pattern always wins over them."""
+        k = len(self.symbols)
+        counts = [n for _, n in self.deck]
+        reached = set()
+        for a in range(k):
+            for b in range(k):
+                for c in range(k):
+                    need = [0] * k
+                    for x in (a, b, c):
+                        need[x] += 1
+                    if all(need[x] <= counts[x] for x in range(k)):
+                        p = self.combination_table[(a * k + b) * k + c]
+                        if p >= 0:
+                            reached.add(int(p))
+        return tuple(p for p in range(len(self.paytable)) if p not in reached)
+
     def pattern_label(self, p: int) -> str:
         """``seven seven seven``, ``bar|double_bar x3``: a pattern as a report names it."""
         entries = self.paytable[p][0]

@@ -88,3 +88,11 @@ def test_the_richest_matching_pattern_scores_and_the_first_listed_on_equal_point
             for c in range(k):
                 p = r.matching_pattern((a, b, c))
                 assert r.combination_table[(a * k + b) * k + c] == (-1 if p is None else p)
+
+
+def test_a_pattern_the_deck_cannot_show_is_unreachable():
+    assert Rules().unreachable_patterns == (7,)  # three sevens from the stand-in deck's two
+    r = Rules(deck={"cherry": 20, "seven": 3}, paytable=[{"symbols": ["seven"] * 3, "points": 6},
+                                                         {"symbols": ["seven", "*", "*"], "points": 1},
+                                                         {"symbols": ["seven", "seven", "*"], "points": 1}])
+    assert r.unreachable_patterns == (2,)  # two sevens and a card always match the first-listed lone seven

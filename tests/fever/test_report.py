@@ -88,6 +88,7 @@ def test_the_sections_show_the_summarys_numbers(fever_run, results):
     combos = visible(section(text, "combinations"))
     for label in ("seven x3", "cherry x3"):
         assert label in combos
+    assert "Never scored, whatever the play: seven x3." in combos
     assert f"{100 * s['double_rate']:.2f}%" in visible(section(text, "doubling"))
     assert f"{100 * s['drought_rate']:.2f}%" in visible(section(text, "droughts"))
 
