@@ -59,6 +59,7 @@ def rule_sets(draw) -> Rules:
         double_max_cards=draw(st.integers(1, 3)),
         refill_after_scoring=draw(st.booleans()),
         reshuffle_discards=draw(st.booleans()),
+        dealt_combination=draw(st.sampled_from(["waits", "redeal"])),
         turn_cap=draw(st.integers(1, 80)),
     )
 
@@ -259,6 +260,7 @@ BAD_RULES: list[tuple[dict[str, Any], str]] = [
     ({"paytable": [{"symbols": ["seven", "seven"], "points": 1}]}, "paytable[0].symbols"),
     ({"paytable": [{"symbols": ["seven"] * 3, "points": 1, "bonus": 2}]}, "paytable[0].bonus"),
     ({"paytable": []}, "paytable"),
+    ({"dealt_combination": "scores"}, "dealt_combination"),
     ({"colours": 5}, "colours"),
 ]
 

@@ -18,10 +18,12 @@ from sim.batches import check_batch, chunk_games, kernel_threads
 from sim.fever import enums as E
 from sim.fever.mechanics import combination_nb
 from sim.fever.params import (
+    MAX_REDEALS,
     S_DOUBLE_EXTRA,
     S_DOUBLE_MAX,
     S_DOUBLE_ON,
     S_PLAYERS,
+    S_REDEAL,
     S_REFILL,
     S_RESHUFFLE,
     S_SYMBOLS,
@@ -65,6 +67,22 @@ def draw_nb(pub, deck, at, rngs, reshuffle):
     at[0] += 1
     pub[E.P_DECK] = at[1] - at[0]
     return card
+
+
+@njit(cache=True, inline="always")
+def deal_reels_nb(pub, deck, at, rngs, reshuffle, redeal, table, k):
+    """Draw reels 1, 2, 3; with ``redeal``, a machine showing a combination goes to the discards and is
+    dealt again, at most MAX_REDEALS times."""
+    for r in range(E.REELS):
+        pub[E.P_REELS + r] = draw_nb(pub, deck, at, rngs, reshuffle)
+    if redeal:
+        for _ in range(MAX_REDEALS):
+            if combination_nb(pub[E.P_REELS], pub[E.P_REELS + 1], pub[E.P_REELS + 2], table, k) < 0:
+                break
+            for r in range(E.REELS):
+                pub[E.P_DISCARDS + pub[E.P_REELS + r]] += 1
+            for r in range(E.REELS):
+                pub[E.P_REELS + r] = draw_nb(pub, deck, at, rngs, reshuffle)
 
 
 @njit(cache=True, inline="always")
@@ -112,6 +130,7 @@ def play_chunk_nb(
     refill = scalars[S_REFILL]
     reshuffle = scalars[S_RESHUFFLE]
     turn_cap = scalars[S_TURN_CAP]
+    redeal = scalars[S_REDEAL]
     n_cards = cards.shape[0]
     for i in range(lo, hi):
         game = first_game + i
@@ -140,8 +159,7 @@ def play_chunk_nb(
         for _ in range(E.HAND):
             for s in range(players):
                 hands[s, draw_nb(pub, deck, at, rngs, reshuffle)] += 1
-        for r in range(E.REELS):
-            pub[E.P_REELS + r] = draw_nb(pub, deck, at, rngs, reshuffle)
+        deal_reels_nb(pub, deck, at, rngs, reshuffle, redeal, table, k)
         for s in range(players):
             pub[E.P_HAND_SIZE + s] = E.HAND
 
@@ -237,8 +255,7 @@ def play_chunk_nb(
                     if pub[E.P_SCORE + s] >= target:
                         winner = s
                     elif refill:
-                        for r in range(E.REELS):
-                            pub[E.P_REELS + r] = draw_nb(pub, deck, at, rngs, reshuffle)
+                        deal_reels_nb(pub, deck, at, rngs, reshuffle, redeal, table, k)
 
             # Rounds where no seat could score: the droughts.
             if could:

@@ -18,7 +18,10 @@ first listed): one combination per machine.
 Decisions where the rules are silent (documented in ``docs/engine.md``):
 
 * a machine dealt or refilled showing a combination scores for nobody; a
-  player who covers a reel and leaves a combination showing scores it;
+  player who covers a reel and leaves a combination showing scores it
+  (``dealt_combination = "waits"``); or, a knob, such a machine is put on
+  the discards and dealt again (``"redeal"``, at most ``MAX_REDEALS`` times in
+  a row, so that a deck of one symbol cannot deal for ever);
 * a double gives up the doubling player's cheapest combination (the first
   scored among equally cheap ones);
 * a player with no card to play passes.
@@ -48,6 +51,8 @@ DEFAULT_PAYTABLE = (
     (("bell",) * 3, 3), (("bar",) * 3, 4), (("double_bar",) * 3, 4), (("seven",) * 3, 6),
 )
 ANY = "*"
+DEALT_COMBINATION = {"waits": 0, "redeal": 1}
+MAX_REDEALS = 10
 
 KNOBS: dict[str, tuple[Any, str]] = {
     "players": (4, f"{E.MIN_PLAYERS} to {E.MAX_PLAYERS}; 1 is a race to the target alone"),
@@ -68,6 +73,8 @@ KNOBS: dict[str, tuple[Any, str]] = {
     "double_max_cards": (3, f"most cards played on a doubling turn, 1 to {E.REELS}"),
     "refill_after_scoring": (True, "true (the reels are refilled from the deck) or false (they stay empty until played on)"),
     "reshuffle_discards": (True, "true (an empty deck is remade from the discards) or false (players stop drawing)"),
+    "dealt_combination": ("waits", "'waits' (a machine dealt showing a combination scores for nobody until played on) "
+                                   f"or 'redeal' (it is discarded and dealt again, at most {MAX_REDEALS} times)"),
     "turn_cap": (200, f"turns after which a game without a winner is recorded as unfinished, 1 to {E.MAX_TURN_CAP:,}"),
 }
 
@@ -84,6 +91,7 @@ class Rules(RuleKnobs):
     double_max_cards: int = 3
     refill_after_scoring: bool = True
     reshuffle_discards: bool = True
+    dealt_combination: str = "waits"
     turn_cap: int = 200
 
     def __post_init__(self):
@@ -228,6 +236,7 @@ class Rules(RuleKnobs):
             "double_max_cards": self.double_max_cards,
             "refill_after_scoring": self.refill_after_scoring,
             "reshuffle_discards": self.reshuffle_discards,
+            "dealt_combination": self.dealt_combination,
             "turn_cap": self.turn_cap,
         }
 
@@ -244,6 +253,7 @@ class Rules(RuleKnobs):
                 int(self.refill_after_scoring),
                 int(self.reshuffle_discards),
                 self.turn_cap,
+                DEALT_COMBINATION[self.dealt_combination],
             ],
             dtype=np.int64,
         )
@@ -253,7 +263,7 @@ class Rules(RuleKnobs):
 
 # Index of each scalar in Rules.kernel_args()[0].
 (S_PLAYERS, S_SYMBOLS, S_TARGET, S_DOUBLE_ON, S_DOUBLE_EXTRA, S_DOUBLE_MAX, S_REFILL, S_RESHUFFLE,
- S_TURN_CAP) = range(9)
+ S_TURN_CAP, S_REDEAL) = range(10)
 
 
 def _is_int(v) -> bool:
@@ -314,6 +324,8 @@ def _validate(r: Rules) -> None:
     _bool("refill_after_scoring", r.refill_after_scoring)
     _bool("reshuffle_discards", r.reshuffle_discards)
     _int_in("turn_cap", r.turn_cap, 1, E.MAX_TURN_CAP)
+    if not isinstance(r.dealt_combination, str) or r.dealt_combination not in DEALT_COMBINATION:
+        raise ConfigError("dealt_combination", f"must be 'waits' or 'redeal', got {shown(r.dealt_combination)}")
 
     names = [name for name, _ in r.deck]
     if not 1 <= len(names) <= E.MAX_SYMBOLS:

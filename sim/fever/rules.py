@@ -31,7 +31,7 @@ import numpy as np
 
 from sim.fever import enums as E
 from sim.fever import policies as jitted
-from sim.fever.params import Rules
+from sim.fever.params import MAX_REDEALS, Rules
 from sim.fever.records import empty_records
 from sim.rng import Stream
 
@@ -190,8 +190,7 @@ class GameState:
         for _ in range(E.HAND):
             for s in range(players):
                 self.hands[s][self.draw()] += 1
-        for r in range(E.REELS):
-            self.reels[r] = self.draw()
+        self.deal_reels()
 
     # --- the deck -------------------------------------------------------------------
     def draw(self) -> int:
@@ -210,6 +209,19 @@ class GameState:
             if self.current is not None:
                 self.current.reshuffles += 1
         return self.deck.pop(0)
+
+    def deal_reels(self) -> None:
+        """Reels 1, 2, 3 from the top of the deck. With ``dealt_combination = "redeal"`` a machine
+        showing a combination goes to the discards and is dealt again, at most MAX_REDEALS times."""
+        self.reels = [self.draw() for _ in range(E.REELS)]
+        if self.rules.dealt_combination != "redeal":
+            return
+        for _ in range(MAX_REDEALS):
+            if self.pattern_of(self.reels) is None:
+                return
+            for x in self.reels:
+                self.discards[x] += 1
+            self.reels = [self.draw() for _ in range(E.REELS)]
 
     # --- whose turn -----------------------------------------------------------------
     @property
@@ -330,7 +342,7 @@ class GameState:
         if self.score(seat) >= self.rules.target:
             self.winner = seat
         elif self.rules.refill_after_scoring:
-            self.reels = [self.draw() for _ in range(E.REELS)]
+            self.deal_reels()
             self.current.refill = list(self.reels)
         return won
 

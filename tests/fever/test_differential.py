@@ -34,6 +34,8 @@ RULE_SETS = {
                                   ["random", "greedy"] * 2 + ["random"], 200),
     "1p-small-deck": (Rules(players=1, deck={"cherry": 4, "lemon": 3},
                             paytable=[{"symbols": ["cherry"] * 3, "points": 2}], target=6), ["random:0.5"], 300),
+    "3p-redeal-wide-table": (Rules(players=3, paytable=WIDE_TABLE, dealt_combination="redeal"),
+                             ["greedy", "random:0.5", "random"], 200),
     "2p-mixed-no-double": (Rules(players=2, double_up=False), ["montecarlo:3", "greedy"], 60),
 }
 

@@ -41,6 +41,7 @@ def test_a_config_table_reads_as_the_issue_writes_it_and_round_trips():
     ({"players": 0}, "rules.players"),
     ({"deck": {"two words": 30}}, "rules.deck"),
     ({"double_up": 1}, "rules.double_up"),
+    ({"dealt_combination": "scores"}, "rules.dealt_combination"),
 ])
 def test_bad_knobs_name_their_key(table, key):
     with pytest.raises(ConfigError) as err:

@@ -106,8 +106,8 @@ def test_after_a_double_the_seat_keeps_at_most_three_then_draws_up_to_three():
 
 def test_an_empty_deck_is_remade_from_the_discards_or_the_seat_stops_drawing():
     for reshuffle in (True, False):
-        r = Rules(players=1, deck={"cherry": 3, "lemon": 3}, paytable=[{"symbols": ["bell"] * 3, "points": 1}]
-                  if False else [{"symbols": ["cherry"] * 3, "points": 1}], reshuffle_discards=reshuffle)
+        r = Rules(players=1, deck={"cherry": 3, "lemon": 3}, paytable=[{"symbols": ["cherry"] * 3, "points": 1}],
+                  reshuffle_discards=reshuffle)
         s = GameState(r, [1, 0, 1, 0, 1, 0], Stream(2, 0, E.STREAM_TABLE))
         assert s.deck == []
         s.begin_turn()
@@ -137,3 +137,18 @@ def test_without_refill_the_reels_stay_empty_until_played_on():
     s.begin_turn()
     assert s.play(1, Play(LEMON, (0, 1))) is None  # two reels covered, one still empty
     assert s.reels == [LEMON, LEMON, E.EMPTY]
+
+
+def test_a_dealt_combination_waits_or_is_dealt_again():
+    top = [LEMON, CHERRY, LEMON, CHERRY, BELL, BELL, SEVEN, SEVEN, SEVEN, LEMON, BELL, CHERRY]
+    waits = state_with(top)
+    assert waits.reels == [SEVEN, SEVEN, SEVEN] and waits.discards == [0, 0, 0, 0]
+    redealt = state_with(top, dealt_combination="redeal")
+    assert redealt.reels == [LEMON, BELL, CHERRY] and redealt.discards[SEVEN] == 3
+
+
+def test_redealing_stops_after_ten_machines_in_a_row():
+    r = Rules(players=1, deck={"cherry": 40}, paytable=[{"symbols": ["cherry"] * 3, "points": 1}],
+              dealt_combination="redeal")
+    s = GameState(r, list(r.cards), Stream(1, 0, E.STREAM_TABLE))
+    assert s.reels == [CHERRY] * 3 and s.discards[CHERRY] == 30 and len(s.deck) == 40 - 3 - 33
