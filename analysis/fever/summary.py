@@ -44,10 +44,6 @@ from sim.fever.records import empty_records
 
 PERCENTILES = (5, 50, 95)
 
-# Sums over games of x, x² (and x·y for ratios), kept per field.
-_SUMMED = ("turns", "doubles_all", "double_net", "drought_rounds", "full_rounds", "reshuffles")
-
-
 @dataclass(eq=False)
 class Tally:
     """Sufficient statistics of a batch of games; ``merge`` adds two batches exactly.
