@@ -152,10 +152,11 @@ def replay(script, game_id):
 
     For Las Vegan the script gives, for each round, the machines, token
     faces, hands and every card played and token placed; for Las Vegas
-    (--game vegas-dice) the bill pile and every roll and value chosen. The
-    reference engine checks every move against the rules. An illegal or
-    inconsistent script exits with code 2 and one line naming where and
-    which rule. docs/replay.md gives both schemas.
+    (--game vegas-dice) the bill pile and every roll and value chosen; for
+    $ Fever (--game fever) the deck's order and every turn's double, play
+    and keep. The reference engine checks every move against the rules. An
+    illegal or inconsistent script exits with code 2 and one line naming
+    where and which rule. docs/replay.md gives every schema.
     """
     trace = _game(game_id).replay_path(script)
     click.echo(json.dumps(trace))

@@ -26,6 +26,7 @@ game says which game it belongs to.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
@@ -299,4 +300,9 @@ def _toml_value(value: Any) -> str:
         return json.dumps(value)
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        # An inline table (a $ Fever deck, a pay-table row); keys quoted unless bare.
+        items = (f"{k if re.fullmatch(r'[A-Za-z0-9_-]+', k) else json.dumps(k)} = {_toml_value(v)}"
+                 for k, v in value.items())
+        return "{ " + ", ".join(items) + " }"
     raise TypeError(f"cannot write {value!r} as a TOML value")

@@ -18,6 +18,7 @@ from sim.game import Game
 GAME_MODULES = {
     "lasvegan": "sim.lasvegan.game",
     "vegas-dice": "sim.vegasdice.game",
+    "fever": "sim.fever.game",
 }
 GAME_IDS = tuple(GAME_MODULES)
 

@@ -46,6 +46,8 @@ def read_toml(path: str | os.PathLike, fail: Fail, what: str = "TOML file") -> d
         raise fail(f"not valid TOML: {err}") from None
     except RecursionError:
         raise fail(_too_deep()) from None
+    except ValueError as err:  # an integer of more digits than Python converts
+        raise fail(f"not usable TOML ({err})") from None
     check_depth(data, fail)
     return data
 

@@ -1,4 +1,4 @@
-"""Runs shared by tests in several folders: a small Las Vegas run with its report."""
+"""Runs shared by tests in several folders: small Las Vegas and $ Fever runs with their reports."""
 
 import json
 from pathlib import Path
@@ -31,6 +31,17 @@ def small_dice_run(tmp_path_factory) -> SmallDiceRun:
     result = CliRunner().invoke(main, [
         "run", str(CONFIGS / "vegas-dice.toml"), "--games", str(SMALL_DICE_GAMES), "--seed", str(SMALL_DICE_SEED),
         "--out", str(out), "--json",
+    ])
+    assert result.exit_code == 0, result.output
+    return SmallDiceRun(out, json.loads(result.stdout), result.output)
+
+
+@pytest.fixture(scope="session")
+def small_fever_run(tmp_path_factory) -> SmallDiceRun:
+    """``lvsim run configs/fever.toml --json`` on a thousand games; the run writes its report itself."""
+    out = tmp_path_factory.mktemp("small-fever-run") / "results"
+    result = CliRunner().invoke(main, [
+        "run", str(CONFIGS / "fever.toml"), "--games", "1000", "--seed", "5", "--out", str(out), "--json",
     ])
     assert result.exit_code == 0, result.output
     return SmallDiceRun(out, json.loads(result.stdout), result.output)

@@ -491,3 +491,33 @@ def test_a_budget_of_0_on_the_command_line_is_refused(tmp_path):
     tune = write(tmp_path / "t.toml", TUNE)
     refused(lvsim("tune", tune, "--budget", 0, "--out", tmp_path / "o"), "--budget")
     assert not (tmp_path / "o").exists()
+
+
+# --- $ Fever: a pay table or deck that cannot be played ----------------------------------------
+
+FEVER = 'game = "fever"\n' + FAST_RUN
+
+
+@pytest.mark.parametrize("rules,key,phrase", [
+    ('paytable = [{ symbols = ["cherry", "kiwi", "*"], points = 2 }]', "rules.paytable[0].symbols", "'kiwi'"),
+    ('paytable = [{ symbols = ["bar|double_barr", "*", "*"], points = 2 }]', "rules.paytable[0].symbols",
+     "double_barr"),
+    ('paytable = [{ symbols = ["seven", "seven", "seven"], points = -6 }]', "rules.paytable[0].points", "-6"),
+    ("deck = { cherry = 6, seven = 2 }\nplayers = 3", "rules.deck", "too few to deal"),
+    ("target = 0", "rules.target", "got 0"),
+])
+def test_a_fever_config_that_cannot_be_played_is_one_line_naming_the_key(tmp_path, rules, key, phrase):
+    path = write(tmp_path / "f.toml", FEVER + "[rules]\n" + rules + "\n")
+    out = tmp_path / "o"
+    refused(lvsim("run", path, "--out", out), key, phrase)
+    assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["f.toml"]
+    refused(lvsim("duel", path, "--seats", "greedy,random,random,random"), key)
+    sweep = write(tmp_path / "s.toml", 'base = "f.toml"\n[sweep]\n"rules.turn_cap" = [50, 100]\n')
+    refused(lvsim("sweep", sweep, "--out", tmp_path / "so"), key)
+    assert not (tmp_path / "so").exists()
+
+
+def test_a_fever_replay_with_a_bad_pay_table_names_the_key(tmp_path):
+    script = write(tmp_path / "r.json", json.dumps({"rules": {"paytable": [{"symbols": ["x", "x", "x"], "points": 1}]},
+                                                    "turns": []}))
+    refused(lvsim("replay", script, "--game", "fever"), "rules.paytable[0].symbols")

@@ -1,4 +1,4 @@
-"""Generated bad input for every command and both games: a clean refusal or a correct run, nothing else.
+"""Generated bad input for every command and every game: a clean refusal or a correct run, nothing else.
 
 Hypothesis garbles valid configs, sweep files, replay scripts and results
 directories (cut, spliced, re-encoded, nested deep, values swapped for huge
@@ -63,11 +63,26 @@ bills = [[10000, 6], [50000, 6], [90000, 5]]
 [policies]
 seats = ["greedy", "random", "montecarlo:2"]
 """,
+    "fever": 'game = "fever"\n' + QUICK + """
+[rules]
+players = 3
+target = 4
+deck = { cherry = 8, bar = 5, double_bar = 3, seven = 4 }
+paytable = [{ symbols = ["seven", "seven", "seven"], points = 3 }, { symbols = ["bar|double_bar", "*", "bar"], points = 2 }]
+turn_cap = 60
+
+[policies]
+seats = ["greedy", "random:0.3", "montecarlo:2"]
+""",
 }
 SWEEP = 'base = "base.toml"\n[sweep]\n"rules.rounds" = [1, 2]\n"run.games" = [10, 20]\n[[cells]]\n"run.games" = 5\n'
 TUNE = ('base = "base.toml"\n[search]\n"rules.rounds" = { range = [1, 2] }\n[targets]\n'
         'first_player_advantage = [-0.05, 0.05]\n[tune]\nplayers = [3]\npolicies = ["random"]\nbudget = 2\n'
         'games = 4\nmax_games = 8\nfinalists = 1\n')
+# $ Fever has no rounds: its sweep and tune step the target instead.
+SWEEPS = {game: SWEEP for game in CONFIGS} | {"fever": SWEEP.replace('"rules.rounds" = [1, 2]', '"rules.target" = [2, 4]')}
+TUNES = {game: TUNE for game in CONFIGS} | {
+    "fever": TUNE.replace('"rules.rounds" = { range = [1, 2] }', '"rules.target" = { range = [2, 4] }')}
 SCRIPTS = {
     "lasvegan": (Path(__file__).parent / "data" / "replay_example.json").read_text(encoding="utf-8"),
     "vegas-dice": json.dumps({
@@ -76,6 +91,12 @@ SCRIPTS = {
         "pile": [90000, 50000, 50000, 90000],
         "rounds": [{"turns": [{"seat": 0, "roll": [1, 1], "place": 1}, {"seat": 1, "roll": [2, 1], "place": 2},
                               {"seat": 1, "roll": [1], "place": 1}]}],
+    }, indent=1),
+    "fever": json.dumps({
+        "players": 2,
+        "rules": {"target": 1},
+        "deck": ["cherry", "lemon", "cherry", "lemon", "bell", "seven", "cherry", "bell", "lemon"],
+        "turns": [{"seat": 0, "play": {"symbol": "cherry", "reels": [2, 3]}}],
     }, indent=1),
 }
 GAMES = st.sampled_from(sorted(CONFIGS))
@@ -180,8 +201,8 @@ def test_the_inputs_garbled_below_are_valid(game):
     with workdir() as d, no_html():
         (d / "c.toml").write_text(CONFIGS[game], encoding="utf-8")
         (d / "base.toml").write_text(CONFIGS[game], encoding="utf-8")
-        (d / "s.toml").write_text(SWEEP, encoding="utf-8")
-        (d / "t.toml").write_text(TUNE, encoding="utf-8")
+        (d / "s.toml").write_text(SWEEPS[game], encoding="utf-8")
+        (d / "t.toml").write_text(TUNES[game], encoding="utf-8")
         (d / "s.json").write_text(SCRIPTS[game], encoding="utf-8")
         for args in (["run", "c.toml", "--games", 3, "--out", "o"], ["duel", "c.toml", "--games", 2],
                      ["sweep", "s.toml", "--games", 2, "--out", "sw"], ["replay", "--game", game, "s.json"],
@@ -220,9 +241,9 @@ def test_duel_with_a_garbled_config(game, data):
 @given(game=GAMES, data=st.data(), which=st.sampled_from(["sweep", "base"]))
 def test_sweep_with_a_garbled_sweep_or_base(game, data, which):
     with workdir() as d, no_html():
-        sweep, base = SWEEP.encode(), CONFIGS[game].encode()
+        sweep, base = SWEEPS[game].encode(), CONFIGS[game].encode()
         if which == "sweep":
-            sweep = data.draw(garbled(SWEEP))
+            sweep = data.draw(garbled(SWEEPS[game]))
         else:
             base = data.draw(garbled(CONFIGS[game]))
         (d / "s.toml").write_bytes(sweep)
@@ -234,9 +255,9 @@ def test_sweep_with_a_garbled_sweep_or_base(game, data, which):
 @given(game=GAMES, data=st.data(), which=st.sampled_from(["tune", "base"]))
 def test_tune_with_a_garbled_tune_file_or_base(game, data, which):
     with workdir() as d:
-        tune, base = TUNE.encode(), CONFIGS[game].encode()
+        tune, base = TUNES[game].encode(), CONFIGS[game].encode()
         if which == "tune":
-            tune = data.draw(garbled(TUNE))
+            tune = data.draw(garbled(TUNES[game]))
         else:
             base = data.draw(garbled(CONFIGS[game]))
         (d / "t.toml").write_bytes(tune)

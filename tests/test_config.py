@@ -67,7 +67,7 @@ def test_a_full_custom_config_is_read(tmp_path):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ('game = "lasvegas"', "game: must be 'lasvegan' or 'vegas-dice', got 'lasvegas'"),
+        ('game = "lasvegas"', "game: must be 'lasvegan' or 'vegas-dice' or 'fever', got 'lasvegas'"),
         ("[run]\ngames = 10", "game: missing"),
         ('game = "lasvegan"\ncolour = 1', "colour: unknown key"),
         ('game = "lasvegan"\n[report]\nx = 1', "report: unknown table"),

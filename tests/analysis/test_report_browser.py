@@ -80,10 +80,26 @@ def las_vegas_metrics(s: dict) -> tuple[dict, set]:
     return expected, percent
 
 
+def fever_metrics(s: dict) -> tuple[dict, set]:
+    """The headline numbers of a $ Fever report, and those shown in percent."""
+    turns = s["game_length_turns"]
+    expected = {
+        "players": s["players"], "games": s["games"], "seed": s["seed"], "win_share_0": s["win_share"][0],
+        "first_player_advantage": s["first_player_advantage"],
+        "first_player_advantage_ci": s["first_player_advantage_ci"],
+        "game_length_turns_p50": turns["p50"], "game_length_turns_mean": turns["mean"],
+        "game_length_turns_p95": turns["p95"], "unfinished_rate": s["unfinished_rate"],
+        "unfinished_rate_ci": s["unfinished_rate_ci"], "double_gain": s["double_gain"],
+        "double_rate": s["double_rate"], "drought_rate": s["drought_rate"], "turns_per_game": s["turns_per_game"],
+    }
+    return expected, {"win_share_0", "first_player_advantage", "unfinished_rate", "double_rate", "drought_rate"}
+
+
 GAMES = {
     # game: (run fixture, expected headline numbers, figures at least, a section only it has)
     "lasvegan": ("small_run", las_vegan_metrics, 7, "elimination"),
     "vegas-dice": ("small_dice_run", las_vegas_metrics, 5, "ties-white"),
+    "fever": ("small_fever_run", fever_metrics, 4, "droughts"),
 }
 
 

@@ -1,0 +1,1 @@
+"""Analysis of $ Fever runs: tally, summary, tables, figures and the HTML report."""

@@ -1,0 +1,413 @@
+"""The summary of a batch of $ Fever games, built from mergeable partial statistics.
+
+A :class:`Tally` holds only counts, exact integer sums and integer
+histograms of one chunk of game records; tallies of chunks merge exactly,
+so the summary of a run does not depend on how it was chunked.
+:func:`summarize` turns a tally into a JSON-ready dict.
+
+Definitions:
+
+* a game is *finished* when a seat reached the target; the turn cap ends
+  the others (``unfinished_rate``, Wilson interval);
+* win share: the share of finished games each seat won (one winner a
+  game); the first-player advantage is seat 0's minus 1/players. At 1
+  player there is no seat to compare: both advantages are None;
+* game length, in turns and in rounds (a round: every seat's turn), over
+  finished games: mean and exact percentiles 5, 50 and 95;
+  ``turns_per_game`` is the mean over every game, the capped ones at the
+  cap;
+* ``points_by_combination``: each pay-table pattern's share of every point
+  scored (points a double later gives up included), in pay-table order;
+* ``double_rate``: share of turns on which the seat doubled;
+  ``double_gain``: the mean, over doubles, of the points scored on the
+  doubling turn minus the points of the combination given up (cluster
+  interval over games);
+* ``drought_rate``: share of full rounds in which no seat, on its turn, had
+  a play that scored (cluster interval over games);
+* ``reshuffles_per_game``: times the discards were shuffled into a new deck.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+
+from analysis.common import json_ready, share, win_share_metrics
+from analysis.stats import FirstGames, IntHistogram, mean_and_sd, mean_interval, wilson_interval
+from sim.fever import enums as E
+from sim.fever.records import empty_records
+
+PERCENTILES = (5, 50, 95)
+
+@dataclass(eq=False)
+class Tally:
+    """Sufficient statistics of a batch of games; ``merge`` adds two batches exactly.
+
+    Every number is a Python integer. It is also the report's tally: the win
+    cross sums (win share by policy), the score sums and the first game of
+    each length (the example games) are kept for the report.
+    """
+
+    players: int
+    patterns: int
+    games: int
+    finished: int
+    win_units: tuple[int, ...]  # [seat], over finished games
+    win_units_sq: tuple[int, ...]
+    win_cross: tuple[int, ...]  # [seat * players + seat]
+    score_total: tuple[int, ...]  # [seat]
+    score_total_sq: tuple[int, ...]
+    turns_finished: IntHistogram  # turns of finished games
+    rounds_finished: IntHistogram  # rounds of finished games
+    turns: int  # over every game
+    turns_sq: int
+    pattern_scored: tuple[int, ...]  # [pattern]
+    pattern_points: tuple[int, ...]  # [pattern]
+    scoring_turns: tuple[int, ...]  # [seat]
+    doubles: tuple[int, ...]  # [seat]
+    doubles_all: int  # over every game: sum, square, times double_net
+    doubles_all_sq: int
+    double_scored: int
+    double_net: int  # points won on doubling turns minus points given up
+    double_net_sq: int
+    double_net_xy: int  # sum over games of net x doubles
+    double_points_won: int
+    double_points_given: int
+    could_score_turns: int
+    full_rounds: int
+    full_rounds_sq: int
+    drought_rounds: int
+    drought_rounds_sq: int
+    drought_xy: int  # sum over games of drought rounds x full rounds
+    reshuffles: int
+    reshuffles_sq: int
+    passes: int
+    by_length: FirstGames  # key (finished, turns)
+
+    @property
+    def win_unit(self) -> int:
+        return 1  # one winner a game
+
+    @classmethod
+    def of(cls, rec: Mapping[str, np.ndarray]) -> "Tally":
+        """The tally of one batch of game records (see ``sim.fever.records``)."""
+        games, players = rec["score"].shape
+        patterns = rec["pattern_scored"].shape[1]
+        finished = rec["winner"] >= 0
+        units = rec["win_share"][finished].astype(np.int64)
+        turns = rec["turns"].astype(np.int64)
+        doubles = rec["doubles"].astype(np.int64)
+        doubles_game = doubles.sum(axis=1)
+        net = rec["double_points_won"].astype(np.int64) - rec["double_points_given"].astype(np.int64)
+        drought = rec["drought_rounds"].astype(np.int64)
+        full = rec["full_rounds"].astype(np.int64)
+        reshuffles = rec["reshuffles"].astype(np.int64)
+        score = rec["score"].astype(np.int64)
+
+        def total(x):
+            return int(x.sum())
+
+        def column(x):
+            return tuple(int(v) for v in x.sum(axis=0))
+
+        return cls(
+            players=players,
+            patterns=patterns,
+            games=games,
+            finished=int(finished.sum()),
+            win_units=column(units) if len(units) else (0,) * players,
+            win_units_sq=column(units * units) if len(units) else (0,) * players,
+            win_cross=tuple(int(v) for v in np.einsum("gi,gj->ij", units, units).ravel()),
+            score_total=column(score),
+            score_total_sq=column(score * score),
+            turns_finished=IntHistogram.of(turns[finished]),
+            rounds_finished=IntHistogram.of(rec["rounds"].astype(np.int64)[finished]),
+            turns=total(turns),
+            turns_sq=total(turns * turns),
+            pattern_scored=column(rec["pattern_scored"].astype(np.int64)),
+            pattern_points=column(rec["pattern_points"].astype(np.int64)),
+            scoring_turns=column(rec["scoring_turns"].astype(np.int64)),
+            doubles=column(doubles),
+            doubles_all=total(doubles_game),
+            doubles_all_sq=total(doubles_game * doubles_game),
+            double_scored=total(rec["double_scored"].astype(np.int64)),
+            double_net=total(net),
+            double_net_sq=total(net * net),
+            double_net_xy=total(net * doubles_game),
+            double_points_won=total(rec["double_points_won"].astype(np.int64)),
+            double_points_given=total(rec["double_points_given"].astype(np.int64)),
+            could_score_turns=total(rec["could_score_turns"].astype(np.int64)),
+            full_rounds=total(full),
+            full_rounds_sq=total(full * full),
+            drought_rounds=total(drought),
+            drought_rounds_sq=total(drought * drought),
+            drought_xy=total(drought * full),
+            reshuffles=total(reshuffles),
+            reshuffles_sq=total(reshuffles * reshuffles),
+            passes=total(rec["passes"].astype(np.int64)),
+            by_length=FirstGames.of(np.column_stack([finished.astype(np.int64), turns]), rec["game"]),
+        )
+
+    @classmethod
+    def empty(cls, players: int, patterns: int) -> "Tally":
+        """The tally of no games: the starting point of a run's merges."""
+        return cls.of(empty_records(0, players, patterns))
+
+    def merge(self, other: "Tally") -> "Tally":
+        """The tally of both batches together."""
+        if (self.players, self.patterns) != (other.players, other.patterns):
+            raise ValueError(
+                f"cannot merge tallies of {self.players} players x {self.patterns} patterns "
+                f"and {other.players} players x {other.patterns} patterns"
+            )
+        merged = {}
+        for f in fields(self):
+            a, b = getattr(self, f.name), getattr(other, f.name)
+            if f.name in ("players", "patterns"):
+                merged[f.name] = a
+            elif isinstance(a, (IntHistogram, FirstGames)):
+                merged[f.name] = a.merge(b)
+            elif isinstance(a, tuple):
+                merged[f.name] = tuple(x + y for x, y in zip(a, b))
+            else:
+                merged[f.name] = a + b
+        return Tally(**merged)
+
+    @property
+    def report(self) -> "Tally":
+        """What the report needs beyond the summary: the tally itself (stored as ``tally.json``)."""
+        return self
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, IntHistogram):
+                value = {"offset": value.offset, "counts": [int(c) for c in value.counts]}
+            elif isinstance(value, FirstGames):
+                value = value.to_json()
+            elif isinstance(value, tuple):
+                value = [int(v) for v in value]
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Tally":
+        """The tally :meth:`to_json` wrote; a ValueError when the data is not one."""
+        try:
+            values = {}
+            for f in fields(cls):
+                value = data[f.name]
+                if f.type == "IntHistogram":
+                    value = IntHistogram(np.asarray(value["counts"], dtype=np.int64), int(value["offset"]))
+                elif f.type == "FirstGames":
+                    value = FirstGames.from_json(value)
+                elif isinstance(value, list):
+                    value = tuple(int(v) for v in value)
+                else:
+                    value = int(value)
+                values[f.name] = value
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"not a $ Fever tally ({type(err).__name__}: {err})") from None
+        return cls(**values)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Tally):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self))
+
+
+def cluster_ratio(x: int, y: int, xx: int, xy: int, yy: int, clusters: int) -> tuple[float, list[float]]:
+    """``Σx / Σy`` over games and its cluster-robust 95% interval, from exact integer moments."""
+    from analysis.stats import Z95
+
+    if clusters == 0 or y == 0:
+        return math.nan, [math.nan, math.nan]
+    mean = x / y
+    if clusters < 2:
+        return mean, [math.nan, math.nan]
+    residual_y2 = y * y * xx - 2 * x * y * xy + x * x * yy  # Σ (x - m·y)² · Y², exact
+    se = math.sqrt(max(residual_y2, 0) / (y * y) * clusters / (clusters - 1)) / y
+    return mean, [mean - Z95 * se, mean + Z95 * se]
+
+
+def length_stats(hist: IntHistogram) -> dict[str, float]:
+    mean, _ = hist.mean_and_sd()
+    return {"mean": mean, **{f"p{q:02d}": hist.percentile(q) for q in PERCENTILES}}
+
+
+def summarize(
+    tally: Tally,
+    *,
+    game: str = E.GAME_ID,
+    seed: int | None = None,
+    seconds: float | None = None,
+    policies: list[str] | tuple[str, ...] | None = None,
+) -> dict[str, Any]:
+    """The summary dict of a run: plain JSON values, seat lists in seat order, pattern lists in
+    pay-table order. Intervals are 95% ``[low, high]``; rates are fractions; undefined values are None."""
+    n, players, finished = tally.games, tally.players, tally.finished
+    headline = win_share_metrics(tally.win_units, tally.win_units_sq, tally.win_unit, finished, 0)
+    if players == 1:  # a race alone: no seat to compare
+        for key in ("first_player_advantage", "worst_seat_advantage"):
+            headline[key] = math.nan
+            headline[f"{key}_ci"] = [math.nan, math.nan]
+    turns_mean, turns_sd = mean_and_sd(tally.turns, tally.turns_sq, n)
+    score = [mean_and_sd(t, q, n) for t, q in zip(tally.score_total, tally.score_total_sq)]
+    points = sum(tally.pattern_points)
+    gain, gain_ci = cluster_ratio(tally.double_net, tally.doubles_all, tally.double_net_sq, tally.double_net_xy,
+                                  tally.doubles_all_sq, n)
+    drought, drought_ci = cluster_ratio(tally.drought_rounds, tally.full_rounds, tally.drought_rounds_sq,
+                                        tally.drought_xy, tally.full_rounds_sq, n)
+    reshuffles, reshuffles_sd = mean_and_sd(tally.reshuffles, tally.reshuffles_sq, n)
+    doubles = sum(tally.doubles)
+    summary = {
+        "game": game,
+        "title": E.TITLE,
+        "players": players,
+        "patterns": tally.patterns,
+        "games": n,
+        "seed": seed,
+        "policies": list(policies) if policies is not None else None,
+        "seconds": seconds,
+        "games_per_second": n / seconds if seconds else None,
+        "finished_games": finished,
+        "unfinished_rate": share(n - finished, n),
+        "unfinished_rate_ci": list(wilson_interval(n - finished, n)),
+        "win_share": headline["win_share"],
+        "win_share_ci": headline["win_share_ci"],
+        "first_player_advantage": headline["first_player_advantage"],
+        "first_player_advantage_ci": headline["first_player_advantage_ci"],
+        "worst_seat_advantage": headline["worst_seat_advantage"],
+        "worst_seat_advantage_ci": headline["worst_seat_advantage_ci"],
+        "game_length_turns": length_stats(tally.turns_finished),
+        "game_length_rounds": length_stats(tally.rounds_finished),
+        "turns_mean": length_stats(tally.turns_finished)["mean"],
+        "turns_mean_ci": list(mean_interval(*tally.turns_finished.mean_and_sd(), finished)),
+        "turns_per_game": turns_mean,
+        "turns_per_game_ci": list(mean_interval(turns_mean, turns_sd, n)),
+        "score_mean": [m for m, _ in score],
+        "score_mean_ci": [list(mean_interval(m, sd, n)) for m, sd in score],
+        "points_by_combination": [share(p, points) for p in tally.pattern_points],
+        "combinations_per_game": [share(c, n) for c in tally.pattern_scored],
+        "points_per_game": share(points, n),
+        "double_rate": share(doubles, tally.turns),
+        "double_rate_ci": list(wilson_interval(doubles, tally.turns)),
+        "double_gain": gain,
+        "double_gain_ci": gain_ci,
+        "double_success_rate": share(tally.double_scored, doubles),
+        "doubles_per_game": share(doubles, n),
+        "drought_rate": drought,
+        "drought_rate_ci": drought_ci,
+        "could_score_rate": share(tally.could_score_turns, tally.turns),
+        "scoring_turn_rate": share(sum(tally.scoring_turns), tally.turns),
+        "reshuffles_per_game": reshuffles,
+        "reshuffles_per_game_ci": list(mean_interval(reshuffles, reshuffles_sd, n)),
+        "passes_per_game": share(tally.passes, n),
+    }
+    return json_ready(summary)
+
+
+def summarize_records(rec: Mapping[str, np.ndarray], **kwargs) -> dict[str, Any]:
+    """The summary of records held in memory (see :func:`summarize` for the options)."""
+    return summarize(Tally.of(rec), **kwargs)
+
+
+# --- stored tallies ----------------------------------------------------------
+
+
+def write_tally(path: Path, tally: Tally) -> None:
+    path.write_text(json.dumps(tally.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def read_tally(path: Path) -> Tally:
+    return Tally.from_json(json.loads(path.read_text(encoding="utf-8")))
+
+
+def tally_records_file(path: Path, rules, batch_games: int = 65_536) -> Tally:
+    """The tally of every game in a records file, read in batches of ``batch_games``."""
+    import pyarrow.parquet as pq
+
+    from sim.fever.records import LAYOUT
+
+    columns = {name: LAYOUT.field_columns(name, rules) for name in LAYOUT.fields}
+    tally = Tally.of(LAYOUT.empty(0, rules))
+    with pq.ParquetFile(path) as parquet:
+        for batch in parquet.iter_batches(batch_size=batch_games, columns=[c for cs in columns.values() for c in cs]):
+            rec = {name: LAYOUT.field_array(batch, name, rules, cols) for name, cols in columns.items()}
+            tally = tally.merge(Tally.of(rec))
+    return tally
+
+
+# --- sweeps ------------------------------------------------------------------
+
+
+def paired_values(rec: Mapping[str, np.ndarray], players: int, unit: int) -> dict[str, np.ndarray]:
+    """Each metric a sweep compares game by game, per game, as integers (win shares in ``unit`` units).
+
+    Compared game by game, the first-player advantage is seat 0's share of
+    every game (an unfinished game is won by nobody) minus 1/players.
+    """
+    win = rec["win_share"]
+    return {
+        "first_player_advantage": np.rint(win[:, 0] * unit).astype(np.int64) - unit // players,
+        "unfinished_rate": (rec["winner"] < 0).astype(np.int64),
+        "turns_per_game": rec["turns"].astype(np.int64),
+    }
+
+
+# --- text --------------------------------------------------------------------
+
+TEXT_STRENGTH_METRICS = {
+    "first_player_advantage": ("first-player advantage", "pts"),
+    "unfinished_rate": ("unfinished games", "pct"),
+    "turns_mean": ("turns per finished game", "num"),
+    "double_rate": ("turns that double", "pct"),
+}
+
+
+def summary_table(summary: Mapping[str, Any]) -> str:
+    """The summary as the text table ``lvsim run`` prints."""
+    from analysis.common import (
+        num, num_ci, pct, pct_ci, played_line, pts, pts_ci, skill_gap_lines, strength_lines, table_row, title_line,
+    )
+
+    players = summary["players"]
+    lines = [title_line(E.TITLE, summary), ""]
+    if players > 1:
+        lines.append("Win share by seat, of finished games (95% CI)")
+        for s, (w, ci) in enumerate(zip(summary["win_share"], summary["win_share_ci"])):
+            lines.append(table_row(f"seat {s}" + (" (first player)" if s == 0 else ""), pct(w), pct_ci(ci)))
+        lines.append(table_row("first-player advantage", pts(summary["first_player_advantage"]),
+                               f"{pts_ci(summary['first_player_advantage_ci'])}  seat 0 minus 1/{players}, "
+                               "in percentage points"))
+    else:
+        lines.append("A race to the target alone: no seat to compare")
+    turns, rounds = summary["game_length_turns"], summary["game_length_rounds"]
+    lines += ["", "Game length (finished games)"]
+    lines.append(table_row("turns", num(turns["mean"], 1),
+                           f"{num_ci(summary['turns_mean_ci'])}  p05 {num(turns['p05'], 0)}, median "
+                           f"{num(turns['p50'], 0)}, p95 {num(turns['p95'], 0)}"))
+    lines.append(table_row("rounds", num(rounds["mean"], 1),
+                           f"p05 {num(rounds['p05'], 0)}, median {num(rounds['p50'], 0)}, p95 {num(rounds['p95'], 0)}"))
+    lines.append(table_row("unfinished", pct(summary["unfinished_rate"]),
+                           f"{pct_ci(summary['unfinished_rate_ci'])}  of games, ended by the turn cap"))
+    lines += ["", "Scoring"]
+    shares = "  ".join(f"{p}: {pct(x)}" for p, x in enumerate(summary["points_by_combination"]))
+    lines.append(f"  {'points by pattern':<25}{shares}")
+    lines.append(table_row("turns that could score", pct(summary["could_score_rate"])))
+    lines.append(table_row("drought rounds", pct(summary["drought_rate"]),
+                           f"{pct_ci(summary['drought_rate_ci'])}  rounds in which no seat could score"))
+    lines.append(table_row("turns that double", pct(summary["double_rate"]), pct_ci(summary["double_rate_ci"])))
+    lines.append(table_row("gain of a double", num(summary["double_gain"], 2),
+                           f"{num_ci(summary['double_gain_ci'])}  points scored minus points given up"))
+    lines.append(table_row("reshuffles per game", num(summary["reshuffles_per_game"], 2)))
+    lines += skill_gap_lines(summary)
+    lines += strength_lines(summary, TEXT_STRENGTH_METRICS)
+    lines += ["", played_line(summary)]
+    return "\n".join(lines)

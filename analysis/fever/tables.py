@@ -1,0 +1,115 @@
+"""The $ Fever report's tables: pandas DataFrames computed from a run's tally.
+
+Every function takes a :class:`~analysis.fever.summary.Tally` (or, for
+notebooks, the per-game records themselves, which are tallied first) and
+returns one tidy table; estimates carry 95% intervals in ``low``/``high``.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from analysis.fever.summary import Tally
+from analysis.stats import mean_and_sd, mean_interval
+
+SECONDS_PER_TURN = (10, 15, 20, 30)
+
+
+def tally_of(source: Tally | Mapping[str, np.ndarray]) -> Tally:
+    """The tally itself, or the tally of per-game records."""
+    return source if isinstance(source, Tally) else Tally.of(source)
+
+
+def _mean_row(total: int, total_sq: int, n: int) -> dict:
+    mean, sd = mean_and_sd(total, total_sq, n)
+    low, high = mean_interval(mean, sd, n)
+    return {"mean": mean, "low": low, "high": high}
+
+
+def win_share_by_seat(source) -> pd.DataFrame:
+    """Share of finished games each seat won, normal interval over finished games."""
+    t = tally_of(source)
+    return pd.DataFrame([{"seat": s, **_mean_row(t.win_units[s], t.win_units_sq[s], t.finished)}
+                         for s in range(t.players)])
+
+
+def win_share_by_policy(source, seats: Sequence[str]) -> pd.DataFrame:
+    """Share of finished games each policy's seats won, against its fair share (its seats / players)."""
+    t = tally_of(source)
+    cross = np.array(t.win_cross, dtype=object).reshape(t.players, t.players)
+    rows = []
+    for name in dict.fromkeys(seats):
+        mine = [s for s, p in enumerate(seats) if p == name]
+        total = sum(t.win_units[s] for s in mine)
+        total_sq = sum(cross[i, j] for i in mine for j in mine)
+        rows.append({"policy": name, "seats": ", ".join(map(str, mine)), "fair": len(mine) / t.players,
+                     **_mean_row(total, total_sq, t.finished)})
+    return pd.DataFrame(rows)
+
+
+def length_histogram(source) -> pd.DataFrame:
+    """How many finished games lasted each number of turns."""
+    t = tally_of(source)
+    h = t.turns_finished
+    if h.count == 0:
+        return pd.DataFrame({"turns": [], "count": [], "share": []})
+    return pd.DataFrame({"turns": h.values, "count": h.counts, "share": h.counts / h.count})
+
+
+def minutes_table(summary: Mapping, seconds_per_turn: Sequence[float] = SECONDS_PER_TURN) -> pd.DataFrame:
+    """Game length of finished games in minutes, at each pace in seconds per turn."""
+    turns = summary["game_length_turns"]
+    rows = []
+    for pace in seconds_per_turn:
+        rows.append({"seconds_per_turn": pace,
+                     **{k: (v * pace / 60 if v is not None else np.nan) for k, v in turns.items()}})
+    return pd.DataFrame(rows)
+
+
+def combinations_table(source, rules) -> pd.DataFrame:
+    """Per pay-table pattern: its points, how often it scored a game, its share of all points scored."""
+    t = tally_of(source)
+    points = sum(t.pattern_points)
+    rows = []
+    for p in range(t.patterns):
+        rows.append({
+            "pattern": p, "label": rules.pattern_label(p), "points": rules.paytable[p][1],
+            "per_game": t.pattern_scored[p] / t.games if t.games else np.nan,
+            "share": t.pattern_points[p] / points if points else np.nan,
+        })
+    return pd.DataFrame(rows)
+
+
+# --- example games ----------------------------------------------------------------
+
+
+def example_games(source) -> list[tuple[str, str, int, str]]:
+    """``(anchor, title, game, why)``: a typical finished game, the quickest finish, a game the cap ended.
+
+    Among the games of a kind the lowest index is shown, so the choice does
+    not depend on how the run was chunked.
+    """
+    t = tally_of(source)
+    counts, first = t.by_length.counts, t.by_length.first
+    finished = sorted(k for k in counts if k[0] == 1)
+    picks = []
+    if finished:
+        median = t.turns_finished.percentile(50)
+        typical = min(finished, key=lambda k: (abs(k[1] - median), k[1]))
+        picks.append(("typical", "A typical game", first[typical],
+                      f"it lasted {typical[1]} turns, the median length of a finished game "
+                      f"({counts[typical]:,} of {t.games:,} games lasted as long)"))
+        quickest = finished[0]
+        if quickest != typical:
+            picks.append(("quickest", "The quickest finish", first[quickest],
+                          f"it was won in {quickest[1]} turns, the fewest of the run"))
+    capped = [k for k in counts if k[0] == 0]
+    if capped:
+        key = min(capped, key=lambda k: first[k])
+        picks.append(("unfinished", "A game the turn cap ended", first[key],
+                      f"nobody reached the target in {key[1]} turns "
+                      f"({sum(counts[k] for k in capped):,} of {t.games:,} games ended so)"))
+    return picks

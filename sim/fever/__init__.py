@@ -1,0 +1,1 @@
+"""$ Fever: the slot-machine card game (rules: the Fever rules document)."""

@@ -1,0 +1,270 @@
+"""What the shared conformance suite (``tests/conformance``) needs of $ Fever.
+
+The suite reaches this module only through ``GAME.conformance``, and only in
+tests: it imports hypothesis. See ``sim/vegasdice/conformance.py`` for the
+same questions answered for Las Vegas.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from hypothesis import strategies as st
+
+from sim.fever import enums as E
+from sim.fever.params import Rules
+from sim.fever.rules import GameState, Observation, RandomPolicy, play_game, play_turn, policy_named, shuffled_deck
+from sim.rng import Stream
+
+SYMBOL_NAMES = ("cherry", "lemon", "bell", "bar", "seven", "plum")
+
+# --- rule sets and seats -----------------------------------------------------------
+
+
+@st.composite
+def _entry(draw, names):
+    kind = draw(st.sampled_from(["one", "one", "alternatives", "any"]))
+    if kind == "any":
+        return "*"
+    if kind == "alternatives" and len(names) > 1:
+        return "|".join(draw(st.lists(st.sampled_from(names), min_size=2, max_size=3, unique=True)))
+    return draw(st.sampled_from(names))
+
+
+@st.composite
+def rule_sets(draw) -> Rules:
+    """Any valid rule set: every knob drawn over the values it takes."""
+    players = draw(st.integers(E.MIN_PLAYERS, E.MAX_PLAYERS))
+    names = list(SYMBOL_NAMES[: draw(st.integers(1, len(SYMBOL_NAMES)))])
+    counts = [draw(st.integers(1, 9)) for _ in names]
+    needed = E.HAND * players + E.REELS
+    counts[0] += max(0, needed - sum(counts))
+    paytable = []
+    for _ in range(draw(st.integers(1, 5))):
+        if draw(st.booleans()):
+            symbol = draw(st.sampled_from(names))
+            entries = [symbol] * 3
+        else:
+            entries = [draw(_entry(names)) for _ in range(3)]
+        paytable.append({"symbols": entries, "points": draw(st.integers(1, 6))})
+    return Rules(
+        players=players,
+        target=draw(st.integers(1, 15)),
+        deck=dict(zip(names, counts)),
+        paytable=paytable,
+        reels_ordered=draw(st.booleans()),
+        double_up=draw(st.booleans()),
+        double_extra_cards=draw(st.integers(0, 4)),
+        double_max_cards=draw(st.integers(1, 3)),
+        refill_after_scoring=draw(st.booleans()),
+        reshuffle_discards=draw(st.booleans()),
+        dealt_combination=draw(st.sampled_from(["waits", "redeal"])),
+        turn_cap=draw(st.integers(1, 80)),
+    )
+
+
+# Every policy in forms cheap enough to play a few games by the reference engine.
+POLICY_FORMS: dict[str, tuple[str, ...]] = {
+    "random": ("random", "random:0.6"),
+    "greedy": ("greedy", "greedy:4"),
+    "montecarlo": ("montecarlo:2", "montecarlo:3"),
+}
+CHEAP_POLICIES = tuple(form for forms in POLICY_FORMS.values() for form in forms)
+
+
+def seat_policies(players: int):
+    """A policy per seat, any of the cheap forms."""
+    return st.lists(st.sampled_from(CHEAP_POLICIES), min_size=players, max_size=players)
+
+
+def play_reference(rules: Rules, seed: int, game: int, seats: list[str]) -> dict[str, np.ndarray]:
+    """Game ``game`` of ``seed`` played by the reference engine, in the kernel's record layout."""
+    return play_game(rules, seed, game, [policy_named(s, rules) for s in seats])
+
+
+# --- what a policy is handed, in either engine ----------------------------------------
+
+KERNEL_MODULE = "sim.fever.nb"
+KERNEL_LOOPS = ("play_games_nb", "play_chunk_nb")
+
+
+def _seen(decision, pub, hand):
+    return {"decision": decision, "pub": pub.copy(), "hand": hand.copy()}
+
+
+# The game kernel calls these with what a policy decides from: each entry
+# gives what the policy is handed, and the arguments to pass on.
+KERNEL_POLICY_CALLS = {
+    "decide_double_nb": lambda pid, params, pub, hand, table, points, states, row: (
+        _seen("double", pub, hand), (pid, params, pub, hand, table, points, states, row)),
+    "random_play_nb": lambda pub, hand, states, row: (_seen("play", pub, hand), (pub, hand, states, row)),
+    "greedy_play_nb": lambda pub, hand, table, points: (_seen("play", pub, hand), (pub, hand, table, points)),
+    "decide_play_nb": lambda pid, params, pub, hand, table, points, states, row: (
+        _seen("play", pub, hand), (pid, params, pub, hand, table, points, states, row)),
+    "decide_keep_nb": lambda pid, params, pub, hand, table, points, states, row, keep: (
+        _seen("keep", pub, hand), (pid, params, pub, hand, table, points, states, row, keep)),
+}
+
+
+class _Recorded:
+    """A reference-engine player that notes what it is handed before deciding."""
+
+    def __init__(self, policy, log: list):
+        self.policy = policy
+        self.log = log
+
+    def _note(self, decision: str, obs: Observation) -> None:
+        self.log.append(_seen(decision, obs.to_pub(), obs.hand_array()))
+
+    def double(self, obs, rng):
+        self._note("double", obs)
+        return self.policy.double(obs, rng)
+
+    def play(self, obs, rng):
+        self._note("play", obs)
+        return self.policy.play(obs, rng)
+
+    def keep(self, obs, rng):
+        self._note("keep", obs)
+        return self.policy.keep(obs, rng)
+
+
+def reference_observations(rules: Rules, seed: int, game: int, seats: list[str]) -> list[dict[str, Any]]:
+    """What each policy is handed at every decision of the game, in the reference engine."""
+    log: list = []
+    play_game(rules, seed, game, [_Recorded(policy_named(s, rules), log) for s in seats])
+    return log
+
+
+# --- situations that differ only in what the seat to move cannot see ----------------------
+
+
+class Situation(NamedTuple):
+    """The seat to move's view, the rules, and what it cannot see: the deck top first and the
+    other seats' hands."""
+
+    rules: Rules
+    obs: Observation
+    deck: tuple[int, ...]
+    others: tuple[tuple[int, ...], ...]
+
+
+def _midgame(rules: Rules, seed: int, turns: int) -> GameState:
+    table = Stream(seed, 0, E.STREAM_TABLE)
+    streams = [Stream(seed, 0, E.STREAM_POLICY + s) for s in range(rules.players)]
+    state = GameState(rules, shuffled_deck(rules, table), table)
+    for _ in range(turns):
+        if state.game_over:
+            break
+        play_turn(state, RandomPolicy(0.0), streams[state.to_move])
+    return state
+
+
+def _situation(state: GameState) -> Situation:
+    seat = state.to_move
+    others = tuple(tuple(h) for s, h in enumerate(state.hands) if s != seat)
+    return Situation(state.rules, state.observe(seat), tuple(state.deck), others)
+
+
+def hidden_pairs() -> list[tuple[Situation, Situation]]:
+    """The same table and hand with the deck and the other hands dealt again from the same unseen
+    cards, at 1 to 5 players."""
+    pairs = []
+    for players in range(E.MIN_PLAYERS, E.MAX_PLAYERS + 1):
+        for seed in range(2):
+            rules = Rules(players=players, target=40, turn_cap=400)
+            state = _midgame(rules, seed, turns=3 + 5 * seed)
+            seat = state.to_move
+            unseen = list(state.deck) + [x for s, h in enumerate(state.hands) if s != seat
+                                         for x, n in enumerate(h) for _ in range(n)]
+            other = GameState.__new__(GameState)
+            other.__dict__.update({k: v for k, v in state.__dict__.items()})
+            gen = np.random.default_rng(seed)
+            while True:
+                gen.shuffle(unseen)
+                deck = unseen[: len(state.deck)]
+                rest = unseen[len(state.deck):]
+                hands = []
+                for s, h in enumerate(state.hands):
+                    if s == seat:
+                        hands.append(list(h))
+                        continue
+                    counts = [0] * len(h)
+                    for x in rest[: sum(h)]:
+                        counts[x] += 1
+                    rest = rest[sum(h):]
+                    hands.append(counts)
+                other.deck, other.hands = list(deck), hands
+                if _situation(other)[2:] != _situation(state)[2:]:
+                    break
+            pairs.append((_situation(state), _situation(other)))
+    return pairs
+
+
+def seen_by_seat(sit: Situation) -> dict[str, Any]:
+    """Everything the seat to move decides from: the table as it sees it and its own hand."""
+    return {"pub": sit.obs.to_pub(), "hand": sit.obs.hand_array()}
+
+
+def unseen_by_seat(sit: Situation) -> tuple:
+    """What the seat to move cannot see: the deck's order and the other seats' hands."""
+    return sit.deck, sit.others
+
+
+def decide(sit: Situation, policy: str, stream: Stream) -> int:
+    """The seat's play, coded ``symbol * 8 + reel mask``."""
+    return policy_named(policy, sit.rules).play(sit.obs, stream).code
+
+
+def decision_stream(sit: Situation) -> Stream:
+    return Stream(5, 9, sit.obs.seat)
+
+
+def seen_otherwise(sit: Situation) -> list[Situation]:
+    """The situation with something the seat does see changed: its hand, or the machine."""
+    obs = sit.obs
+    k = obs.symbols
+    held = [x for x in range(k) if obs.hand[x]]
+    hand = list(obs.hand)
+    hand[held[0]] -= 1
+    hand[(held[0] + 1) % k] += 1
+    pairs_hand = [0] * k
+    pairs_hand[held[0]] = sum(obs.hand)
+    reels = tuple((x + 2) % k for x in obs.reels)
+    twin = tuple([held[-1], held[-1], obs.reels[2]])
+    return [
+        sit._replace(obs=obs.__class__(**{**obs.__dict__, "hand": tuple(hand)})),
+        sit._replace(obs=obs.__class__(**{**obs.__dict__, "hand": tuple(pairs_hand)})),
+        sit._replace(obs=obs.__class__(**{**obs.__dict__, "reels": reels})),
+        sit._replace(obs=obs.__class__(**{**obs.__dict__, "reels": twin})),
+    ]
+
+
+# --- bad [rules] tables, each with the key its error must name ----------------------------
+
+BAD_RULES: list[tuple[dict[str, Any], str]] = [
+    ({"players": 0}, "players"),
+    ({"players": 6}, "players"),
+    ({"players": "4"}, "players"),
+    ({"target": 0}, "target"),
+    ({"turn_cap": 0}, "turn_cap"),
+    ({"double_max_cards": 4}, "double_max_cards"),
+    ({"double_extra_cards": -1}, "double_extra_cards"),
+    ({"reels_ordered": "yes"}, "reels_ordered"),
+    ({"deck": {"cherry": 5}}, "deck"),
+    ({"deck": {"cherry": 0, "lemon": 20}}, "deck.cherry"),
+    ({"deck": [1, 2]}, "deck"),
+    ({"paytable": [{"symbols": ["apple", "apple", "apple"], "points": 2}]}, "paytable[0].symbols"),
+    ({"paytable": [{"symbols": ["seven", "seven", "seven"], "points": -1}]}, "paytable[0].points"),
+    ({"paytable": [{"symbols": ["seven", "seven"], "points": 1}]}, "paytable[0].symbols"),
+    ({"paytable": [{"symbols": ["seven"] * 3, "points": 1, "bonus": 2}]}, "paytable[0].bonus"),
+    ({"paytable": []}, "paytable"),
+    ({"dealt_combination": "scores"}, "dealt_combination"),
+    ({"colours": 5}, "colours"),
+]
+
+
+# The random streams of a game: the table's, then one per seat's policy.
+def streams(players: int) -> dict[str, int]:
+    return {"table": E.STREAM_TABLE, **{f"seat {s} policy": E.STREAM_POLICY + s for s in range(players)}}

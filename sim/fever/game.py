@@ -1,0 +1,67 @@
+"""$ Fever as the machinery sees it: the slot-machine card game."""
+
+from __future__ import annotations
+
+from sim.fever import enums as E
+from sim.fever.params import KNOBS, Rules
+from sim.fever.policies import N_POLICY_PARAMS, POLICY_DESCRIPTIONS, POLICY_SYNTAX, parse_policy
+from sim.fever.records import LAYOUT
+from sim.game import Game, SkillDuel, StrengthMetric, TallyIO, lazy
+
+GAME = Game(
+    id=E.GAME_ID,
+    title=E.TITLE,
+    Rules=Rules,
+    knobs=KNOBS,
+    policy_syntax=POLICY_SYNTAX,
+    policy_descriptions=POLICY_DESCRIPTIONS,
+    min_players=E.MIN_PLAYERS,
+    max_players=E.MAX_PLAYERS,
+    parse_policy=parse_policy,
+    n_policy_params=N_POLICY_PARAMS,
+    play_games=lazy("sim.fever.nb:play_games"),
+    records=LAYOUT,
+    tally=lazy("analysis.fever.summary:Tally.of"),
+    summarize=lazy("analysis.fever.summary:summarize"),
+    summary_table=lazy("analysis.fever.summary:summary_table"),
+    report_tally_io=TallyIO(
+        write=lazy("analysis.fever.summary:write_tally"),
+        read=lazy("analysis.fever.summary:read_tally"),
+        from_records_file=lazy("analysis.fever.summary:tally_records_file"),
+        shape=lambda tally: (tally.players, tally.patterns),
+        rules_shape=lambda rules: (rules.players, rules.patterns),
+    ),
+    build_report=lazy("analysis.fever.report:build_report"),
+    replay_path=lazy("sim.fever.replay:replay_path"),
+    skill_gap_duels=(
+        SkillDuel("montecarlo_vs_greedy", "montecarlo:16", "greedy", 1),
+        SkillDuel("greedy_vs_random", "greedy", "random", 4),
+    ),
+    skill_gap_games=256,
+    strength_policies=("random", "greedy"),
+    strength_slow_policy="montecarlo:16",
+    strength_metrics={
+        "first_player_advantage": StrengthMetric("first-player advantage", "pts", 0.02),
+        "unfinished_rate": StrengthMetric("games the turn cap ends", "pct", 0.02),
+        "turns_mean": StrengthMetric("turns per finished game", "num", 5.0),
+        "double_rate": StrengthMetric("turns that double", "pct", 0.02),
+        "drought_rate": StrengthMetric("rounds nobody can score", "pct", 0.02),
+    },
+    strength_order=("greedy",),
+    paired_metrics={
+        "first_player_advantage": "first-player advantage",
+        "unfinished_rate": "unfinished games",
+        "turns_per_game": "turns per game",
+    },
+    sweep_plotted={
+        "first_player_advantage": ("first-player advantage (percentage points)", 100, True),
+        "unfinished_rate": ("games the turn cap ends (%)", 100, False),
+        "turns_mean": ("turns per finished game", 1, False),
+        "drought_rate": ("rounds nobody can score (%)", 100, False),
+    },
+    sweep_heatmap=("turns_mean", "unfinished_rate"),
+    per_game=lazy("analysis.fever.summary:paired_values"),
+    per_game_fields=("win_share", "winner", "turns"),
+    slow_policies=("montecarlo",),
+    conformance="sim.fever.conformance",
+)

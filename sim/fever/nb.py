@@ -1,0 +1,356 @@
+"""The jitted core: batches of $ Fever games over numpy arrays.
+
+``play_games`` is the one Python entry point; it validates nothing itself
+(``Rules`` and ``parse_seats`` already did) and hands plain arrays to
+``play_games_nb``, which runs chunks of games in parallel. Each game's
+randomness comes from its own streams (``sim.rng``), so the records do not
+depend on thread count or chunking. The order of events and draws is the
+one of ``docs/engine.md`` (section "$ Fever"), shared with the reference
+engine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from sim.batches import check_batch, chunk_games, kernel_threads
+from sim.fever import enums as E
+from sim.fever.mechanics import combination_nb
+from sim.fever.params import (
+    MAX_REDEALS,
+    S_DOUBLE_EXTRA,
+    S_DOUBLE_MAX,
+    S_DOUBLE_ON,
+    S_PLAYERS,
+    S_REDEAL,
+    S_REFILL,
+    S_RESHUFFLE,
+    S_SYMBOLS,
+    S_TARGET,
+    S_TURN_CAP,
+    Rules,
+)
+from sim.fever.policies import decide_double_nb, decide_keep_nb, decide_play_nb, greedy_play_nb, random_play_nb
+from sim.fever.records import RECORD_FIELDS, empty_records
+from sim.rng import seed_stream_at_nb, shuffle_at_nb
+
+GAMES_PER_CHUNK = 1024
+# Combinations one seat can hold: each is worth a point at least, and the game ends at the target.
+MAX_HELD = E.MAX_TARGET
+
+
+@njit(cache=True, inline="always")
+def draw_nb(pub, deck, at, rngs, reshuffle):
+    """The top card of the deck (``deck[at[0]:at[1]]``), -1 when there is none.
+
+    An empty deck is first remade from the discards, in symbol order,
+    shuffled by the table stream (when the rules reshuffle and there are
+    discards).
+    """
+    if at[0] == at[1]:
+        if reshuffle == 0:
+            return -1
+        n = 0
+        for x in range(pub[E.P_SYMBOLS]):
+            for _ in range(pub[E.P_DISCARDS + x]):
+                deck[n] = x
+                n += 1
+            pub[E.P_DISCARDS + x] = 0
+        if n == 0:
+            return -1
+        shuffle_at_nb(rngs, E.STREAM_TABLE, deck, n)
+        at[0] = 0
+        at[1] = n
+        pub[E.P_RESHUFFLES] += 1
+    card = deck[at[0]]
+    at[0] += 1
+    pub[E.P_DECK] = at[1] - at[0]
+    return card
+
+
+@njit(cache=True, inline="always")
+def deal_reels_nb(pub, deck, at, rngs, reshuffle, redeal, table, k):
+    """Draw reels 1, 2, 3; with ``redeal``, a machine showing a combination goes to the discards and is
+    dealt again, at most MAX_REDEALS times."""
+    for r in range(E.REELS):
+        pub[E.P_REELS + r] = draw_nb(pub, deck, at, rngs, reshuffle)
+    if redeal:
+        for _ in range(MAX_REDEALS):
+            if combination_nb(pub[E.P_REELS], pub[E.P_REELS + 1], pub[E.P_REELS + 2], table, k) < 0:
+                break
+            for r in range(E.REELS):
+                pub[E.P_DISCARDS + pub[E.P_REELS + r]] += 1
+            for r in range(E.REELS):
+                pub[E.P_REELS + r] = draw_nb(pub, deck, at, rngs, reshuffle)
+
+
+@njit(cache=True, inline="always")
+def cheapest_nb(held_points, seat, n):
+    """Index of the seat's cheapest combination (the first of equally cheap ones), -1 for none."""
+    j = -1
+    for i in range(n):
+        if j < 0 or held_points[seat, i] < held_points[seat, j]:
+            j = i
+    return j
+
+
+@njit(cache=True, inline="always")
+def can_score_nb(pub, hand, completions, k):
+    """Whether some play the hand allows leaves a combination showing (``Rules.completions``)."""
+    machine = ((pub[E.P_REELS] + 1) * (k + 1) + pub[E.P_REELS + 1] + 1) * (k + 1) + pub[E.P_REELS + 2] + 1
+    max_play = pub[E.P_MAX_PLAY]
+    held = 0
+    for n in range(min(max_play, E.REELS)):
+        bits = 0
+        for x in range(k):
+            if hand[x] > n:
+                bits |= 1 << x
+        held |= bits & completions[n, machine]
+    return held != 0
+
+
+@njit(cache=True, error_model="numpy")
+def play_chunk_nb(
+    seed, first_game, lo, hi, scalars, cards, table, points, symbol_best, completions, policy_ids, policy_params,
+    # scratch, reused across the games of the chunk; rngs[stream] is each stream's state
+    pub, rngs, deck, at, hands, held_points, held_cards, keep,
+    # outputs, rows lo .. hi - 1
+    out_game, out_winner, out_win, out_score, out_combos, out_turns, out_rounds, out_scoring_turns,
+    out_doubles, out_double_scored, out_double_won, out_double_given, out_pattern_scored, out_pattern_points, out_could_score,
+    out_full_rounds, out_drought_rounds, out_reshuffles, out_passes,
+):
+    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``."""
+    players = scalars[S_PLAYERS]
+    k = scalars[S_SYMBOLS]
+    target = scalars[S_TARGET]
+    double_on = scalars[S_DOUBLE_ON]
+    double_extra = scalars[S_DOUBLE_EXTRA]
+    double_max = scalars[S_DOUBLE_MAX]
+    refill = scalars[S_REFILL]
+    reshuffle = scalars[S_RESHUFFLE]
+    turn_cap = scalars[S_TURN_CAP]
+    redeal = scalars[S_REDEAL]
+    n_cards = cards.shape[0]
+    for i in range(lo, hi):
+        game = first_game + i
+        for row in range(1 + players):
+            seed_stream_at_nb(rngs, row, seed, game, row)
+        for c in range(n_cards):
+            deck[c] = cards[c]
+        shuffle_at_nb(rngs, E.STREAM_TABLE, deck, n_cards)
+        at[0] = 0
+        at[1] = n_cards
+
+        pub[:] = 0
+        pub[E.P_PLAYERS] = players
+        pub[E.P_SYMBOLS] = k
+        pub[E.P_TARGET] = target
+        pub[E.P_DOUBLE_ON] = double_on
+        pub[E.P_REFILL] = refill
+        pub[E.P_DECK] = n_cards
+        for c in range(n_cards):
+            pub[E.P_TOTAL + cards[c]] += 1
+        for x in range(k):
+            pub[E.P_SYMBOL_BEST + x] = symbol_best[x]
+        hands[:, :] = 0
+
+        # Set-up: three cards to each seat one at a time, then the three reels.
+        for _ in range(E.HAND):
+            for s in range(players):
+                hands[s, draw_nb(pub, deck, at, rngs, reshuffle)] += 1
+        deal_reels_nb(pub, deck, at, rngs, reshuffle, redeal, table, k)
+        for s in range(players):
+            pub[E.P_HAND_SIZE + s] = E.HAND
+
+        out_game[i] = game
+        winner = -1
+        turns = 0
+        round_could = False
+        for t in range(turn_cap):
+            s = t % players
+            turns = t + 1
+            row = E.STREAM_POLICY + s
+            hand = hands[s]
+            pub[E.P_SEAT] = s
+            pub[E.P_TURN] = t
+            pub[E.P_DOUBLING] = 0
+            pub[E.P_MAX_PLAY] = E.NORMAL_MAX_PLAY
+
+            # 1. Double: give up the cheapest combination, draw the extra cards.
+            doubled = False
+            if double_on and pub[E.P_COMBOS + s] > 0:
+                doubled = decide_double_nb(policy_ids[s], policy_params[s], pub, hand, table, points, rngs, row)
+            if doubled:
+                n = pub[E.P_COMBOS + s]
+                j = cheapest_nb(held_points, s, n)
+                given = held_points[s, j]
+                for r in range(E.REELS):
+                    x = held_cards[s, j, r]
+                    pub[E.P_SCORED + x] -= 1
+                    pub[E.P_OUT + x] += 1
+                for q in range(j, n - 1):
+                    held_points[s, q] = held_points[s, q + 1]
+                    for r in range(E.REELS):
+                        held_cards[s, q, r] = held_cards[s, q + 1, r]
+                n -= 1
+                pub[E.P_COMBOS + s] = n
+                pub[E.P_SCORE + s] -= given
+                j = cheapest_nb(held_points, s, n)
+                pub[E.P_CHEAPEST + s] = held_points[s, j] if j >= 0 else 0
+                out_doubles[i, s] += 1
+                out_double_given[i] += given
+                for _ in range(double_extra):
+                    c = draw_nb(pub, deck, at, rngs, reshuffle)
+                    if c < 0:
+                        break
+                    hand[c] += 1
+                    pub[E.P_HAND_SIZE + s] += 1
+                pub[E.P_DOUBLING] = 1
+                pub[E.P_MAX_PLAY] = double_max
+
+            # 2. Play: one symbol on one reel or more; 3. a combination showing scores.
+            could = False
+            if pub[E.P_HAND_SIZE + s] == 0:
+                out_passes[i] += 1
+            else:
+                could = can_score_nb(pub, hand, completions, k)
+                # The common policies are called directly, without the dispatch.
+                if policy_ids[s] == E.POLICY_RANDOM:
+                    code = random_play_nb(pub, hand, rngs, row)
+                elif policy_ids[s] == E.POLICY_GREEDY:
+                    code = greedy_play_nb(pub, hand, table, points)
+                else:
+                    code = decide_play_nb(policy_ids[s], policy_params[s], pub, hand, table, points, rngs, row)
+                x = code >> 3
+                mask = code & 7
+                for r in range(E.REELS):
+                    if (mask >> r) & 1:
+                        old = pub[E.P_REELS + r]
+                        if old >= 0:
+                            pub[E.P_DISCARDS + old] += 1
+                        pub[E.P_REELS + r] = x
+                        hand[x] -= 1
+                        pub[E.P_HAND_SIZE + s] -= 1
+                c = combination_nb(pub[E.P_REELS], pub[E.P_REELS + 1], pub[E.P_REELS + 2], table, k)
+                if c >= 0:
+                    won = points[c]
+                    n = pub[E.P_COMBOS + s]
+                    held_points[s, n] = won
+                    for r in range(E.REELS):
+                        x = pub[E.P_REELS + r]
+                        held_cards[s, n, r] = x
+                        pub[E.P_SCORED + x] += 1
+                        pub[E.P_REELS + r] = E.EMPTY
+                    pub[E.P_COMBOS + s] = n + 1
+                    pub[E.P_SCORE + s] += won
+                    j = cheapest_nb(held_points, s, n + 1)
+                    pub[E.P_CHEAPEST + s] = held_points[s, j]
+                    out_pattern_scored[i, c] += 1
+                    out_pattern_points[i, c] += won
+                    out_scoring_turns[i, s] += 1
+                    if doubled:
+                        out_double_scored[i] += 1
+                        out_double_won[i] += won
+                    if pub[E.P_SCORE + s] >= target:
+                        winner = s
+                    elif refill:
+                        deal_reels_nb(pub, deck, at, rngs, reshuffle, redeal, table, k)
+
+            # Rounds where no seat could score: the droughts.
+            if could:
+                out_could_score[i] += 1
+                round_could = True
+            if s == players - 1:
+                out_full_rounds[i] += 1
+                if not round_could:
+                    out_drought_rounds[i] += 1
+                round_could = False
+            if winner >= 0:
+                break
+
+            # 4. After a double, keep at most 3 cards; every seat draws up to 3.
+            if doubled:
+                decide_keep_nb(policy_ids[s], policy_params[s], pub, hand, table, points, rngs, row, keep)
+                for x in range(k):
+                    gone = hand[x] - keep[x]
+                    pub[E.P_DISCARDS + x] += gone
+                    pub[E.P_HAND_SIZE + s] -= gone
+                    hand[x] = keep[x]
+            while pub[E.P_HAND_SIZE + s] < E.HAND:
+                c = draw_nb(pub, deck, at, rngs, reshuffle)
+                if c < 0:
+                    break
+                hand[c] += 1
+                pub[E.P_HAND_SIZE + s] += 1
+
+        out_winner[i] = winner
+        out_turns[i] = turns
+        out_rounds[i] = (turns + players - 1) // players
+        out_reshuffles[i] = pub[E.P_RESHUFFLES]
+        for s in range(players):
+            out_win[i, s] = 1.0 if s == winner else 0.0
+            out_score[i, s] = pub[E.P_SCORE + s]
+            out_combos[i, s] = pub[E.P_COMBOS + s]
+
+
+# nogil: a run can write the previous chunk to disk while this one plays.
+@njit(cache=True, parallel=True, nogil=True)
+def play_games_nb(
+    seed, first_game, n_games, chunk, scalars, cards, table, points, symbol_best, completions, policy_ids, policy_params,
+    out_game, out_winner, out_win, out_score, out_combos, out_turns, out_rounds, out_scoring_turns,
+    out_doubles, out_double_scored, out_double_won, out_double_given, out_pattern_scored, out_pattern_points, out_could_score,
+    out_full_rounds, out_drought_rounds, out_reshuffles, out_passes,
+):
+    players = scalars[S_PLAYERS]
+    n_chunks = (n_games + chunk - 1) // chunk
+    for ch in prange(n_chunks):
+        pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
+        rngs = np.zeros((E.STREAM_POLICY + players, 4), dtype=np.uint64)
+        deck = np.zeros(cards.shape[0], dtype=np.int64)
+        at = np.zeros(2, dtype=np.int64)
+        hands = np.zeros((players, E.MAX_SYMBOLS), dtype=np.int64)
+        held_points = np.zeros((players, MAX_HELD), dtype=np.int64)
+        held_cards = np.zeros((players, MAX_HELD, E.REELS), dtype=np.int64)
+        keep = np.zeros(E.MAX_SYMBOLS, dtype=np.int64)
+        play_chunk_nb(
+            seed, first_game, ch * chunk, min(n_games, (ch + 1) * chunk), scalars, cards, table, points,
+            symbol_best, completions, policy_ids, policy_params, pub, rngs, deck, at, hands, held_points, held_cards, keep,
+            out_game, out_winner, out_win, out_score, out_combos, out_turns, out_rounds, out_scoring_turns,
+            out_doubles, out_double_scored, out_double_won, out_double_given, out_pattern_scored, out_pattern_points, out_could_score,
+            out_full_rounds, out_drought_rounds, out_reshuffles, out_passes,
+        )
+
+
+def play_games(
+    rules: Rules,
+    seed: int,
+    first_game: int,
+    n_games: int,
+    policy_ids: np.ndarray,
+    policy_params: np.ndarray,
+    threads: int | None = None,
+    chunk: int | None = None,
+) -> dict[str, np.ndarray]:
+    """Play games ``first_game .. first_game + n_games - 1``; return their records.
+
+    ``policy_ids`` / ``policy_params`` come from ``policies.parse_seats``.
+    ``threads`` caps the worker threads (default: all); it never changes
+    the result, and neither does ``chunk``, the games a thread takes at a
+    time.
+    """
+    check_batch(seed, first_game, n_games)
+    rec = empty_records(n_games, rules.players, rules.patterns)
+    if n_games == 0:
+        return rec
+    scalars, cards, table, points = rules.kernel_args()
+    symbol_best = np.array(rules.symbol_best, dtype=np.int64)
+    ids = np.ascontiguousarray(policy_ids, dtype=np.int64)
+    params = np.ascontiguousarray(policy_params, dtype=np.float64)
+    with kernel_threads(threads) as used:
+        play_games_nb(
+            np.uint64(seed), first_game, n_games, chunk_games(n_games, used, chunk, GAMES_PER_CHUNK),
+            scalars, cards, table, points, symbol_best, rules.completions, ids, params,
+            *(rec[name] for name in RECORD_FIELDS),
+        )
+    return rec

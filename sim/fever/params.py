@@ -1,0 +1,364 @@
+"""Rule knobs of $ Fever: one validated, immutable object.
+
+Every knob of the rules document is a field. The symbol deck and the pay
+table of the designer's post were lost with its pictures: the defaults are
+the rules document's stand-ins (marked **[default]** there and in every
+report), for a designer to replace. ``Rules.from_mapping`` reads the
+``[rules]`` table of a config and rejects unknown keys, wrong types,
+out-of-range values and impossible combinations with a
+:class:`~sim.errors.ConfigError` naming the key.
+
+The pay table is a list of patterns on the three reels, each with its
+points. A pattern's entries are a symbol, alternatives joined by ``|``
+(``"bar|double_bar"``) or ``*`` for any symbol. The reels match a pattern
+in any order unless ``reels_ordered`` (then reel 1 matches entry 1, and so
+on). When several patterns match, the richest scores (on equal points, the
+first listed): one combination per machine.
+
+Decisions where the rules are silent (documented in ``docs/engine.md``):
+
+* a machine dealt or refilled showing a combination scores for nobody; a
+  player who covers a reel and leaves a combination showing scores it
+  (``dealt_combination = "waits"``); or, a knob, such a machine is put on
+  the discards and dealt again (``"redeal"``, at most ``MAX_REDEALS`` times in
+  a row, so that a deck of one symbol cannot deal for ever);
+* a double gives up the doubling player's cheapest combination (the first
+  scored among equally cheap ones);
+* a player with no card to play passes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import permutations
+from typing import Any
+
+import numpy as np
+
+from sim.errors import ConfigError, shown
+from sim.knobs import RuleKnobs
+from sim.fever import enums as E
+
+# The rules document's stand-in deck: symbol -> cards. [default]
+DEFAULT_DECK = (
+    ("cherry", 10), ("lemon", 10), ("orange", 8), ("plum", 8),
+    ("bell", 6), ("bar", 5), ("double_bar", 3), ("seven", 2),
+)
+# The rules document's stand-in pay table: three of a symbol. [default]
+DEFAULT_PAYTABLE = (
+    (("cherry",) * 3, 1), (("lemon",) * 3, 2), (("orange",) * 3, 2), (("plum",) * 3, 3),
+    (("bell",) * 3, 3), (("bar",) * 3, 4), (("double_bar",) * 3, 4), (("seven",) * 3, 6),
+)
+ANY = "*"
+DEALT_COMBINATION = {"waits": 0, "redeal": 1}
+MAX_REDEALS = 10
+
+KNOBS: dict[str, tuple[Any, str]] = {
+    "players": (4, f"{E.MIN_PLAYERS} to {E.MAX_PLAYERS}; 1 is a race to the target alone"),
+    "target": (10, f"points that win at once, 1 to {E.MAX_TARGET}"),
+    "deck": (
+        {name: count for name, count in DEFAULT_DECK},
+        f"table symbol = cards: names of letters, digits and _, 1 to {E.MAX_SYMBOLS} symbols, "
+        f"at most {E.MAX_CARDS} cards [default: a stand-in for the lost card list]",
+    ),
+    "paytable": (
+        [{"symbols": list(s), "points": p} for s, p in DEFAULT_PAYTABLE],
+        f"list of {{symbols = [3 entries], points = 1 to {E.MAX_POINTS}}}; an entry is a symbol, "
+        "alternatives joined by '|', or '*' for any [default: a stand-in for the lost pay table]",
+    ),
+    "reels_ordered": (False, "false (the reels match a pattern in any order) or true (reel 1 matches entry 1, ...)"),
+    "double_up": (True, "true or false: whether a player holding a combination may give it up to double"),
+    "double_extra_cards": (3, f"cards a double draws, 0 to {E.MAX_DOUBLE_EXTRA}"),
+    "double_max_cards": (3, f"most cards played on a doubling turn, 1 to {E.REELS}"),
+    "refill_after_scoring": (True, "true (the reels are refilled from the deck) or false (they stay empty until played on)"),
+    "reshuffle_discards": (True, "true (an empty deck is remade from the discards) or false (players stop drawing)"),
+    "dealt_combination": ("waits", "'waits' (a machine dealt showing a combination scores for nobody until played on) "
+                                   f"or 'redeal' (it is discarded and dealt again, at most {MAX_REDEALS} times)"),
+    "turn_cap": (200, f"turns after which a game without a winner is recorded as unfinished, 1 to {E.MAX_TURN_CAP:,}"),
+}
+
+
+@dataclass(frozen=True)
+class Rules(RuleKnobs):
+    players: int = 4
+    target: int = 10
+    deck: tuple[tuple[str, int], ...] = DEFAULT_DECK
+    paytable: tuple[tuple[tuple[str, str, str], int], ...] = DEFAULT_PAYTABLE
+    reels_ordered: bool = False
+    double_up: bool = True
+    double_extra_cards: int = 3
+    double_max_cards: int = 3
+    refill_after_scoring: bool = True
+    reshuffle_discards: bool = True
+    dealt_combination: str = "waits"
+    turn_cap: int = 200
+
+    def __post_init__(self):
+        object.__setattr__(self, "deck", _coerce_deck(self.deck))
+        object.__setattr__(self, "paytable", _coerce_paytable(self.paytable))
+        _validate(self)
+
+    # --- derived -------------------------------------------------------
+    @property
+    def rounds(self) -> int:
+        """Rounds of the table the turn cap allows (the machinery sizes nothing by it: records have no round axis)."""
+        return -(-self.turn_cap // self.players)
+
+    @property
+    def symbols(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.deck)
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """Every card's symbol, in the order of ``deck`` (before the shuffle)."""
+        return tuple(k for k, (_, count) in enumerate(self.deck) for _ in range(count))
+
+    @property
+    def patterns(self) -> int:
+        return len(self.paytable)
+
+    @cached_property
+    def pattern_masks(self) -> tuple[tuple[int, int, int], ...]:
+        """Each pattern's entries as bit masks of the symbols they accept."""
+        index = {name: k for k, name in enumerate(self.symbols)}
+        every = (1 << len(self.symbols)) - 1
+        return tuple(
+            tuple(every if entry == ANY else sum(1 << index[s] for s in set(entry.split("|"))) for entry in entries)
+            for entries, _ in self.paytable
+        )
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        return tuple(p for _, p in self.paytable)
+
+    def matching_pattern(self, reels) -> int | None:
+        """The pattern the machine ``reels`` (three symbols, None for an empty reel) shows: the richest
+        that matches (on equal points the first listed), None if none does or a reel is empty."""
+        if any(r is None or r < 0 for r in reels):
+            return None
+        reels = tuple(reels)
+        if reels not in self._matches:
+            self._matches[reels] = self._richest_match(reels)
+        return self._matches[reels]
+
+    @cached_property
+    def _matches(self) -> dict:
+        return {}  # machine -> matching pattern, memoised: the reference engine asks often
+
+    def _richest_match(self, reels: tuple[int, int, int]) -> int | None:
+        orders = [tuple(reels)] if self.reels_ordered else list(permutations(reels))
+        best = None
+        for p, masks in enumerate(self.pattern_masks):
+            if any(all(masks[i] >> order[i] & 1 for i in range(3)) for order in orders):
+                if best is None or self.paytable[p][1] > self.paytable[best][1]:
+                    best = p
+        return best
+
+    @cached_property
+    def symbol_best(self) -> tuple[int, ...]:
+        """Per symbol, the most points of a pattern it can take part in (0: none)."""
+        return tuple(
+            max([p for masks, (_, p) in zip(self.pattern_masks, self.paytable) if any(m >> k & 1 for m in masks)],
+                default=0)
+            for k in range(len(self.symbols))
+        )
+
+    @cached_property
+    def combination_table(self) -> np.ndarray:
+        """``table[a * K * K + b * K + c]``: the pattern reels showing symbols a, b, c match, -1 for none."""
+        k = len(self.symbols)
+        table = np.full(k * k * k, -1, dtype=np.int64)
+        for a in range(k):
+            for b in range(k):
+                for c in range(k):
+                    p = self.matching_pattern((a, b, c))
+                    table[(a * k + b) * k + c] = -1 if p is None else p
+        return table
+
+    @cached_property
+    def completions(self) -> np.ndarray:
+        """``completions[n - 1, machine]``: bit x set when playing n cards of symbol x on some n reels
+        leaves a combination showing. ``machine = ((r0 + 1) * (K + 1) + r1 + 1) * (K + 1) + r2 + 1``,
+        an empty reel counting as -1: the jitted core's quick test of whether a hand can score."""
+        k = len(self.symbols)
+        table = np.full((k + 1,) * 3, -1, dtype=np.int64)  # index 0: an empty reel
+        table[1:, 1:, 1:] = self.combination_table.reshape(k, k, k)
+        scores = table >= 0
+        out = np.zeros((3, (k + 1) ** 3), dtype=np.int64)
+        reel = np.arange(k + 1)
+        a, b, c = np.meshgrid(reel, reel, reel, indexing="ij")
+        for x in range(k):
+            y = x + 1
+            one = scores[y, b, c] | scores[a, y, c] | scores[a, b, y]
+            two = scores[y, y, c] | scores[y, b, y] | scores[a, y, y]
+            three = np.broadcast_to(scores[y, y, y], one.shape)
+            for n, hit in enumerate((one, two, three)):
+                out[n] |= hit.ravel().astype(np.int64) << x
+        return out
+
+    @cached_property
+    def unreachable_patterns(self) -> tuple[int, ...]:
+        """Patterns no machine the deck can show ever scores: they need more cards of a symbol than the
+        deck holds (three sevens from two), or a richer pattern always wins over them."""
+        k = len(self.symbols)
+        counts = [n for _, n in self.deck]
+        reached = set()
+        for a in range(k):
+            for b in range(k):
+                for c in range(k):
+                    need = [0] * k
+                    for x in (a, b, c):
+                        need[x] += 1
+                    if all(need[x] <= counts[x] for x in range(k)):
+                        p = self.combination_table[(a * k + b) * k + c]
+                        if p >= 0:
+                            reached.add(int(p))
+        return tuple(p for p in range(len(self.paytable)) if p not in reached)
+
+    def pattern_label(self, p: int) -> str:
+        """``seven seven seven``, ``bar|double_bar x3``: a pattern as a report names it."""
+        entries = self.paytable[p][0]
+        if entries[0] == entries[1] == entries[2]:
+            return f"{entries[0]} x3"
+        return " ".join(entries)
+
+    # --- conversions ---------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "target": self.target,
+            "deck": {name: count for name, count in self.deck},
+            "paytable": [{"symbols": list(entries), "points": points} for entries, points in self.paytable],
+            "reels_ordered": self.reels_ordered,
+            "double_up": self.double_up,
+            "double_extra_cards": self.double_extra_cards,
+            "double_max_cards": self.double_max_cards,
+            "refill_after_scoring": self.refill_after_scoring,
+            "reshuffle_discards": self.reshuffle_discards,
+            "dealt_combination": self.dealt_combination,
+            "turn_cap": self.turn_cap,
+        }
+
+    def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The arrays the jitted core takes: (scalars, cards in ``deck`` order, combination table, points)."""
+        scalars = np.array(
+            [
+                self.players,
+                len(self.symbols),
+                self.target,
+                int(self.double_up),
+                self.double_extra_cards,
+                self.double_max_cards,
+                int(self.refill_after_scoring),
+                int(self.reshuffle_discards),
+                self.turn_cap,
+                DEALT_COMBINATION[self.dealt_combination],
+            ],
+            dtype=np.int64,
+        )
+        return (scalars, np.array(self.cards, dtype=np.int64), self.combination_table.copy(),
+                np.array(self.points, dtype=np.int64))
+
+
+# Index of each scalar in Rules.kernel_args()[0].
+(S_PLAYERS, S_SYMBOLS, S_TARGET, S_DOUBLE_ON, S_DOUBLE_EXTRA, S_DOUBLE_MAX, S_REFILL, S_RESHUFFLE,
+ S_TURN_CAP, S_REDEAL) = range(10)
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
+def _coerce_deck(v: Any) -> Any:
+    if isinstance(v, dict):
+        v = tuple(v.items())
+    form = "a table of symbol = number of cards, e.g. { cherry = 10, seven = 2 }"
+    if not isinstance(v, (list, tuple)) or not all(isinstance(p, (list, tuple)) and len(p) == 2 for p in v):
+        raise ConfigError("deck", f"must be {form}, got {shown(v)}")
+    return tuple((name, count) for name, count in v)
+
+
+def _coerce_paytable(v: Any) -> Any:
+    form = "a list of { symbols = [three entries], points = n }"
+    if not isinstance(v, (list, tuple)):
+        raise ConfigError("paytable", f"must be {form}, got {shown(v)}")
+    out = []
+    for i, row in enumerate(v):
+        if isinstance(row, dict):
+            unknown = [k for k in row if k not in ("symbols", "points")]
+            if unknown:
+                raise ConfigError(f"paytable[{i}].{unknown[0]}", "unknown key (known: points, symbols)")
+            for key in ("symbols", "points"):
+                if key not in row:
+                    raise ConfigError(f"paytable[{i}].{key}", "missing")
+            row = (row["symbols"], row["points"])
+        if not isinstance(row, (list, tuple)) or len(row) != 2:
+            raise ConfigError(f"paytable[{i}]", f"must be {{ symbols = [three entries], points = n }}, got {shown(row)}")
+        entries, points = row
+        if not isinstance(entries, (list, tuple)) or len(entries) != 3 or not all(isinstance(x, str) for x in entries):
+            raise ConfigError(f"paytable[{i}].symbols", f"must be a list of three entries (symbol, 'a|b' or '*'), got {shown(entries)}")
+        out.append((tuple(entries), points))
+    return tuple(out)
+
+
+def _int_in(name: str, v: Any, lo: int, hi: int) -> None:
+    if not _is_int(v):
+        raise ConfigError(name, f"must be an integer, got {shown(v)}")
+    if not lo <= v <= hi:
+        raise ConfigError(name, f"must be between {lo} and {hi}, got {v}")
+
+
+def _bool(name: str, v: Any) -> None:
+    if not isinstance(v, bool):
+        raise ConfigError(name, f"must be true or false, got {shown(v)}")
+
+
+def _validate(r: Rules) -> None:
+    _int_in("players", r.players, E.MIN_PLAYERS, E.MAX_PLAYERS)
+    _int_in("target", r.target, 1, E.MAX_TARGET)
+    _bool("reels_ordered", r.reels_ordered)
+    _bool("double_up", r.double_up)
+    _int_in("double_extra_cards", r.double_extra_cards, 0, E.MAX_DOUBLE_EXTRA)
+    _int_in("double_max_cards", r.double_max_cards, 1, E.REELS)
+    _bool("refill_after_scoring", r.refill_after_scoring)
+    _bool("reshuffle_discards", r.reshuffle_discards)
+    _int_in("turn_cap", r.turn_cap, 1, E.MAX_TURN_CAP)
+    if not isinstance(r.dealt_combination, str) or r.dealt_combination not in DEALT_COMBINATION:
+        raise ConfigError("dealt_combination", f"must be 'waits' or 'redeal', got {shown(r.dealt_combination)}")
+
+    names = [name for name, _ in r.deck]
+    if not 1 <= len(names) <= E.MAX_SYMBOLS:
+        raise ConfigError("deck", f"needs 1 to {E.MAX_SYMBOLS} symbols, got {len(names)}")
+    for name, count in r.deck:
+        if not isinstance(name, str) or not name or not name.replace("_", "a").isascii() \
+                or not name.replace("_", "a").isalnum():
+            raise ConfigError("deck", f"a symbol is named with letters, digits and _, got {shown(name)}")
+        _int_in(f"deck.{name}", count, 1, E.MAX_SYMBOL_CARDS)
+    if len(set(names)) != len(names):
+        raise ConfigError("deck", "names a symbol twice")
+    total = sum(count for _, count in r.deck)
+    if total > E.MAX_CARDS:
+        raise ConfigError("deck", f"holds {total} cards, at most {E.MAX_CARDS}")
+    needed = E.HAND * r.players + E.REELS
+    if total < needed:
+        raise ConfigError(
+            "deck", f"holds {total} cards, too few to deal {E.HAND} to each of {r.players} players and "
+            f"{E.REELS} to the reels ({needed})"
+        )
+
+    if not 1 <= len(r.paytable) <= E.MAX_PATTERNS:
+        raise ConfigError("paytable", f"needs 1 to {E.MAX_PATTERNS} patterns, got {len(r.paytable)}")
+    known = set(names)
+    for i, (entries, points) in enumerate(r.paytable):
+        for entry in entries:
+            if entry == ANY:
+                continue
+            for name in entry.split("|"):
+                if name not in known:
+                    raise ConfigError(
+                        f"paytable[{i}].symbols",
+                        f"names the symbol {shown(name)}, which rules.deck does not hold "
+                        f"(symbols: {', '.join(names)}; '*' is any symbol)",
+                    )
+        _int_in(f"paytable[{i}].points", points, 1, E.MAX_POINTS)

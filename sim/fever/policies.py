@@ -1,0 +1,352 @@
+"""Scripted policies of $ Fever, jitted: whether to double, what to play, what to keep.
+
+A policy is named in a config by a compact string; from weakest to
+strongest:
+
+* ``random[:P]`` — any legal play, each equally likely; doubles with
+  probability ``P`` (default 0.1) when it may; after a double keeps cards
+  drawn at random;
+* ``greedy[:T]`` — the richest combination it can score now (fewest cards
+  on equal points); else the single card that leaves the machine least
+  useful to the next player; doubles when the combination a double gives up
+  is worth less than ``T`` points (default 2);
+* ``montecarlo[:N]`` — every legal play weighed on ``N`` draws of the cards
+  it has not seen (default 16): the points it scores now, minus the points
+  the next player could score on the machine it leaves (at 1 player, plus
+  the points it could score itself next turn); doubles and keeps as
+  ``greedy``.
+
+Each seat's policy becomes an id and a row of float parameters, dispatched
+inside the kernels. A policy decides from the public observation ``pub``
+(see ``enums``), its own hand (counts per symbol), the pay table's arrays
+and its own random stream — never other hands or the deck's order. A play
+is coded ``symbol * 8 + reel mask``.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+from numba import njit
+
+from sim.errors import ConfigError, shown
+from sim.fever import enums as E
+from sim.fever.mechanics import (
+    best_scoring_play_nb,
+    combination_nb,
+    count_plays_nb,
+    mask_cards_nb,
+    nth_play_nb,
+    play_allowed_nb,
+    reel_after_nb,
+    unseen_nb,
+)
+from sim.rng import below_at_nb, below_nb, next_at_nb, seed_stream_nb
+from sim.seats import parse_seats as shared_parse_seats
+from sim.seats import whole_number
+
+N_POLICY_PARAMS = 2
+DEFAULT_DOUBLE_PROBABILITY = 0.1
+DEFAULT_DOUBLE_THRESHOLD = 2
+DEFAULT_MONTECARLO_SAMPLES = 16
+MAX_MONTECARLO_SAMPLES = 10_000
+PERMILLE = 1000
+
+POLICY_IDS = {"random": E.POLICY_RANDOM, "greedy": E.POLICY_GREEDY, "montecarlo": E.POLICY_MONTECARLO}
+
+POLICY_SYNTAX = {"random": "random[:P]", "greedy": "greedy[:T]", "montecarlo": "montecarlo[:N]"}
+
+POLICY_DESCRIPTIONS = {
+    "random": (
+        "Plays any legal play (a symbol on one reel, or on two, three when doubling), each equally likely; "
+        "doubles with probability P (default 0.1) when it holds a combination: the floor of skill."
+    ),
+    "greedy": (
+        "Scores the richest combination it can now, with fewest cards; else plays the one card that leaves the "
+        "machine least useful to the next player, judged on the cards it has not seen; doubles when the "
+        "combination a double gives up is worth less than T points (default 2); keeps its pairs."
+    ),
+    "montecarlo": (
+        "Weighs every legal play on N draws of the cards it has not seen (default 16): the points it scores now "
+        "minus what the next player could score on the machine it leaves (alone: plus what it could score next "
+        "turn); doubles and keeps like greedy."
+    ),
+}
+
+
+def parse_policy(text: str, field: str = "policies.seats") -> tuple[int, np.ndarray]:
+    """``"montecarlo:32"`` -> (id, params). Raises ConfigError naming ``field``."""
+    if not isinstance(text, str):
+        raise ConfigError(field, f"must be a policy name, got {shown(text)}")
+    name, *args = text.strip().split(":")
+    if name not in POLICY_IDS:
+        known = ", ".join(POLICY_SYNTAX[n] for n in sorted(POLICY_SYNTAX))
+        raise ConfigError(field, f"unknown policy {shown(text)} (known: {known})")
+    if len(args) > 1:
+        raise ConfigError(field, f"{shown(text)}: expected {POLICY_SYNTAX[name]}")
+    params = np.zeros(N_POLICY_PARAMS, dtype=np.float64)
+    arg = args[0] if args else None
+    if name == "random":
+        p = DEFAULT_DOUBLE_PROBABILITY
+        if arg is not None:
+            try:
+                p = float(arg)
+            except ValueError:
+                p = -1.0
+            if not 0.0 <= p <= 1.0:
+                raise ConfigError(field, f"{shown(text)}: the probability of doubling must be between 0 and 1")
+        params[0] = round(p * PERMILLE)
+    elif name == "greedy":
+        t = arg if arg is not None else str(DEFAULT_DOUBLE_THRESHOLD)
+        if not whole_number(t) or not 0 <= int(t) <= E.MAX_POINTS + 1:
+            raise ConfigError(field, f"{shown(text)}: the doubling threshold must be a whole number of points "
+                                     f"from 0 to {E.MAX_POINTS + 1}")
+        params[0] = int(t)
+    else:
+        n = arg if arg is not None else str(DEFAULT_MONTECARLO_SAMPLES)
+        if not whole_number(n) or not 1 <= int(n) <= MAX_MONTECARLO_SAMPLES:
+            raise ConfigError(field, f"{shown(text)}: draws per decision must be a whole number from 1 to "
+                                     f"{MAX_MONTECARLO_SAMPLES:,}")
+        params[0] = int(n)
+        params[1] = DEFAULT_DOUBLE_THRESHOLD
+    return POLICY_IDS[name], params
+
+
+def parse_seats(seats: str | Sequence[str], players: int, field: str = "policies.seats"):
+    """One name for every seat, or a list with one per seat -> (ids, params)."""
+    return shared_parse_seats(seats, players, parse_policy, N_POLICY_PARAMS, field)
+
+
+# --- random ---------------------------------------------------------------------
+
+
+@njit(cache=True)
+def random_play_nb(pub, hand, states, row):
+    """random — one of the legal plays, each equally likely (play order, ``below(n)``)."""
+    n = count_plays_nb(pub, hand)
+    if n == 0:
+        return -1
+    return nth_play_nb(pub, hand, below_at_nb(states, row, n))
+
+
+@njit(cache=True)
+def random_keep_nb(pub, hand, states, row, keep):
+    """random — keep ``min(3, cards)`` cards, each drawn in turn from those left (symbol order, ``below``)."""
+    k = pub[E.P_SYMBOLS]
+    left = 0
+    for x in range(k):
+        keep[x] = 0
+        left += hand[x]
+    for _ in range(min(E.HAND, left)):
+        i = below_at_nb(states, row, left)
+        for x in range(k):
+            free = hand[x] - keep[x]
+            if i < free:
+                keep[x] += 1
+                break
+            i -= free
+        left -= 1
+
+
+# --- greedy ---------------------------------------------------------------------
+
+
+@njit(cache=True)
+def machine_usefulness_nb(pub, symbol, mask, table, points, unseen):
+    """How much the machine left by the play is worth to the next player: for every reel and
+    every symbol not yet seen, its cards times the points of the machine with that reel covered."""
+    k = pub[E.P_SYMBOLS]
+    r0 = reel_after_nb(pub, 0, symbol, mask)
+    r1 = reel_after_nb(pub, 1, symbol, mask)
+    r2 = reel_after_nb(pub, 2, symbol, mask)
+    total = 0
+    for y in range(k):
+        if unseen[y] > 0:
+            c = combination_nb(y, r1, r2, table, k)
+            if c >= 0:
+                total += unseen[y] * points[c]
+            c = combination_nb(r0, y, r2, table, k)
+            if c >= 0:
+                total += unseen[y] * points[c]
+            c = combination_nb(r0, r1, y, table, k)
+            if c >= 0:
+                total += unseen[y] * points[c]
+    return total
+
+
+@njit(cache=True)
+def greedy_play_nb(pub, hand, table, points):
+    """greedy — the richest scoring play; else the single card leaving the machine least useful
+    (the symbol it holds fewest of on equal terms, then play order)."""
+    best, best_points = best_scoring_play_nb(pub, hand, table, points)
+    if best >= 0:
+        return best
+    k = pub[E.P_SYMBOLS]
+    unseen = np.zeros(E.MAX_SYMBOLS, dtype=np.int64)
+    unseen_nb(pub, hand, unseen)
+    best_use = -1
+    best_held = 0
+    for x in range(k):
+        if hand[x] > 0:
+            for r in range(E.REELS):
+                use = machine_usefulness_nb(pub, x, 1 << r, table, points, unseen)
+                if best < 0 or use < best_use or (use == best_use and hand[x] < best_held):
+                    best = x * 8 + (1 << r)
+                    best_use = use
+                    best_held = hand[x]
+    return best
+
+
+@njit(cache=True)
+def greedy_keep_nb(pub, hand, keep):
+    """greedy — keep the symbols held most (pairs can be played together), then those of the
+    richest patterns, then the first symbols: at most 3 cards."""
+    k = pub[E.P_SYMBOLS]
+    for x in range(k):
+        keep[x] = 0
+    room = E.HAND
+    while room > 0:
+        best = -1
+        for x in range(k):
+            free = hand[x] - keep[x]
+            if free > 0 and keep[x] == 0:
+                if best < 0 or hand[x] > hand[best] or (
+                        hand[x] == hand[best] and pub[E.P_SYMBOL_BEST + x] > pub[E.P_SYMBOL_BEST + best]):
+                    best = x
+        if best < 0:
+            break
+        take = min(room, hand[best])
+        keep[best] = take
+        room -= take
+
+
+# --- montecarlo -----------------------------------------------------------------
+
+
+@njit(cache=True)
+def montecarlo_play_nb(params, pub, hand, table, points, states, row):
+    """montecarlo:N — the play with the best points now against the next player's best reply.
+
+    With a single legal play nothing is drawn. Otherwise one number is drawn
+    from the seat's stream; draw ``k`` of the unseen cards comes from the
+    stream ``(that number, k, 0)`` whatever the play weighed (common random
+    numbers). Its first cards refill the reels if the play scores (and the
+    rules refill), the next ones make the next player's hand (at 1 player:
+    the seat's own hand topped up to 3). Equal totals go to fewer cards,
+    then play order.
+    """
+    n_plays = count_plays_nb(pub, hand)
+    if n_plays <= 1:
+        return nth_play_nb(pub, hand, 0) if n_plays == 1 else -1
+    k = pub[E.P_SYMBOLS]
+    samples = np.int64(params[0])
+    players = pub[E.P_PLAYERS]
+    seat = pub[E.P_SEAT]
+    unseen = np.zeros(E.MAX_SYMBOLS, dtype=np.int64)
+    m = unseen_nb(pub, hand, unseen)
+    pool = np.zeros(max(m, 1), dtype=np.int64)
+    j = 0
+    for x in range(k):
+        for _ in range(unseen[x]):
+            pool[j] = x
+            j += 1
+    width = 2 * E.HAND
+    drawn = np.full((samples, width), -1, dtype=np.int64)
+    key = next_at_nb(states, row)
+    sub = np.zeros(4, dtype=np.uint64)
+    scratch = np.zeros(max(m, 1), dtype=np.int64)
+    for s in range(samples):
+        seed_stream_nb(sub, key, s, 0)
+        scratch[:m] = pool[:m]
+        for i in range(min(width, m)):
+            t = i + below_nb(sub, m - i)
+            tmp = scratch[i]
+            scratch[i] = scratch[t]
+            scratch[t] = tmp
+            drawn[s, i] = scratch[i]
+    next_seat = (seat + 1) % players
+    next_hand_size = pub[E.P_HAND_SIZE + next_seat]
+    refill = pub[E.P_REFILL]
+    reply = np.zeros(E.MAX_SYMBOLS, dtype=np.int64)
+    sim = pub.copy()
+    sim[E.P_MAX_PLAY] = E.NORMAL_MAX_PLAY
+    best = -1
+    best_total = 0
+    best_cards = 99
+    max_play = pub[E.P_MAX_PLAY]
+    for x in range(k):
+        if hand[x] == 0:
+            continue
+        for mask in range(1, 8):
+            if not play_allowed_nb(hand, x, mask, max_play):
+                continue
+            r0 = reel_after_nb(pub, 0, x, mask)
+            r1 = reel_after_nb(pub, 1, x, mask)
+            r2 = reel_after_nb(pub, 2, x, mask)
+            c = combination_nb(r0, r1, r2, table, k)
+            now = points[c] if c >= 0 else 0
+            cards = mask_cards_nb(mask)
+            total = now * samples
+            for s in range(samples):
+                i = 0
+                if c >= 0 and refill:
+                    r0 = drawn[s, 0]
+                    r1 = drawn[s, 1]
+                    r2 = drawn[s, 2]
+                    i = E.REELS
+                sim[E.P_REELS] = r0
+                sim[E.P_REELS + 1] = r1
+                sim[E.P_REELS + 2] = r2
+                for y in range(k):
+                    reply[y] = 0
+                if players == 1:
+                    held = 0
+                    for y in range(k):
+                        reply[y] = hand[y] - (cards if y == x else 0)
+                        held += reply[y]
+                    want = E.HAND - held
+                else:
+                    want = next_hand_size
+                while want > 0 and i < width and drawn[s, i] >= 0:
+                    reply[drawn[s, i]] += 1
+                    i += 1
+                    want -= 1
+                _, p = best_scoring_play_nb(sim, reply, table, points)
+                total += p if players == 1 else -p
+            if best < 0 or total > best_total or (total == best_total and cards < best_cards):
+                best = x * 8 + mask
+                best_total = total
+                best_cards = cards
+    return best
+
+
+# --- dispatch ---------------------------------------------------------------------
+
+
+@njit(cache=True)
+def decide_double_nb(policy_id, params, pub, hand, table, points, states, row):
+    """Whether the seat to move doubles (it holds a combination and the rules allow it)."""
+    if policy_id == E.POLICY_RANDOM:
+        return below_at_nb(states, row, PERMILLE) < params[0]
+    threshold = params[0] if policy_id == E.POLICY_GREEDY else params[1]
+    return pub[E.P_CHEAPEST + pub[E.P_SEAT]] < threshold
+
+
+@njit(cache=True)
+def decide_play_nb(policy_id, params, pub, hand, table, points, states, row):
+    """The play (``symbol * 8 + reel mask``) of the seat to move; it holds at least one card."""
+    if policy_id == E.POLICY_GREEDY:
+        return greedy_play_nb(pub, hand, table, points)
+    if policy_id == E.POLICY_MONTECARLO:
+        return montecarlo_play_nb(params, pub, hand, table, points, states, row)
+    return random_play_nb(pub, hand, states, row)
+
+
+@njit(cache=True)
+def decide_keep_nb(policy_id, params, pub, hand, table, points, states, row, keep):
+    """After a double: fill ``keep[symbol]`` with the cards kept, at most 3; the rest are discarded."""
+    if policy_id == E.POLICY_RANDOM:
+        random_keep_nb(pub, hand, states, row, keep)
+    else:
+        greedy_keep_nb(pub, hand, keep)
