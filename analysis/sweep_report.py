@@ -237,6 +237,18 @@ def _positions(values: Sequence[Any]) -> tuple[dict[str, float], bool]:
     return {format_value(v): float(i) for i, v in enumerate(values)}, False
 
 
+LONG_TICK = 24  # characters: a value longer than this (a whole pay table, say) is shown by its number
+
+
+def _ticks(labels: Sequence[str], axis: str) -> tuple[list[str], str]:
+    """Tick labels of an axis's values, and the axis's label. Values too long to print under an
+    axis (a list of tables) are numbered in the sweep's order, as the table of cells lists them."""
+    labels = list(labels)
+    if max(map(len, labels), default=0) <= LONG_TICK:
+        return labels, axis
+    return [f"#{i + 1}" for i in range(len(labels))], f"{axis}: value #1, #2, … in the sweep's order"
+
+
 def _line_figure(table: pd.DataFrame, axis: str, lines, axes: Mapping[str, Sequence[Any]], game: Game):
     import matplotlib.pyplot as plt
 
@@ -257,9 +269,11 @@ def _line_figure(table: pd.DataFrame, axis: str, lines, axes: Mapping[str, Seque
                         linewidth=1.5, markersize=5, label=name)
         if signed:
             ax.axhline(0, color="#999", linewidth=0.8, zorder=0)
-        ax.set_xlabel(axis)
+        ticks, axis_label = _ticks(positions, axis)
+        ax.set_xlabel(axis_label)
         ax.set_ylabel(label)
-        ax.set_xticks(list(positions.values()), list(positions), rotation=0 if numeric else 20, fontsize=8)
+        ax.set_xticks(list(positions.values()), ticks, rotation=0 if numeric or ticks[0].startswith("#") else 20,
+                      fontsize=8)
         ax.grid(alpha=0.3)
     if lines[0][0] is not None:
         handles, names = panels.ravel()[0].get_legend_handles_labels()
@@ -297,10 +311,12 @@ def _heatmap_figure(rows: pd.DataFrame, a: str, b: str, axes: Mapping[str, Seque
                 colour = _text_colour(image, grid[i, j])
                 text = f"{grid[i, j]:.2f}" + (f"\n±{half[i, j]:.2f}" if math.isfinite(half[i, j]) else "")
                 ax.text(j, i, text, ha="center", va="center", fontsize=8, color=colour)
-        ax.set_xticks(range(len(xs)), xs, rotation=20 if max(map(len, xs)) > 3 else 0, fontsize=8)
-        ax.set_yticks(range(len(ys)), ys, fontsize=8)
-        ax.set_xlabel(a)
-        ax.set_ylabel(b)
+        x_ticks, x_label = _ticks(xs, a)
+        y_ticks, y_label = _ticks(ys, b)
+        ax.set_xticks(range(len(xs)), x_ticks, rotation=20 if max(map(len, x_ticks)) > 3 else 0, fontsize=8)
+        ax.set_yticks(range(len(ys)), y_ticks, fontsize=8)
+        ax.set_xlabel(x_label)
+        ax.set_ylabel(y_label)
         ax.set_title(label)
     return fig
 

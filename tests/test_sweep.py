@@ -552,3 +552,13 @@ def test_target_ci_can_narrow_the_worst_seat(tmp_path):
         run_sweep(sweep, tmp_path / "other", target_ci=0.04, target_metric="swing", report=False)
     with pytest.raises(ConfigError, match="only applies with --target-ci"):
         run_sweep(sweep, tmp_path / "other", target_metric="worst_seat_advantage", report=False)
+
+
+def test_values_too_long_for_an_axis_are_numbered_in_the_sweeps_order():
+    from analysis.sweep_report import LONG_TICK, _ticks
+
+    assert _ticks(["1", "[0, -3]"], "rules.x") == (["1", "[0, -3]"], "rules.x")
+    tables = ["[{symbols = ['seven', 'seven', 'seven'], points = 6}]", "[{symbols = ['bar', '*', '*'], points = 1}]"]
+    assert len(tables[0]) > LONG_TICK
+    ticks, label = _ticks(tables, "rules.paytable")
+    assert ticks == ["#1", "#2"] and label.startswith("rules.paytable") and "order" in label
