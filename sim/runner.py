@@ -358,7 +358,8 @@ class GamesPlayed:
         self.chunk_games = CHUNK_GAMES
         self.where = IN_PROCESS.where
         self._records_file = (
-            ParquetRecords(records_path, to_frame=self.game.records.to_frame) if records_path is not None else None
+            ParquetRecords(records_path, to_frame=self.game.records.to_frame, background=True)
+            if records_path is not None else None
         )
         # One chunk is tallied and written on a second thread while the next
         # one plays (the kernel releases the GIL): tallying and writing cost
@@ -456,13 +457,18 @@ class ParquetRecords:
     a run of fifty million games from holding hundreds of megabytes of it.
     """
 
-    def __init__(self, path: Path, row_group_games: int | None = None, *, to_frame):
+    def __init__(self, path: Path, row_group_games: int | None = None, *, to_frame, background: bool = False):
         self.path = path
         self.to_frame = to_frame  # records -> one row per game (the game's RecordLayout.to_frame)
         self.writer = None
         self.row_group_games = ROW_GROUP_GAMES if row_group_games is None else row_group_games
         self._pending: list = []
         self._pending_games = 0
+        # With ``background``, a row group is encoded and written on a thread of
+        # its own, so that the batches after it need not wait for it; its error,
+        # if any, is raised at the next row group or at ``close``.
+        self._flusher = ThreadPoolExecutor(max_workers=1) if background else None
+        self._flushing: Future | None = None
 
     def write(self, rec: dict[str, np.ndarray]) -> None:
         import pyarrow as pa
@@ -474,22 +480,39 @@ class ParquetRecords:
             self._flush()
 
     def _flush(self) -> None:
+        if not self._pending:
+            return
+        tables, self._pending, self._pending_games = self._pending, [], 0
+        if self._flusher is None:
+            self._write_group(tables)
+        else:
+            self._wait_for_group()
+            self._flushing = self._flusher.submit(self._write_group, tables)
+
+    def _write_group(self, tables: list) -> None:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        if not self._pending:
-            return
-        table = pa.concat_tables(self._pending)
-        self._pending, self._pending_games = [], 0
+        table = pa.concat_tables(tables)
         if self.writer is None:
             self.writer = pq.ParquetWriter(self.path, table.schema, **parquet_options(table.schema))
         self.writer.write_table(table, row_group_size=table.num_rows)
 
+    def _wait_for_group(self) -> None:
+        flushing, self._flushing = self._flushing, None
+        if flushing is not None:
+            flushing.result()
+
     def close(self) -> None:
-        self._flush()
-        if self.writer is not None:
-            self.writer.close()
-            self.writer = None
+        try:
+            self._flush()
+            self._wait_for_group()
+        finally:
+            if self._flusher is not None:
+                self._flusher.shutdown(wait=True)
+            if self.writer is not None:
+                self.writer.close()
+                self.writer = None
 
     def __enter__(self) -> "ParquetRecords":
         return self
