@@ -33,7 +33,6 @@ Definitions:
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -41,6 +40,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from analysis import common
 from analysis.common import json_ready, share, win_share_metrics
 from analysis.stats import FirstGames, IntHistogram, mean_and_sd, mean_interval, wilson_interval
 from sim.vegasdice import enums as E
@@ -380,26 +380,18 @@ def summarize_records(rec: Mapping[str, np.ndarray], **kwargs) -> dict[str, Any]
 
 
 def write_tally(path: Path, tally: Tally) -> None:
-    path.write_text(json.dumps(tally.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
+    common.write_tally(path, tally)
 
 
 def read_tally(path: Path) -> Tally:
-    return Tally.from_json(json.loads(path.read_text(encoding="utf-8")))
+    return common.read_tally(path, Tally)
 
 
 def tally_records_file(path: Path, rules, batch_games: int = 65_536) -> Tally:
     """The tally of every game in a records file, read in batches of ``batch_games``."""
-    import pyarrow.parquet as pq
-
     from sim.vegasdice.records import LAYOUT
 
-    columns = {name: LAYOUT.field_columns(name, rules) for name in LAYOUT.fields}
-    tally = Tally.of(LAYOUT.empty(0, rules))
-    with pq.ParquetFile(path) as parquet:
-        for batch in parquet.iter_batches(batch_size=batch_games, columns=[c for cs in columns.values() for c in cs]):
-            rec = {name: LAYOUT.field_array(batch, name, rules, cols) for name, cols in columns.items()}
-            tally = tally.merge(Tally.of(rec))
-    return tally
+    return common.tally_records_file(path, rules, LAYOUT, Tally.of, batch_games)
 
 
 # --- sweeps ------------------------------------------------------------------
