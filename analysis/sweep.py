@@ -218,6 +218,44 @@ def paired_table(records: Mapping[int, Path], configs: Mapping[int, Any],
 # --- text ----------------------------------------------------------------------
 
 
+# A rule-hole rate is flagged when it is at least this much above the baseline's, and at least twice it.
+HOLE_MARGIN = 0.01
+
+
+def rule_hole_flags(table: pd.DataFrame, paired: pd.DataFrame, game, baseline: int) -> list[dict[str, Any]]:
+    """Cells where a rate of the game's rule holes (``game.rule_holes``) rose well above their baseline's:
+    by at least :data:`HOLE_MARGIN` and to at least twice it. The baseline of a cell is the one its paired
+    differences name (its player count's), else ``baseline``."""
+    bases = paired.groupby("cell")["baseline"].first().astype(int).to_dict() if len(paired) else {}
+    rows = table.set_index("cell")
+    flags = []
+    for cell, row in rows.iterrows():
+        base = bases.get(int(cell), baseline)
+        if base == cell or base not in rows.index:
+            continue
+        for metric, meaning in game.rule_holes.items():
+            if metric not in rows.columns:
+                continue
+            rate, was = row[metric], rows.loc[base, metric]
+            if is_missing(rate) or is_missing(was):
+                continue
+            if rate >= was + HOLE_MARGIN and rate >= 2 * was:
+                flags.append({"cell": int(cell), "baseline": int(base), "metric": metric, "meaning": meaning,
+                              "rate": float(rate), "baseline_rate": float(was)})
+    return flags
+
+
+def rule_hole_lines(flags: list[dict[str, Any]], game) -> list[str]:
+    """The flags of :func:`rule_hole_flags` as sentences; one line saying so when there is none."""
+    if not game.rule_holes:
+        return []
+    if not flags:
+        watched = ", ".join(game.rule_holes)
+        return [f"Rule holes ({watched}): no cell rises well above its baseline."]
+    return [f"Rule hole: cell {f['cell']:03d} has {f['metric']} {_pct(f['rate'])} against {_pct(f['baseline_rate'])} "
+            f"in cell {f['baseline']:03d} ({f['meaning']})." for f in flags]
+
+
 def sweep_text(
     table: pd.DataFrame,
     paired: pd.DataFrame,
@@ -265,6 +303,9 @@ def sweep_text(
                              f" x{_ratio(d['tighter'])}")
             rows.append(cells)
         lines += _aligned_rows(headers, rows)
+    holes = rule_hole_lines(rule_hole_flags(table, paired, game, baseline), game)
+    if holes:
+        lines += ["", *holes]
     return "\n".join(lines)
 
 

@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.sweep import format_value, is_missing, sort_cells
+from analysis.sweep import HOLE_MARGIN, format_value, is_missing, rule_hole_flags, rule_hole_lines, sort_cells
 from sim.game import Game
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with any common colour-vision deficiency.
@@ -92,6 +92,11 @@ def sweep_report_html(
     ]
     if len(paired):
         parts += ["<h2>Paired differences</h2>", _paired_table(table, paired, baseline, game)]
+    holes = rule_hole_lines(rule_hole_flags(table, paired, game, baseline), game)
+    if holes:
+        parts += ["<h2>Rule holes</h2>", "".join(f"<p>{html.escape(line)}</p>" for line in holes),
+                  f"<p class='note'>A rate is flagged when it is at least {100 * HOLE_MARGIN:.0f} point above its "
+                  "baseline's and at least twice it.</p>"]
     for p in varying:
         lines = _lines(table, p, varying)
         if lines:

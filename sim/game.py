@@ -18,7 +18,7 @@ lives once outside the game packages.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
@@ -95,6 +95,9 @@ class Game:
     per_game: Callable[..., dict[str, np.ndarray]]  # (records, players, win unit) -> paired values, integers
     per_game_fields: tuple[str, ...]  # record fields per_game reads
     slow_policies: tuple[str, ...] = ()  # policies played in small batches so that progress shows
+    # Rates of the rules' holes (summary metric -> what it counts): a sweep flags
+    # the cells where one rises well above the baseline's.
+    rule_holes: Mapping[str, str] = field(default_factory=dict)
     # The module answering the conformance suite's questions (tests/conformance),
     # e.g. "sim.lasvegan.conformance"; imported only by the tests.
     conformance: str = ""

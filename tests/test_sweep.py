@@ -562,3 +562,23 @@ def test_values_too_long_for_an_axis_are_numbered_in_the_sweeps_order():
     assert len(tables[0]) > LONG_TICK
     ticks, label = _ticks(tables, "rules.paytable")
     assert ticks == ["#1", "#2"] and label.startswith("rules.paytable") and "order" in label
+
+
+def test_a_rule_hole_rate_well_above_the_baseline_is_flagged():
+    import pandas as pd
+
+    from analysis.sweep import rule_hole_flags, rule_hole_lines
+    from sim.games import get_game
+
+    game = get_game("lasvegan")
+    table = pd.DataFrame({"cell": [0, 1, 2, 3], "shortfall_rate": [0.01, 0.05, 0.019, 0.0],
+                          "seven_no_slot_rate": [0.0, 0.0, 0.0, 0.3]})
+    paired = pd.DataFrame({"cell": [1, 2], "baseline": [0, 0]})
+    flags = rule_hole_flags(table, paired, game, baseline=0)
+    # Cell 1: 5% against 1%. Cell 2: under a point above. Cell 3, with no paired row, against the
+    # sweep's baseline: 7s with no slot in 30% of games against none.
+    assert [(f["cell"], f["metric"], f["baseline"]) for f in flags] == [
+        (1, "shortfall_rate", 0), (3, "seven_no_slot_rate", 0)]
+    assert "cell 001 has shortfall_rate 5.00% against 1.00% in cell 000" in rule_hole_lines(flags, game)[0]
+    assert "no cell rises" in rule_hole_lines([], game)[0]
+    assert rule_hole_lines([], get_game("vegas-dice")) == []

@@ -66,5 +66,9 @@ GAME = Game(
     per_game=lazy("analysis.lasvegan.summary:paired_values"),
     per_game_fields=("win_share", "elim_round", "rounds_played"),
     slow_policies=("lookahead",),
+    rule_holes={
+        "shortfall_rate": "rounds in which the reserve could not pay every gain",
+        "seven_no_slot_rate": "games in which a 7 was won with no free slot for a token",
+    },
     conformance="sim.lasvegan.conformance",
 )
