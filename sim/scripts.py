@@ -19,9 +19,9 @@ def read_script(path) -> Any:
     return read_json(path, lambda problem: ScriptError(f"{path}: {problem}"), what="script")
 
 
-def script_rules(Rules, data: dict, n_rounds: int, max_rounds: int):
-    """The game's ``Rules`` for a script: its ``rules`` object, its ``players``, and as many rounds
-    as it lists unless ``rules.rounds`` says otherwise."""
+def script_rules(Rules, data: dict, n_rounds: int | None = None, max_rounds: int | None = None):
+    """The game's ``Rules`` for a script: its ``rules`` object, its ``players``, and (a game played
+    in rounds, ``n_rounds`` given) as many rounds as it lists unless ``rules.rounds`` says otherwise."""
     table = data.get("rules", {})
     if not isinstance(table, dict):
         raise ScriptError("rules: must be an object with the keys of a config's [rules] table")
@@ -30,7 +30,7 @@ def script_rules(Rules, data: dict, n_rounds: int, max_rounds: int):
         if "players" in table and table["players"] != data["players"]:
             raise ScriptError(f"players: {shown(data['players'])} at the top but rules.players is {shown(table['players'])}")
         table["players"] = data["players"]
-    if "rounds" not in table:
+    if n_rounds is not None and "rounds" not in table:
         if n_rounds > max_rounds:
             raise ScriptError(f"rounds: the script lists {n_rounds} rounds, a game has at most {max_rounds}")
         # a scripted game lasts as many rounds as it lists

@@ -43,7 +43,7 @@ from sim.fever import enums as E
 from sim.fever.params import Rules
 from sim.fever.rules import GameState, IllegalMove, Play, game_trace, play_turn, policy_named
 from sim.rng import Stream
-from sim.scripts import no_unknown_keys, read_script
+from sim.scripts import no_unknown_keys, read_script, script_rules
 
 SCRIPT_KEYS = ("players", "rules", "deck", "seed", "turns", "seats")
 TURN_KEYS = ("seat", "double", "play", "keep")
@@ -61,7 +61,7 @@ def replay_script(data: Any) -> dict:
         raise ScriptError("a script is a JSON object with 'turns' (and optionally 'players', 'rules', 'deck', "
                           "'seed', 'seats')")
     no_unknown_keys(data, SCRIPT_KEYS, "script")
-    rules = _rules(data)
+    rules = script_rules(Rules, data)  # a game of turns, not rounds
     turns = data.get("turns", [])
     if not isinstance(turns, list):
         raise ScriptError("turns: must be a list of turns")
@@ -89,21 +89,6 @@ def replay_script(data: Any) -> dict:
         while not state.game_over:
             play_turn(state, policies[state.to_move], streams[state.to_move])
     return game_trace(state)
-
-
-def _rules(data: dict) -> Rules:
-    table = data.get("rules", {})
-    if not isinstance(table, dict):
-        raise ScriptError("rules: must be an object with the keys of a config's [rules] table")
-    table = dict(table)
-    if "players" in data:
-        if "players" in table and table["players"] != data["players"]:
-            raise ScriptError(f"players: {shown(data['players'])} at the top but rules.players is {shown(table['players'])}")
-        table["players"] = data["players"]
-    try:
-        return Rules.from_mapping(table, prefix="rules")
-    except ConfigError as err:
-        raise ScriptError(str(err)) from None
 
 
 def _symbol(name: Any, rules: Rules, where: str) -> int:
