@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
+from numba import njit
 
 CONFIDENCE = 0.95
 Z95 = NormalDist().inv_cdf(0.5 + CONFIDENCE / 2)  # 1.959963984540054
@@ -181,6 +182,19 @@ class IntHistogram:
         return {int(v): int(c) for v, c in zip(self.values, self.counts) if c}
 
 
+@njit(cache=True, nogil=True)
+def _count_codes_nb(code, size):
+    """How often each code in ``0 .. size - 1`` occurs in ``code``, and where it first does."""
+    counts = np.zeros(size, np.int64)
+    first = np.zeros(size, np.int64)
+    for i in range(len(code)):
+        c = code[i]
+        if counts[c] == 0:
+            first[c] = i
+        counts[c] += 1
+    return counts, first
+
+
 @dataclass(eq=False)
 class FirstGames:
     """For each key: how many games had it, and the lowest game index among them.
@@ -207,7 +221,14 @@ class FirstGames:
         code = np.zeros(len(keys), dtype=np.int64)
         for column, base in enumerate(radix):
             code = code * int(base) + keys[:, column]
-        unique, first_at, counts = np.unique(code, return_index=True, return_counts=True)
+        size = int(np.prod(radix, dtype=np.float64))
+        if size <= 4 * len(code) + 4096:
+            # Few possible keys (the usual case): count them in one walk, no sort.
+            all_counts, all_first = _count_codes_nb(code, size)
+            seen = np.flatnonzero(all_counts)
+            counts, first_at = all_counts[seen], all_first[seen]
+        else:
+            _, first_at, counts = np.unique(code, return_index=True, return_counts=True)
         rows = keys[first_at]  # the first occurrence of each key, in game order: its lowest game
         keys_out = [tuple(int(v) for v in row) for row in rows]
         return cls(dict(zip(keys_out, (int(c) for c in counts))),

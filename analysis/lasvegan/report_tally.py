@@ -173,14 +173,13 @@ class ReportTally:
         units = np.rint(rec["win_share"] * win_unit(players)).astype(np.int64)
         rounds_played = rec["rounds_played"].astype(np.int64)
         elim = rec["elim_round"].astype(np.int64)
-        (last_units, last_units_sq, leader_x, leader_xx, leader_n, end_counts, cumulative, lowest, swing, drivers,
-         token_counts, token_empty, golden_counts, short, moved) = _tally_pass_nb(
+        (last_units, last_units_sq, leader_x, leader_xx, leader_n, end_counts, lowest_low, lowest_counts, swing_low,
+         swing_counts, final_low, final_counts, path_low, path_counts, swing, drivers, token_counts, token_empty,
+         golden_counts, short, moved) = _tally_pass_nb(
             rec["delta"], rounds_played, rec["round_leader"], units, elim, rec["amount"], rec["machine"],
             rec["machine_token"], rec["machine_value"], rec["golden_side"], rec["golden_value"], rec["shortfall"],
-            E.POINTS_BASE,
+            rec["final_cabbages"], E.POINTS_BASE,
         )
-        played = np.arange(rounds)[None, :] < rounds_played[:, None]  # [game, round]
-        delta = rec["delta"]
         seven = rec["seven_no_slot"].astype(np.int64)
         zero = rec["zero_playing_on"].astype(np.int64)
         ran_out = (elim > 0).astype(np.int64)
@@ -195,12 +194,12 @@ class ReportTally:
             # y is 1 for each game that played the round: Σxy = Σx and Σy² = Σy.
             leader_change=Moments(games, leader_x, leader_n, leader_xx, leader_x.copy(), leader_n.copy()),
             end_counts=end_counts,
-            lowest_change=[IntHistogram.of(lowest[:, s]) for s in range(players)],
-            swing_seat=[IntHistogram.of(delta[:, :, s][played]) for s in range(players)],
+            lowest_change=[_trimmed(lowest_counts[s], lowest_low) for s in range(players)],
+            swing_seat=[_trimmed(swing_counts[s], swing_low) for s in range(players)],
             swing_ratio=Moments(games, *swing),
-            final_seat=[IntHistogram.of(rec["final_cabbages"][:, s]) for s in range(players)],
+            final_seat=[_trimmed(final_counts[s], final_low) for s in range(players)],
             trajectory=[IntHistogram(np.array([games * players], dtype=np.int64), 0) if games else IntHistogram()]
-            + [IntHistogram.of(cumulative[:, r]) for r in range(rounds)],
+            + [_trimmed(path_counts[r], path_low) for r in range(rounds)],
             drivers=Moments(games, *drivers),
             token_values=[_histogram_of_counts(token_counts[k]) for k in range(2)],
             token_empty=token_empty,
@@ -304,17 +303,47 @@ VALUE_OFFSET = 128  # token and golden face values are int8: counts[v + VALUE_OF
 # nogil: a run tallies one chunk while the next one plays.
 @njit(cache=True, nogil=True)
 def _tally_pass_nb(delta, rounds_played, round_leader, units, elim, amount, machine, token, value, golden_side,
-                   golden_value, shortfall, points_base):
+                   golden_value, shortfall, final, points_base):
+    """Every count, sum and histogram of a chunk in two walks over its games.
+
+    The first walk finds the range of each histogram's values, the second
+    fills them; the histograms come back as ``(low, counts[row, value - low])``
+    with one row per seat (per round for the path), all rows on one range.
+    """
     games, rounds, players = delta.shape
     kinds = amount.shape[2]
+    big = np.int64(1) << 62
+    swing_lo, swing_hi, final_lo, final_hi, path_lo, path_hi = big, -big, big, -big, big, -big
+    for g in range(games):
+        played = rounds_played[g]
+        for s in range(players):
+            f = np.int64(final[g, s])
+            final_lo = min(final_lo, f)
+            final_hi = max(final_hi, f)
+            c = np.int64(0)
+            for r in range(rounds):
+                d = np.int64(delta[g, r, s])
+                c += d
+                path_lo = min(path_lo, c)
+                path_hi = max(path_hi, c)
+                if r < played:
+                    swing_lo = min(swing_lo, d)
+                    swing_hi = max(swing_hi, d)
+    # The lowest change of a game counts its start (0), so it lies in [min(path, 0), 0].
+    lowest_lo = min(path_lo, 0) if games else 0
+    lowest_counts = np.zeros((players, 1 - lowest_lo if games else 0), np.int64)
+    swing_counts = np.zeros((players, max(swing_hi - swing_lo + 1, 0)), np.int64)
+    final_counts = np.zeros((players, max(final_hi - final_lo + 1, 0)), np.int64)
+    path_counts = np.zeros((rounds, max(path_hi - path_lo + 1, 0)), np.int64)
+
     last_units = np.zeros(players, np.int64)
     last_units_sq = np.zeros(players, np.int64)
     leader_x = np.zeros((rounds, players), np.int64)
     leader_xx = np.zeros((rounds, players), np.int64)
     leader_n = np.zeros((rounds, players), np.int64)
     end_counts = np.zeros((rounds, 3), np.int64)
-    cumulative = np.zeros((games, rounds, players), np.int64)
-    lowest = np.zeros((games, players), np.int64)
+    cumulative = np.zeros(players, np.int64)
+    lowest = np.zeros(players, np.int64)
     swing = np.zeros((5, players), np.int64)  # Σx, Σy, Σx², Σxy, Σy² with x = summed change, y = rounds played
     drivers = np.zeros((5, 3, kinds), np.int64)
     token_counts = np.zeros((2, 256), np.int64)
@@ -329,25 +358,33 @@ def _tally_pass_nb(delta, rounds_played, round_leader, units, elim, amount, mach
         # Who led the last round played; seat 0 in a game of no rounds.
         last = round_leader[g, played - 1] if played > 0 else 0
         for p in range(players):
-            u = units[g, (last + p) % players]
+            seat = last + p if last + p < players else last + p - players
+            u = units[g, seat]
             last_units[p] += u
             last_units_sq[p] += u * u
+            final_counts[p, np.int64(final[g, p]) - final_lo] += 1
         reason = 2 if elim[g] == 0 else (0 if elim[g] == played else 1)
         if played > 0:
             end_counts[played - 1, reason] += 1
         short_game = False
+        cumulative[:] = 0
+        lowest[:] = 0
         for r in range(rounds):
             in_play = r < played
             leader = round_leader[g, r] if in_play else 0
             for s in range(players):
                 d = np.int64(delta[g, r, s])
-                cumulative[g, r, s] = d + (cumulative[g, r - 1, s] if r > 0 else 0)
-                if cumulative[g, r, s] < lowest[g, s]:
-                    lowest[g, s] = cumulative[g, r, s]
+                cumulative[s] += d
+                path_counts[r, cumulative[s] - path_lo] += 1
+                if cumulative[s] < lowest[s]:
+                    lowest[s] = cumulative[s]
                 moved[g] += abs(d)
+                if in_play:
+                    swing_counts[s, d - swing_lo] += 1
             if in_play:
                 for p in range(players):
-                    d = np.int64(delta[g, r, (leader + p) % players])
+                    seat = leader + p if leader + p < players else leader + p - players
+                    d = np.int64(delta[g, r, seat])
                     leader_x[r, p] += d
                     leader_xx[r, p] += d * d
                     leader_n[r, p] += 1
@@ -367,7 +404,8 @@ def _tally_pass_nb(delta, rounds_played, round_leader, units, elim, amount, mach
         if short_game:
             short[0] += 1
         for s in range(players):
-            x = cumulative[g, rounds - 1, s] if rounds > 0 else 0
+            lowest_counts[s, lowest[s] - lowest_lo] += 1
+            x = cumulative[s]
             y = np.int64(played)
             swing[0, s] += x
             swing[1, s] += y
@@ -400,16 +438,22 @@ def _tally_pass_nb(delta, rounds_played, round_leader, units, elim, amount, mach
                 drivers[2, measure, k] += x * x
                 drivers[3, measure, k] += x * y
                 drivers[4, measure, k] += y * y
-    return (last_units, last_units_sq, leader_x, leader_xx, leader_n, end_counts, cumulative, lowest, swing,
-            drivers, token_counts, token_empty, golden_counts, short, moved)
+    return (last_units, last_units_sq, leader_x, leader_xx, leader_n, end_counts, lowest_lo, lowest_counts,
+            swing_lo, swing_counts, final_lo, final_counts, path_lo, path_counts, swing, drivers, token_counts,
+            token_empty, golden_counts, short, moved)
+
+
+def _trimmed(counts: np.ndarray, low: int) -> IntHistogram:
+    """The ``IntHistogram`` of counts of the values ``low, low + 1, ...``, cut to the values that occur."""
+    nonzero = np.flatnonzero(counts)
+    if nonzero.size == 0:
+        return IntHistogram()
+    return IntHistogram(counts[nonzero[0] : nonzero[-1] + 1].copy(), int(low) + int(nonzero[0]))
 
 
 def _histogram_of_counts(counts: np.ndarray) -> IntHistogram:
     """An ``IntHistogram`` of int8 values counted at ``value + VALUE_OFFSET``."""
-    nonzero = np.flatnonzero(counts)
-    if nonzero.size == 0:
-        return IntHistogram()
-    return IntHistogram(counts[nonzero[0] : nonzero[-1] + 1].copy(), int(nonzero[0]) - VALUE_OFFSET)
+    return _trimmed(counts, -VALUE_OFFSET)
 
 
 # --- from a records file, in bounded batches ---------------------------------------------------

@@ -88,32 +88,36 @@ class Tally:
 
     @classmethod
     def of(cls, rec: Mapping[str, np.ndarray]) -> "Tally":
-        """The tally of one batch of game records (see ``sim.lasvegan.records``)."""
+        """The tally of one batch of game records (see ``sim.lasvegan.records``).
+
+        Most of it is read off the report's tally of the same records, which
+        one jitted pass makes: the summary's histograms are the report's
+        per-seat ones pooled, and its sums are their totals.
+        """
+        report = ReportTally.of(rec)
         games, rounds, players = rec["delta"].shape
         units = np.rint(rec["win_share"] * win_unit(players)).astype(np.int64)
         rounds_played = rec["rounds_played"].astype(np.int64)
-        played = np.arange(rounds)[None, :] < rounds_played[:, None]  # [game, round]
-        final = rec["final_cabbages"].astype(np.int64)
-        shortfall = rec["shortfall"][played].astype(np.int64)
         return cls(
             players=players,
             rounds=rounds,
             games=games,
-            win_units=units.sum(axis=0),
-            win_units_sq=(units * units).sum(axis=0),
-            tie_games=int(np.count_nonzero((units > 0).sum(axis=1) > 1)),
+            win_units=report.win_units.copy(),
+            win_units_sq=np.diagonal(report.win_cross).copy(),
+            tie_games=int(np.count_nonzero(np.count_nonzero(units > 0, axis=1) > 1)),
             elimination_games=int(np.count_nonzero(rec["elim_round"] > 0)),
             end_round_games=np.bincount(rounds_played - 1, minlength=rounds).astype(np.int64),
-            swing=IntHistogram.of(rec["delta"][played]),
-            final_total=final.sum(axis=0),
-            final_total_sq=(final * final).sum(axis=0),
-            final=IntHistogram.of(final),
-            shortfall_rounds=int(np.count_nonzero(shortfall > 0)),
-            shortfall_cabbages=int(shortfall.sum()),
-            amount_total=rec["amount"][played].astype(np.int64).sum(axis=(0, 2)),
-            seven_no_slot_games=int(np.count_nonzero(rec["seven_no_slot"] > 0)),
-            zero_playing_on_games=int(np.count_nonzero(rec["zero_playing_on"] > 0)),
-            report=ReportTally.of(rec),
+            swing=_pooled(report.swing_seat),
+            final_total=np.array([h.total for h in report.final_seat], dtype=np.int64),
+            final_total_sq=np.array([h.total_sq for h in report.final_seat], dtype=np.int64),
+            final=_pooled(report.final_seat),
+            shortfall_rounds=report.shortfall_rounds,
+            shortfall_cabbages=report.shortfall_cabbages,
+            # Σ over games of each kind's net amount: the drivers' third measure.
+            amount_total=report.drivers.x[2].copy(),
+            seven_no_slot_games=report.seven_no_slot_games,
+            zero_playing_on_games=report.zero_playing_on_games,
+            report=report,
         )
 
     @classmethod
@@ -129,6 +133,13 @@ class Tally:
         if not isinstance(other, Tally):
             return NotImplemented
         return all(_same(getattr(self, f.name), getattr(other, f.name)) for f in fields(self))
+
+
+def _pooled(histograms: list[IntHistogram]) -> IntHistogram:
+    pooled = IntHistogram()
+    for h in histograms:
+        pooled = pooled.merge(h)
+    return pooled
 
 
 def _same(a, b) -> bool:
