@@ -358,7 +358,7 @@ class GamesPlayed:
         self.chunk_games = CHUNK_GAMES
         self.where = IN_PROCESS.where
         self._records_file = (
-            ParquetRecords(records_path, to_frame=self.game.records.to_frame, background=True)
+            ParquetRecords(records_path, to_table=self.game.records.to_arrow, background=True)
             if records_path is not None else None
         )
         # One chunk is tallied and written on a second thread while the next
@@ -457,9 +457,9 @@ class ParquetRecords:
     a run of fifty million games from holding hundreds of megabytes of it.
     """
 
-    def __init__(self, path: Path, row_group_games: int | None = None, *, to_frame, background: bool = False):
+    def __init__(self, path: Path, row_group_games: int | None = None, *, to_table, background: bool = False):
         self.path = path
-        self.to_frame = to_frame  # records -> one row per game (the game's RecordLayout.to_frame)
+        self.to_table = to_table  # records -> a pyarrow Table, one row per game (the game's RecordLayout.to_arrow)
         self.writer = None
         self.row_group_games = ROW_GROUP_GAMES if row_group_games is None else row_group_games
         self._pending: list = []
@@ -471,9 +471,7 @@ class ParquetRecords:
         self._flushing: Future | None = None
 
     def write(self, rec: dict[str, np.ndarray]) -> None:
-        import pyarrow as pa
-
-        table = pa.Table.from_pandas(self.to_frame(rec), preserve_index=False)
+        table = self.to_table(rec)
         self._pending.append(table)
         self._pending_games += table.num_rows
         if self._pending_games >= self.row_group_games:

@@ -951,7 +951,6 @@ def _speed_key(config: Config) -> tuple:
 def _seconds_per_game(sweep: Sweep) -> dict[tuple, float]:
     import io
 
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
     from sim.runner import parquet_options, play_chunk
@@ -966,7 +965,7 @@ def _seconds_per_game(sweep: Sweep) -> dict[tuple, float]:
         rec, tally = play_chunk(cell.config, 0, CALIBRATION_GAMES)
         game = cell.config.game_spec
         game.empty_tally(cell.config.rules).merge(tally)
-        table = pa.Table.from_pandas(game.records.to_frame(rec), preserve_index=False)
+        table = game.records.to_arrow(rec)
         pq.write_table(table, io.BytesIO(), **parquet_options(table.schema))  # as a run writes its records
         rates[key] = (time.perf_counter() - started) / CALIBRATION_GAMES
     return rates
