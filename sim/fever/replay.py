@@ -155,6 +155,9 @@ def _play_turn(state: GameState, turn: Any, number: int, rules: Rules) -> None:
                 kept[_symbol(name, rules, f"{at}, keep")] += 1
             state.keep(seat, kept)
         elif "keep" in turn:
+            if state.doubling:
+                raise ScriptError(f"{at}: keep is given, but the seat reached the target and won: the game ends "
+                                  "before any card is kept")
             raise ScriptError(f"{at}: keep is given, but the seat did not double")
     except IllegalMove as err:
         raise ScriptError(f"{at}: {err.rule}") from None

@@ -59,3 +59,29 @@ def test_a_played_game_replays_move_for_move(players):
         records, trace = play_game(rules, 4, game, [policy_named(s, rules) for s in seats], trace=True)
         again = replay_script(json.loads(json.dumps(script_from_trace(trace, rules))))
         assert again == trace
+
+
+WINNING_DOUBLE = {
+    "players": 2,
+    "rules": {"target": 5, "deck": {"a": 9, "b": 9, "c": 9, "d": 9, "e": 9}, "paytable": [
+        {"symbols": ["a", "a", "a"], "points": 1}, {"symbols": ["b", "b", "b"], "points": 2},
+        {"symbols": ["c", "c", "c"], "points": 3}]},
+    "deck": ["a", "d", "a", "d", "b", "e", "d", "a", "e", "b", "b", "d", "b", "c", "d", "c", "c", "e", "c", "e", "c",
+             "a", "a", "e", "e", "d", "e"],
+    "turns": [
+        {"seat": 0, "play": {"symbol": "a", "reels": [1, 3]}},
+        {"seat": 1, "play": {"symbol": "e", "reels": [3]}},
+        {"seat": 0, "play": {"symbol": "b", "reels": [3]}},
+        {"seat": 1, "play": {"symbol": "d", "reels": [3]}},
+        {"seat": 0, "double": True, "play": {"symbol": "c", "reels": [1, 2, 3]}},
+    ],
+}
+
+
+def test_a_double_that_reaches_the_target_wins_before_anything_is_kept():
+    trace = replay_script(WINNING_DOUBLE)
+    assert trace["finished"] and trace["winner"] == 0 and trace["turns"][-1]["double"]
+    with_keep = json.loads(json.dumps(WINNING_DOUBLE))
+    with_keep["turns"][-1]["keep"] = ["a", "a"]
+    with pytest.raises(ScriptError, match="turn 5, seat 0: keep is given, but the seat reached the target and won"):
+        replay_script(with_keep)
