@@ -122,10 +122,20 @@ def run(config, games, seed, players, threads, out, as_json, workers, scheduler)
     from sim.runner import DEFAULT_OUT
     from sim.runner import run as run_config
 
-    cfg = load_config(config) if config else default_config()
-    if players is not None:
-        _rules_for(cfg.game_spec, cfg.rules.to_dict(), players)  # a bad count names --players
-    cfg = cfg.with_overrides(games=games, seed=seed, players=players, threads=threads)
+    if config and players is not None:
+        # The file is checked at the count given: a rule may hold only there.
+        try:
+            cfg = load_config(config, players=players)
+        except ConfigError as err:
+            if err.field != "rules.players":
+                raise
+            raise ConfigError("--players", err.problem) from None  # the count is the option's, not the file's
+    else:
+        cfg = load_config(config) if config else default_config()
+        if players is not None:
+            _rules_for(cfg.game_spec, cfg.rules.to_dict(), players)  # a bad count names --players
+            cfg = cfg.with_overrides(players=players)
+    cfg = cfg.with_overrides(games=games, seed=seed, threads=threads)
     import time
 
     with open_cluster(workers=workers, scheduler=scheduler) as cluster:

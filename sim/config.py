@@ -192,10 +192,17 @@ class Config:
         return "\n".join(lines) + "\n"
 
 
-def load_config(path: str | Path) -> Config:
-    """Read and validate the experiment file at ``path``; its stem is the config's name."""
+def load_config(path: str | Path, players: int | None = None) -> Config:
+    """Read and validate the experiment file at ``path``; its stem is the config's name.
+
+    ``players`` replaces the file's ``rules.players`` before any rule is
+    checked, so a rule that only holds at the new count (a deck big enough
+    to deal it) is judged at that count.
+    """
     path = Path(path)
     data = read_toml(path, lambda problem: ConfigError(str(path), problem), what="config file")
+    if players is not None and isinstance(data.get("rules", {}), dict):
+        data = {**data, "rules": {**data.get("rules", {}), "players": players}}
     return config_from_mapping(data, name=path.stem)
 
 

@@ -195,6 +195,18 @@ def test_an_override_that_breaks_the_rules_is_a_config_error(in_tmp):
     assert [p.name for p in in_tmp.iterdir()] == ["fixed.toml"]
 
 
+def test_players_given_on_the_command_line_are_the_count_the_file_is_checked_at(tmp_path):
+    # 17 cards cannot deal 3 to 5 players and 3 to the reels, but can at 4.
+    path = tmp_path / "small.toml"
+    path.write_text('game = "fever"\n[rules]\nplayers = 5\ndeck = { cherry = 10, lemon = 7 }\n'
+                    'paytable = [{ symbols = ["cherry", "cherry", "cherry"], points = 1 }]\n')
+    s = run_json(path, "--players", 4, "--games", 40, "--out", tmp_path / "four")
+    assert (s["players"], s["games"]) == (4, 40)
+    result = lvsim(path, "--players", 9, "--out", tmp_path / "nine")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: --players: ") and not (tmp_path / "nine").exists()
+
+
 def test_a_missing_config_file_is_reported(in_tmp):
     result = lvsim("nowhere.toml")
     assert result.exit_code == 2
