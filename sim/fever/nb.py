@@ -166,9 +166,13 @@ def play_chunk_nb(
         out_game[i] = game
         winner = -1
         turns = 0
+        could_turns = 0
+        full_rounds = 0
+        droughts = 0
+        passes = 0
         round_could = False
+        s = 0
         for t in range(turn_cap):
-            s = t % players
             turns = t + 1
             row = E.STREAM_POLICY + s
             hand = hands[s]
@@ -212,7 +216,7 @@ def play_chunk_nb(
             # 2. Play: one symbol on one reel or more; 3. a combination showing scores.
             could = False
             if pub[E.P_HAND_SIZE + s] == 0:
-                out_passes[i] += 1
+                passes += 1
             else:
                 could = can_score_nb(pub, hand, completions, k)
                 # The common policies are called directly, without the dispatch.
@@ -259,12 +263,12 @@ def play_chunk_nb(
 
             # Rounds where no seat could score: the droughts.
             if could:
-                out_could_score[i] += 1
+                could_turns += 1
                 round_could = True
             if s == players - 1:
-                out_full_rounds[i] += 1
+                full_rounds += 1
                 if not round_could:
-                    out_drought_rounds[i] += 1
+                    droughts += 1
                 round_could = False
             if winner >= 0:
                 break
@@ -283,11 +287,19 @@ def play_chunk_nb(
                     break
                 hand[c] += 1
                 pub[E.P_HAND_SIZE + s] += 1
+            # The next seat: a counter rather than ``t % players``, a division every turn.
+            s = 0 if s == players - 1 else s + 1
 
         out_winner[i] = winner
         out_turns[i] = turns
         out_rounds[i] = (turns + players - 1) // players
         out_reshuffles[i] = pub[E.P_RESHUFFLES]
+        # Counted in locals while the game plays: a store to an output array every turn
+        # would make the compiler reload whatever it may alias.
+        out_could_score[i] += could_turns
+        out_full_rounds[i] += full_rounds
+        out_drought_rounds[i] += droughts
+        out_passes[i] += passes
         for s in range(players):
             out_win[i, s] = 1.0 if s == winner else 0.0
             out_score[i, s] = pub[E.P_SCORE + s]
