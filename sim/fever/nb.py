@@ -16,7 +16,7 @@ from numba import njit, prange
 
 from sim.batches import check_batch, chunk_games, kernel_threads
 from sim.fever import enums as E
-from sim.fever.mechanics import combination_nb
+from sim.fever.mechanics import combination_nb, held_nb, machine_nb
 from sim.fever.params import (
     MAX_REDEALS,
     S_DOUBLE_EXTRA,
@@ -31,7 +31,7 @@ from sim.fever.params import (
     S_TURN_CAP,
     Rules,
 )
-from sim.fever.policies import decide_double_nb, decide_keep_nb, decide_play_nb, greedy_play_nb, random_play_nb
+from sim.fever.policies import decide_double_nb, decide_keep_nb, decide_play_nb, greedy_play_nb, random_play_at_nb
 from sim.fever.records import RECORD_FIELDS, empty_records
 from sim.rng import seed_stream_at_nb, shuffle_at_nb
 
@@ -95,24 +95,10 @@ def cheapest_nb(held_points, seat, n):
     return j
 
 
-@njit(cache=True, inline="always")
-def can_score_nb(pub, hand, completions, k):
-    """Whether some play the hand allows leaves a combination showing (``Rules.completions``)."""
-    machine = ((pub[E.P_REELS] + 1) * (k + 1) + pub[E.P_REELS + 1] + 1) * (k + 1) + pub[E.P_REELS + 2] + 1
-    max_play = pub[E.P_MAX_PLAY]
-    held = 0
-    for n in range(min(max_play, E.REELS)):
-        bits = 0
-        for x in range(k):
-            if hand[x] > n:
-                bits |= 1 << x
-        held |= bits & completions[n, machine]
-    return held != 0
-
-
 @njit(cache=True, error_model="numpy")
 def play_chunk_nb(
-    seed, first_game, lo, hi, scalars, cards, table, points, symbol_best, completions, policy_ids, policy_params,
+    seed, first_game, lo, hi, scalars, cards, table, points, symbol_best, machine_patterns, completions,
+    policy_ids, policy_params,
     # scratch, reused across the games of the chunk; rngs[stream] is each stream's state
     pub, rngs, deck, at, hands, held_points, held_cards, keep,
     # outputs, rows lo .. hi - 1
@@ -218,10 +204,13 @@ def play_chunk_nb(
             if pub[E.P_HAND_SIZE + s] == 0:
                 passes += 1
             else:
-                could = can_score_nb(pub, hand, completions, k)
+                # The plays the hand allows as one word: one AND says whether one scores.
+                held = held_nb(hands, s, k, pub[E.P_MAX_PLAY])
+                machine = machine_nb(pub[E.P_REELS], pub[E.P_REELS + 1], pub[E.P_REELS + 2], k)
+                could = (held & completions[machine]) != 0
                 # The common policies are called directly, without the dispatch.
                 if policy_ids[s] == E.POLICY_RANDOM:
-                    code = random_play_nb(pub, hand, rngs, row)
+                    code = random_play_at_nb(held, rngs, row)
                 elif policy_ids[s] == E.POLICY_GREEDY:
                     code = greedy_play_nb(pub, hand, table, points)
                 else:
@@ -236,7 +225,7 @@ def play_chunk_nb(
                         pub[E.P_REELS + r] = x
                         hand[x] -= 1
                         pub[E.P_HAND_SIZE + s] -= 1
-                c = combination_nb(pub[E.P_REELS], pub[E.P_REELS + 1], pub[E.P_REELS + 2], table, k)
+                c = machine_patterns[machine_nb(pub[E.P_REELS], pub[E.P_REELS + 1], pub[E.P_REELS + 2], k)]
                 if c >= 0:
                     won = points[c]
                     n = pub[E.P_COMBOS + s]
@@ -309,7 +298,8 @@ def play_chunk_nb(
 # nogil: a run can write the previous chunk to disk while this one plays.
 @njit(cache=True, parallel=True, nogil=True)
 def play_games_nb(
-    seed, first_game, n_games, chunk, scalars, cards, table, points, symbol_best, completions, policy_ids, policy_params,
+    seed, first_game, n_games, chunk, scalars, cards, table, points, symbol_best, machine_patterns, completions,
+    policy_ids, policy_params,
     out_game, out_winner, out_win, out_score, out_combos, out_turns, out_rounds, out_scoring_turns,
     out_doubles, out_double_scored, out_double_won, out_double_given, out_pattern_scored, out_pattern_points, out_could_score,
     out_full_rounds, out_drought_rounds, out_reshuffles, out_passes,
@@ -327,7 +317,8 @@ def play_games_nb(
         keep = np.zeros(E.MAX_SYMBOLS, dtype=np.int64)
         play_chunk_nb(
             seed, first_game, ch * chunk, min(n_games, (ch + 1) * chunk), scalars, cards, table, points,
-            symbol_best, completions, policy_ids, policy_params, pub, rngs, deck, at, hands, held_points, held_cards, keep,
+            symbol_best, machine_patterns, completions, policy_ids, policy_params,
+            pub, rngs, deck, at, hands, held_points, held_cards, keep,
             out_game, out_winner, out_win, out_score, out_combos, out_turns, out_rounds, out_scoring_turns,
             out_doubles, out_double_scored, out_double_won, out_double_given, out_pattern_scored, out_pattern_points, out_could_score,
             out_full_rounds, out_drought_rounds, out_reshuffles, out_passes,
@@ -362,7 +353,7 @@ def play_games(
     with kernel_threads(threads) as used:
         play_games_nb(
             np.uint64(seed), first_game, n_games, chunk_games(n_games, used, chunk, GAMES_PER_CHUNK),
-            scalars, cards, table, points, symbol_best, rules.completions, ids, params,
+            scalars, cards, table, points, symbol_best, rules.machine_patterns, rules.completions, ids, params,
             *(rec[name] for name in RECORD_FIELDS),
         )
     return rec
