@@ -101,8 +101,9 @@ def _seen(decision, pub, hand):
 
 # The game kernel calls these with what a policy decides from: each entry
 # gives what the policy is handed, and the arguments to pass on. The random
-# policy is handed its legal plays alone (``held``).
+# policy is handed its legal plays alone (``held``) and, to double, nothing.
 KERNEL_POLICY_CALLS = {
+    "random_double_at_nb": lambda permille, states, row: ({"decision": "double"}, (permille, states, row)),
     "random_play_at_nb": lambda held, states, row: ({"decision": "play", "held": int(held)}, (held, states, row)),
     "decide_double_nb": lambda pid, params, pub, hand, table, points, states, row: (
         _seen("double", pub, hand), (pid, params, pub, hand, table, points, states, row)),

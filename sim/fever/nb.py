@@ -31,7 +31,14 @@ from sim.fever.params import (
     S_TURN_CAP,
     Rules,
 )
-from sim.fever.policies import decide_double_nb, decide_keep_nb, decide_play_nb, greedy_play_nb, random_play_at_nb
+from sim.fever.policies import (
+    decide_double_nb,
+    decide_keep_nb,
+    decide_play_nb,
+    greedy_play_nb,
+    random_double_at_nb,
+    random_play_at_nb,
+)
 from sim.fever.records import RECORD_FIELDS, empty_records
 from sim.rng import seed_stream_at_nb, shuffle_at_nb
 
@@ -40,13 +47,15 @@ GAMES_PER_CHUNK = 1024
 MAX_HELD = E.MAX_TARGET
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def draw_nb(pub, deck, at, rngs, reshuffle):
     """The top card of the deck (``deck[at[0]:at[1]]``), -1 when there is none.
 
     An empty deck is first remade from the discards, in symbol order,
     shuffled by the table stream (when the rules reshuffle and there are
-    discards).
+    discards). A call rather than in line: in line, its call to the shuffle
+    would make every draw reference-count the arrays it is handed. The
+    turn's usual draws, from a deck that holds them, are :func:`take_nb`.
     """
     if at[0] == at[1]:
         if reshuffle == 0:
@@ -70,6 +79,33 @@ def draw_nb(pub, deck, at, rngs, reshuffle):
 
 
 @njit(cache=True, inline="always")
+def take_nb(pub, deck, at, hands, seat, n):
+    """Move the deck's top ``n`` cards to ``hands[seat]``; the caller has checked the deck holds them.
+
+    The common draw: in line and calling nothing, unlike :func:`draw_nb`. A step
+    written in line that calls another kernel reference-counts its arrays (an
+    atomic add and subtract each) every time it runs.
+    """
+    top = at[0]
+    for c in range(top, top + n):
+        hands[seat, deck[c]] += 1
+    at[0] = top + n
+    pub[E.P_DECK] = at[1] - at[0]
+    pub[E.P_HAND_SIZE + seat] += n
+
+
+@njit(cache=True, inline="always")
+def take_reels_nb(pub, deck, at):
+    """Reels 1, 2, 3 from the deck's top cards; the caller has checked the deck holds them (and that the
+    rules do not redeal a combination)."""
+    top = at[0]
+    for r in range(E.REELS):
+        pub[E.P_REELS + r] = deck[top + r]
+    at[0] = top + E.REELS
+    pub[E.P_DECK] = at[1] - at[0]
+
+
+@njit(cache=True)
 def deal_reels_nb(pub, deck, at, rngs, reshuffle, redeal, table, k):
     """Draw reels 1, 2, 3; with ``redeal``, a machine showing a combination goes to the discards and is
     dealt again, at most MAX_REDEALS times."""
@@ -85,7 +121,7 @@ def deal_reels_nb(pub, deck, at, rngs, reshuffle, redeal, table, k):
                 pub[E.P_REELS + r] = draw_nb(pub, deck, at, rngs, reshuffle)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def cheapest_nb(held_points, seat, n):
     """Index of the seat's cheapest combination (the first of equally cheap ones), -1 for none."""
     j = -1
@@ -106,7 +142,15 @@ def play_chunk_nb(
     out_doubles, out_double_scored, out_double_won, out_double_given, out_pattern_scored, out_pattern_points, out_could_score,
     out_full_rounds, out_drought_rounds, out_reshuffles, out_passes,
 ):
-    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``."""
+    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``.
+
+    A game is some 200 turns, so the turn is the unit of cost: a seat's hand
+    is read in place (``hands[s, x]``, no row view to reference-count), the
+    counts kept per turn live in locals until the game ends, and the random
+    policy is handed its legal plays as one word (``mechanics.held_nb``),
+    which also answers "could this hand score?" with one AND
+    (``Rules.completions``).
+    """
     players = scalars[S_PLAYERS]
     k = scalars[S_SYMBOLS]
     target = scalars[S_TARGET]
@@ -142,12 +186,11 @@ def play_chunk_nb(
         hands[:, :] = 0
 
         # Set-up: three cards to each seat one at a time, then the three reels.
+        # The whole deck holds them (``Rules`` checks it).
         for _ in range(E.HAND):
             for s in range(players):
-                hands[s, draw_nb(pub, deck, at, rngs, reshuffle)] += 1
+                take_nb(pub, deck, at, hands, s, 1)
         deal_reels_nb(pub, deck, at, rngs, reshuffle, redeal, table, k)
-        for s in range(players):
-            pub[E.P_HAND_SIZE + s] = E.HAND
 
         out_game[i] = game
         winner = -1
@@ -161,16 +204,20 @@ def play_chunk_nb(
         for t in range(turn_cap):
             turns = t + 1
             row = E.STREAM_POLICY + s
-            hand = hands[s]
+            policy = policy_ids[s]
             pub[E.P_SEAT] = s
             pub[E.P_TURN] = t
             pub[E.P_DOUBLING] = 0
             pub[E.P_MAX_PLAY] = E.NORMAL_MAX_PLAY
+            max_play = E.NORMAL_MAX_PLAY
 
             # 1. Double: give up the cheapest combination, draw the extra cards.
             doubled = False
             if double_on and pub[E.P_COMBOS + s] > 0:
-                doubled = decide_double_nb(policy_ids[s], policy_params[s], pub, hand, table, points, rngs, row)
+                if policy == E.POLICY_RANDOM:
+                    doubled = random_double_at_nb(policy_params[s, 0], rngs, row)
+                else:
+                    doubled = decide_double_nb(policy, policy_params[s], pub, hands[s], table, points, rngs, row)
             if doubled:
                 n = pub[E.P_COMBOS + s]
                 j = cheapest_nb(held_points, s, n)
@@ -190,14 +237,18 @@ def play_chunk_nb(
                 pub[E.P_CHEAPEST + s] = held_points[s, j] if j >= 0 else 0
                 out_doubles[i, s] += 1
                 out_double_given[i] += given
-                for _ in range(double_extra):
-                    c = draw_nb(pub, deck, at, rngs, reshuffle)
-                    if c < 0:
-                        break
-                    hand[c] += 1
-                    pub[E.P_HAND_SIZE + s] += 1
+                if at[1] - at[0] >= double_extra:
+                    take_nb(pub, deck, at, hands, s, double_extra)
+                else:
+                    for _ in range(double_extra):
+                        c = draw_nb(pub, deck, at, rngs, reshuffle)
+                        if c < 0:
+                            break
+                        hands[s, c] += 1
+                        pub[E.P_HAND_SIZE + s] += 1
                 pub[E.P_DOUBLING] = 1
                 pub[E.P_MAX_PLAY] = double_max
+                max_play = double_max
 
             # 2. Play: one symbol on one reel or more; 3. a combination showing scores.
             could = False
@@ -205,16 +256,16 @@ def play_chunk_nb(
                 passes += 1
             else:
                 # The plays the hand allows as one word: one AND says whether one scores.
-                held = held_nb(hands, s, k, pub[E.P_MAX_PLAY])
+                held = held_nb(hands, s, k, max_play)
                 machine = machine_nb(pub[E.P_REELS], pub[E.P_REELS + 1], pub[E.P_REELS + 2], k)
                 could = (held & completions[machine]) != 0
                 # The common policies are called directly, without the dispatch.
-                if policy_ids[s] == E.POLICY_RANDOM:
+                if policy == E.POLICY_RANDOM:
                     code = random_play_at_nb(held, rngs, row)
-                elif policy_ids[s] == E.POLICY_GREEDY:
-                    code = greedy_play_nb(pub, hand, table, points)
+                elif policy == E.POLICY_GREEDY:
+                    code = greedy_play_nb(pub, hands[s], table, points)
                 else:
-                    code = decide_play_nb(policy_ids[s], policy_params[s], pub, hand, table, points, rngs, row)
+                    code = decide_play_nb(policy, policy_params[s], pub, hands[s], table, points, rngs, row)
                 x = code >> 3
                 mask = code & 7
                 for r in range(E.REELS):
@@ -223,7 +274,7 @@ def play_chunk_nb(
                         if old >= 0:
                             pub[E.P_DISCARDS + old] += 1
                         pub[E.P_REELS + r] = x
-                        hand[x] -= 1
+                        hands[s, x] -= 1
                         pub[E.P_HAND_SIZE + s] -= 1
                 c = machine_patterns[machine_nb(pub[E.P_REELS], pub[E.P_REELS + 1], pub[E.P_REELS + 2], k)]
                 if c >= 0:
@@ -248,7 +299,10 @@ def play_chunk_nb(
                     if pub[E.P_SCORE + s] >= target:
                         winner = s
                     elif refill:
-                        deal_reels_nb(pub, deck, at, rngs, reshuffle, redeal, table, k)
+                        if redeal == 0 and at[1] - at[0] >= E.REELS:
+                            take_reels_nb(pub, deck, at)
+                        else:
+                            deal_reels_nb(pub, deck, at, rngs, reshuffle, redeal, table, k)
 
             # Rounds where no seat could score: the droughts.
             if could:
@@ -264,18 +318,23 @@ def play_chunk_nb(
 
             # 4. After a double, keep at most 3 cards; every seat draws up to 3.
             if doubled:
-                decide_keep_nb(policy_ids[s], policy_params[s], pub, hand, table, points, rngs, row, keep)
+                decide_keep_nb(policy, policy_params[s], pub, hands[s], table, points, rngs, row, keep)
                 for x in range(k):
-                    gone = hand[x] - keep[x]
+                    gone = hands[s, x] - keep[x]
                     pub[E.P_DISCARDS + x] += gone
                     pub[E.P_HAND_SIZE + s] -= gone
-                    hand[x] = keep[x]
-            while pub[E.P_HAND_SIZE + s] < E.HAND:
-                c = draw_nb(pub, deck, at, rngs, reshuffle)
-                if c < 0:
-                    break
-                hand[c] += 1
-                pub[E.P_HAND_SIZE + s] += 1
+                    hands[s, x] = keep[x]
+            # The deck holds the cards wanted on most turns; draw_nb remakes an empty one.
+            wanted = E.HAND - pub[E.P_HAND_SIZE + s]
+            if at[1] - at[0] >= wanted:
+                take_nb(pub, deck, at, hands, s, wanted)
+            else:
+                while pub[E.P_HAND_SIZE + s] < E.HAND:
+                    c = draw_nb(pub, deck, at, rngs, reshuffle)
+                    if c < 0:
+                        break
+                    hands[s, c] += 1
+                    pub[E.P_HAND_SIZE + s] += 1
             # The next seat: a counter rather than ``t % players``, a division every turn.
             s = 0 if s == players - 1 else s + 1
 
@@ -283,8 +342,6 @@ def play_chunk_nb(
         out_turns[i] = turns
         out_rounds[i] = (turns + players - 1) // players
         out_reshuffles[i] = pub[E.P_RESHUFFLES]
-        # Counted in locals while the game plays: a store to an output array every turn
-        # would make the compiler reload whatever it may alias.
         out_could_score[i] += could_turns
         out_full_rounds[i] += full_rounds
         out_drought_rounds[i] += droughts

@@ -126,6 +126,12 @@ def parse_seats(seats: str | Sequence[str], players: int, field: str = "policies
 
 
 @njit(cache=True)
+def random_double_at_nb(permille, states, row):
+    """random:P — whether to double (the seat holds a combination): ``below(1000) < 1000 P``."""
+    return below_at_nb(states, row, PERMILLE) < permille
+
+
+@njit(cache=True)
 def random_play_at_nb(held, states, row):
     """random — one of the legal plays of the ``held`` word (``mechanics.held_nb``), each equally
     likely (play order, ``below(n)``). The game kernel hands it nothing else."""
@@ -342,7 +348,7 @@ def montecarlo_play_nb(params, pub, hand, table, points, states, row):
 def decide_double_nb(policy_id, params, pub, hand, table, points, states, row):
     """Whether the seat to move doubles (it holds a combination and the rules allow it)."""
     if policy_id == E.POLICY_RANDOM:
-        return below_at_nb(states, row, PERMILLE) < params[0]
+        return random_double_at_nb(params[0], states, row)
     threshold = params[0] if policy_id == E.POLICY_GREEDY else params[1]
     return pub[E.P_CHEAPEST + pub[E.P_SEAT]] < threshold
 
