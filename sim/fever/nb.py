@@ -16,7 +16,7 @@ from numba import njit, prange
 
 from sim.batches import check_batch, chunk_games, kernel_threads
 from sim.fever import enums as E
-from sim.fever.mechanics import combination_nb, held_nb, machine_nb
+from sim.fever.mechanics import combination_nb, held_nb, machine_nb, mask_cards_nb
 from sim.fever.params import (
     MAX_REDEALS,
     S_DOUBLE_EXTRA,
@@ -92,6 +92,17 @@ def take_nb(pub, deck, at, hands, seat, n):
     at[0] = top + n
     pub[E.P_DECK] = at[1] - at[0]
     pub[E.P_HAND_SIZE + seat] += n
+
+
+@njit(cache=True, inline="always")
+def cover_nb(pub, old, symbol, covered):
+    """What a reel showing ``old`` shows once ``symbol`` is played on it (``covered`` 1) or not (0).
+
+    A covered card goes to the discards; an empty reel (-1) just takes the
+    card. Without a branch: which reels a random play covers is a coin toss
+    to the branch predictor."""
+    pub[E.P_DISCARDS + max(old, 0)] += covered * (old >= 0)
+    return symbol if covered else old
 
 
 @njit(cache=True, inline="always")
@@ -255,10 +266,14 @@ def play_chunk_nb(
             if pub[E.P_HAND_SIZE + s] == 0:
                 passes += 1
             else:
+                # The reels in locals while the play covers them: the pattern they show is then
+                # looked up without waiting for stores to pub to be read back.
+                r0 = pub[E.P_REELS]
+                r1 = pub[E.P_REELS + 1]
+                r2 = pub[E.P_REELS + 2]
                 # The plays the hand allows as one word: one AND says whether one scores.
                 held = held_nb(hands, s, k, max_play)
-                machine = machine_nb(pub[E.P_REELS], pub[E.P_REELS + 1], pub[E.P_REELS + 2], k)
-                could = (held & completions[machine]) != 0
+                could = (held & completions[machine_nb(r0, r1, r2, k)]) != 0
                 # The common policies are called directly, without the dispatch.
                 if policy == E.POLICY_RANDOM:
                     code = random_play_at_nb(held, rngs, row)
@@ -268,15 +283,16 @@ def play_chunk_nb(
                     code = decide_play_nb(policy, policy_params[s], pub, hands[s], table, points, rngs, row)
                 x = code >> 3
                 mask = code & 7
-                for r in range(E.REELS):
-                    if (mask >> r) & 1:
-                        old = pub[E.P_REELS + r]
-                        if old >= 0:
-                            pub[E.P_DISCARDS + old] += 1
-                        pub[E.P_REELS + r] = x
-                        hands[s, x] -= 1
-                        pub[E.P_HAND_SIZE + s] -= 1
-                c = machine_patterns[machine_nb(pub[E.P_REELS], pub[E.P_REELS + 1], pub[E.P_REELS + 2], k)]
+                r0 = cover_nb(pub, r0, x, mask & 1)
+                r1 = cover_nb(pub, r1, x, (mask >> 1) & 1)
+                r2 = cover_nb(pub, r2, x, mask >> 2)
+                pub[E.P_REELS] = r0
+                pub[E.P_REELS + 1] = r1
+                pub[E.P_REELS + 2] = r2
+                played = mask_cards_nb(mask)
+                hands[s, x] -= played
+                pub[E.P_HAND_SIZE + s] -= played
+                c = machine_patterns[machine_nb(r0, r1, r2, k)]
                 if c >= 0:
                     won = points[c]
                     n = pub[E.P_COMBOS + s]
