@@ -89,16 +89,24 @@ KERNEL_MODULE = "sim.fever.nb"
 KERNEL_LOOPS = ("play_games_nb", "play_chunk_nb")
 
 
+def _held(pub, hand) -> int:
+    """The plays the hand allows, as the kernel's ``held`` word (``mechanics.held_nb``), worked out afresh."""
+    max_play = min(int(pub[E.P_MAX_PLAY]), E.REELS)
+    return sum(1 << (E.HELD_BITS * n + x) for x in range(int(pub[E.P_SYMBOLS])) for n in range(max_play) if hand[x] > n)
+
+
 def _seen(decision, pub, hand):
-    return {"decision": decision, "pub": pub.copy(), "hand": hand.copy()}
+    return {"decision": decision, "pub": pub.copy(), "hand": hand.copy(), "held": _held(pub, hand)}
 
 
 # The game kernel calls these with what a policy decides from: each entry
-# gives what the policy is handed, and the arguments to pass on.
+# gives what the policy is handed, and the arguments to pass on. The random
+# policy is handed its legal plays alone (``held``) and, to double, nothing.
 KERNEL_POLICY_CALLS = {
+    "random_double_at_nb": lambda permille, states, row: ({"decision": "double"}, (permille, states, row)),
+    "random_play_at_nb": lambda held, states, row: ({"decision": "play", "held": int(held)}, (held, states, row)),
     "decide_double_nb": lambda pid, params, pub, hand, table, points, states, row: (
         _seen("double", pub, hand), (pid, params, pub, hand, table, points, states, row)),
-    "random_play_nb": lambda pub, hand, states, row: (_seen("play", pub, hand), (pub, hand, states, row)),
     "greedy_play_nb": lambda pub, hand, table, points: (_seen("play", pub, hand), (pub, hand, table, points)),
     "decide_play_nb": lambda pid, params, pub, hand, table, points, states, row: (
         _seen("play", pub, hand), (pid, params, pub, hand, table, points, states, row)),

@@ -33,6 +33,9 @@ MAX_TARGET = 100
 MAX_TURN_CAP = 10_000
 MAX_DOUBLE_EXTRA = 12  # extra cards a double draws
 EMPTY = -1
+# The plays a hand allows, as one word (``mechanics.held_nb``): bit ``HELD_BITS * n + x`` is set
+# when it holds more than ``n`` cards of symbol ``x`` and the turn allows playing ``n + 1``.
+HELD_BITS = MAX_SYMBOLS
 
 # Random streams of one game: the table (the deck's shuffles) is stream 0;
 # seat s's policy draws from stream 1 + s.

@@ -9,10 +9,15 @@ same way. A play is coded ``symbol * 8 + reel mask``.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
+from sim.bits import lowest_nb, popcount_nb
 from sim.fever import enums as E
 
+HELD_BITS = E.HELD_BITS
+ONE_CARD = (1 << HELD_BITS) - 1  # a held word's plays of one card
+ONE_OR_TWO_CARDS = (1 << (2 * HELD_BITS)) - 1  # its plays of one or two cards
 
 
 @njit(cache=True, inline="always")
@@ -100,6 +105,68 @@ def nth_play_nb(pub, hand, index):
                 return x * 8 + nth_mask_nb(m, index)
             index -= n
     return -1
+
+
+# --- the same plays from a ``held`` word ------------------------------------------------
+#
+# Which symbols a hand holds is a coin toss to the branch predictor, so a loop over the
+# symbols asking "any of this one?" mispredicts on most turns. The word below is built
+# without a branch, and counting or indexing the plays reads it with bit instructions.
+
+
+@njit(cache=True, inline="always")
+def held_symbol_nb(count, x):
+    """Symbol ``x``'s bits in a ``held`` word when the hand holds ``count`` cards of it."""
+    return (np.int64(count > 0) | (np.int64(count > 1) << HELD_BITS) | (np.int64(count > 2) << (2 * HELD_BITS))) << x
+
+
+@njit(cache=True, inline="always")
+def playable_nb(held, max_play):
+    """``held`` without the plays of more than ``max_play`` cards."""
+    if max_play <= 1:
+        return held & ONE_CARD
+    if max_play == 2:
+        return held & ONE_OR_TWO_CARDS
+    return held
+
+
+@njit(cache=True)
+def held_nb(hands, seat, k, max_play):
+    """The plays the hand ``hands[seat]`` allows this turn as a ``held`` word (the layout of ``HELD_BITS``).
+
+    The hands are read in place: a row view would be reference-counted every turn."""
+    held = 0
+    for x in range(k):
+        held |= held_symbol_nb(hands[seat, x], x)
+    return playable_nb(held, max_play)
+
+
+@njit(cache=True, inline="always")
+def held_plays_nb(held):
+    """How many plays a ``held`` word allows: a symbol held once gives masks 1, 2, 4; twice
+    (and two cards allowed), 1 to 6; three times (three allowed), 1 to 7."""
+    return 3 * popcount_nb(held & ONE_OR_TWO_CARDS) + popcount_nb(held >> (2 * HELD_BITS))
+
+
+@njit(cache=True, inline="always")
+def nth_held_play_nb(held, index):
+    """The ``index``-th play of a ``held`` word, in play order (as :func:`nth_play_nb`); -1 if none."""
+    symbols = held & ONE_CARD
+    while symbols != 0:
+        x = lowest_nb(symbols)
+        n = 3 + 3 * ((held >> (HELD_BITS + x)) & 1) + ((held >> (2 * HELD_BITS + x)) & 1)
+        if index < n:
+            return x * 8 + ((1 << index) if n == 3 else index + 1)
+        index -= n
+        symbols &= symbols - 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def machine_nb(r0, r1, r2, k):
+    """The machine showing ``r0, r1, r2`` as one index (an empty reel, -1, counts as a symbol
+    of its own): ``Rules.machine_patterns`` and ``Rules.completions`` are indexed by it."""
+    return ((r0 + 1) * (k + 1) + r1 + 1) * (k + 1) + r2 + 1
 
 
 @njit(cache=True)

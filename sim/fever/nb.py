@@ -16,7 +16,7 @@ from numba import njit, prange
 
 from sim.batches import check_batch, chunk_games, kernel_threads
 from sim.fever import enums as E
-from sim.fever.mechanics import combination_nb
+from sim.fever.mechanics import combination_nb, held_nb, machine_nb, mask_cards_nb
 from sim.fever.params import (
     MAX_REDEALS,
     S_DOUBLE_EXTRA,
@@ -31,7 +31,14 @@ from sim.fever.params import (
     S_TURN_CAP,
     Rules,
 )
-from sim.fever.policies import decide_double_nb, decide_keep_nb, decide_play_nb, greedy_play_nb, random_play_nb
+from sim.fever.policies import (
+    decide_double_nb,
+    decide_keep_nb,
+    decide_play_nb,
+    greedy_play_nb,
+    random_double_at_nb,
+    random_play_at_nb,
+)
 from sim.fever.records import RECORD_FIELDS, empty_records
 from sim.rng import seed_stream_at_nb, shuffle_at_nb
 
@@ -40,13 +47,15 @@ GAMES_PER_CHUNK = 1024
 MAX_HELD = E.MAX_TARGET
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def draw_nb(pub, deck, at, rngs, reshuffle):
     """The top card of the deck (``deck[at[0]:at[1]]``), -1 when there is none.
 
     An empty deck is first remade from the discards, in symbol order,
     shuffled by the table stream (when the rules reshuffle and there are
-    discards).
+    discards). A call rather than in line: in line, its call to the shuffle
+    would make every draw reference-count the arrays it is handed. The
+    turn's usual draws, from a deck that holds them, are :func:`take_nb`.
     """
     if at[0] == at[1]:
         if reshuffle == 0:
@@ -70,6 +79,44 @@ def draw_nb(pub, deck, at, rngs, reshuffle):
 
 
 @njit(cache=True, inline="always")
+def take_nb(pub, deck, at, hands, seat, n):
+    """Move the deck's top ``n`` cards to ``hands[seat]``; the caller has checked the deck holds them.
+
+    The common draw: in line and calling nothing, unlike :func:`draw_nb`. A step
+    written in line that calls another kernel reference-counts its arrays (an
+    atomic add and subtract each) every time it runs.
+    """
+    top = at[0]
+    for c in range(top, top + n):
+        hands[seat, deck[c]] += 1
+    at[0] = top + n
+    pub[E.P_DECK] = at[1] - at[0]
+    pub[E.P_HAND_SIZE + seat] += n
+
+
+@njit(cache=True, inline="always")
+def cover_nb(pub, old, symbol, covered):
+    """What a reel showing ``old`` shows once ``symbol`` is played on it (``covered`` 1) or not (0).
+
+    A covered card goes to the discards; an empty reel (-1) just takes the
+    card. Without a branch: which reels a random play covers is a coin toss
+    to the branch predictor."""
+    pub[E.P_DISCARDS + max(old, 0)] += covered * (old >= 0)
+    return symbol if covered else old
+
+
+@njit(cache=True, inline="always")
+def take_reels_nb(pub, deck, at):
+    """Reels 1, 2, 3 from the deck's top cards; the caller has checked the deck holds them (and that the
+    rules do not redeal a combination)."""
+    top = at[0]
+    for r in range(E.REELS):
+        pub[E.P_REELS + r] = deck[top + r]
+    at[0] = top + E.REELS
+    pub[E.P_DECK] = at[1] - at[0]
+
+
+@njit(cache=True)
 def deal_reels_nb(pub, deck, at, rngs, reshuffle, redeal, table, k):
     """Draw reels 1, 2, 3; with ``redeal``, a machine showing a combination goes to the discards and is
     dealt again, at most MAX_REDEALS times."""
@@ -85,7 +132,7 @@ def deal_reels_nb(pub, deck, at, rngs, reshuffle, redeal, table, k):
                 pub[E.P_REELS + r] = draw_nb(pub, deck, at, rngs, reshuffle)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def cheapest_nb(held_points, seat, n):
     """Index of the seat's cheapest combination (the first of equally cheap ones), -1 for none."""
     j = -1
@@ -95,24 +142,10 @@ def cheapest_nb(held_points, seat, n):
     return j
 
 
-@njit(cache=True, inline="always")
-def can_score_nb(pub, hand, completions, k):
-    """Whether some play the hand allows leaves a combination showing (``Rules.completions``)."""
-    machine = ((pub[E.P_REELS] + 1) * (k + 1) + pub[E.P_REELS + 1] + 1) * (k + 1) + pub[E.P_REELS + 2] + 1
-    max_play = pub[E.P_MAX_PLAY]
-    held = 0
-    for n in range(min(max_play, E.REELS)):
-        bits = 0
-        for x in range(k):
-            if hand[x] > n:
-                bits |= 1 << x
-        held |= bits & completions[n, machine]
-    return held != 0
-
-
 @njit(cache=True, error_model="numpy")
 def play_chunk_nb(
-    seed, first_game, lo, hi, scalars, cards, table, points, symbol_best, completions, policy_ids, policy_params,
+    seed, first_game, lo, hi, scalars, cards, table, points, symbol_best, machine_patterns, completions,
+    policy_ids, policy_params,
     # scratch, reused across the games of the chunk; rngs[stream] is each stream's state
     pub, rngs, deck, at, hands, held_points, held_cards, keep,
     # outputs, rows lo .. hi - 1
@@ -120,7 +153,15 @@ def play_chunk_nb(
     out_doubles, out_double_scored, out_double_won, out_double_given, out_pattern_scored, out_pattern_points, out_could_score,
     out_full_rounds, out_drought_rounds, out_reshuffles, out_passes,
 ):
-    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``."""
+    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``.
+
+    A game is some 200 turns, so the turn is the unit of cost: a seat's hand
+    is read in place (``hands[s, x]``, no row view to reference-count), the
+    counts kept per turn live in locals until the game ends, and the random
+    policy is handed its legal plays as one word (``mechanics.held_nb``),
+    which also answers "could this hand score?" with one AND
+    (``Rules.completions``).
+    """
     players = scalars[S_PLAYERS]
     k = scalars[S_SYMBOLS]
     target = scalars[S_TARGET]
@@ -156,31 +197,38 @@ def play_chunk_nb(
         hands[:, :] = 0
 
         # Set-up: three cards to each seat one at a time, then the three reels.
+        # The whole deck holds them (``Rules`` checks it).
         for _ in range(E.HAND):
             for s in range(players):
-                hands[s, draw_nb(pub, deck, at, rngs, reshuffle)] += 1
+                take_nb(pub, deck, at, hands, s, 1)
         deal_reels_nb(pub, deck, at, rngs, reshuffle, redeal, table, k)
-        for s in range(players):
-            pub[E.P_HAND_SIZE + s] = E.HAND
 
         out_game[i] = game
         winner = -1
         turns = 0
+        could_turns = 0
+        full_rounds = 0
+        droughts = 0
+        passes = 0
         round_could = False
+        s = 0
         for t in range(turn_cap):
-            s = t % players
             turns = t + 1
             row = E.STREAM_POLICY + s
-            hand = hands[s]
+            policy = policy_ids[s]
             pub[E.P_SEAT] = s
             pub[E.P_TURN] = t
             pub[E.P_DOUBLING] = 0
             pub[E.P_MAX_PLAY] = E.NORMAL_MAX_PLAY
+            max_play = E.NORMAL_MAX_PLAY
 
             # 1. Double: give up the cheapest combination, draw the extra cards.
             doubled = False
             if double_on and pub[E.P_COMBOS + s] > 0:
-                doubled = decide_double_nb(policy_ids[s], policy_params[s], pub, hand, table, points, rngs, row)
+                if policy == E.POLICY_RANDOM:
+                    doubled = random_double_at_nb(policy_params[s, 0], rngs, row)
+                else:
+                    doubled = decide_double_nb(policy, policy_params[s], pub, hands[s], table, points, rngs, row)
             if doubled:
                 n = pub[E.P_COMBOS + s]
                 j = cheapest_nb(held_points, s, n)
@@ -200,39 +248,51 @@ def play_chunk_nb(
                 pub[E.P_CHEAPEST + s] = held_points[s, j] if j >= 0 else 0
                 out_doubles[i, s] += 1
                 out_double_given[i] += given
-                for _ in range(double_extra):
-                    c = draw_nb(pub, deck, at, rngs, reshuffle)
-                    if c < 0:
-                        break
-                    hand[c] += 1
-                    pub[E.P_HAND_SIZE + s] += 1
+                if at[1] - at[0] >= double_extra:
+                    take_nb(pub, deck, at, hands, s, double_extra)
+                else:
+                    for _ in range(double_extra):
+                        c = draw_nb(pub, deck, at, rngs, reshuffle)
+                        if c < 0:
+                            break
+                        hands[s, c] += 1
+                        pub[E.P_HAND_SIZE + s] += 1
                 pub[E.P_DOUBLING] = 1
                 pub[E.P_MAX_PLAY] = double_max
+                max_play = double_max
 
             # 2. Play: one symbol on one reel or more; 3. a combination showing scores.
             could = False
             if pub[E.P_HAND_SIZE + s] == 0:
-                out_passes[i] += 1
+                passes += 1
             else:
-                could = can_score_nb(pub, hand, completions, k)
+                # The reels in locals while the play covers them: the pattern they show is then
+                # looked up without waiting for stores to pub to be read back.
+                r0 = pub[E.P_REELS]
+                r1 = pub[E.P_REELS + 1]
+                r2 = pub[E.P_REELS + 2]
+                # The plays the hand allows as one word: one AND says whether one scores.
+                held = held_nb(hands, s, k, max_play)
+                could = (held & completions[machine_nb(r0, r1, r2, k)]) != 0
                 # The common policies are called directly, without the dispatch.
-                if policy_ids[s] == E.POLICY_RANDOM:
-                    code = random_play_nb(pub, hand, rngs, row)
-                elif policy_ids[s] == E.POLICY_GREEDY:
-                    code = greedy_play_nb(pub, hand, table, points)
+                if policy == E.POLICY_RANDOM:
+                    code = random_play_at_nb(held, rngs, row)
+                elif policy == E.POLICY_GREEDY:
+                    code = greedy_play_nb(pub, hands[s], table, points)
                 else:
-                    code = decide_play_nb(policy_ids[s], policy_params[s], pub, hand, table, points, rngs, row)
+                    code = decide_play_nb(policy, policy_params[s], pub, hands[s], table, points, rngs, row)
                 x = code >> 3
                 mask = code & 7
-                for r in range(E.REELS):
-                    if (mask >> r) & 1:
-                        old = pub[E.P_REELS + r]
-                        if old >= 0:
-                            pub[E.P_DISCARDS + old] += 1
-                        pub[E.P_REELS + r] = x
-                        hand[x] -= 1
-                        pub[E.P_HAND_SIZE + s] -= 1
-                c = combination_nb(pub[E.P_REELS], pub[E.P_REELS + 1], pub[E.P_REELS + 2], table, k)
+                r0 = cover_nb(pub, r0, x, mask & 1)
+                r1 = cover_nb(pub, r1, x, (mask >> 1) & 1)
+                r2 = cover_nb(pub, r2, x, mask >> 2)
+                pub[E.P_REELS] = r0
+                pub[E.P_REELS + 1] = r1
+                pub[E.P_REELS + 2] = r2
+                played = mask_cards_nb(mask)
+                hands[s, x] -= played
+                pub[E.P_HAND_SIZE + s] -= played
+                c = machine_patterns[machine_nb(r0, r1, r2, k)]
                 if c >= 0:
                     won = points[c]
                     n = pub[E.P_COMBOS + s]
@@ -255,39 +315,53 @@ def play_chunk_nb(
                     if pub[E.P_SCORE + s] >= target:
                         winner = s
                     elif refill:
-                        deal_reels_nb(pub, deck, at, rngs, reshuffle, redeal, table, k)
+                        if redeal == 0 and at[1] - at[0] >= E.REELS:
+                            take_reels_nb(pub, deck, at)
+                        else:
+                            deal_reels_nb(pub, deck, at, rngs, reshuffle, redeal, table, k)
 
             # Rounds where no seat could score: the droughts.
             if could:
-                out_could_score[i] += 1
+                could_turns += 1
                 round_could = True
             if s == players - 1:
-                out_full_rounds[i] += 1
+                full_rounds += 1
                 if not round_could:
-                    out_drought_rounds[i] += 1
+                    droughts += 1
                 round_could = False
             if winner >= 0:
                 break
 
             # 4. After a double, keep at most 3 cards; every seat draws up to 3.
             if doubled:
-                decide_keep_nb(policy_ids[s], policy_params[s], pub, hand, table, points, rngs, row, keep)
+                decide_keep_nb(policy, policy_params[s], pub, hands[s], table, points, rngs, row, keep)
                 for x in range(k):
-                    gone = hand[x] - keep[x]
+                    gone = hands[s, x] - keep[x]
                     pub[E.P_DISCARDS + x] += gone
                     pub[E.P_HAND_SIZE + s] -= gone
-                    hand[x] = keep[x]
-            while pub[E.P_HAND_SIZE + s] < E.HAND:
-                c = draw_nb(pub, deck, at, rngs, reshuffle)
-                if c < 0:
-                    break
-                hand[c] += 1
-                pub[E.P_HAND_SIZE + s] += 1
+                    hands[s, x] = keep[x]
+            # The deck holds the cards wanted on most turns; draw_nb remakes an empty one.
+            wanted = E.HAND - pub[E.P_HAND_SIZE + s]
+            if at[1] - at[0] >= wanted:
+                take_nb(pub, deck, at, hands, s, wanted)
+            else:
+                while pub[E.P_HAND_SIZE + s] < E.HAND:
+                    c = draw_nb(pub, deck, at, rngs, reshuffle)
+                    if c < 0:
+                        break
+                    hands[s, c] += 1
+                    pub[E.P_HAND_SIZE + s] += 1
+            # The next seat: a counter rather than ``t % players``, a division every turn.
+            s = 0 if s == players - 1 else s + 1
 
         out_winner[i] = winner
         out_turns[i] = turns
         out_rounds[i] = (turns + players - 1) // players
         out_reshuffles[i] = pub[E.P_RESHUFFLES]
+        out_could_score[i] += could_turns
+        out_full_rounds[i] += full_rounds
+        out_drought_rounds[i] += droughts
+        out_passes[i] += passes
         for s in range(players):
             out_win[i, s] = 1.0 if s == winner else 0.0
             out_score[i, s] = pub[E.P_SCORE + s]
@@ -297,7 +371,8 @@ def play_chunk_nb(
 # nogil: a run can write the previous chunk to disk while this one plays.
 @njit(cache=True, parallel=True, nogil=True)
 def play_games_nb(
-    seed, first_game, n_games, chunk, scalars, cards, table, points, symbol_best, completions, policy_ids, policy_params,
+    seed, first_game, n_games, chunk, scalars, cards, table, points, symbol_best, machine_patterns, completions,
+    policy_ids, policy_params,
     out_game, out_winner, out_win, out_score, out_combos, out_turns, out_rounds, out_scoring_turns,
     out_doubles, out_double_scored, out_double_won, out_double_given, out_pattern_scored, out_pattern_points, out_could_score,
     out_full_rounds, out_drought_rounds, out_reshuffles, out_passes,
@@ -315,7 +390,8 @@ def play_games_nb(
         keep = np.zeros(E.MAX_SYMBOLS, dtype=np.int64)
         play_chunk_nb(
             seed, first_game, ch * chunk, min(n_games, (ch + 1) * chunk), scalars, cards, table, points,
-            symbol_best, completions, policy_ids, policy_params, pub, rngs, deck, at, hands, held_points, held_cards, keep,
+            symbol_best, machine_patterns, completions, policy_ids, policy_params,
+            pub, rngs, deck, at, hands, held_points, held_cards, keep,
             out_game, out_winner, out_win, out_score, out_combos, out_turns, out_rounds, out_scoring_turns,
             out_doubles, out_double_scored, out_double_won, out_double_given, out_pattern_scored, out_pattern_points, out_could_score,
             out_full_rounds, out_drought_rounds, out_reshuffles, out_passes,
@@ -350,7 +426,7 @@ def play_games(
     with kernel_threads(threads) as used:
         play_games_nb(
             np.uint64(seed), first_game, n_games, chunk_games(n_games, used, chunk, GAMES_PER_CHUNK),
-            scalars, cards, table, points, symbol_best, rules.completions, ids, params,
+            scalars, cards, table, points, symbol_best, rules.machine_patterns, rules.completions, ids, params,
             *(rec[name] for name in RECORD_FIELDS),
         )
     return rec

@@ -177,15 +177,24 @@ class Rules(RuleKnobs):
         return table
 
     @cached_property
-    def completions(self) -> np.ndarray:
-        """``completions[n - 1, machine]``: bit x set when playing n cards of symbol x on some n reels
-        leaves a combination showing. ``machine = ((r0 + 1) * (K + 1) + r1 + 1) * (K + 1) + r2 + 1``,
-        an empty reel counting as -1: the jitted core's quick test of whether a hand can score."""
+    def machine_patterns(self) -> np.ndarray:
+        """``machine_patterns[machine]``: the pattern the machine shows, -1 for none or an empty reel.
+        ``machine = ((r0 + 1) * (K + 1) + r1 + 1) * (K + 1) + r2 + 1``, an empty reel counting as -1
+        (``mechanics.machine_nb``): the jitted core's lookup, with no test for an empty reel."""
         k = len(self.symbols)
         table = np.full((k + 1,) * 3, -1, dtype=np.int64)  # index 0: an empty reel
         table[1:, 1:, 1:] = self.combination_table.reshape(k, k, k)
-        scores = table >= 0
-        out = np.zeros((3, (k + 1) ** 3), dtype=np.int64)
+        return table.ravel()
+
+    @cached_property
+    def completions(self) -> np.ndarray:
+        """``completions[machine]`` (indexed as ``machine_patterns``): bit ``E.HELD_BITS * (n - 1) + x`` set
+        when playing n cards of symbol x on some n reels leaves a combination showing. A hand's
+        ``held`` word (``mechanics.held_nb``) has the same layout, so one AND tells the jitted core
+        whether the hand can score."""
+        k = len(self.symbols)
+        scores = self.machine_patterns.reshape((k + 1,) * 3) >= 0
+        out = np.zeros((k + 1) ** 3, dtype=np.int64)
         reel = np.arange(k + 1)
         a, b, c = np.meshgrid(reel, reel, reel, indexing="ij")
         for x in range(k):
@@ -194,7 +203,7 @@ class Rules(RuleKnobs):
             two = scores[y, y, c] | scores[y, b, y] | scores[a, y, y]
             three = np.broadcast_to(scores[y, y, y], one.shape)
             for n, hit in enumerate((one, two, three)):
-                out[n] |= hit.ravel().astype(np.int64) << x
+                out |= hit.ravel().astype(np.int64) << (E.HELD_BITS * n + x)
         return out
 
     @cached_property

@@ -36,9 +36,13 @@ from sim.fever.mechanics import (
     best_scoring_play_nb,
     combination_nb,
     count_plays_nb,
+    held_plays_nb,
+    held_symbol_nb,
     mask_cards_nb,
+    nth_held_play_nb,
     nth_play_nb,
     play_allowed_nb,
+    playable_nb,
     reel_after_nb,
     unseen_nb,
 )
@@ -122,12 +126,28 @@ def parse_seats(seats: str | Sequence[str], players: int, field: str = "policies
 
 
 @njit(cache=True)
-def random_play_nb(pub, hand, states, row):
-    """random — one of the legal plays, each equally likely (play order, ``below(n)``)."""
-    n = count_plays_nb(pub, hand)
+def random_double_at_nb(permille, states, row):
+    """random:P — whether to double (the seat holds a combination): ``below(1000) < 1000 P``."""
+    return below_at_nb(states, row, PERMILLE) < permille
+
+
+@njit(cache=True)
+def random_play_at_nb(held, states, row):
+    """random — one of the legal plays of the ``held`` word (``mechanics.held_nb``), each equally
+    likely (play order, ``below(n)``). The game kernel hands it nothing else."""
+    n = held_plays_nb(held)
     if n == 0:
         return -1
-    return nth_play_nb(pub, hand, below_at_nb(states, row, n))
+    return nth_held_play_nb(held, below_at_nb(states, row, n))
+
+
+@njit(cache=True)
+def random_play_nb(pub, hand, states, row):
+    """random — one of the legal plays, each equally likely (play order, ``below(n)``)."""
+    held = 0
+    for x in range(pub[E.P_SYMBOLS]):
+        held |= held_symbol_nb(hand[x], x)
+    return random_play_at_nb(playable_nb(held, pub[E.P_MAX_PLAY]), states, row)
 
 
 @njit(cache=True)
@@ -328,7 +348,7 @@ def montecarlo_play_nb(params, pub, hand, table, points, states, row):
 def decide_double_nb(policy_id, params, pub, hand, table, points, states, row):
     """Whether the seat to move doubles (it holds a combination and the rules allow it)."""
     if policy_id == E.POLICY_RANDOM:
-        return below_at_nb(states, row, PERMILLE) < params[0]
+        return random_double_at_nb(params[0], states, row)
     threshold = params[0] if policy_id == E.POLICY_GREEDY else params[1]
     return pub[E.P_CHEAPEST + pub[E.P_SEAT]] < threshold
 
