@@ -89,7 +89,7 @@ class RecordLayout:
                 arrays.append(pa.array(arr))
                 names.append(name)
                 continue
-            cells = np.ascontiguousarray(arr.reshape(len(arr), -1).T)  # one row per column, in C order of cells
+            cells = np.ascontiguousarray(arr.reshape(len(arr), len(columns)).T)  # one row per column, in C order
             arrays += [pa.array(cell) for cell in cells]
             names += [col for col, _ in columns]
         return pa.Table.from_arrays(arrays, names=names)

@@ -113,3 +113,19 @@ def test_duel_and_bench_take_the_game_without_a_config():
     assert json.loads(bench.output)["game"] == "vegas-dice"
     bad = runner.invoke(main, ["bench", "--game", "vegas-dice", "--players", "7", "--games", "10"])
     assert bad.exit_code == 2 and "--players" in bad.output
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("n_games", [0, 37])
+def test_the_records_written_to_parquet_are_the_flat_table_of_every_game(game_id, n_games):
+    import numpy as np
+    import pyarrow as pa
+
+    game = get_game(game_id)
+    rules = game.Rules.from_mapping({})
+    rec = game.records.empty(n_games, rules)
+    for i, arr in enumerate(rec.values()):  # distinct values in every cell, so a column out of place shows
+        arr[...] = (np.arange(arr.size).reshape(arr.shape) * (i + 1)) % 100
+    frame = pa.Table.from_pandas(game.records.to_frame(rec), preserve_index=False)
+    table = game.records.to_arrow(rec)
+    assert table.equals(frame.replace_schema_metadata(None))
