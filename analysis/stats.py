@@ -115,6 +115,14 @@ class IntHistogram:
         low = int(values.min())
         return cls(np.bincount(values.astype(np.int64) - low), low)
 
+    @classmethod
+    def pooled(cls, histograms) -> "IntHistogram":
+        """One histogram of all the values of several (per seat, say)."""
+        pooled = cls()
+        for h in histograms:
+            pooled = pooled.merge(h)
+        return pooled
+
     def merge(self, other: "IntHistogram") -> "IntHistogram":
         if self.count == 0:
             return IntHistogram(other.counts.copy(), other.offset)

@@ -107,10 +107,10 @@ class Tally:
             tie_games=int(np.count_nonzero(np.count_nonzero(units > 0, axis=1) > 1)),
             elimination_games=int(np.count_nonzero(rec["elim_round"] > 0)),
             end_round_games=np.bincount(rounds_played - 1, minlength=rounds).astype(np.int64),
-            swing=_pooled(report.swing_seat),
+            swing=IntHistogram.pooled(report.swing_seat),
             final_total=np.array([h.total for h in report.final_seat], dtype=np.int64),
             final_total_sq=np.array([h.total_sq for h in report.final_seat], dtype=np.int64),
-            final=_pooled(report.final_seat),
+            final=IntHistogram.pooled(report.final_seat),
             shortfall_rounds=report.shortfall_rounds,
             shortfall_cabbages=report.shortfall_cabbages,
             # Σ over games of each kind's net amount: the drivers' third measure.
@@ -133,13 +133,6 @@ class Tally:
         if not isinstance(other, Tally):
             return NotImplemented
         return all(_same(getattr(self, f.name), getattr(other, f.name)) for f in fields(self))
-
-
-def _pooled(histograms: list[IntHistogram]) -> IntHistogram:
-    pooled = IntHistogram()
-    for h in histograms:
-        pooled = pooled.merge(h)
-    return pooled
 
 
 def _same(a, b) -> bool:

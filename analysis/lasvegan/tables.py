@@ -49,12 +49,6 @@ def _wilson_row(count: int, n: int) -> dict:
     return {"count": int(count), "n": int(n), "rate": count / n if n else np.nan, "low": low, "high": high}
 
 
-def _pooled(histograms: Sequence[IntHistogram]) -> IntHistogram:
-    pooled = IntHistogram()
-    for h in histograms:
-        pooled = pooled.merge(h)
-    return pooled
-
 
 # --- who wins ---------------------------------------------------------------
 
@@ -150,7 +144,7 @@ def ran_out_by_seat(source, starting: int) -> pd.DataFrame:
 
 def swing_histogram(source) -> pd.DataFrame:
     """How often each per-round cabbage change occurs: one value per seat and round played."""
-    hist = _pooled(tally_of(source).swing_seat)
+    hist = IntHistogram.pooled(tally_of(source).swing_seat)
     if hist.count == 0:
         return pd.DataFrame({"change": [], "count": [], "share": []})
     nonzero = np.flatnonzero(hist.counts)

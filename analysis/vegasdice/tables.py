@@ -114,10 +114,7 @@ def _histogram_table(hist: IntHistogram, step: int, column: str) -> pd.DataFrame
 
 
 def _pooled_money(t: Tally) -> IntHistogram:
-    pooled = IntHistogram()
-    for h in t.money_seat:
-        pooled = pooled.merge(h)
-    return pooled
+    return IntHistogram.pooled(t.money_seat)
 
 
 def money_histogram(source) -> pd.DataFrame:
