@@ -170,20 +170,6 @@ def machine_nb(r0, r1, r2, k):
 
 
 @njit(cache=True)
-def can_score_nb(pub, hand, table):
-    """Whether some play the hand allows leaves a combination showing."""
-    k = pub[E.P_SYMBOLS]
-    max_play = pub[E.P_MAX_PLAY]
-    for x in range(k):
-        if hand[x] > 0:
-            m = min(hand[x], max_play)
-            for index in range(masks_up_to_nb(m)):
-                if play_combination_nb(pub, x, nth_mask_nb(m, index), table) >= 0:
-                    return True
-    return False
-
-
-@njit(cache=True)
 def best_scoring_play_nb(pub, hand, table, points):
     """The richest play that scores now: ``(code, points)``, fewest cards on equal points,
     the first in play order on both; ``(-1, 0)`` when no play scores."""
