@@ -327,7 +327,8 @@ def card_features_nb(pub, hand, legal, feats, w):
             score += put_nb(feats, j, w, row, F_TRICK_WORTH, p * (trick_worth + add))
             score += put_nb(feats, j, w, row, F_LATER_WORTH, p * later_worth)
             score += put_nb(feats, j, w, row, F_GOLDEN, p * golden)
-            score += put_nb(feats, j, w, row, F_SEVENS, p * sevens if free else 0.0)
+            if free:
+                score += put_nb(feats, j, w, row, F_SEVENS, p * sevens)
             score += put_nb(feats, j, w, row, F_LOSS, p * min(worth, 0.0) * low)
             score += put_nb(feats, j, w, row, F_HOLD_LATE, p * tricks_left)
             score += put_nb(feats, j, w, row, F_LEAD_WORTH, p * ahead)
