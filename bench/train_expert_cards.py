@@ -28,6 +28,7 @@ next to ``greedy``'s.
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 from pathlib import Path
 
@@ -35,6 +36,7 @@ import numpy as np
 
 from sim.lasvegan import enums as E
 from sim.lasvegan.expert import F_GREEDY, N_CONTEXTS, N_FEATURES, card_features_nb
+from sim.lasvegan.expert_card_weights import EXPERT_CARD_WEIGHTS
 from sim.lasvegan.lookahead import OBJECTIVE_CABBAGES, mean_outcomes_nb
 from sim.lasvegan.table import Table, seat_stream
 
@@ -125,6 +127,17 @@ def fit(feats, values, contexts, mask, steps: int, rate: float, ridge: float) ->
     return w
 
 
+def played_at() -> str:
+    """Which ``expert`` the situations it plays into were played by: the commit the script runs at."""
+    try:
+        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                             cwd=Path(__file__).resolve().parent, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "Situations played by `expert` used the weights of the tree this ran in."
+    return (f"Situations played by `expert` used the weights of commit {rev}: a later run, with these\n"
+            "weights, plays into other situations and fits slightly different ones.")
+
+
 def write_weights(w: np.ndarray, command: str, report: str) -> None:
     rows = ",\n".join("    [" + ", ".join(f"{x:.6g}" for x in row) + "]" for row in w)
     OUT.write_text(
@@ -178,11 +191,12 @@ def main() -> None:
     parts = [(name, held_out[contexts[held_out] % 3 == c]) for c, name in enumerate(("leading", "following", "discarding"))]
     parts += [(f"{p} players", held_out[contexts[held_out] // 3 == p - 3]) for p in (3, 4, 5)]
     lines = [f"Mean regret in cabbages against lookahead:{args.samples}'s values, on {len(held_out)} held-out",
-             "card choices (greedy -> expert):"]
+             "card choices (greedy -> weights before this fit -> expert):"]
     for name, rows in [("all", held_out)] + parts:
         g = argmax_regret(greedy, feats[rows], values[rows], contexts[rows], mask[rows])
+        b = argmax_regret(EXPERT_CARD_WEIGHTS, feats[rows], values[rows], contexts[rows], mask[rows])
         e = argmax_regret(w, feats[rows], values[rows], contexts[rows], mask[rows])
-        lines.append(f"  {name} ({len(rows)}): {g:.3f} -> {e:.3f}")
+        lines.append(f"  {name} ({len(rows)}): {g:.3f} -> {b:.3f} -> {e:.3f}")
     e_train = argmax_regret(w, feats[train], values[train], contexts[train], mask[train])
     lines.append(f"(on the {len(train)} fitted situations: {e_train:.3f})")
     report = "\n".join(lines)
@@ -191,7 +205,7 @@ def main() -> None:
         command = (f".venv/bin/python bench/train_expert_cards.py --situations {args.situations} "
                    f"--samples {args.samples} --play {args.play} --seeds {args.seeds} --steps {args.steps} "
                    f"--rate {args.rate} --ridge {args.ridge} --seed {args.seed}")
-        write_weights(w, command, report)
+        write_weights(w, command, report + "\n" + played_at())
         print(f"wrote {OUT}")
 
 

@@ -10,15 +10,24 @@ of the observation directly (:func:`card_features_nb`) and plays the card
 with the best weighted sum, with no rollout, so it costs several times
 ``greedy`` rather than hundreds.
 
+Token placements are scored the same way (:func:`placement_features_nb`):
+what the machine will count for the seat by the end of the round, from its
+won cards, its hand and its share of the unseen cards, and for the golden
+token how likely the seat is to end the round at the penalised end, here
+or at the other end if it leaves the token to someone else.
+
 The card weights (``expert_card_weights.py``) are fitted to ``lookahead``'s
 own value of every legal card in many situations
-(``bench/train_expert_cards.py``); the placement weights
-(``expert_weights.py``) are tuned by ``bench/train_expert.py``. The kernels
-take the weights as an argument so a fit can try weights without compiling
-again.
+(``bench/train_expert_cards.py``), the placement weights
+(``expert_placement_weights.py``) to its value of every placement
+(``bench/train_expert_placements.py``); the hand-made placement score they
+start from has its own weights (``expert_weights.py``, tuned by
+``bench/train_expert.py``). The kernels take the weights as an argument so
+a fit can try weights without compiling again.
 
 Like every policy it reads only ``pub``, its own hand and its own random
-stream (used only to imagine deals for the golden side).
+stream (which it draws from only when ``GOLDEN_SAMPLES`` asks it to weigh
+the golden token's side on imagined deals; by default it does not).
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ from numba.extending import overload
 from sim.bits import lowest_nb, popcount_nb
 from sim.lasvegan import enums as E
 from sim.lasvegan.expert_card_weights import EXPERT_CARD_WEIGHTS
+from sim.lasvegan.expert_placement_weights import EXPERT_PLACEMENT_WEIGHTS
 from sim.lasvegan.expert_weights import EXPERT_WEIGHTS
 from sim.lasvegan.heuristics import (
     ZEROS,
@@ -66,8 +76,12 @@ N_WEIGHTS = 13
 
 # Tie-breaks, far below any real difference.
 TIE = 1e-4
-# Imagined deals per move when the golden token may be placed.
-GOLDEN_SAMPLES = 8
+# Imagined deals on which the golden token's side is weighed again when the
+# score places it. None: with the fitted placement score the search moved
+# the side away from lookahead's (the share of golden tokens on MAX, 10 to
+# 11 points above lookahead:64's at 4 and 5 players with 8 or 32 deals,
+# 4 to 6 points with none) and cost rollouts.
+GOLDEN_SAMPLES = 0
 
 
 @njit(cache=True, inline="always")
@@ -459,14 +473,229 @@ def expert_placement_nb(pub, hand, w, out):
                 out[2] = golden_side
 
 
+# Per-option features of a token placement, scored by one weight vector per
+# table size (3 and 2, 4, 5 players). An ordinary option puts token face v
+# on machine m; its features are v times what the machine will count for
+# the seat, now and by the end of the round. A golden option puts the golden
+# token (penalty g) on one side; its features are -g times the seat's
+# chances of ending the round at that side's end.
+N_PLACEMENT_CONTEXTS = 3
+PF_EARLIER = 0  # the score of the hand-made placement (EXPERT_WEIGHTS)
+PF_NOW = 1  # v x the seat's exposure from the cards it has won
+PF_HAND = 2  # v x matching cards in its hand, each by its chance to win its trick
+PF_HAND_LOSE = 3  # v x matching cards in its hand it will likely lose
+PF_UNSEEN = 4  # v x unseen matching cards / players: its share of the rest
+PF_PARTIAL = 5  # colour: v x the seat's cards of the suit beyond whole groups / 3
+PF_OTHERS = 6  # v x the others' mean exposure
+PF_OTHERS_MAX = 7  # v x the most exposed other seat's exposure
+PF_LATE = 8  # v x tricks left / 10
+PF_FACE = 9  # v
+PF_COLOUR = 10  # v on a colour machine
+PF_INSTEAD = 11  # (v - mean face of the other free tokens) x the seat's expected exposure
+PF_LOSS_LOW = 12  # a loss the seat expects, scaled by how low its cabbages are
+PF_GOLDEN = 13  # placing the golden token at all
+PF_G_AT_END = 14  # -g if the seat is at the penalised end now
+PF_G_ALONE = 15  # -g if the seat alone is at the penalised end now
+PF_G_RISK_SHARP = 16  # -g x its risk from the tricks the hands can still win, sharp
+PF_G_RISK_SOFT = 17  # the same, soft
+PF_G_MAX = 18  # g on MAX
+PF_G_MAX_LATE = 19  # g on MAX x tricks left / 10
+PF_G_AT_END_LATE = 20  # -g at the penalised end now x tricks left / 10
+PF_G_LEAD = 21  # g x (the seat's projected tricks - the others' mean) / tricks left, signed by side
+PF_G_OTHER_SHARP = 22  # g x the seat's risk at the other end, sharp: what it escapes by choosing now
+PF_G_OTHER_SOFT = 23  # the same, soft
+PF_G_SEVENS_OUT = 24  # g x 7s not yet played outside the seat's hand / 4: chances others get to place it
+PF_G_SEVENS_MINE = 25  # g x 7s in the seat's hand / 4: chances it gets to place it later
+N_PLACEMENT_FEATURES = 26
+
+
+@njit(cache=True, inline="always")
+def golden_risk_nb(pub, seat, players, own, others, side, soft, target):
+    """How near seat ``target``'s projected tricks are to the end ``side``
+    penalises, from 0 to 1, when the seat to move projects ``own`` more
+    tricks for itself and ``others`` for each other seat."""
+    extreme = 1e9 if side == E.MIN_SIDE else -1e9
+    for s in range(players):
+        proj = pub[E.P_TRICKS + s] + (own if s == seat else others)
+        extreme = min(extreme, proj) if side == E.MIN_SIDE else max(extreme, proj)
+    proj = pub[E.P_TRICKS + target] + (own if target == seat else others)
+    gap = proj - extreme if side == E.MIN_SIDE else extreme - proj
+    return 1.0 / (1.0 + gap / soft)
+
+
 @njit(cache=True)
-def expert_placement_search_nb(pub, hand, w, samples, rng, out):
-    """The placement of :func:`expert_placement_nb`; when that is the golden
-    token, whose side decides who pays at the end of the round, the seat
-    weighs both sides on ``samples`` imagined deals played out by
-    ``greedy``, as ``lookahead`` does, and keeps the better (its own
-    choice on a tie)."""
-    expert_placement_nb(pub, hand, w, out)
+def placement_features_nb(pub, hand, feats, w, ew, out):
+    """Score every placement the seat may make with the weights ``w`` of its
+    table size, put the best in ``out`` and return the context. Options come
+    in ``lookahead``'s order (machines, then tokens, then MIN and MAX); the
+    features of the ``j``-th go to ``feats[j]`` unless it is read-only.
+    ``ew`` are the hand-made weights whose score is feature PF_EARLIER."""
+    seat = seat_to_move_nb(pub)
+    players = pub[E.P_PLAYERS]
+    row = min(max(players - 3, 0), 2)
+    unseen = unseen_cards_nb(pub, hand)
+    left = pub[E.P_HAND_SIZE + seat]
+    late = left / 10.0
+    starting = max(pub[E.P_STARTING], 1)
+    low = max(0.0, 1.0 - pub[E.P_CABBAGES + seat] / starting)
+    weight_sum = 0.0
+    for s in range(players):
+        if s != seat:
+            weight_sum += pub[E.P_CABBAGES + s] + 1
+    n_free = 0
+    free_sum = 0
+    for t in range(pub[E.P_N_TOKENS]):
+        if pub[E.P_TOKEN_PLACED + t] == 0:
+            n_free += 1
+            free_sum += pub[E.P_TOKEN_VALUE + t]
+    mine = np.uint64(pub[E.P_WON + seat])
+    out[0] = -1
+    out[1] = -1
+    out[2] = E.NO_SIDE
+    top = -np.inf
+    j = 0
+    for m in range(E.MACHINES_PER_ROUND):
+        if pub[E.P_MACHINE_TOKEN + m] >= 0 or n_free == 0:
+            continue
+        sticker = pub[E.P_MACHINES + m]
+        colour = sticker < E.POINTS_BASE
+        cards = SUIT_MASK[sticker] if colour else VALUE_MASK[sticker - E.POINTS_BASE]
+        now = pile_exposure_nb(sticker, mine)
+        held = popcount_nb(mine & cards)
+        # Matching cards in hand, each counted by its chance to take its trick.
+        hold = 0.0
+        rest = hand & cards
+        while rest:
+            card = lowest_nb(rest)
+            rest &= rest - np.uint64(1)
+            suit = card // 10
+            above = SUIT_MASK[suit] & ~((np.uint64(1) << np.uint64(card + 1)) - np.uint64(1))
+            hold += 1.0 / (1.0 + popcount_nb(unseen & above))
+        in_hand = popcount_nb(hand & cards)
+        share = popcount_nb(unseen & cards) / players
+        if colour:
+            hold /= 3.0
+            lose = (in_hand / 3.0) - hold
+            share /= 3.0
+            partial = (held % 3) / 3.0
+        else:
+            lose = in_hand - hold
+            partial = 0.0
+        expected = now + hold + share + partial
+        theirs = 0.0
+        most = 0.0
+        weighted = 0.0
+        for s in range(players):
+            if s != seat:
+                x = pile_exposure_nb(sticker, np.uint64(pub[E.P_WON + s]))
+                theirs += x
+                most = max(most, x)
+                weighted += (pub[E.P_CABBAGES + s] + 1) * x
+        theirs /= max(players - 1, 1)
+        earlier = now + ew[W_FUTURE] * (pile_exposure_nb(sticker, mine | hand) - now)
+        earlier -= ew[W_OPPONENTS] * weighted / weight_sum
+        for t in range(pub[E.P_N_TOKENS]):
+            if pub[E.P_TOKEN_PLACED + t]:
+                continue
+            v = float(pub[E.P_TOKEN_VALUE + t])
+            rest_mean = (free_sum - v) / (n_free - 1) if n_free > 1 else 0.0
+            clear_nb(feats, j)
+            score = put_nb(feats, j, w, row, PF_EARLIER, v * earlier - TIE * v)
+            score += put_nb(feats, j, w, row, PF_NOW, v * now)
+            score += put_nb(feats, j, w, row, PF_HAND, v * hold)
+            score += put_nb(feats, j, w, row, PF_HAND_LOSE, v * lose)
+            score += put_nb(feats, j, w, row, PF_UNSEEN, v * share)
+            score += put_nb(feats, j, w, row, PF_PARTIAL, v * partial)
+            score += put_nb(feats, j, w, row, PF_OTHERS, v * theirs)
+            score += put_nb(feats, j, w, row, PF_OTHERS_MAX, v * most)
+            score += put_nb(feats, j, w, row, PF_LATE, v * late)
+            score += put_nb(feats, j, w, row, PF_FACE, v)
+            score += put_nb(feats, j, w, row, PF_COLOUR, v * colour)
+            score += put_nb(feats, j, w, row, PF_INSTEAD, (v - rest_mean) * expected)
+            score += put_nb(feats, j, w, row, PF_LOSS_LOW, min(v * expected, 0.0) * low)
+            if score > top:
+                top = score
+                out[0] = m
+                out[1] = t
+                out[2] = E.NO_SIDE
+            j += 1
+    if pub[E.P_GOLDEN_SIDE] == E.NO_SIDE:
+        own = min(hand_tricks_nb(hand, unseen), float(left))
+        others = (left - own) / max(players - 1, 1)
+        g = float(pub[E.P_GOLDEN_VALUE])
+        soft = max(ew[W_GOLDEN_SOFT], 1e-3)
+        gf = ew[W_GOLDEN_FUTURE]
+        lo = 1 << 30
+        hi = -1
+        lo_n = 0
+        hi_n = 0
+        for s in range(players):
+            x = pub[E.P_TRICKS + s]
+            if x < lo:
+                lo, lo_n = x, 1
+            elif x == lo:
+                lo_n += 1
+            if x > hi:
+                hi, hi_n = x, 1
+            elif x == hi:
+                hi_n += 1
+        mine_tricks = pub[E.P_TRICKS + seat]
+        ahead = (own - others) / max(left, 1)
+        sevens_mine = popcount_nb(hand & SEVENS)
+        sevens_out = popcount_nb(unseen & SEVENS)
+        for side in (E.MIN_SIDE, E.MAX_SIDE):
+            # The earlier hand-made score of this side.
+            risk = golden_risk_nb(pub, seat, players, gf * own, gf * others, side, soft, seat)
+            theirs = 0.0
+            for s in range(players):
+                if s != seat:
+                    theirs += (pub[E.P_CABBAGES + s] + 1) * golden_risk_nb(
+                        pub, seat, players, gf * own, gf * others, side, soft, s)
+            earlier = -g * risk + ew[W_OPPONENTS] * g * theirs / weight_sum
+            if side == E.MIN_SIDE:
+                at_end = mine_tricks == lo
+                alone = at_end and lo_n == 1
+            else:
+                at_end = mine_tricks == hi
+                alone = at_end and hi_n == 1
+            clear_nb(feats, j)
+            score = put_nb(feats, j, w, row, PF_EARLIER, earlier)
+            score += put_nb(feats, j, w, row, PF_GOLDEN, 1.0)
+            score += put_nb(feats, j, w, row, PF_G_AT_END, -g * at_end)
+            score += put_nb(feats, j, w, row, PF_G_ALONE, -g * alone)
+            score += put_nb(feats, j, w, row, PF_G_RISK_SHARP,
+                            -g * golden_risk_nb(pub, seat, players, own, others, side, 0.3, seat))
+            score += put_nb(feats, j, w, row, PF_G_RISK_SOFT,
+                            -g * golden_risk_nb(pub, seat, players, own, others, side, 2.0, seat))
+            on_max = 1.0 if side == E.MAX_SIDE else 0.0
+            score += put_nb(feats, j, w, row, PF_G_MAX, g * on_max)
+            score += put_nb(feats, j, w, row, PF_G_MAX_LATE, g * late * on_max)
+            score += put_nb(feats, j, w, row, PF_G_AT_END_LATE, -g * late * at_end)
+            score += put_nb(feats, j, w, row, PF_G_LEAD, g * ahead * (1.0 - 2.0 * on_max))
+            other = E.MAX_SIDE if side == E.MIN_SIDE else E.MIN_SIDE
+            score += put_nb(feats, j, w, row, PF_G_OTHER_SHARP,
+                            g * golden_risk_nb(pub, seat, players, own, others, other, 0.3, seat))
+            score += put_nb(feats, j, w, row, PF_G_OTHER_SOFT,
+                            g * golden_risk_nb(pub, seat, players, own, others, other, 2.0, seat))
+            score += put_nb(feats, j, w, row, PF_G_SEVENS_OUT, g * sevens_out / 4.0)
+            score += put_nb(feats, j, w, row, PF_G_SEVENS_MINE, g * sevens_mine / 4.0)
+            if score > top:
+                top = score
+                out[0] = E.GOLDEN_SLOT
+                out[1] = -1
+                out[2] = side
+            j += 1
+    return row
+
+
+@njit(cache=True)
+def expert_placement_search_nb(pub, hand, pw, w, samples, rng, out):
+    """The placement scored best by :func:`placement_features_nb` with the
+    weights ``pw``; when that is the golden token, whose side decides who
+    pays at the end of the round, the seat weighs both sides on ``samples``
+    imagined deals played out by ``greedy``, as ``lookahead`` does, and
+    keeps the better (its own choice on a tie)."""
+    placement_features_nb(pub, hand, NO_FEATURES, pw, w, out)
     if out[0] != E.GOLDEN_SLOT or samples <= 0:
         return
     moves = np.empty((2, 3), dtype=np.int64)
@@ -490,4 +719,4 @@ def expert_card_default_nb(pub, hand, legal):
 
 @njit(cache=True)
 def expert_placement_default_nb(pub, hand, rng, out):
-    expert_placement_search_nb(pub, hand, EXPERT_WEIGHTS, GOLDEN_SAMPLES, rng, out)
+    expert_placement_search_nb(pub, hand, EXPERT_PLACEMENT_WEIGHTS, EXPERT_WEIGHTS, GOLDEN_SAMPLES, rng, out)

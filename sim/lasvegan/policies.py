@@ -6,9 +6,9 @@ strongest:
 * ``random`` — any legal card, any free placement, uniformly;
 * ``cautious`` — a beginner's rule of thumb (``heuristics``);
 * ``greedy`` — weighs up the current trick (``heuristics``);
-* ``expert`` — scores each card by features that look past the trick,
-  fitted to lookahead's value of every card, at several times greedy's
-  cost (``expert``);
+* ``expert`` — scores each card and each token placement by features that
+  look past the trick, fitted to lookahead's value of every move, at
+  several times greedy's cost (``expert``);
 * ``lookahead:N`` — imagines ``N`` deals of the hidden cards per move and
   plays each out with ``greedy`` (``lookahead``); ``lookahead:N:win``
   judges the outcomes by the chance to win the game rather than by the
@@ -89,9 +89,9 @@ POLICY_DESCRIPTIONS = {
     ),
     "epsilon": "Plays like its base policy, but makes a uniformly random move with probability E.",
     "expert": (
-        "Scores each card by features that look past the trick (what it gives away, unseen cards that beat it, "
-        "what the hand keeps, the golden machine, its cabbages), fitted to lookahead's value of every card; "
-        "places tokens for the end of the round. Several times greedy's cost."
+        "Scores each card and each token placement by features that look past the trick (what a card gives "
+        "away, unseen cards that beat it, what the hand keeps, what a machine will count by the end of the "
+        "round), fitted to lookahead's value of every move. Several times greedy's cost."
     ),
 }
 

@@ -1,11 +1,26 @@
 """The ``expert`` policy's scores: the features a fit sees are the ones the player plays by."""
 
 import numpy as np
+import pytest
 
 from sim.lasvegan import enums as E
-from sim.lasvegan.expert import N_CONTEXTS, N_FEATURES, NO_FEATURES, card_features_nb
+from sim.lasvegan.expert import (
+    N_CONTEXTS,
+    N_FEATURES,
+    N_PLACEMENT_CONTEXTS,
+    N_PLACEMENT_FEATURES,
+    NO_FEATURES,
+    PF_EARLIER,
+    card_features_nb,
+    expert_placement_nb,
+    placement_features_nb,
+)
 from sim.lasvegan.expert_card_weights import EXPERT_CARD_WEIGHTS
+from sim.lasvegan.expert_placement_weights import EXPERT_PLACEMENT_WEIGHTS
+from sim.lasvegan.expert_weights import EXPERT_WEIGHTS
 from sim.lasvegan.table import Table
+
+MAX_OPTIONS = E.MACHINES_PER_ROUND * E.MAX_TOKENS + 2
 
 
 def card_choices(n, seed=1):
@@ -21,6 +36,32 @@ def card_choices(n, seed=1):
             continue
         found.append(table)
     return found
+
+
+def placements(n, seed=2):
+    """Placements owed for a 7, from rounds played by ``expert`` (golden token free or not)."""
+    rng = np.random.default_rng(seed)
+    found = []
+    k = 0
+    while len(found) < n:
+        k += 1
+        table = Table.dealt_at_random(int(rng.integers(3, 6)), int(rng.integers(2**32)))
+        table.advance("expert", int(rng.integers(36)), seed=k)
+        while not table.round_over and not table.owed:
+            table.play(table.choose_card("greedy"))
+        if table.owed:
+            found.append(table)
+    return found
+
+
+def options(table):
+    """The placements the seat may make, in the features' order."""
+    pub = table.pub
+    free = [t for t in range(pub[E.P_N_TOKENS]) if not pub[E.P_TOKEN_PLACED + t]]
+    moves = [(m, t, E.NO_SIDE) for m in range(E.MACHINES_PER_ROUND) if pub[E.P_MACHINE_TOKEN + m] < 0 for t in free]
+    if pub[E.P_GOLDEN_SIDE] == E.NO_SIDE:
+        moves += [(E.GOLDEN_SLOT, -1, E.MIN_SIDE), (E.GOLDEN_SLOT, -1, E.MAX_SIDE)]
+    return moves
 
 
 def test_a_card_is_chosen_by_the_same_features_a_fit_sees():
@@ -46,3 +87,48 @@ def test_every_card_feature_is_seen_in_real_situations():
         card_features_nb(table.pub, np.uint64(table.hand), np.uint64(table.legal()), feats, none)
         seen |= (feats != 0).any(axis=0)
     assert seen.all(), f"features never set: {np.flatnonzero(~seen).tolist()}"
+
+
+def test_a_placement_is_chosen_by_the_same_features_a_fit_sees():
+    weights = [EXPERT_PLACEMENT_WEIGHTS,
+               np.random.default_rng(4).normal(size=(N_PLACEMENT_CONTEXTS, N_PLACEMENT_FEATURES))]
+    out = np.zeros(3, dtype=np.int64)
+    for table in placements(200):
+        moves = options(table)
+        for w in weights:
+            feats = np.zeros((MAX_OPTIONS, N_PLACEMENT_FEATURES))
+            row = placement_features_nb(table.pub, np.uint64(table.hand), feats, w, EXPERT_WEIGHTS, out)
+            written = tuple(int(x) for x in out)
+            placement_features_nb(table.pub, np.uint64(table.hand), NO_FEATURES, w, EXPERT_WEIGHTS, out)
+            assert tuple(out) == written
+            # The choice scores highest (tokens showing the same face tie).
+            scores = feats[:len(moves)] @ w[row]
+            chosen = moves.index(written)
+            assert scores[chosen] >= scores.max() - 1e-9 * (1.0 + abs(scores.max()))
+            # Nothing is written past the options the seat has.
+            assert not feats[len(moves):].any()
+
+
+def test_every_placement_feature_is_seen_in_real_situations():
+    none = np.zeros((N_PLACEMENT_CONTEXTS, N_PLACEMENT_FEATURES))
+    out = np.zeros(3, dtype=np.int64)
+    seen = np.zeros(N_PLACEMENT_FEATURES, dtype=bool)
+    for table in placements(300):
+        feats = np.zeros((MAX_OPTIONS, N_PLACEMENT_FEATURES))
+        placement_features_nb(table.pub, np.uint64(table.hand), feats, none, EXPERT_WEIGHTS, out)
+        seen |= (feats != 0).any(axis=0)
+    assert seen.all(), f"features never set: {np.flatnonzero(~seen).tolist()}"
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_the_earlier_score_alone_places_as_the_hand_made_expert_did(seed):
+    """Feature PF_EARLIER is the hand-made placement score: weighted alone it
+    makes the hand-made player's choices, which the fit starts from."""
+    w = np.zeros((N_PLACEMENT_CONTEXTS, N_PLACEMENT_FEATURES))
+    w[:, PF_EARLIER] = 1.0
+    out = np.zeros(3, dtype=np.int64)
+    hand_made = np.zeros(3, dtype=np.int64)
+    for table in placements(150, seed):
+        placement_features_nb(table.pub, np.uint64(table.hand), NO_FEATURES, w, EXPERT_WEIGHTS, out)
+        expert_placement_nb(table.pub, np.uint64(table.hand), EXPERT_WEIGHTS, hand_made)
+        assert out.tolist() == hand_made.tolist()

@@ -1,0 +1,296 @@
+"""Fit the token-placement weights of the ``expert`` policy; writes ``sim/lasvegan/expert_placement_weights.py``.
+
+Run: ``.venv/bin/python bench/train_expert_placements.py [--situations 3000] [--samples 256]``.
+
+1. Situations: rounds of the rulebook game at 3, 4 and 5 players, dealt at
+   random (machines, token faces, round, cabbages) and played from a random
+   point by each policy of ``--play`` in turn until a seat owes a
+   placement for a 7 it won; ``--situations`` placements per player count
+   and policy.
+2. In each, ``lookahead``'s own estimate of every placement the seat may
+   make: the mean outcome (the seat's cabbage change in the round) over
+   ``--samples`` imagined deals played out by ``greedy``, every placement
+   on the same deals - what ``lookahead:N`` maximises.
+3. Every placement is described by ``expert.placement_features_nb``; one
+   weight vector per table size scores them. The weights minimise the
+   expected regret of a player that picks each placement with probability
+   softmax(score), by plain gradient descent (Adam, fixed steps, from the
+   hand-made score of the earlier ``expert``), so a run is reproducible to
+   the last digit.
+
+The situations are split in two: the fit sees one half, the other half
+reports the regret of the argmax choice on placements it was not fitted on,
+next to ``greedy``'s and the earlier ``expert``'s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from sim.lasvegan import enums as E
+from sim.lasvegan.expert import (
+    N_PLACEMENT_CONTEXTS,
+    N_PLACEMENT_FEATURES,
+    PF_EARLIER,
+    expert_placement_nb,
+    expert_placement_search_nb,
+    placement_features_nb,
+    NO_FEATURES,
+)
+from sim.lasvegan.expert_weights import EXPERT_WEIGHTS
+from sim.lasvegan.heuristics import greedy_placement_nb
+from sim.lasvegan.lookahead import MAX_OPTIONS, OBJECTIVE_CABBAGES, lookahead_placement_nb, mean_outcomes_nb
+from sim.lasvegan.table import Table, seat_stream
+from train_expert_cards import played_at
+
+OUT = Path(__file__).resolve().parents[1] / "sim" / "lasvegan" / "expert_placement_weights.py"
+# Imagined deals of the "golden search" columns: the side of a golden token the score places,
+# weighed again on that many deals (the earlier expert's default).
+SEARCH_SAMPLES = 8
+
+
+def placement_moves(pub) -> np.ndarray:
+    """Every placement the seat may choose, in lookahead's order."""
+    moves = []
+    any_token = any(pub[E.P_TOKEN_PLACED + t] == 0 for t in range(pub[E.P_N_TOKENS]))
+    for m in range(E.MACHINES_PER_ROUND):
+        if pub[E.P_MACHINE_TOKEN + m] >= 0 or not any_token:
+            continue
+        for t in range(pub[E.P_N_TOKENS]):
+            if pub[E.P_TOKEN_PLACED + t] == 0:
+                moves.append((m, t, E.NO_SIDE))
+    if pub[E.P_GOLDEN_SIDE] == E.NO_SIDE:
+        moves += [(E.GOLDEN_SLOT, -1, E.MIN_SIDE), (E.GOLDEN_SLOT, -1, E.MAX_SIDE)]
+    return np.array(moves, dtype=np.int64).reshape(-1, 3)
+
+
+def next_placement(players: int, play: str, rng: np.random.Generator) -> Table | None:
+    """A round dealt at random, played by ``play`` from a random point until a seat owes a placement
+    (None if the round ends first)."""
+    table = Table.dealt_at_random(players, int(rng.integers(2**32)))
+    seed = int(rng.integers(1000))
+    table.advance(play, int(rng.integers(E.N_CARDS - E.N_CARDS % players)), seed=seed)
+    streams = [seat_stream(seed + 1, 0, s) for s in range(players)]
+    while not table.round_over:
+        if table.owed:
+            return table
+        table.play(table.choose_card(play, streams[table.seat]))
+    return None
+
+
+def situations(n: int, samples: int, seed: int, play: str) -> dict[str, np.ndarray]:
+    """``n`` placements per player count, played up to by ``play``, with lookahead's value of every option."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for players in (3, 4, 5):
+        count = 0
+        while count < n:
+            table = next_placement(players, play, rng)
+            if table is None:
+                continue
+            moves = placement_moves(table.pub)
+            if len(moves) < 2:
+                continue
+            totals = np.zeros(len(moves))
+            stream = seat_stream(seed, len(rows), table.seat)
+            mean_outcomes_nb(table.pub, np.uint64(table.hand), stream, samples, OBJECTIVE_CABBAGES,
+                             moves, len(moves), True, totals)
+            rows.append((table.pub.copy(), table.hand, moves, totals))
+            count += 1
+        print(f"  {players} players: {count} placements", file=sys.stderr)
+    data = {
+        "pub": np.array([r[0] for r in rows]),
+        "hand": np.array([r[1] for r in rows], dtype=np.uint64),
+        "moves": np.full((len(rows), MAX_OPTIONS, 3), -1, dtype=np.int64),
+        "values": np.full((len(rows), MAX_OPTIONS), np.nan),
+    }
+    for i, (_, _, moves, totals) in enumerate(rows):
+        data["moves"][i, :len(moves)] = moves
+        data["values"][i, :len(moves)] = totals
+    return data
+
+
+def load_situations(args) -> dict[str, np.ndarray]:
+    """The valued situations of every ``--play`` policy, from ``--cache`` when they were valued before."""
+    sets = []
+    for play, seed in zip(args.play.split(","), map(int, args.seeds.split(","))):
+        path = args.cache / f"placements-{play.replace(':', '_')}-{seed}-{args.situations}-{args.samples}.npz"
+        if path.exists():
+            with np.load(path) as f:
+                sets.append({k: f[k] for k in f.files})
+            continue
+        print(f"valuing placements played up to by {play} (seed {seed}) with lookahead:{args.samples} ...",
+              file=sys.stderr)
+        sets.append(situations(args.situations, args.samples, seed, play))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, **sets[-1])
+    return {k: np.concatenate([d[k] for d in sets]) for k in sets[0]}
+
+
+def features(data: dict[str, np.ndarray]):
+    """Features of every option of every placement, and the placements' contexts."""
+    n = len(data["hand"])
+    feats = np.zeros((n, MAX_OPTIONS, N_PLACEMENT_FEATURES))
+    contexts = np.zeros(n, dtype=np.int64)
+    none = np.zeros((N_PLACEMENT_CONTEXTS, N_PLACEMENT_FEATURES))
+    out = np.zeros(3, dtype=np.int64)
+    for i in range(n):
+        contexts[i] = placement_features_nb(data["pub"][i], data["hand"][i], feats[i], none, EXPERT_WEIGHTS, out)
+    return feats, contexts
+
+
+def scores(w, feats, contexts):
+    return np.einsum("ijk,ik->ij", feats, w[contexts])
+
+
+def regret_of_choices(values, chosen) -> float:
+    """Mean regret of choosing option ``chosen[i]`` in situation ``i``."""
+    picked = np.take_along_axis(values, chosen[:, None], axis=1)[:, 0]
+    return float(np.mean(np.nanmax(values, axis=1) - picked))
+
+
+def option_index(moves, out) -> int:
+    for j, move in enumerate(moves):
+        if move[0] == out[0] and (out[0] == E.GOLDEN_SLOT and move[2] == out[2]
+                                  or out[0] != E.GOLDEN_SLOT and move[1] == out[1]):
+            return j
+    raise ValueError(f"{out} is not among the options")
+
+
+def choices_of(data, rows, choose) -> np.ndarray:
+    """The option ``choose(i, pub, hand, out)`` picks in each situation of ``rows``."""
+    out = np.zeros(3, dtype=np.int64)
+    chosen = np.zeros(len(rows), dtype=np.int64)
+    for k, i in enumerate(rows):
+        choose(i, data["pub"][i], data["hand"][i], out)
+        chosen[k] = option_index(data["moves"][i], out)
+    return chosen
+
+
+def fit(feats, values, contexts, mask, steps: int, rate: float, ridge: float) -> np.ndarray:
+    """Adam on the expected regret of softmax(score), from the earlier hand-made score."""
+    regret = np.where(mask, np.nanmax(values, axis=1)[:, None] - np.nan_to_num(values), 0.0)
+    w = np.zeros((N_PLACEMENT_CONTEXTS, N_PLACEMENT_FEATURES))
+    w[:, PF_EARLIER] = 1.0
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    onehot = np.eye(N_PLACEMENT_CONTEXTS)[contexts]
+    n = len(values)
+    for t in range(1, steps + 1):
+        s = np.where(mask, scores(w, feats, contexts), -np.inf)
+        s -= s.max(axis=1, keepdims=True)
+        p = np.exp(s)
+        p /= p.sum(axis=1, keepdims=True)
+        loss_i = (p * regret).sum(axis=1)
+        ds = p * (regret - loss_i[:, None])
+        grad = onehot.T @ (np.einsum("ij,ijk->ik", ds, feats) / n) + ridge * w
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad * grad
+        w -= rate * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
+        if t % 500 == 0:
+            print(f"  step {t}: expected regret {loss_i.mean():.4f}", file=sys.stderr)
+    return w
+
+
+def write_weights(w: np.ndarray, command: str, report: str) -> None:
+    rows = ",\n".join("    [" + ", ".join(f"{x:.6g}" for x in row) + "]" for row in w)
+    OUT.write_text(
+        '"""Token-placement weights of the ``expert`` policy: one row per table size (3 and 2,\n'
+        "4, 5 players), one column per feature of ``expert.placement_features_nb``.\n\n"
+        f"Written by ``bench/train_expert_placements.py``; reproduce with:\n\n    {command}\n\n{report}\n\"\"\"\n\n"
+        "import numpy as np\n\n"
+        f"EXPERT_PLACEMENT_WEIGHTS = np.array([\n{rows},\n])\n"
+    )
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--situations", type=int, default=3000, help="placements per player count and policy")
+    ap.add_argument("--samples", type=int, default=256, help="lookahead's imagined deals per situation")
+    ap.add_argument("--play", default="expert,lookahead:16,epsilon:0.2:expert",
+                    help="policies that play the rounds up to the placements, one set of situations each")
+    ap.add_argument("--seeds", default="5,6,7", help="seed of each set of situations")
+    ap.add_argument("--steps", type=int, default=3000)
+    ap.add_argument("--rate", type=float, default=0.02)
+    ap.add_argument("--ridge", type=float, default=1e-4)
+    ap.add_argument("--seed", type=int, default=1, help="seed of the split into fitted and held-out situations")
+    ap.add_argument("--cache", type=Path, default=Path(__file__).resolve().parent / ".cache",
+                    help="where valued situations are kept between runs")
+    ap.add_argument("--dry-run", action="store_true", help="print the weights, do not write them")
+    ap.add_argument("--value-only", action="store_true", help="value the situations, fit nothing")
+    return ap
+
+
+def main() -> None:
+    args = parser().parse_args()
+    data = load_situations(args)
+    print(f"{len(data['hand'])} placements", file=sys.stderr)
+    if args.value_only:
+        return
+    values = data["values"]
+    mask = ~np.isnan(values)
+    feats, contexts = features(data)
+    n = len(values)
+    order = np.random.default_rng(args.seed).permutation(n)
+    train, held_out = np.sort(order[: n // 2]), np.sort(order[n // 2:])
+    w = fit(feats[train], values[train], contexts[train], mask[train], args.steps, args.rate, args.ridge)
+
+    def fitted(i, pub, hand, out):
+        placement_features_nb(pub, hand, NO_FEATURES, w, EXPERT_WEIGHTS, out)
+
+    earlier = np.zeros_like(w)
+    earlier[:, PF_EARLIER] = 1.0
+
+    def searched(weights):
+        def choose(i, pub, hand, out):
+            rng = seat_stream(99, int(i), 0)
+            expert_placement_search_nb(pub, hand, weights, EXPERT_WEIGHTS, SEARCH_SAMPLES, rng, out)
+        return choose
+
+    def lookahead(n_samples):
+        params = np.array([n_samples, OBJECTIVE_CABBAGES, 0, 0], dtype=np.float64)
+
+        def choose(i, pub, hand, out):
+            lookahead_placement_nb(params, pub, hand, seat_stream(98, int(i), 0), out)
+        return choose
+
+    players = data["pub"][:, E.P_PLAYERS]
+    golden_free = data["pub"][:, E.P_GOLDEN_SIDE] == E.NO_SIDE
+    parts = [("all", held_out)]
+    parts += [(f"{p} players", held_out[players[held_out] == p]) for p in (3, 4, 5)]
+    parts += [("golden token free", held_out[golden_free[held_out]]),
+              ("golden token placed", held_out[~golden_free[held_out]])]
+    players_of = {
+        "greedy": lambda i, pub, hand, out: greedy_placement_nb(pub, hand, out),
+        "earlier expert": lambda i, pub, hand, out: expert_placement_nb(pub, hand, EXPERT_WEIGHTS, out),
+        "earlier expert + golden search": searched(earlier),
+        "fitted": fitted,
+        "fitted + golden search": searched(w),
+        "lookahead:64 (other deals)": lookahead(64),
+    }
+    lines = [f"Mean regret in cabbages against lookahead:{args.samples}'s values, on {len(held_out)} held-out",
+             "placements:", "  " + " / ".join(players_of)]
+    choices = {name: choices_of(data, held_out, f) for name, f in players_of.items()}
+    where = {i: k for k, i in enumerate(held_out)}
+    for name, rows in parts:
+        idx = np.array([where[i] for i in rows], dtype=np.int64)
+        cells = [f"{regret_of_choices(values[rows], c[idx]):.3f}" for c in choices.values()]
+        lines.append(f"  {name} ({len(rows)}): " + " / ".join(cells))
+    e_train = regret_of_choices(values[train], choices_of(data, train, fitted))
+    lines.append(f"(fitted, on the {len(train)} fitted placements: {e_train:.3f})")
+    report = "\n".join(lines)
+    print(report)
+    if not args.dry_run:
+        command = (f".venv/bin/python bench/train_expert_placements.py --situations {args.situations} "
+                   f"--samples {args.samples} --play {args.play} --seeds {args.seeds} --steps {args.steps} "
+                   f"--rate {args.rate} --ridge {args.ridge} --seed {args.seed}")
+        write_weights(w, command, report + "\n" + played_at())
+        print(f"wrote {OUT}")
+
+
+if __name__ == "__main__":
+    main()
