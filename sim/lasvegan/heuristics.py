@@ -137,19 +137,19 @@ def trick_count_worth_nb(pub, seat):
 def trick_so_far_nb(pub):
     """``(led suit, highest led value, an off-suit 0 was played, cards mask)``; led -1 if empty."""
     n = pub[E.P_TRICK_LEN]
-    if n == 0:
-        return -1, -1, False, np.uint64(0)
-    led = pub[E.P_TRICK_CARDS] // 10
+    led = pub[E.P_TRICK_CARDS] // 10 if n > 0 else -1
     best = -1
     zero = False
     mask = np.uint64(0)
+    # No branch on the cards played: whether a card follows suit changes
+    # from one decision to the next, and no predictor guesses it.
     for i in range(n):
         card = pub[E.P_TRICK_CARDS + i]
+        value = card % 10
+        follows = card // 10 == led
+        best = max(best, value if follows else -1)
+        zero |= (value == 0) & (not follows)
         mask |= np.uint64(1) << np.uint64(card)
-        if card // 10 == led:
-            best = max(best, card % 10)
-        elif card % 10 == 0:
-            zero = True
     return led, best, zero, mask
 
 
@@ -448,7 +448,15 @@ def negative_cards_nb(pub):
     return bad
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always")
+def lowest_value_card_nb(cards):
+    """The card of lowest value in the non-empty mask ``cards``; of the lowest suit among equals."""
+    # Fold the four suits onto one: the lowest value present, then its lowest suit.
+    values = cards | (cards >> np.uint64(10)) | (cards >> np.uint64(20)) | (cards >> np.uint64(30))
+    return lowest_nb(cards & (ZEROS << np.uint64(lowest_nb(values & np.uint64(0x3FF)))))
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
 def cautious_card_nb(pub, hand, legal):
     """cautious — a beginner's rule of thumb: stay out of trouble, play low.
 
@@ -461,20 +469,13 @@ def cautious_card_nb(pub, hand, legal):
         return lowest_nb(legal)
     led, best, zero, trick = trick_so_far_nb(pub)
     trouble = SEVENS | negative_cards_nb(pub)
-    safe = -1
-    low = -1
-    rest = legal
-    while rest:
-        card = lowest_nb(rest)
-        rest &= rest - np.uint64(1)
-        if low < 0 or card % 10 < low % 10:
-            low = card
-        taken = trick | (np.uint64(1) << np.uint64(card))
-        if takes_lead_nb(card, led, best, zero) and taken & trouble:
-            continue
-        if safe < 0 or card % 10 < safe % 10:
-            safe = card
-    return safe if safe >= 0 else low
+    # Whole masks rather than a loop over the cards: which card is played
+    # changes from one decision to the next, and a branch on it is
+    # mispredicted as often as not.
+    takers = legal & lead_takers_nb(led, best, zero)
+    avoid = takers if trick & trouble else takers & trouble
+    safe = legal & ~avoid
+    return lowest_value_card_nb(safe if safe else legal)
 
 
 @njit(cache=True)
