@@ -137,19 +137,19 @@ def trick_count_worth_nb(pub, seat):
 def trick_so_far_nb(pub):
     """``(led suit, highest led value, an off-suit 0 was played, cards mask)``; led -1 if empty."""
     n = pub[E.P_TRICK_LEN]
-    if n == 0:
-        return -1, -1, False, np.uint64(0)
-    led = pub[E.P_TRICK_CARDS] // 10
+    led = pub[E.P_TRICK_CARDS] // 10 if n > 0 else -1
     best = -1
     zero = False
     mask = np.uint64(0)
+    # No branch on the cards played: whether a card follows suit changes
+    # from one decision to the next, and no predictor guesses it.
     for i in range(n):
         card = pub[E.P_TRICK_CARDS + i]
+        value = card % 10
+        follows = card // 10 == led
+        best = max(best, value if follows else -1)
+        zero |= (value == 0) & (not follows)
         mask |= np.uint64(1) << np.uint64(card)
-        if card // 10 == led:
-            best = max(best, card % 10)
-        elif card % 10 == 0:
-            zero = True
     return led, best, zero, mask
 
 
@@ -161,6 +161,19 @@ def takes_lead_nb(card, led, best, zero):
     if card // 10 != led:
         return card % 10 == 0
     return not zero and card % 10 > best
+
+
+@njit(cache=True, inline="always")
+def lead_takers_nb(led, best, zero):
+    """The cards that would win the trick if nobody played after them: the
+    mask form of :func:`takes_lead_nb`, for all cards at once."""
+    if led < 0:
+        return ALL_CARDS
+    suit = SUIT_MASK[led]
+    takers = ZEROS & ~suit
+    if not zero:
+        takers |= suit & ~((np.uint64(2) << np.uint64(10 * led + best)) - np.uint64(1))
+    return takers
 
 
 @njit(cache=True, inline="always")
@@ -213,9 +226,38 @@ def unseen_cards_nb(pub, hand):
 # --- greedy ----------------------------------------------------------------------
 
 
+@njit(cache=True, inline="always")
+def machine_danger_nb(pub, m, bare, won):
+    """``(cards, danger)`` of :func:`machine_terms_nb`, without the trick's worth."""
+    sticker = pub[E.P_MACHINES + m]
+    weight = machine_weight_nb(pub, m, bare)
+    if sticker < E.POINTS_BASE:
+        cards = SUIT_MASK[sticker]
+        return cards, -weight * colour_groups_nb(popcount_nb(won & cards), 1)
+    return VALUE_MASK[sticker - E.POINTS_BASE], -weight
+
+
+@njit(cache=True, inline="always")
+def shed_score_nb(card, bit, led, cards0, danger0, cards1, danger1, cards2, danger2):
+    """Shedding order for a card that loses (or must win a bad trick): the
+    highest card when following suit, the most dangerous one when discarding."""
+    danger = 0.0
+    if bit & cards0:
+        danger += danger0
+    if bit & cards1:
+        danger += danger1
+    if bit & cards2:
+        danger += danger2
+    if led < 0 or card // 10 == led:
+        return card % 10 + 0.1 * danger
+    return 10.0 * danger + card % 10
+
+
 # error_model="numpy": every division here is guarded already; Python's
-# model would test each divisor again on every decision.
-@njit(cache=True, error_model="numpy")
+# model would test each divisor again on every decision. _nrt=False: greedy
+# allocates nothing, and without it every decision paid several atomic
+# updates of the observation's reference count.
+@njit(cache=True, error_model="numpy", _nrt=False)
 def greedy_card_nb(pub, hand, legal):
     """greedy — a player who weighs up the trick in front of it.
 
@@ -238,14 +280,35 @@ def greedy_card_nb(pub, hand, legal):
     if legal & (legal - np.uint64(1)) == 0:
         return lowest_nb(legal)
     seat = seat_to_move_nb(pub)
-    players = pub[E.P_PLAYERS]
     won = np.uint64(pub[E.P_WON + seat])
     bare = unplaced_token_mean_nb(pub)
+    led, best, zero, trick = trick_so_far_nb(pub)
+    takers = legal & lead_takers_nb(led, best, zero)
+    if takers == 0:
+        # No card can win: the trick's worth does not matter (every card's
+        # is 0), only the order in which cards are shed. About half the
+        # decisions with a choice, when following suit.
+        cards0, danger0 = machine_danger_nb(pub, 0, bare, won)
+        cards1, danger1 = machine_danger_nb(pub, 1, bare, won)
+        cards2, danger2 = machine_danger_nb(pub, 2, bare, won)
+        choice = -1
+        top = -np.inf
+        rest = legal
+        while rest:
+            card = lowest_nb(rest)
+            bit = np.uint64(1) << np.uint64(card)
+            rest &= rest - np.uint64(1)
+            score = 0.0 + TIE * shed_score_nb(card, bit, led, cards0, danger0, cards1, danger1, cards2, danger2)
+            if score > top:
+                top = score
+                choice = card
+        return choice
+
+    players = pub[E.P_PLAYERS]
     unseen = unseen_cards_nb(pub, hand)
     n_unseen = popcount_nb(unseen)
     later_cards, later_voids = later_seats_nb(pub)
     q = later_cards / n_unseen if n_unseen else 0.0
-    led, best, zero, trick = trick_so_far_nb(pub)
     later = players - 1 - pub[E.P_TRICK_LEN]
     cards0, worth0, add0, danger0 = machine_terms_nb(pub, 0, bare, won, trick)
     cards1, worth1, add1, danger1 = machine_terms_nb(pub, 1, bare, won, trick)
@@ -265,7 +328,7 @@ def greedy_card_nb(pub, hand, legal):
         bit = np.uint64(1) << np.uint64(card)
         rest &= rest - np.uint64(1)
         ev = 0.0
-        if takes_lead_nb(card, led, best, zero):
+        if bit & takers:
             worth = base + seven * (sevens_in_trick + (card % 10 == E.SEVEN))
             if bit & cards0:
                 worth += add0
@@ -278,21 +341,7 @@ def greedy_card_nb(pub, hand, legal):
         if ev > 0.0:
             score = ev - TIE * (card % 10)  # the cheapest card that wins
         else:
-            # Shedding order for a card that loses (or must win a bad
-            # trick): the highest card when following suit, the most
-            # dangerous one when discarding.
-            danger = 0.0
-            if bit & cards0:
-                danger += danger0
-            if bit & cards1:
-                danger += danger1
-            if bit & cards2:
-                danger += danger2
-            if led < 0 or card // 10 == led:
-                shed = card % 10 + 0.1 * danger
-            else:
-                shed = 10.0 * danger + card % 10
-            score = ev + TIE * shed
+            score = ev + TIE * shed_score_nb(card, bit, led, cards0, danger0, cards1, danger1, cards2, danger2)
         if score > top:
             top = score
             choice = card
@@ -399,7 +448,15 @@ def negative_cards_nb(pub):
     return bad
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, inline="always")
+def lowest_value_card_nb(cards):
+    """The card of lowest value in the non-empty mask ``cards``; of the lowest suit among equals."""
+    # Fold the four suits onto one: the lowest value present, then its lowest suit.
+    values = cards | (cards >> np.uint64(10)) | (cards >> np.uint64(20)) | (cards >> np.uint64(30))
+    return lowest_nb(cards & (ZEROS << np.uint64(lowest_nb(values & np.uint64(0x3FF)))))
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
 def cautious_card_nb(pub, hand, legal):
     """cautious — a beginner's rule of thumb: stay out of trouble, play low.
 
@@ -412,20 +469,13 @@ def cautious_card_nb(pub, hand, legal):
         return lowest_nb(legal)
     led, best, zero, trick = trick_so_far_nb(pub)
     trouble = SEVENS | negative_cards_nb(pub)
-    safe = -1
-    low = -1
-    rest = legal
-    while rest:
-        card = lowest_nb(rest)
-        rest &= rest - np.uint64(1)
-        if low < 0 or card % 10 < low % 10:
-            low = card
-        taken = trick | (np.uint64(1) << np.uint64(card))
-        if takes_lead_nb(card, led, best, zero) and taken & trouble:
-            continue
-        if safe < 0 or card % 10 < safe % 10:
-            safe = card
-    return safe if safe >= 0 else low
+    # Whole masks rather than a loop over the cards: which card is played
+    # changes from one decision to the next, and a branch on it is
+    # mispredicted as often as not.
+    takers = legal & lead_takers_nb(led, best, zero)
+    avoid = takers if trick & trouble else takers & trouble
+    safe = legal & ~avoid
+    return lowest_value_card_nb(safe if safe else legal)
 
 
 @njit(cache=True)

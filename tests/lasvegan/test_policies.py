@@ -6,6 +6,7 @@ import pytest
 from sim.errors import ConfigError
 from sim.lasvegan.conformance import hidden_dealt_otherwise, owed_placement, random_table, situations
 from sim.lasvegan import enums as E
+from sim.lasvegan.heuristics import lead_takers_nb, lowest_value_card_nb, takes_lead_nb
 from sim.lasvegan.nb import play_games
 from sim.lasvegan.params import Rules
 from sim.lasvegan.policies import (
@@ -241,6 +242,23 @@ def test_cautious_does_not_take_a_card_of_a_negative_machine():
 def test_cautious_plays_low_and_does_not_lead_a_seven():
     table = Table([cards("G7", "B9", "R8"), cards("G1", "G2", "G3"), cards("B1", "B2", "B3")])
     assert table.choose_card("cautious") == card_id("R8")
+
+
+def test_the_mask_of_cards_that_take_the_lead_agrees_with_the_card_by_card_rule():
+    for led in range(-1, E.N_SUITS):
+        for best in range(-1 if led < 0 else 0, E.N_VALUES):
+            for zero in (False, True):
+                takers = int(lead_takers_nb(led, best, zero))
+                for card in range(E.N_CARDS):
+                    assert bool(takers >> card & 1) == takes_lead_nb(card, led, best, zero), (led, best, zero, card)
+
+
+def test_the_lowest_value_card_of_a_mask_is_of_the_lowest_suit_among_equals():
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        mask = int(rng.integers(1, 1 << E.N_CARDS))
+        expected = min(mask_cards(mask), key=lambda card: (card % 10, card))
+        assert lowest_value_card_nb(np.uint64(mask)) == expected
 
 
 # --- epsilon -----------------------------------------------------------------------
