@@ -42,6 +42,9 @@ from sim.lasvegan.table import Table, seat_stream
 
 OUT = Path(__file__).resolve().parents[1] / "sim" / "lasvegan" / "expert_card_weights.py"
 MAX_LEGAL = E.N_CARDS // 2
+CARD_DOC = """Card-play weights of the ``expert`` policy: one row per kind of choice
+(leading, following suit, discarding; for 3, 4, 5 players), one column per feature of
+``expert.card_features_nb``."""
 
 
 def situations(n: int, samples: int, seed: int, play: str) -> dict[str, np.ndarray]:
@@ -100,14 +103,16 @@ def argmax_regret(w, feats, values, contexts, mask) -> float:
     return float(np.mean(np.nanmax(values, axis=1) - chosen))
 
 
-def fit(feats, values, contexts, mask, steps: int, rate: float, ridge: float) -> np.ndarray:
-    """Adam on the expected regret of softmax(score), from greedy's choice."""
+def fit(feats, values, contexts, mask, steps: int, rate: float, ridge: float,
+        n_contexts: int = N_CONTEXTS, start: int = F_GREEDY) -> np.ndarray:
+    """Adam on the expected regret of softmax(score), from the choice feature ``start`` alone makes
+    (greedy's card)."""
     regret = np.where(mask, np.nanmax(values, axis=1)[:, None] - np.nan_to_num(values), 0.0)
-    w = np.zeros((N_CONTEXTS, N_FEATURES))
-    w[:, F_GREEDY] = 1.0
+    w = np.zeros((n_contexts, feats.shape[2]))
+    w[:, start] = 1.0
     m = np.zeros_like(w)
     v = np.zeros_like(w)
-    onehot = np.eye(N_CONTEXTS)[contexts]  # situations x contexts
+    onehot = np.eye(n_contexts)[contexts]  # situations x contexts
     n = len(values)
     for t in range(1, steps + 1):
         s = np.where(mask, scores(w, feats, contexts), -np.inf)
@@ -138,46 +143,61 @@ def played_at() -> str:
             "weights, plays into other situations and fits slightly different ones.")
 
 
-def write_weights(w: np.ndarray, command: str, report: str) -> None:
+def write_weights(out: Path, name: str, what: str, script: str, w: np.ndarray, args, report: str) -> None:
+    """Write weights ``w`` as the array ``name`` of module ``out``, with the command that fitted them."""
+    command = (f".venv/bin/python bench/{script} --situations {args.situations} "
+               f"--samples {args.samples} --play {args.play} --seeds {args.seeds} --steps {args.steps} "
+               f"--rate {args.rate} --ridge {args.ridge} --seed {args.seed}")
     rows = ",\n".join("    [" + ", ".join(f"{x:.6g}" for x in row) + "]" for row in w)
-    OUT.write_text(
-        '"""Card-play weights of the ``expert`` policy: one row per kind of choice\n'
-        "(leading, following suit, discarding; for 3, 4, 5 players), one column per feature of\n"
-        "``expert.card_features_nb``.\n\n"
-        f"Written by ``bench/train_expert_cards.py``; reproduce with:\n\n    {command}\n\n{report}\n\"\"\"\n\n"
+    out.write_text(
+        f'"""{what}\n\n'
+        f"Written by ``bench/{script}``; reproduce with:\n\n    {command}\n\n{report}\n{played_at()}\n\"\"\"\n\n"
         "import numpy as np\n\n"
-        f"EXPERT_CARD_WEIGHTS = np.array([\n{rows},\n])\n"
+        f"{name} = np.array([\n{rows},\n])\n"
     )
+    print(f"wrote {out}")
+
+
+def load_sets(args, kind: str, valued) -> dict[str, np.ndarray]:
+    """The situations of every ``--play`` policy valued by ``valued(n, samples, seed, play)``, from
+    ``--cache`` when they were valued before, as one set."""
+    sets = []
+    for play, seed in zip(args.play.split(","), map(int, args.seeds.split(","))):
+        path = args.cache / f"{kind}-{play.replace(':', '_')}-{seed}-{args.situations}-{args.samples}.npz"
+        if path.exists():
+            with np.load(path) as f:
+                sets.append({k: f[k] for k in f.files})
+            continue
+        print(f"valuing {kind} played up to by {play} (seed {seed}) with lookahead:{args.samples} ...",
+              file=sys.stderr)
+        sets.append(valued(args.situations, args.samples, seed, play))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, **sets[-1])
+    return {k: np.concatenate([d[k] for d in sets]) for k in sets[0]}
+
+
+def add_fit_arguments(ap: argparse.ArgumentParser, play: str, seeds: str) -> None:
+    """The options both fits share."""
+    ap.add_argument("--play", default=play,
+                    help="policies that play the rounds up to the situations, one set of situations each")
+    ap.add_argument("--seeds", default=seeds, help="seed of each set of situations")
+    ap.add_argument("--steps", type=int, default=3000)
+    ap.add_argument("--rate", type=float, default=0.02)
+    ap.add_argument("--ridge", type=float, default=1e-4)
+    ap.add_argument("--seed", type=int, default=1, help="seed of the split into fitted and held-out situations")
+    ap.add_argument("--cache", type=Path, default=Path(__file__).resolve().parent / ".cache",
+                    help="where valued situations are kept between runs")
+    ap.add_argument("--dry-run", action="store_true", help="print the weights, do not write them")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--situations", type=int, default=2500, help="card choices per player count")
     ap.add_argument("--samples", type=int, default=64, help="lookahead's imagined deals per situation")
-    ap.add_argument("--play", default="greedy,epsilon:0.2:greedy,greedy",
-                    help="policies that play the rounds up to the situations, one set of situations each")
-    ap.add_argument("--steps", type=int, default=3000)
-    ap.add_argument("--rate", type=float, default=0.02)
-    ap.add_argument("--ridge", type=float, default=1e-4)
-    ap.add_argument("--seeds", default="2,3,4", help="seed of each set of situations")
-    ap.add_argument("--seed", type=int, default=1, help="seed of the split into fitted and held-out situations")
-    ap.add_argument("--cache", type=Path, default=Path(__file__).resolve().parent / ".cache",
-                    help="where valued situations are kept between runs")
-    ap.add_argument("--dry-run", action="store_true", help="print the weights, do not write them")
+    add_fit_arguments(ap, "greedy,epsilon:0.2:greedy,greedy", "2,3,4")
     args = ap.parse_args()
 
-    sets = []
-    for play, seed in zip(args.play.split(","), map(int, args.seeds.split(","))):
-        path = args.cache / f"situations-{play.replace(':', '_')}-{seed}-{args.situations}-{args.samples}.npz"
-        if path.exists():
-            with np.load(path) as f:
-                sets.append({k: f[k] for k in f.files})
-            continue
-        print(f"valuing situations played by {play} (seed {seed}) with lookahead:{args.samples} ...", file=sys.stderr)
-        sets.append(situations(args.situations, args.samples, seed, play))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(path, **sets[-1])
-    data = {k: np.concatenate([d[k] for d in sets]) for k in sets[0]}
+    data = load_sets(args, "situations", situations)
     values = data["values"]
     feats, contexts, n_legal = features(data)
     mask = np.arange(MAX_LEGAL)[None, :] < n_legal[:, None]
@@ -202,11 +222,7 @@ def main() -> None:
     report = "\n".join(lines)
     print(report)
     if not args.dry_run:
-        command = (f".venv/bin/python bench/train_expert_cards.py --situations {args.situations} "
-                   f"--samples {args.samples} --play {args.play} --seeds {args.seeds} --steps {args.steps} "
-                   f"--rate {args.rate} --ridge {args.ridge} --seed {args.seed}")
-        write_weights(w, command, report + "\n" + played_at())
-        print(f"wrote {OUT}")
+        write_weights(OUT, "EXPERT_CARD_WEIGHTS", CARD_DOC, "train_expert_cards.py", w, args, report)
 
 
 if __name__ == "__main__":

@@ -45,27 +45,15 @@ from sim.lasvegan.expert_weights import EXPERT_WEIGHTS
 from sim.lasvegan.heuristics import greedy_placement_nb
 from sim.lasvegan.lookahead import MAX_OPTIONS, OBJECTIVE_CABBAGES, lookahead_placement_nb, mean_outcomes_nb
 from sim.lasvegan.table import Table, seat_stream
-from train_expert_cards import played_at
+from train_expert import placement_moves
+from train_expert_cards import add_fit_arguments, fit, load_sets, write_weights
 
 OUT = Path(__file__).resolve().parents[1] / "sim" / "lasvegan" / "expert_placement_weights.py"
 # Imagined deals of the "golden search" columns: the side of a golden token the score places,
 # weighed again on that many deals (the earlier expert's default).
 SEARCH_SAMPLES = 8
-
-
-def placement_moves(pub) -> np.ndarray:
-    """Every placement the seat may choose, in lookahead's order."""
-    moves = []
-    any_token = any(pub[E.P_TOKEN_PLACED + t] == 0 for t in range(pub[E.P_N_TOKENS]))
-    for m in range(E.MACHINES_PER_ROUND):
-        if pub[E.P_MACHINE_TOKEN + m] >= 0 or not any_token:
-            continue
-        for t in range(pub[E.P_N_TOKENS]):
-            if pub[E.P_TOKEN_PLACED + t] == 0:
-                moves.append((m, t, E.NO_SIDE))
-    if pub[E.P_GOLDEN_SIDE] == E.NO_SIDE:
-        moves += [(E.GOLDEN_SLOT, -1, E.MIN_SIDE), (E.GOLDEN_SLOT, -1, E.MAX_SIDE)]
-    return np.array(moves, dtype=np.int64).reshape(-1, 3)
+PLACEMENT_DOC = """Token-placement weights of the ``expert`` policy: one row per table size (3 and 2,
+4, 5 players), one column per feature of ``expert.placement_features_nb``."""
 
 
 def next_placement(players: int, play: str, rng: np.random.Generator) -> Table | None:
@@ -114,23 +102,6 @@ def situations(n: int, samples: int, seed: int, play: str) -> dict[str, np.ndarr
     return data
 
 
-def load_situations(args) -> dict[str, np.ndarray]:
-    """The valued situations of every ``--play`` policy, from ``--cache`` when they were valued before."""
-    sets = []
-    for play, seed in zip(args.play.split(","), map(int, args.seeds.split(","))):
-        path = args.cache / f"placements-{play.replace(':', '_')}-{seed}-{args.situations}-{args.samples}.npz"
-        if path.exists():
-            with np.load(path) as f:
-                sets.append({k: f[k] for k in f.files})
-            continue
-        print(f"valuing placements played up to by {play} (seed {seed}) with lookahead:{args.samples} ...",
-              file=sys.stderr)
-        sets.append(situations(args.situations, args.samples, seed, play))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(path, **sets[-1])
-    return {k: np.concatenate([d[k] for d in sets]) for k in sets[0]}
-
-
 def features(data: dict[str, np.ndarray]):
     """Features of every option of every placement, and the placements' contexts."""
     n = len(data["hand"])
@@ -141,10 +112,6 @@ def features(data: dict[str, np.ndarray]):
     for i in range(n):
         contexts[i] = placement_features_nb(data["pub"][i], data["hand"][i], feats[i], none, EXPERT_WEIGHTS, out)
     return feats, contexts
-
-
-def scores(w, feats, contexts):
-    return np.einsum("ijk,ik->ij", feats, w[contexts])
 
 
 def regret_of_choices(values, chosen) -> float:
@@ -171,63 +138,18 @@ def choices_of(data, rows, choose) -> np.ndarray:
     return chosen
 
 
-def fit(feats, values, contexts, mask, steps: int, rate: float, ridge: float) -> np.ndarray:
-    """Adam on the expected regret of softmax(score), from the earlier hand-made score."""
-    regret = np.where(mask, np.nanmax(values, axis=1)[:, None] - np.nan_to_num(values), 0.0)
-    w = np.zeros((N_PLACEMENT_CONTEXTS, N_PLACEMENT_FEATURES))
-    w[:, PF_EARLIER] = 1.0
-    m = np.zeros_like(w)
-    v = np.zeros_like(w)
-    onehot = np.eye(N_PLACEMENT_CONTEXTS)[contexts]
-    n = len(values)
-    for t in range(1, steps + 1):
-        s = np.where(mask, scores(w, feats, contexts), -np.inf)
-        s -= s.max(axis=1, keepdims=True)
-        p = np.exp(s)
-        p /= p.sum(axis=1, keepdims=True)
-        loss_i = (p * regret).sum(axis=1)
-        ds = p * (regret - loss_i[:, None])
-        grad = onehot.T @ (np.einsum("ij,ijk->ik", ds, feats) / n) + ridge * w
-        m = 0.9 * m + 0.1 * grad
-        v = 0.999 * v + 0.001 * grad * grad
-        w -= rate * (m / (1 - 0.9**t)) / (np.sqrt(v / (1 - 0.999**t)) + 1e-8)
-        if t % 500 == 0:
-            print(f"  step {t}: expected regret {loss_i.mean():.4f}", file=sys.stderr)
-    return w
-
-
-def write_weights(w: np.ndarray, command: str, report: str) -> None:
-    rows = ",\n".join("    [" + ", ".join(f"{x:.6g}" for x in row) + "]" for row in w)
-    OUT.write_text(
-        '"""Token-placement weights of the ``expert`` policy: one row per table size (3 and 2,\n'
-        "4, 5 players), one column per feature of ``expert.placement_features_nb``.\n\n"
-        f"Written by ``bench/train_expert_placements.py``; reproduce with:\n\n    {command}\n\n{report}\n\"\"\"\n\n"
-        "import numpy as np\n\n"
-        f"EXPERT_PLACEMENT_WEIGHTS = np.array([\n{rows},\n])\n"
-    )
-
-
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--situations", type=int, default=3000, help="placements per player count and policy")
     ap.add_argument("--samples", type=int, default=256, help="lookahead's imagined deals per situation")
-    ap.add_argument("--play", default="expert,lookahead:16,epsilon:0.2:expert",
-                    help="policies that play the rounds up to the placements, one set of situations each")
-    ap.add_argument("--seeds", default="5,6,7", help="seed of each set of situations")
-    ap.add_argument("--steps", type=int, default=3000)
-    ap.add_argument("--rate", type=float, default=0.02)
-    ap.add_argument("--ridge", type=float, default=1e-4)
-    ap.add_argument("--seed", type=int, default=1, help="seed of the split into fitted and held-out situations")
-    ap.add_argument("--cache", type=Path, default=Path(__file__).resolve().parent / ".cache",
-                    help="where valued situations are kept between runs")
-    ap.add_argument("--dry-run", action="store_true", help="print the weights, do not write them")
+    add_fit_arguments(ap, "expert,lookahead:16,epsilon:0.2:expert", "5,6,7")
     ap.add_argument("--value-only", action="store_true", help="value the situations, fit nothing")
     return ap
 
 
 def main() -> None:
     args = parser().parse_args()
-    data = load_situations(args)
+    data = load_sets(args, "placements", situations)
     print(f"{len(data['hand'])} placements", file=sys.stderr)
     if args.value_only:
         return
@@ -237,7 +159,8 @@ def main() -> None:
     n = len(values)
     order = np.random.default_rng(args.seed).permutation(n)
     train, held_out = np.sort(order[: n // 2]), np.sort(order[n // 2:])
-    w = fit(feats[train], values[train], contexts[train], mask[train], args.steps, args.rate, args.ridge)
+    w = fit(feats[train], values[train], contexts[train], mask[train], args.steps, args.rate, args.ridge,
+            N_PLACEMENT_CONTEXTS, PF_EARLIER)
 
     def fitted(i, pub, hand, out):
         placement_features_nb(pub, hand, NO_FEATURES, w, EXPERT_WEIGHTS, out)
@@ -285,12 +208,7 @@ def main() -> None:
     report = "\n".join(lines)
     print(report)
     if not args.dry_run:
-        command = (f".venv/bin/python bench/train_expert_placements.py --situations {args.situations} "
-                   f"--samples {args.samples} --play {args.play} --seeds {args.seeds} --steps {args.steps} "
-                   f"--rate {args.rate} --ridge {args.ridge} --seed {args.seed}")
-        write_weights(w, command, report + "\n" + played_at())
-        print(f"wrote {OUT}")
-
+        write_weights(OUT, "EXPERT_PLACEMENT_WEIGHTS", PLACEMENT_DOC, "train_expert_placements.py", w, args, report)
 
 if __name__ == "__main__":
     main()

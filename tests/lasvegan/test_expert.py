@@ -23,8 +23,9 @@ from sim.lasvegan.table import Table
 MAX_OPTIONS = E.MACHINES_PER_ROUND * E.MAX_TOKENS + 2
 
 
-def card_choices(n, seed=1):
-    """Card choices with two legal cards or more, from rounds played by ``expert``."""
+def tables(n, seed, wanted):
+    """``n`` rounds dealt at random and played by ``expert`` up to a random point, then by
+    ``greedy`` until ``wanted(table)`` (rounds that end first are dealt again)."""
     rng = np.random.default_rng(seed)
     found = []
     k = 0
@@ -32,26 +33,24 @@ def card_choices(n, seed=1):
         k += 1
         table = Table.dealt_at_random(int(rng.integers(3, 6)), int(rng.integers(2**32)))
         table.advance("expert", int(rng.integers(36)), seed=k)
-        if table.round_over or table.owed or bin(table.legal()).count("1") < 2:
-            continue
-        found.append(table)
+        while not table.round_over and not wanted(table):
+            if table.owed:
+                table.place(*table.choose_placement("greedy"))
+            else:
+                table.play(table.choose_card("greedy"))
+        if not table.round_over:
+            found.append(table)
     return found
+
+
+def card_choices(n, seed=1):
+    """Card choices with two legal cards or more."""
+    return tables(n, seed, lambda t: not t.owed and bin(t.legal()).count("1") >= 2)
 
 
 def placements(n, seed=2):
-    """Placements owed for a 7, from rounds played by ``expert`` (golden token free or not)."""
-    rng = np.random.default_rng(seed)
-    found = []
-    k = 0
-    while len(found) < n:
-        k += 1
-        table = Table.dealt_at_random(int(rng.integers(3, 6)), int(rng.integers(2**32)))
-        table.advance("expert", int(rng.integers(36)), seed=k)
-        while not table.round_over and not table.owed:
-            table.play(table.choose_card("greedy"))
-        if table.owed:
-            found.append(table)
-    return found
+    """Placements owed for a 7 (golden token free or not)."""
+    return tables(n, seed, lambda t: t.owed > 0)
 
 
 def options(table):
