@@ -4,7 +4,11 @@ Run: ``.venv/bin/python bench/bench_split.py [--players 4] [--games 1000] [--dea
 [--mix greedy/lookahead:64 ...]``.
 
 Each ``--mix CARDS/PLACEMENTS`` is a player who plays its cards as policy
-CARDS and places its tokens as policy PLACEMENTS. For each one:
+CARDS and places its tokens as policy PLACEMENTS. CARDS may hand some kinds
+of card choice to another policy: ``expert+lookahead:16@discards`` plays
+like ``expert`` except when it cannot follow suit, where it plays like
+``lookahead:16`` (kinds: ``leads``, ``follows`` for following suit,
+``discards``; several joined by ``,``). For each one:
 
 1. Profile: every seat that player, on the same deals (the reference
    engine, seed 2026): elimination rate and mean rounds with 95% intervals,
@@ -36,14 +40,34 @@ PROFILE_SEED = 2026
 DUEL_SEED = 777
 
 
+KINDS = ("leads", "follows", "discards")
+
+
+def choice_kind(obs) -> str:
+    """Leading a trick, following its suit, or discarding (void in it)."""
+    if not obs.trick:
+        return "leads"
+    led = obs.trick[0] // 10
+    return "follows" if any(card // 10 == led for card in obs.hand) else "discards"
+
+
 class SplitPolicy:
-    """Plays its cards as one policy and places its tokens as another."""
+    """Plays its cards as one policy (some kinds of card choice as another) and
+    places its tokens as another."""
 
     def __init__(self, cards: str, placements: str):
-        self.cards = JitPolicy.named(cards)
+        base, _, rest = cards.partition("+")
+        other, _, kinds = rest.partition("@")
+        self.cards = JitPolicy.named(base)
+        self.other = JitPolicy.named(other) if other else None
+        self.kinds = set(kinds.split(",")) if kinds else set()
+        if not self.kinds <= set(KINDS) or bool(self.other) != bool(self.kinds):
+            raise SystemExit(f"{cards!r}: expected BASE or BASE+OTHER@KINDS with kinds among {', '.join(KINDS)}")
         self.placements = JitPolicy.named(placements)
 
     def choose_card(self, obs, legal, rng):
+        if self.other is not None and choice_kind(obs) in self.kinds:
+            return self.other.choose_card(obs, legal, rng)
         return self.cards.choose_card(obs, legal, rng)
 
     def choose_placement(self, obs, rng):
@@ -96,14 +120,15 @@ def main() -> None:
     mixes = args.mix or ["greedy/greedy", "greedy/lookahead:64", "expert/expert", "expert/lookahead:64"]
     for mix in mixes:
         cards, _, placements = mix.partition("/")
-        policy = SplitPolicy(cards, placements or cards)
+        policy_placements = placements or cards.partition("+")[0]
+        policy = SplitPolicy(cards, policy_placements)
         started = time.perf_counter()
         if args.games:
-            print(f"{args.players}p  cards {cards:>13}  placements {placements or cards:>13}  {args.games} games  "
+            print(f"{args.players}p  cards {cards:>13}  placements {policy_placements:>13}  {args.games} games  "
                   f"{profile(policy, args.players, args.games)}  ({time.perf_counter() - started:.0f} s)", flush=True)
         started = time.perf_counter()
         if args.deals:
-            print(f"{args.players}p  cards {cards:>13}  placements {placements or cards:>13}  {args.deals} deals  "
+            print(f"{args.players}p  cards {cards:>13}  placements {policy_placements:>13}  {args.deals} deals  "
                   f"{duel(policy, args.against, args.players, args.deals)}  ({time.perf_counter() - started:.0f} s)",
                   flush=True)
 
