@@ -401,78 +401,6 @@ def expert_card_nb(pub, hand, legal, w):
     return card_features_nb(pub, hand, legal, NO_FEATURES, w)[1]
 
 
-@njit(cache=True)
-def expert_placement_nb(pub, hand, w, out):
-    """expert places a token looking at the end of the round, not only at the
-    cards won so far: a machine's exposure counts the matching cards still in
-    its hand too, and the golden token goes on the side that will hit others
-    when the tricks are all played, judged from the tricks each hand can
-    still win. The others' exposure is weighed toward the richest."""
-    seat = seat_to_move_nb(pub)
-    players = pub[E.P_PLAYERS]
-    unseen = unseen_cards_nb(pub, hand)
-    weight_sum = 0.0
-    for s in range(players):
-        if s != seat:
-            weight_sum += pub[E.P_CABBAGES + s] + 1
-    out[0] = -1
-    out[1] = -1
-    out[2] = E.NO_SIDE
-    top = -np.inf
-    for m in range(E.MACHINES_PER_ROUND):
-        if pub[E.P_MACHINE_TOKEN + m] >= 0:
-            continue
-        sticker = pub[E.P_MACHINES + m]
-        mine = np.uint64(pub[E.P_WON + seat])
-        exposure = pile_exposure_nb(sticker, mine)
-        future = pile_exposure_nb(sticker, mine | hand) - exposure
-        exposure += w[W_FUTURE] * future
-        theirs = 0.0
-        for s in range(players):
-            if s != seat:
-                theirs += (pub[E.P_CABBAGES + s] + 1) * pile_exposure_nb(sticker, np.uint64(pub[E.P_WON + s]))
-        exposure -= w[W_OPPONENTS] * theirs / weight_sum
-        for t in range(pub[E.P_N_TOKENS]):
-            if pub[E.P_TOKEN_PLACED + t]:
-                continue
-            v = pub[E.P_TOKEN_VALUE + t]
-            score = v * exposure - TIE * v
-            if score > top:
-                top = score
-                out[0] = m
-                out[1] = t
-    if pub[E.P_GOLDEN_SIDE] == E.NO_SIDE:
-        # Tricks each seat ends the round with, as far as it can tell: its
-        # own from its hand, the others' sharing the rest.
-        left = pub[E.P_HAND_SIZE + seat]
-        own = min(hand_tricks_nb(hand, unseen), float(left))
-        others = (left - own) / max(players - 1, 1)
-        g = pub[E.P_GOLDEN_VALUE]
-        soft = max(w[W_GOLDEN_SOFT], 1e-3)
-        for golden_side in (E.MIN_SIDE, E.MAX_SIDE):
-            # A seat's risk: how near its projected tricks are to the penalised end.
-            extreme = 1e9 if golden_side == E.MIN_SIDE else -1e9
-            for s in range(players):
-                proj = pub[E.P_TRICKS + s] + w[W_GOLDEN_FUTURE] * (own if s == seat else others)
-                extreme = min(extreme, proj) if golden_side == E.MIN_SIDE else max(extreme, proj)
-            score = 0.0
-            theirs = 0.0
-            for s in range(players):
-                proj = pub[E.P_TRICKS + s] + w[W_GOLDEN_FUTURE] * (own if s == seat else others)
-                gap = proj - extreme if golden_side == E.MIN_SIDE else extreme - proj
-                risk = 1.0 / (1.0 + gap / soft)
-                if s == seat:
-                    score -= g * risk
-                else:
-                    theirs += (pub[E.P_CABBAGES + s] + 1) * risk
-            score += w[W_OPPONENTS] * g * theirs / weight_sum
-            if score > top:
-                top = score
-                out[0] = E.GOLDEN_SLOT
-                out[1] = -1
-                out[2] = golden_side
-
-
 # Per-option features of a token placement, scored by one weight vector per
 # table size (3 and 2, 4, 5 players). An ordinary option puts token face v
 # on machine m; its features are v times what the machine will count for
@@ -686,6 +614,22 @@ def placement_features_nb(pub, hand, feats, w, ew, out):
                 out[2] = side
             j += 1
     return row
+
+
+# Placement weights that score by the hand-made feature alone.
+HAND_MADE_PLACEMENT = np.zeros((N_PLACEMENT_CONTEXTS, N_PLACEMENT_FEATURES))
+HAND_MADE_PLACEMENT[:, PF_EARLIER] = 1.0
+
+
+@njit(cache=True)
+def expert_placement_nb(pub, hand, w, out):
+    """The hand-made placement score alone, with its weights ``w``
+    (``expert_weights.py``): a machine's exposure counts the matching cards
+    still in the seat's hand too, the others' exposure weighed toward the
+    richest, and the golden token goes on the side that will hit others when
+    the tricks are all played, judged from the tricks each hand can still
+    win. The fitted score starts from it."""
+    placement_features_nb(pub, hand, NO_FEATURES, HAND_MADE_PLACEMENT, w, out)
 
 
 @njit(cache=True)
