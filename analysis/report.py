@@ -11,6 +11,7 @@ import os
 import secrets
 from pathlib import Path
 
+from analysis.report_html import figures_drawn_together
 from analysis.results import load_results
 from sim.errors import ConfigError, shown
 from sim.layout import REPORT_FILE
@@ -30,7 +31,9 @@ def write_report(results_dir: str | Path, out_file: str | Path | None = None) ->
     partial = out.with_name(f".{out.name[:200]}.{secrets.token_hex(4)}.partial")
     field = "-o" if out_file is not None else str(out)
     try:
-        partial.write_text(results.config.game_spec.build_report(results), encoding="utf-8")
+        with figures_drawn_together() as figures:
+            page = results.config.game_spec.build_report(results)
+        partial.write_text(figures.fill(page), encoding="utf-8")
         partial.replace(out)
     except OSError as err:
         partial.unlink(missing_ok=True)

@@ -20,7 +20,11 @@ import base64
 import html
 import json
 import math
-from typing import Any, Iterable, Sequence
+import re
+import secrets
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Iterable, Iterator, Sequence
 
 import pandas as pd
 
@@ -109,14 +113,51 @@ def table(header: Sequence[str], rows: Iterable[Sequence[Any]], cls: str = "data
 
 
 def figure(fig, alt: str, caption: str = "") -> str:
-    """A matplotlib figure embedded as PNG data, with its alternative text and caption (HTML)."""
-    data = base64.b64encode(figure_style.png_bytes(fig)).decode("ascii")
+    """A matplotlib figure embedded as PNG data, with its alternative text and caption (HTML).
+
+    Inside :func:`figures_drawn_together` the figure is drawn later, with
+    the page's others; its place holds a marker until then.
+    """
+    batch = _FIGURES.get()
+    src = batch.add(fig) if batch is not None else _png_src(figure_style.png_bytes(fig))
     width, height = (int(round(v)) for v in fig.get_size_inches() * 100)
     cap = f"<figcaption>{caption}</figcaption>" if caption else ""
-    return (
-        f'<figure><img src="data:image/png;base64,{data}" alt="{e(alt)}" width="{width}" height="{height}">'
-        f"{cap}</figure>"
-    )
+    return f'<figure><img src="{src}" alt="{e(alt)}" width="{width}" height="{height}">{cap}</figure>'
+
+
+def _png_src(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+class FigureBatch:
+    """The figures of one page, drawn together (on every core) once the page is written."""
+
+    def __init__(self) -> None:
+        self._figs: list = []
+        self._marker = f"figure-{secrets.token_hex(8)}-"
+
+    def add(self, fig) -> str:
+        self._figs.append(fig)
+        return f"{self._marker}{len(self._figs) - 1}."
+
+    def fill(self, page: str) -> str:
+        """``page`` with every figure's marker replaced by its PNG data."""
+        pngs = figure_style.png_bytes_all(self._figs)
+        return re.sub(re.escape(self._marker) + r"(\d+)\.", lambda m: _png_src(pngs[int(m.group(1))]), page)
+
+
+_FIGURES: ContextVar[FigureBatch | None] = ContextVar("report_figures", default=None)
+
+
+@contextmanager
+def figures_drawn_together() -> Iterator[FigureBatch]:
+    """Within, :func:`figure` defers drawing to the batch; ``batch.fill(page)`` draws them into the page."""
+    batch = FigureBatch()
+    token = _FIGURES.set(batch)
+    try:
+        yield batch
+    finally:
+        _FIGURES.reset(token)
 
 
 def section(anchor: str, title: str, body: str) -> str:
