@@ -143,11 +143,13 @@ def played_at() -> str:
             "weights, plays into other situations and fits slightly different ones.")
 
 
-def write_weights(out: Path, name: str, what: str, script: str, w: np.ndarray, args, report: str) -> None:
-    """Write weights ``w`` as the array ``name`` of module ``out``, with the command that fitted them."""
+def write_weights(out: Path, name: str, what: str, script: str, w: np.ndarray, args, report: str,
+                  options: str = "") -> None:
+    """Write weights ``w`` as the array ``name`` of module ``out``, with the command that fitted them
+    (``options``: the script's own, beyond the shared ones)."""
     command = (f".venv/bin/python bench/{script} --situations {args.situations} "
                f"--samples {args.samples} --play {args.play} --seeds {args.seeds} --steps {args.steps} "
-               f"--rate {args.rate} --ridge {args.ridge} --seed {args.seed}")
+               f"--rate {args.rate} --ridge {args.ridge} --seed {args.seed}{options}")
     rows = ",\n".join("    [" + ", ".join(f"{x:.6g}" for x in row) + "]" for row in w)
     out.write_text(
         f'"""{what}\n\n'
