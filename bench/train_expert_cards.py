@@ -132,50 +132,60 @@ def fit(feats, values, contexts, mask, steps: int, rate: float, ridge: float,
     return w
 
 
-def played_at() -> str:
-    """Which ``expert`` the situations it plays into were played by: the commit the script runs at."""
+def head_commit() -> str:
+    """The commit the script runs at ('' outside a git checkout)."""
     try:
-        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                             cwd=Path(__file__).resolve().parent, check=True).stdout.strip()
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              cwd=Path(__file__).resolve().parent, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
-        return "Situations played by `expert` used the weights of the tree this ran in."
-    return (f"Situations played by `expert` used the weights of commit {rev}: a later run, with these\n"
-            "weights, plays into other situations and fits slightly different ones.")
+        return ""
+
+
+def played_at(commits: set[str]) -> str:
+    """Which ``expert`` the situations it plays into were played by: the commits they were valued at
+    (kept with each cached set; '' for a set valued outside a git checkout, or cached without it)."""
+    if not commits or "" in commits:
+        return "Situations played by `expert` used the weights of a tree not recorded with them."
+    return (f"Situations played by `expert` used the weights of commit {', '.join(sorted(commits))}: a later run, "
+            "with these\nweights, plays into other situations and fits slightly different ones.")
 
 
 def write_weights(out: Path, name: str, what: str, script: str, w: np.ndarray, args, report: str,
-                  options: str = "") -> None:
+                  commits: set[str], options: str = "") -> None:
     """Write weights ``w`` as the array ``name`` of module ``out``, with the command that fitted them
-    (``options``: the script's own, beyond the shared ones)."""
+    (``options``: the script's own, beyond the shared ones) and the ``commits`` its situations were
+    played at (as :func:`load_sets` gives them)."""
     command = (f".venv/bin/python bench/{script} --situations {args.situations} "
                f"--samples {args.samples} --play {args.play} --seeds {args.seeds} --steps {args.steps} "
                f"--rate {args.rate} --ridge {args.ridge} --seed {args.seed}{options}")
     rows = ",\n".join("    [" + ", ".join(f"{x:.6g}" for x in row) + "]" for row in w)
     out.write_text(
         f'"""{what}\n\n'
-        f"Written by ``bench/{script}``; reproduce with:\n\n    {command}\n\n{report}\n{played_at()}\n\"\"\"\n\n"
+        f"Written by ``bench/{script}``; reproduce with:\n\n    {command}\n\n{report}\n{played_at(commits)}\n\"\"\"\n\n"
         "import numpy as np\n\n"
         f"{name} = np.array([\n{rows},\n])\n"
     )
     print(f"wrote {out}")
 
 
-def load_sets(args, kind: str, valued) -> dict[str, np.ndarray]:
+def load_sets(args, kind: str, valued) -> tuple[dict[str, np.ndarray], set[str]]:
     """The situations of every ``--play`` policy valued by ``valued(n, samples, seed, play)``, from
-    ``--cache`` when they were valued before, as one set."""
-    sets = []
+    ``--cache`` when they were valued before, as one set; and the commits they were valued at."""
+    sets, commits = [], set()
     for play, seed in zip(args.play.split(","), map(int, args.seeds.split(","))):
         path = args.cache / f"{kind}-{play.replace(':', '_')}-{seed}-{args.situations}-{args.samples}.npz"
         if path.exists():
             with np.load(path) as f:
-                sets.append({k: f[k] for k in f.files})
+                sets.append({k: f[k] for k in f.files if k != "played_at"})
+                commits.add(str(f["played_at"]) if "played_at" in f.files else "")
             continue
         print(f"valuing {kind} played up to by {play} (seed {seed}) with lookahead:{args.samples} ...",
               file=sys.stderr)
         sets.append(valued(args.situations, args.samples, seed, play))
+        commits.add(head_commit())
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez(path, **sets[-1])
-    return {k: np.concatenate([d[k] for d in sets]) for k in sets[0]}
+        np.savez(path, played_at=np.array(head_commit()), **sets[-1])
+    return {k: np.concatenate([d[k] for d in sets]) for k in sets[0]}, commits
 
 
 def add_fit_arguments(ap: argparse.ArgumentParser, play: str, seeds: str) -> None:
@@ -199,7 +209,7 @@ def main() -> None:
     add_fit_arguments(ap, "greedy,epsilon:0.2:greedy,greedy", "2,3,4")
     args = ap.parse_args()
 
-    data = load_sets(args, "situations", situations)
+    data, commits = load_sets(args, "situations", situations)
     values = data["values"]
     feats, contexts, n_legal = features(data)
     mask = np.arange(MAX_LEGAL)[None, :] < n_legal[:, None]
@@ -224,7 +234,7 @@ def main() -> None:
     report = "\n".join(lines)
     print(report)
     if not args.dry_run:
-        write_weights(OUT, "EXPERT_CARD_WEIGHTS", CARD_DOC, "train_expert_cards.py", w, args, report)
+        write_weights(OUT, "EXPERT_CARD_WEIGHTS", CARD_DOC, "train_expert_cards.py", w, args, report, commits)
 
 
 if __name__ == "__main__":

@@ -162,7 +162,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main() -> None:
     args = parser().parse_args()
-    data = load_sets(args, "placements", situations)
+    data, commits = load_sets(args, "placements", situations)
     print(f"{len(data['hand'])} placements", file=sys.stderr)
     if args.value_only:
         return
@@ -226,7 +226,7 @@ def main() -> None:
     print(report)
     if not args.dry_run:
         write_weights(OUT, "EXPERT_PLACEMENT_WEIGHTS", PLACEMENT_DOC, "train_expert_placements.py", w, args, report,
-                      f" --golden-max-shift {args.golden_max_shift}")
+                      commits, f" --golden-max-shift {args.golden_max_shift}")
 
 if __name__ == "__main__":
     main()
