@@ -434,7 +434,8 @@ PF_G_OTHER_SHARP = 22  # g x the seat's risk at the other end, sharp: what it es
 PF_G_OTHER_SOFT = 23  # the same, soft
 PF_G_SEVENS_OUT = 24  # g x 7s not yet played outside the seat's hand / 4: chances others get to place it
 PF_G_SEVENS_MINE = 25  # g x 7s in the seat's hand / 4: chances it gets to place it later
-N_PLACEMENT_FEATURES = 26
+PF_LOWEST = 26  # 1 for the free token of the lowest face, when that face is below 0
+N_PLACEMENT_FEATURES = 27
 
 
 @njit(cache=True, inline="always")
@@ -472,10 +473,12 @@ def placement_features_nb(pub, hand, feats, w, ew, out):
             weight_sum += pub[E.P_CABBAGES + s] + 1
     n_free = 0
     free_sum = 0
+    lowest = 0
     for t in range(pub[E.P_N_TOKENS]):
         if pub[E.P_TOKEN_PLACED + t] == 0:
             n_free += 1
             free_sum += pub[E.P_TOKEN_VALUE + t]
+            lowest = min(lowest, pub[E.P_TOKEN_VALUE + t])
     mine = np.uint64(pub[E.P_WON + seat])
     out[0] = -1
     out[1] = -1
@@ -541,6 +544,11 @@ def placement_features_nb(pub, hand, feats, w, ew, out):
             score += put_nb(feats, j, w, row, PF_COLOUR, v * colour)
             score += put_nb(feats, j, w, row, PF_INSTEAD, (v - rest_mean) * expected)
             score += put_nb(feats, j, w, row, PF_LOSS_LOW, min(v * expected, 0.0) * low)
+            # A plain ``if``: a conditional expression as put_nb's argument compiled to 0 once.
+            worst = 0.0
+            if v < 0 and v == lowest:
+                worst = 1.0
+            score += put_nb(feats, j, w, row, PF_LOWEST, worst)
             if score > top:
                 top = score
                 out[0] = m

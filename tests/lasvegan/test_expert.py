@@ -13,6 +13,7 @@ from sim.lasvegan.expert import (
     N_PLACEMENT_FEATURES,
     NO_FEATURES,
     PF_EARLIER,
+    PF_LOWEST,
     card_features_nb,
     placement_features_nb,
 )
@@ -119,6 +120,24 @@ def test_every_placement_feature_is_seen_in_real_situations():
         placement_features_nb(table.pub, np.uint64(table.hand), feats, none, EXPERT_WEIGHTS, out)
         seen |= (feats != 0).any(axis=0)
     assert seen.all(), f"features never set: {np.flatnonzero(~seen).tolist()}"
+
+
+def test_the_lowest_token_feature_marks_the_worst_free_face_only_when_it_costs():
+    """PF_LOWEST is 1 for a token showing the lowest face among the free tokens,
+    if that face is below 0, on every machine; 0 for any other option."""
+    none = np.zeros((N_PLACEMENT_CONTEXTS, N_PLACEMENT_FEATURES))
+    out = np.zeros(3, dtype=np.int64)
+    marked = 0
+    for table in placements(300):
+        pub = table.pub
+        faces = {t: int(pub[E.P_TOKEN_VALUE + t]) for t in range(pub[E.P_N_TOKENS]) if not pub[E.P_TOKEN_PLACED + t]}
+        feats = np.zeros((MAX_OPTIONS, N_PLACEMENT_FEATURES))
+        placement_features_nb(pub, np.uint64(table.hand), feats, none, EXPERT_WEIGHTS, out)
+        for j, (_, t, _) in enumerate(options(table)):
+            worst = t >= 0 and faces[t] < 0 and faces[t] == min(faces.values())
+            assert feats[j, PF_LOWEST] == (1.0 if worst else 0.0)
+            marked += worst
+    assert marked > 100
 
 
 def test_the_earlier_score_alone_places_as_the_hand_made_expert_did():
