@@ -23,11 +23,11 @@ from sim.games import GAME_IDS
 MAX_DUEL_GAMES = 100_000_000
 
 
-def game_option(help_text: str):
-    """--game ID: the game of a command that reads no config."""
+def game_option(help_text: str, default: str = "lasvegan; `lvsim games` lists them"):
+    """--game ID: the game of a command that reads no config; ``default`` says what no --game means."""
     return click.option(
         "--game", "game_id", type=click.Choice(GAME_IDS), default=None, metavar="ID",
-        help=f"{help_text} One of: {', '.join(GAME_IDS)} (default: lasvegan; `lvsim games` lists them).",
+        help=f"{help_text} One of: {', '.join(GAME_IDS)} (default: {default}).",
     )
 
 
@@ -59,8 +59,9 @@ def cluster_options(fn):
 def main():
     """Monte Carlo rules-balance simulator for a family of tabletop games.
 
-    Las Vegan (the card game, `game = "lasvegan"`) and Las Vegas (the dice
-    game, `game = "vegas-dice"`): run batches of games from TOML configs
+    Las Vegan (the card game, `game = "lasvegan"`), Las Vegas (the dice
+    game, `game = "vegas-dice"`) and $ Fever (the slot-machine card game,
+    `game = "fever"`): run batches of games from TOML configs
     and read their HTML reports, sweep rule parameters on the same deals,
     search the rules for the smallest change that meets a designer's
     targets, measure how much skill matters with duels, replay a game given by hand,
@@ -182,7 +183,7 @@ def replay(script, game_id):
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=1, show_default=True, help="Base seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def bench(game_id, players, policy, games, threads, seed, as_json):
-    """Time the jitted core alone on the rulebook game: no file output, compilation excluded."""
+    """Time the jitted core alone on the rulebook rules of --game: no file output, compilation excluded."""
     from sim.bench import bench_core
 
     game = _game(game_id)
@@ -296,7 +297,7 @@ def _rules_for(game, rules: dict, players: int):
 
 
 @main.command()
-@game_option("Only this game.")
+@game_option("Only this game.", default="every game")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object keyed by game id.")
 def games(game_id, as_json):
     """List the games: their rule knobs (defaults and values) and their policies.

@@ -435,6 +435,28 @@ def test_help_still_works(command):
     assert result.exit_code == 0 and "Usage:" in result.stdout
 
 
+def test_the_programs_help_names_every_game():
+    from sim.games import all_games
+
+    text = " ".join(lvsim("--help").stdout.split())
+    for g in all_games():
+        assert g.title in text and f'game = "{g.id}"' in text, g.id
+
+
+def test_help_of_bench_says_it_times_the_game_given():
+    text = " ".join(lvsim("bench", "--help").stdout.split())
+    assert "--game" in text.split("Options:")[0]
+    assert "rulebook game" not in text
+
+
+@pytest.mark.parametrize("command,default", [
+    ("games", "every game"), ("bench", "lasvegan"), ("duel", "lasvegan"), ("replay", "lasvegan"),
+])
+def test_the_default_of_game_in_help_is_what_no_game_does(command, default):
+    text = " ".join(lvsim(command, "--help").stdout.split())
+    assert f"(default: {default}" in text, text
+
+
 # --- lvsim tune -------------------------------------------------------------------------
 
 TUNE = """
