@@ -289,10 +289,15 @@ def play_records(config: Config, first_game: int, n_games: int, threads: int | N
     )
 
 
-def chunk_ranges(first_game: int, n_games: int, chunk_games: int) -> list[tuple[int, int]]:
-    """``(first_game, n_games)`` of each chunk of the given games, in game order."""
+def chunk_ranges(first_game: int, n_games: int, chunk_games: int) -> Iterator[tuple[int, int]]:
+    """``(first_game, n_games)`` of each chunk of the given games, in game order.
+
+    Made one at a time: a run of billions of games has millions of chunks,
+    and their list alone would fill the memory before the first was played.
+    """
     end = first_game + n_games
-    return [(g, min(chunk_games, end - g)) for g in range(first_game, end, chunk_games)]
+    for g in range(first_game, end, chunk_games):
+        yield g, min(chunk_games, end - g)
 
 
 class Cluster(Protocol):

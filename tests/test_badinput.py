@@ -156,6 +156,27 @@ def test_duel_of_a_config_for_another_player_count_plays_its_one_policy(tmp_path
     assert json.loads(result.stdout)["players"] == 3
 
 
+def test_a_run_of_more_games_than_memory_holds_at_once_plays_them_chunk_by_chunk(tmp_path, monkeypatch):
+    import sim.runner
+
+    played = []
+
+    def play_records(config, first_game, n_games, threads=None):
+        if n_games > 1:  # not the warm-up game
+            played.append((first_game, n_games))
+        if len(played) == 3:
+            raise OSError(28, "No space left on device")  # stops the run after its third chunk
+        return real(config, first_game, n_games, threads)
+
+    real = sim.runner.play_records
+    monkeypatch.setattr(sim.runner, "CHUNK_GAMES", 1_000)
+    monkeypatch.setattr(sim.runner, "play_records", play_records)
+    path = config(tmp_path, "lasvegan")
+    refused(lvsim("run", path, "--games", 10**13, "--out", tmp_path / "o"), "No space left")
+    assert played == [(0, 1_000), (1_000, 1_000), (2_000, 1_000)]
+    assert not (tmp_path / "o").exists()
+
+
 # --- sweep ----------------------------------------------------------------------------
 
 
