@@ -16,6 +16,7 @@ import click
 
 from sim import __version__
 from sim.boundary import EXIT_BAD_INPUT, BoundedGroup  # noqa: F401  (EXIT_BAD_INPUT: part of the CLI's contract)
+from sim.config import MAX_GAMES, MAX_SEED
 from sim.errors import ConfigError, shown
 from sim.games import GAME_IDS
 
@@ -85,8 +86,8 @@ def _stop_on_sigterm() -> None:
 
 @main.command()
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
-@click.option("--games", type=click.IntRange(1), default=None, help="Games to play (overrides run.games).")
-@click.option("--seed", type=click.IntRange(0), default=None, help="Base seed (overrides run.seed).")
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=None, help="Games to play (overrides run.games).")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None, help="Base seed (overrides run.seed).")
 @click.option(
     "--players",
     type=click.IntRange(1),
@@ -358,8 +359,9 @@ def report(results_dir, out_file):
     help="Sweep directory: new, empty, or that of an interrupted sweep to resume "
     "(default: reports/<sweep name>-<timestamp>/).",
 )
-@click.option("--games", type=click.IntRange(1), default=None, help="Games per cell (overrides run.games of every cell).")
-@click.option("--seed", type=click.IntRange(0), default=None, help="Seed of every cell (overrides run.seed).")
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=None,
+              help="Games per cell (overrides run.games of every cell).")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None, help="Seed of every cell (overrides run.seed).")
 @click.option(
     "--threads", type=click.IntRange(1), default=None, help="Threads (overrides run.threads). Never changes the results."
 )
@@ -374,7 +376,7 @@ def report(results_dir, out_file):
 )
 @click.option(
     "--max-games",
-    type=click.IntRange(1),
+    type=click.IntRange(1, MAX_GAMES),
     default=None,
     help="With --target-ci: the most games a cell may play (default: 10 times its games).",
 )
@@ -454,7 +456,7 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
 @click.option("--budget", type=click.IntRange(1), default=None, help="Candidates to try (overrides tune.budget).")
 @click.option("--games", type=click.IntRange(2), default=None,
               help="Games per candidate, player count and policy at first (overrides tune.games).")
-@click.option("--seed", type=click.IntRange(0), default=None, help="Seed of the search (overrides tune.seed).")
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None, help="Seed of the search (overrides tune.seed).")
 @click.option(
     "--threads", type=click.IntRange(1), default=None, help="Threads (overrides run.threads). Never changes the results."
 )

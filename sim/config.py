@@ -44,8 +44,9 @@ DEFAULT_SEATS = "random"
 MAX_SKILL_GAP_GAMES = 100_000
 MAX_STRENGTH_GAMES = 10_000_000
 MAX_STRENGTH_LOOKAHEAD_GAMES = 100_000
-# TOML integers are signed 64-bit: a larger seed could not be written back.
+# TOML integers are signed 64-bit: a larger seed or number of games could not be written back.
 MAX_SEED = 2**63 - 1
+MAX_GAMES = 2**63 - 1
 
 RUN_KEYS = ("games", "seed", "threads", "skill_gap_games", "strength_games", "strength_lookahead_games")
 TABLES = ("run", "rules", "policies")
@@ -83,7 +84,7 @@ class Config:
         _check_choice("game", self.game, GAMES)
         if self.rules is None:
             object.__setattr__(self, "rules", self.game_spec.Rules())
-        _check_int("run.games", self.games, low=1)
+        _check_int("run.games", self.games, low=1, high=MAX_GAMES)
         _check_int("run.seed", self.seed, low=0, high=MAX_SEED)
         if self.threads is not None:
             _check_int("run.threads", self.threads, low=1)

@@ -388,12 +388,15 @@ def _tune_table(table: Any, base: Config, *, budget, games, seed) -> dict[str, A
         raise ConfigError("tune.policies", f"must be a non-empty list of policy names, got {shown(policies)}")
     if len(set(policies)) != len(policies):
         raise ConfigError("tune.policies", f"lists a policy more than once: {shown(policies)}")
+    # A value given on the command line is named by its option, not by the file's key.
+    field = {key: f"tune.{key}" if value is None else f"--{key}"
+             for key, value in (("budget", budget), ("games", games), ("seed", seed))}
     budget = table.get("budget", 100) if budget is None else budget
-    _int("tune.budget", budget, 1, MAX_BUDGET)
+    _int(field["budget"], budget, 1, MAX_BUDGET)
     games = table.get("games", 2000) if games is None else games
-    _int("tune.games", games, 2, 10**9)
+    _int(field["games"], games, 2, 10**9)
     seed = table.get("seed", base.seed) if seed is None else seed
-    _int("tune.seed", seed, 0, MAX_SEED)
+    _int(field["seed"], seed, 0, MAX_SEED)
     finalists = table.get("finalists", DEFAULT_FINALISTS)
     _int("tune.finalists", finalists, 1, MAX_BUDGET)
     max_games = table.get("max_games", DEFAULT_MAX_GAMES_FACTOR * games)

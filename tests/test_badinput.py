@@ -177,6 +177,27 @@ def test_a_run_of_more_games_than_memory_holds_at_once_plays_them_chunk_by_chunk
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize("command,option,value", [
+    ("run", "--seed", 2**63), ("run", "--games", 2**63),
+    ("sweep", "--seed", 2**63), ("sweep", "--games", 2**63), ("sweep", "--max-games", 2**63),
+    ("tune", "--seed", 2**63), ("tune", "--games", 10**10), ("tune", "--budget", 10**6),
+])
+def test_an_option_beyond_its_range_is_named_by_the_option_not_the_files_key(tmp_path, command, option, value):
+    base = config(tmp_path, "lasvegan", name="b.toml")
+    path = {"run": base,
+            "sweep": write(tmp_path / "s.toml", 'base = "b.toml"\n[sweep]\n"run.games" = [10, 20]\n'),
+            "tune": write(tmp_path / "t.toml", TUNE)}[command]
+    line = refused(lvsim(command, path, option, value, "--out", tmp_path / "o"), option)
+    assert "run.seed" not in line and "run.games" not in line and "tune." not in line, line
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_config_of_more_games_than_its_file_can_hold_is_refused(tmp_path):
+    path = write(tmp_path / "c.toml", LASVEGAN.replace("games = 40", f"games = {2**63}"))
+    refused(lvsim("run", path, "--out", tmp_path / "o"), "run.games", "between 1 and")
+    assert not (tmp_path / "o").exists()
+
+
 # --- sweep ----------------------------------------------------------------------------
 
 
