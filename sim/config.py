@@ -84,7 +84,10 @@ class Config:
         _check_choice("game", self.game, GAMES)
         if self.rules is None:
             object.__setattr__(self, "rules", self.game_spec.Rules())
-        _check_int("run.games", self.games, low=1, high=MAX_GAMES)
+        _check_int("run.games", self.games, low=1)
+        if self.games > MAX_GAMES:
+            raise ConfigError("run.games", f"must be at most {MAX_GAMES:,} (the largest integer a TOML file holds), "
+                                           f"got {shown(self.games)}")
         _check_int("run.seed", self.seed, low=0, high=MAX_SEED)
         if self.threads is not None:
             _check_int("run.threads", self.threads, low=1)
