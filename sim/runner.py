@@ -228,7 +228,7 @@ def default_out_dir(name: str, now: datetime | None = None) -> Path:
     return path
 
 
-def out_path(out: str | os.PathLike, field: str = "out") -> Path:
+def out_path(out: str | os.PathLike, field: str = "--out") -> Path:
     """The results directory ``out`` names, refused now if no directory could ever be made there.
 
     Checked before any game is played: an empty name, a NUL byte, a name
@@ -254,14 +254,14 @@ def check_out_dir(out_dir: Path) -> None:
         exists, is_dir = out_dir.exists(), out_dir.is_dir()
         entries = sorted(p.name for p in out_dir.iterdir()) if is_dir else []
     except OSError as err:
-        raise ConfigError("out", f"{out_dir}: {err.strerror or err}") from None
+        raise ConfigError("--out", f"{out_dir}: {err.strerror or err}") from None
     if exists and not is_dir:
-        raise ConfigError("out", f"{out_dir} exists and is not a directory")
+        raise ConfigError("--out", f"{out_dir} exists and is not a directory")
     if entries and all(name.endswith(PARTIAL_SUFFIX) for name in entries):
-        raise ConfigError("out", f"{out_dir} holds only the unfinished results of a run that was killed "
+        raise ConfigError("--out", f"{out_dir} holds only the unfinished results of a run that was killed "
                                  f"({', '.join(entries)}); remove them or choose a new directory")
     if entries:
-        raise ConfigError("out", f"{out_dir} already exists and is not empty; choose a new directory or remove it")
+        raise ConfigError("--out", f"{out_dir} already exists and is not empty; choose a new directory or remove it")
 
 
 # --- playing -----------------------------------------------------------------
@@ -596,13 +596,13 @@ def staged_directory(out_dir: Path) -> Iterator[Path]:
             made = [] if inside else _make_parents(out_dir.parent)
             staging.mkdir()
         except OSError as err:
-            raise ConfigError("out", f"cannot create {out_dir}: {err.strerror or err}") from None
+            raise ConfigError("--out", f"cannot create {out_dir}: {err.strerror or err}") from None
         yield staging
         # Again: something may have appeared while the games ran.
         if inside:
             others = [p.name for p in out_dir.iterdir() if p != staging]
             if others:
-                raise ConfigError("out", f"{out_dir} is no longer empty ({', '.join(sorted(others))} appeared "
+                raise ConfigError("--out", f"{out_dir} is no longer empty ({', '.join(sorted(others))} appeared "
                                          "while the games were played); nothing was written")
             for path in sorted(staging.iterdir()):
                 path.rename(out_dir / path.name)

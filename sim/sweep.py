@@ -568,24 +568,24 @@ def check_options(
     from analysis.sweep import metric_columns
 
     if target_ci is not None and not target_ci > 0:
-        raise ConfigError("target-ci", f"must be a positive half-width, got {target_ci}")
+        raise ConfigError("--target-ci", f"must be a positive half-width, got {target_ci}")
     if target_metric is not None:
         if target_ci is None:
-            raise ConfigError("target-metric", "only applies with --target-ci")
+            raise ConfigError("--target-metric", "only applies with --target-ci")
         summary = sweep.game.summarize(sweep.game.empty_tally(sweep.cells[0].config.rules),
                                        policies=list(sweep.cells[0].config.seat_policies))
         with_interval = [k[:-3] for k in summary if k.endswith("_ci") and isinstance(summary[k], list)
                          and len(summary[k]) == 2 and not isinstance(summary[k][0], list)]
         if target_metric not in with_interval:
-            raise ConfigError("target-metric", f"{shown(target_metric)} is not a metric with one interval "
+            raise ConfigError("--target-metric", f"{shown(target_metric)} is not a metric with one interval "
                                                f"(e.g. {', '.join(with_interval[:6])})")
     if max_games is not None:
         if target_ci is None:
-            raise ConfigError("max-games", "only applies with --target-ci")
+            raise ConfigError("--max-games", "only applies with --target-ci")
         if max_games < 1:
-            raise ConfigError("max-games", f"must be at least 1, got {max_games}")
+            raise ConfigError("--max-games", f"must be at least 1, got {max_games}")
     if not 0 <= baseline < len(sweep.cells):
-        raise ConfigError("baseline", f"must be a cell between 0 and {len(sweep.cells) - 1}, got {baseline}")
+        raise ConfigError("--baseline", f"must be a cell between 0 and {len(sweep.cells) - 1}, got {baseline}")
     known = dict.fromkeys(["cell", *sweep.parameters, "label"])
     for cell in sweep.cells:
         known.update(dict.fromkeys(metric_columns(cell.config)))
@@ -601,7 +601,7 @@ def check_options(
         names = list(known)
         examples = [*names[:names.index("label") + 1], *names[names.index("label") + 1:][:3]]
         hint = f"did you mean {' or '.join(close)}? " if close else ""
-        raise ConfigError("sort-by", f"unknown column {shown(column)} ({hint}the {len(known)} columns are those of "
+        raise ConfigError("--sort-by", f"unknown column {shown(column)} ({hint}the {len(known)} columns are those of "
                                      f"sweep.parquet, e.g. {', '.join(examples)})")
 
 
@@ -673,13 +673,13 @@ def _sweep_directory(out_dir: Path) -> Iterator[Path]:
     the lock guarantees no sweep is still writing them.
     """
     if out_dir.exists() and not out_dir.is_dir():
-        raise ConfigError("out", f"{out_dir} exists and is not a directory")
+        raise ConfigError("--out", f"{out_dir} exists and is not a directory")
     if out_dir.is_dir() and any(out_dir.iterdir()) and not (out_dir / DEFINITION_FILE).is_file():
-        raise ConfigError("out", f"{out_dir} is not empty and holds no sweep; choose a new directory or remove it")
+        raise ConfigError("--out", f"{out_dir} is not empty and holds no sweep; choose a new directory or remove it")
     try:
         (out_dir / CELLS_DIR).mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise ConfigError("out", f"cannot create {out_dir}: {err.strerror or err}") from None
+        raise ConfigError("--out", f"cannot create {out_dir}: {err.strerror or err}") from None
     with _locked(out_dir / LOCK_FILE):
         for leftover in [*out_dir.glob(f".*{PARTIAL_SUFFIX}"), *(out_dir / CELLS_DIR).glob(f".*{PARTIAL_SUFFIX}")]:
             if leftover.is_dir():
@@ -701,7 +701,7 @@ def _locked(path: Path, what: str = "sweep") -> Iterator[None]:
         try:
             fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise ConfigError("out", f"{path.parent} is in use by another lvsim {what}") from None
+            raise ConfigError("--out", f"{path.parent} is in use by another lvsim {what}") from None
         try:
             yield
         finally:
@@ -718,18 +718,18 @@ def _finished_cells(out_dir: Path, sweep: Sweep, plans: list[CellPlan]) -> set[i
         where = f"{out_dir}/{CELLS_DIR}/{path.name}"
         names = [cell.name for cell in sweep.cells]
         if path.name not in names:
-            raise ConfigError("out", f"{where} is not a cell of this sweep ({len(sweep.cells)} cells); "
+            raise ConfigError("--out", f"{where} is not a cell of this sweep ({len(sweep.cells)} cells); "
                                      "resume with the same sweep, or choose a new directory")
         cell = sweep.cells[names.index(path.name)]
         try:
             stored = json.loads((path / META_FILE).read_text(encoding="utf-8"))["sweep"]["plan"]
         except (OSError, ValueError, KeyError, TypeError):
-            raise ConfigError("out", f"{where} is not a finished cell (no readable {META_FILE}); remove it") from None
+            raise ConfigError("--out", f"{where} is not a finished cell (no readable {META_FILE}); remove it") from None
         wanted = _cell_plan_record(cell, plans[cell.index])
         if stored != wanted:
             key, was, now = _first_difference(stored, wanted)
             raise ConfigError(
-                "out",
+                "--out",
                 f"{where} was played with {key} = {_spell(was)}, this sweep has {key} = {_spell(now)}; "
                 "resume with the same sweep and options, or choose a new directory",
             )

@@ -1233,23 +1233,23 @@ def _tune_directory(out_dir: Path, tune: Tune) -> Path:
     """The tune's state directory in ``out_dir``, made if new; one of another tune, or of anything else, is refused."""
     state = out_dir / STATE_DIR
     if out_dir.exists() and not out_dir.is_dir():
-        raise ConfigError("out", f"{out_dir} exists and is not a directory")
+        raise ConfigError("--out", f"{out_dir} exists and is not a directory")
     if out_dir.is_dir() and any(out_dir.iterdir()):
         stored_path = state / DEFINITION_FILE
         if not stored_path.is_file():
-            raise ConfigError("out", f"{out_dir} is not empty and holds no tune; choose a new directory or remove it")
+            raise ConfigError("--out", f"{out_dir} is not empty and holds no tune; choose a new directory or remove it")
         try:
             stored = json.loads(stored_path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            raise ConfigError("out", f"{stored_path} is unreadable; choose a new directory") from None
+            raise ConfigError("--out", f"{stored_path} is unreadable; choose a new directory") from None
         if stored != tune.definition():
-            raise ConfigError("out", f"{out_dir} holds a tune with another definition (search, targets, budget, "
+            raise ConfigError("--out", f"{out_dir} holds a tune with another definition (search, targets, budget, "
                                      "games or seed); resume with the same tune file and options, or choose a new "
                                      "directory")
     try:
         state.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise ConfigError("out", f"cannot create {out_dir}: {err.strerror or err}") from None
+        raise ConfigError("--out", f"cannot create {out_dir}: {err.strerror or err}") from None
     for leftover in out_dir.glob(".*.partial"):
         leftover.unlink(missing_ok=True)
     return state

@@ -198,6 +198,29 @@ def test_a_config_of_more_games_than_its_file_can_hold_is_refused(tmp_path):
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize("command,options,option", [
+    ("run", ["--out", "full"], "--out"),
+    ("sweep", ["--out", "full"], "--out"),
+    ("tune", ["--out", "full"], "--out"),
+    ("sweep", ["--dry-run", "--baseline", 5], "--baseline"),
+    ("sweep", ["--dry-run", "--sort-by", "nope"], "--sort-by"),
+    ("sweep", ["--dry-run", "--max-games", 10], "--max-games"),
+    ("sweep", ["--dry-run", "--target-ci", "nan"], "--target-ci"),
+    ("sweep", ["--dry-run", "--target-metric", "nope", "--target-ci", 0.01], "--target-metric"),
+])
+def test_a_refused_option_is_named_as_it_is_typed(tmp_path, command, options, option):
+    base = config(tmp_path, "lasvegan", name="b.toml")
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "notes.txt").write_text("mine")
+    path = {"run": base,
+            "sweep": write(tmp_path / "s.toml", 'base = "b.toml"\n[sweep]\n"run.games" = [10, 20]\n'),
+            "tune": write(tmp_path / "t.toml", TUNE)}[command]
+    options = [tmp_path / o if o == "full" else o for o in options]
+    line = refused(lvsim(command, path, *options))
+    assert line.startswith(f"error: {option}: "), line
+    assert (tmp_path / "full" / "notes.txt").read_text() == "mine"
+
+
 # --- sweep ----------------------------------------------------------------------------
 
 

@@ -228,7 +228,7 @@ def test_a_non_empty_out_directory_is_never_overwritten(tmp_path):
     (out / "notes.txt").write_text("mine")
     result = lvsim("--games", 10, "--out", out)
     assert result.exit_code == 2
-    assert result.stderr.startswith("error: out: ") and "not empty" in result.stderr
+    assert result.stderr.startswith("error: --out: ") and "not empty" in result.stderr
     assert [p.name for p in out.iterdir()] == ["notes.txt"]
     assert [p.name for p in tmp_path.iterdir()] == ["taken"]
 
@@ -237,7 +237,7 @@ def test_an_out_directory_that_cannot_be_made_is_reported(tmp_path):
     (tmp_path / "file.txt").write_text("not a directory")
     result = lvsim("--games", 10, "--out", tmp_path / "file.txt" / "run")
     assert result.exit_code == 2
-    assert result.stderr.startswith("error: out: cannot create ")
+    assert result.stderr.startswith("error: --out: cannot create ")
     assert [p.name for p in tmp_path.iterdir()] == ["file.txt"]
 
 

@@ -170,9 +170,9 @@ def test_a_base_config_that_is_wrong_by_itself_is_named(in_tmp):
 
 
 @pytest.mark.parametrize("options, message", [
-    (["--sort-by", "niceness"], "sort-by: unknown column 'niceness'"),
-    (["--baseline", "2"], "baseline: must be a cell between 0 and 1, got 2"),
-    (["--max-games", "100"], "max-games: only applies with --target-ci"),
+    (["--sort-by", "niceness"], "--sort-by: unknown column 'niceness'"),
+    (["--baseline", "2"], "--baseline: must be a cell between 0 and 1, got 2"),
+    (["--max-games", "100"], "--max-games: only applies with --target-ci"),
     (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "cluster: give either"),
 ])
 def test_options_that_do_not_fit_the_sweep_are_refused_before_playing(in_tmp, options, message):
@@ -313,7 +313,7 @@ def test_resuming_with_a_different_config_is_refused(in_tmp):
     result = lvsim_sweep("s.toml", "--games", 300, "--out", "out")
     assert result.exit_code == 2
     assert result.stderr == (
-        "error: out: out/cells/000 was played with run.games = 200, this sweep has run.games = 300; "
+        "error: --out: out/cells/000 was played with run.games = 200, this sweep has run.games = 300; "
         "resume with the same sweep and options, or choose a new directory\n"
     )
     result = lvsim_sweep("s.toml", "--games", 200, "--out", "out", "--target-ci", "0.1")
@@ -335,7 +335,7 @@ def test_two_sweeps_never_write_the_same_directory_at_once(in_tmp):
     assert lvsim_sweep("s.toml", "--games", 100, "--out", "out").exit_code == 0
     with _locked(in_tmp / "out" / LOCK_FILE):
         result = lvsim_sweep("s.toml", "--games", 100, "--out", "out")
-    assert result.exit_code == 2 and result.stderr == "error: out: out is in use by another lvsim sweep\n"
+    assert result.exit_code == 2 and result.stderr == "error: --out: out is in use by another lvsim sweep\n"
 
 
 # --- dry run --------------------------------------------------------------------------------
