@@ -62,6 +62,17 @@ class RunResults:
         return read_game_rows(self.records_path, games, self.config)
 
 
+def _another_kind(directory: Path) -> str | None:
+    """What to say of a sweep's or a tune's directory given where a run's is expected, else None."""
+    if (directory / "sweep.json").is_file() and (directory / "cells").is_dir():
+        return ("the directory of a sweep, not of a run: its report is sweep.html, and each cell is a run "
+                f"(e.g. lvsim report {directory / 'cells' / '000'})")
+    if (directory / "state" / "definition.json").is_file():
+        best = f", and the run of the recommended rules is {directory / 'best'}" if (directory / "best").is_dir() else ""
+        return f"the directory of a tune, not of a run: its report is tune.html{best}"
+    return None
+
+
 def load_results(results_dir: str | Path) -> RunResults:
     """Read the results directory ``results_dir``, its records excepted.
 
@@ -75,7 +86,7 @@ def load_results(results_dir: str | Path) -> RunResults:
     missing = [name for name in RESULT_FILES if not (directory / name).is_file()]
     if missing:
         raise ConfigError(
-            str(directory), f"not the results directory of a run: {', '.join(missing)} missing"
+            str(directory), _another_kind(directory) or f"not the results directory of a run: {', '.join(missing)} missing"
         )
     summary = _read_json(directory / SUMMARY_FILE)
     meta = _read_json(directory / META_FILE)

@@ -221,6 +221,18 @@ def test_a_refused_option_is_named_as_it_is_typed(tmp_path, command, options, op
     assert (tmp_path / "full" / "notes.txt").read_text() == "mine"
 
 
+def test_report_of_a_sweep_or_tune_directory_says_what_it_is_and_where_its_report_is(tmp_path):
+    write(tmp_path / "b.toml", LASVEGAN)
+    sweep = write(tmp_path / "s.toml", 'base = "b.toml"\n[sweep]\n"run.games" = [10, 20]\n')
+    assert lvsim("sweep", sweep, "--out", tmp_path / "sw").exit_code == 0
+    refused(lvsim("report", tmp_path / "sw"), "directory of a sweep", "sweep.html", str(tmp_path / "sw" / "cells" / "000"))
+    tune = write(tmp_path / "t.toml", TUNE)
+    assert lvsim("tune", tune, "--no-report", "--out", tmp_path / "tu").exit_code == 0
+    refused(lvsim("report", tmp_path / "tu"), "directory of a tune", "tune.html")
+    (tmp_path / "run").mkdir()
+    refused(lvsim("report", tmp_path / "run"), "not the results directory of a run", "records.parquet")
+
+
 # --- sweep ----------------------------------------------------------------------------
 
 
