@@ -17,7 +17,7 @@ import click
 from sim import __version__
 from sim.boundary import EXIT_BAD_INPUT, BoundedGroup  # noqa: F401  (EXIT_BAD_INPUT: part of the CLI's contract)
 from sim.config import MAX_GAMES, MAX_SEED
-from sim.errors import ConfigError, shown
+from sim.errors import ConfigError, ScriptError, shown
 from sim.games import GAME_IDS
 
 # A duel keeps one number per deal and policy in memory.
@@ -170,8 +170,30 @@ def replay(script, game_id):
     illegal or inconsistent script exits with code 2 and one line naming
     where and which rule. docs/replay.md gives every schema.
     """
-    trace = _game(game_id).replay_path(script)
+    game = _game(game_id)
+    try:
+        trace = game.replay_path(script)
+    except (ConfigError, ScriptError) as err:
+        other = _game_replaying(script, game)
+        if other is None:
+            raise
+        raise ScriptError(f"{err} (it is a script of {other.title}: give --game {other.id})") from None
     click.echo(json.dumps(trace))
+
+
+def _game_replaying(script: str, refused_by):
+    """The other game whose replay takes the script ``refused_by`` refused (a --game left out), else None."""
+    from sim.games import all_games
+
+    for game in all_games():
+        if game.id == refused_by.id:
+            continue
+        try:
+            game.replay_path(script)
+        except Exception:  # noqa: BLE001  (any refusal: not this game's script either)
+            continue
+        return game
+    return None
 
 
 @main.command()

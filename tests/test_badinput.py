@@ -233,6 +233,37 @@ def test_report_of_a_sweep_or_tune_directory_says_what_it_is_and_where_its_repor
     refused(lvsim("report", tmp_path / "run"), "not the results directory of a run", "records.parquet")
 
 
+REPLAYS = {
+    "lasvegan": (Path(__file__).parent / "data" / "replay_example.json").read_text(encoding="utf-8"),
+    "vegas-dice": json.dumps({
+        "players": 2,
+        "rules": {"casinos": 2, "dice_per_player": 2, "white_dice": 0, "bills": [[50000, 2], [90000, 2]]},
+        "pile": [90000, 50000, 50000, 90000],
+        "rounds": [{"turns": [{"seat": 0, "roll": [1, 1], "place": 1}, {"seat": 1, "roll": [2, 1], "place": 2},
+                              {"seat": 1, "roll": [1], "place": 1}]}],
+    }),
+    "fever": json.dumps({
+        "players": 2,
+        "rules": {"target": 1},
+        "deck": ["cherry", "lemon", "cherry", "lemon", "bell", "seven", "cherry", "bell", "lemon"],
+        "turns": [{"seat": 0, "play": {"symbol": "cherry", "reels": [2, 3]}}],
+    }),
+}
+
+
+@pytest.mark.parametrize("game", sorted(REPLAYS))
+@pytest.mark.parametrize("given", [None, "lasvegan", "vegas-dice", "fever"])
+def test_a_replay_given_the_wrong_game_says_which_game_the_script_is_of(tmp_path, game, given):
+    from sim.games import get_game
+
+    script = write(tmp_path / "g.json", REPLAYS[game])
+    if (given or "lasvegan") == game:
+        assert lvsim("replay", *(["--game", given] if given else []), script).exit_code == 0
+        return
+    refused(lvsim("replay", *(["--game", given] if given else []), script), f"script of {get_game(game).title}",
+            f"--game {game}")
+
+
 # --- sweep ----------------------------------------------------------------------------
 
 
