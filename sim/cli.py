@@ -17,7 +17,7 @@ import click
 from sim import __version__
 from sim.boundary import EXIT_BAD_INPUT, BoundedGroup  # noqa: F401  (EXIT_BAD_INPUT: part of the CLI's contract)
 from sim.config import MAX_GAMES, MAX_SEED
-from sim.errors import ConfigError, ScriptError, shown
+from sim.errors import ConfigError, ScriptError, counted, shown
 from sim.games import GAME_IDS
 
 # A duel keeps one number per deal and policy in memory.
@@ -216,7 +216,7 @@ def bench(game_id, players, policy, games, threads, seed, as_json):
         click.echo(json.dumps(result))
     else:
         click.echo(
-            f"{game.title}: {result['games']:,} games at {players} players ({policy}), "
+            f"{game.title}: {counted(result['games'], 'game')} at {counted(players, 'player')} ({policy}), "
             f"{result['threads']} thread{'' if result['threads'] == 1 else 's'}: "
             f"{result['seconds']:.2f} s, {result['games_per_second']:,.0f} games/s"
         )
@@ -294,7 +294,7 @@ def duel(config, game_id, seats, games, seed, players, threads, as_json):
             players = len(seat_list)
             if not game.min_players <= players <= game.max_players:
                 raise ConfigError(
-                    "--seats", f"lists {players} policies; a table of {game.title} seats "
+                    "--seats", f"lists {counted(players, 'policy', 'policies')}; a table of {game.title} seats "
                     f"{game.min_players} to {game.max_players}"
                 )
     if players is not None and players != rules.players:

@@ -27,7 +27,7 @@ from typing import Sequence
 import numpy as np
 
 from analysis.stats import mean_interval
-from sim.errors import ConfigError
+from sim.errors import ConfigError, counted
 from sim.game import Game
 from sim.memory import check_fits
 
@@ -138,7 +138,8 @@ def _mean_interval(x: np.ndarray) -> tuple[float, float]:
 def duel_table(result: dict) -> str:
     """The result of :func:`duel` as a text table, one line per policy."""
     lines = [
-        f"{result['games']:,} deals x {result['players']} seat rotations at {result['players']} players "
+        f"{counted(result['games'], 'deal')} x {counted(result['players'], 'seat rotation')} at "
+        f"{counted(result['players'], 'player')} "
         f"(seed {result['seed']})",
         "",
         f"{'policy':<28}{'seats':>6}{'fair share':>12}{'win share':>11}   95% CI",

@@ -25,6 +25,11 @@ class ScriptError(ValueError):
     """A replay script is illegal or inconsistent; the message names where."""
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``"1 policy"``, ``"3 policies"``: ``n`` and the noun in its number."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
 def shown(value: Any, limit: int = MAX_SHOWN) -> str:
     """``repr(value)`` for a message, cut after ``limit`` characters with how long it was.
 

@@ -11,7 +11,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from sim.errors import ConfigError, shown
+from sim.errors import ConfigError, counted, shown
 
 
 def parse_seats(
@@ -27,7 +27,7 @@ def parse_seats(
     if not isinstance(seats, (list, tuple)):
         raise ConfigError(field, f"must be a policy name or a list of names, got {shown(seats)}")
     if len(seats) != players:
-        raise ConfigError(field, f"lists {len(seats)} policies for {players} players")
+        raise ConfigError(field, f"lists {counted(len(seats), 'policy', 'policies')} for {counted(players, 'player')}")
     ids = np.zeros(players, dtype=np.int64)
     params = np.zeros((players, n_params), dtype=np.float64)
     for s, text in enumerate(seats):

@@ -264,6 +264,16 @@ def test_a_replay_given_the_wrong_game_says_which_game_the_script_is_of(tmp_path
             f"--game {game}")
 
 
+def test_one_of_a_thing_is_said_in_the_singular(tmp_path):
+    refused(lvsim("duel", "--seats", "greedy"), "lists 1 policy;")
+    path = config(tmp_path, "lasvegan", '[policies]\nseats = ["greedy"]\n')
+    refused(lvsim("run", path, "--out", tmp_path / "o"), "lists 1 policy for 4 players")
+    duel = lvsim("duel", "--game", "fever", "--seats", "random", "--games", 1)
+    assert duel.exit_code == 0 and "1 deal x 1 seat rotation at 1 player " in duel.stdout, duel.stdout
+    bench = lvsim("bench", "--game", "fever", "--players", 1, "--games", 1)
+    assert bench.exit_code == 0 and "1 game at 1 player " in bench.stdout, bench.stdout
+
+
 # --- sweep ----------------------------------------------------------------------------
 
 

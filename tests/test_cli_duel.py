@@ -60,7 +60,7 @@ def test_a_one_deal_duel_has_no_interval():
     "args,message",
     [
         (["--seats", "greedy,wizard,random"], "error: --seats[1]: unknown policy 'wizard'"),
-        (["--seats", "greedy"], "error: --seats: lists 1 policies; a table of Las Vegan seats 2 to 5"),
+        (["--seats", "greedy"], "error: --seats: lists 1 policy; a table of Las Vegan seats 2 to 5"),
         (["--seats", "greedy,random", "--players", 4], "error: --seats: lists 2 policies for 4 players"),
         (["--seats", "lookahead:0,random"], "error: --seats[0]: 'lookahead:0': samples per move"),
         ([], "error: --seats: give one policy per seat"),
