@@ -124,7 +124,7 @@ def open_cluster(
     from sim.runner import IN_PROCESS
 
     if workers is not None and scheduler is not None:
-        raise ConfigError("cluster", "give either a number of local workers or a scheduler address, not both")
+        raise ConfigError("--workers", "give either --workers N (local worker processes) or --scheduler ADDRESS, not both")
     if workers is None and scheduler is None:
         yield IN_PROCESS
         return
@@ -135,13 +135,13 @@ def open_cluster(
         try:
             client = Client(scheduler, timeout=timeout)
         except (OSError, TimeoutError, ValueError) as err:
-            raise ConfigError("scheduler", f"cannot connect to {scheduler}: {err}") from None
+            raise ConfigError("--scheduler", f"cannot connect to {scheduler}: {err}") from None
         with client:
             yield DaskCluster(client)
         return
 
     if workers < 1:
-        raise ConfigError("workers", f"must be at least 1, got {workers}")
+        raise ConfigError("--workers", f"must be at least 1, got {workers}")
     # Worker processes share this machine's cores: split them rather than
     # let every worker's kernel start a thread per core.
     threads = max(1, (os.cpu_count() or 1) // workers)

@@ -173,7 +173,7 @@ def test_a_base_config_that_is_wrong_by_itself_is_named(in_tmp):
     (["--sort-by", "niceness"], "--sort-by: unknown column 'niceness'"),
     (["--baseline", "2"], "--baseline: must be a cell between 0 and 1, got 2"),
     (["--max-games", "100"], "--max-games: only applies with --target-ci"),
-    (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "cluster: give either"),
+    (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "--workers: give either --workers N"),
 ])
 def test_options_that_do_not_fit_the_sweep_are_refused_before_playing(in_tmp, options, message):
     make_sweep(in_tmp, GOLDEN)
@@ -440,7 +440,7 @@ def test_a_local_dask_cluster_gives_bit_identical_results(in_tmp):
 def test_an_unreachable_scheduler_is_one_line():
     from sim.cluster import open_cluster
 
-    with pytest.raises(ConfigError, match="^scheduler: cannot connect to tcp://127.0.0.1:9: "):
+    with pytest.raises(ConfigError, match="^--scheduler: cannot connect to tcp://127.0.0.1:9: "):
         with open_cluster(scheduler="tcp://127.0.0.1:9", timeout="0.5s"):
             pass
 
