@@ -24,7 +24,7 @@ Fail = Callable[[str], Exception]
 
 
 def read_text(path: str | os.PathLike, fail: Fail, what: str = "file") -> str:
-    """The text of the UTF-8 file at ``path``."""
+    """The text of the UTF-8 file at ``path``, without the byte-order mark some editors put first."""
     try:
         data = Path(path).read_bytes()
     except OSError as err:
@@ -32,7 +32,7 @@ def read_text(path: str | os.PathLike, fail: Fail, what: str = "file") -> str:
     except ValueError as err:  # an embedded NUL byte
         raise fail(f"not a usable path ({err})") from None
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as err:
         raise fail(f"not UTF-8 text ({_encoding_hint(data, err)}); save it as UTF-8") from None
 

@@ -276,6 +276,18 @@ def test_one_of_a_thing_is_said_in_the_singular(tmp_path):
     assert bench.exit_code == 0 and "1 game at 1 player " in bench.stdout, bench.stdout
 
 
+@pytest.mark.parametrize("game", ["lasvegan", "vegas-dice", "fever"])
+def test_utf8_files_that_start_with_a_byte_order_mark_are_read(tmp_path, game):
+    bom = "\ufeff".encode()
+    path = write(tmp_path / "c.toml", bom + f'game = "{game}"\n{FAST_RUN}'.encode())
+    assert lvsim("run", path, "--json", "--out", tmp_path / "o").exit_code == 0
+    assert lvsim("duel", path, "--games", 5, "--json").exit_code == 0
+    write(tmp_path / "s.toml", bom + b'base = "c.toml"\n[sweep]\n"run.games" = [10, 20]\n')
+    assert lvsim("sweep", tmp_path / "s.toml", "--dry-run").exit_code == 0
+    script = write(tmp_path / "g.json", bom + REPLAYS[game].encode())
+    assert lvsim("replay", "--game", game, script).exit_code == 0
+
+
 # --- sweep ----------------------------------------------------------------------------
 
 
