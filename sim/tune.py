@@ -400,6 +400,9 @@ def _tune_table(table: Any, base: Config, *, budget, games, seed) -> dict[str, A
     finalists = table.get("finalists", DEFAULT_FINALISTS)
     _int("tune.finalists", finalists, 1, MAX_BUDGET)
     max_games = table.get("max_games", DEFAULT_MAX_GAMES_FACTOR * games)
+    if field["games"] == "--games" and _is_int(max_games) and max_games < games:
+        raise ConfigError("tune.max_games", f"{max_games:,} is fewer than the {games:,} games per candidate of --games; "
+                                            "give fewer --games or raise tune.max_games")
     _int("tune.max_games", max_games, games, 10**10)
     return {"players": tuple(players), "policies": tuple(policies), "budget": budget, "games": games, "seed": seed,
             "finalists": finalists, "max_games": max_games}

@@ -640,6 +640,12 @@ def test_a_tune_of_the_dice_game_names_a_knob_of_the_dice_game(tmp_path):
     assert not (tmp_path / "o").exists()
 
 
+def test_games_on_the_command_line_above_the_files_max_games_say_so(tmp_path):
+    write(tmp_path / "b.toml", LASVEGAN)
+    tune = write(tmp_path / "t.toml", TUNE + "max_games = 40\n")
+    refused(lvsim("tune", tune, "--games", 100, "--dry-run"), "tune.max_games", "--games")
+
+
 def test_a_budget_of_0_on_the_command_line_is_refused(tmp_path):
     write(tmp_path / "b.toml", LASVEGAN)
     tune = write(tmp_path / "t.toml", TUNE)
