@@ -119,6 +119,16 @@ class BoundedCommand(click.Command):
         with error_boundary():
             return super().make_context(*args, **kwargs)
 
+    def parse_args(self, ctx, args):
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as err:
+            # click's parser leaves out the context of an option given without its value:
+            # the refusal would point at `lvsim --help` rather than this command's.
+            if err.ctx is None:
+                err.ctx = ctx
+            raise
+
     def invoke(self, ctx):
         with error_boundary():
             return super().invoke(ctx)

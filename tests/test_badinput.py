@@ -567,6 +567,13 @@ def test_help_still_works(command):
     assert result.exit_code == 0 and "Usage:" in result.stdout
 
 
+@pytest.mark.parametrize("command,option", [
+    ("duel", "--seats"), ("run", "--out"), ("bench", "--policy"), ("sweep", "--sort-by"), ("replay", "--game"),
+])
+def test_an_option_without_its_value_points_at_its_commands_help(command, option):
+    refused(lvsim(command, option), option, f"'main {command} --help'")
+
+
 def test_the_programs_help_names_every_game():
     from sim.games import all_games
 
