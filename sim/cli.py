@@ -24,6 +24,18 @@ from sim.games import GAME_IDS
 MAX_DUEL_GAMES = 100_000_000
 
 
+class IntRange(click.IntRange):
+    """A whole number within bounds, called an integer in help and refusals ('x' is not a valid integer)."""
+
+    name = "integer"
+
+
+class FloatRange(click.FloatRange):
+    """A number within bounds, called a number in help and refusals ('x' is not a valid number)."""
+
+    name = "number"
+
+
 def game_option(help_text: str, default: str = "lasvegan; `lvsim games` lists them"):
     """--game ID: the game of a command that reads no config; ``default`` says what no --game means."""
     return click.option(
@@ -48,7 +60,7 @@ def cluster_options(fn):
     )(fn)
     fn = click.option(
         "--workers",
-        type=click.IntRange(1),
+        type=IntRange(1),
         default=None,
         help="Play on N local worker processes (a Dask LocalCluster on 127.0.0.1).",
     )(fn)
@@ -86,17 +98,17 @@ def _stop_on_sigterm() -> None:
 
 @main.command()
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
-@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=None, help="Games to play (overrides run.games).")
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None, help="Base seed (overrides run.seed).")
+@click.option("--games", type=IntRange(1, MAX_GAMES), default=None, help="Games to play (overrides run.games).")
+@click.option("--seed", type=IntRange(0, MAX_SEED), default=None, help="Base seed (overrides run.seed).")
 @click.option(
     "--players",
-    type=click.IntRange(1),
+    type=IntRange(1),
     default=None,
     help="Player count (overrides rules.players; the rules are checked again for it).",
 )
 @click.option(
     "--threads",
-    type=click.IntRange(1),
+    type=IntRange(1),
     default=None,
     help="Worker threads (overrides run.threads; default: all cores). Never changes the results.",
 )
@@ -198,12 +210,12 @@ def _game_replaying(script: str, refused_by):
 
 @main.command()
 @game_option("The game to time.")
-@click.option("--players", type=click.IntRange(1), default=4, show_default=True, help="Player count.")
+@click.option("--players", type=IntRange(1), default=4, show_default=True, help="Player count.")
 @click.option("--policy", default="random", show_default=True, help="Policy for every seat (e.g. random, greedy).")
-@click.option("--games", type=click.IntRange(1), default=1_000_000, show_default=True,
+@click.option("--games", type=IntRange(1), default=1_000_000, show_default=True,
               help="Games to time (at most 20,000,000: their records are held in memory).")
-@click.option("--threads", type=click.IntRange(1), default=None, help="Threads (default: all cores).")
-@click.option("--seed", type=click.IntRange(0, 2**64 - 1), default=1, show_default=True, help="Base seed.")
+@click.option("--threads", type=IntRange(1), default=None, help="Threads (default: all cores).")
+@click.option("--seed", type=IntRange(0, 2**64 - 1), default=1, show_default=True, help="Base seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def bench(game_id, players, policy, games, threads, seed, as_json):
     """Time the jitted core alone on the rulebook rules of --game: no file output, compilation excluded."""
@@ -234,22 +246,22 @@ def bench(game_id, players, policy, games, threads, seed, as_json):
 )
 @click.option(
     "--games",
-    type=click.IntRange(1, MAX_DUEL_GAMES),
+    type=IntRange(1, MAX_DUEL_GAMES),
     default=1000,
     show_default=True,
     help="Deals to play; each deal is played once per rotation of the seats.",
 )
 @click.option(
-    "--seed", type=click.IntRange(0, 2**64 - 1), default=None, help="Base seed (default: the config's run.seed, else 1)."
+    "--seed", type=IntRange(0, 2**64 - 1), default=None, help="Base seed (default: the config's run.seed, else 1)."
 )
 @click.option(
     "--players",
-    type=click.IntRange(1),
+    type=IntRange(1),
     default=None,
     help="Player count (default: the config's, else one per policy in --seats).",
 )
 @click.option(
-    "--threads", type=click.IntRange(1), default=None, help="Worker threads (default: all cores). Never changes the results."
+    "--threads", type=IntRange(1), default=None, help="Worker threads (default: all cores). Never changes the results."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 def duel(config, game_id, seats, games, seed, players, threads, as_json):
@@ -381,24 +393,24 @@ def report(results_dir, out_file):
     help="Sweep directory: new, empty, or that of an interrupted sweep to resume "
     "(default: reports/<sweep name>-<timestamp>/).",
 )
-@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=None,
+@click.option("--games", type=IntRange(1, MAX_GAMES), default=None,
               help="Games per cell (overrides run.games of every cell).")
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None, help="Seed of every cell (overrides run.seed).")
+@click.option("--seed", type=IntRange(0, MAX_SEED), default=None, help="Seed of every cell (overrides run.seed).")
 @click.option(
-    "--threads", type=click.IntRange(1), default=None, help="Threads (overrides run.threads). Never changes the results."
+    "--threads", type=IntRange(1), default=None, help="Threads (overrides run.threads). Never changes the results."
 )
 @cluster_options
 @click.option("--dry-run", is_flag=True, help="List the cells and the estimated time; play and write nothing.")
 @click.option(
     "--target-ci",
-    type=click.FloatRange(0, min_open=True),
+    type=FloatRange(0, min_open=True),
     default=None,
     metavar="X",
     help="Add games to each cell until its first-player advantage's 95% interval is at most ±X (e.g. 0.005).",
 )
 @click.option(
     "--max-games",
-    type=click.IntRange(1, MAX_GAMES),
+    type=IntRange(1, MAX_GAMES),
     default=None,
     help="With --target-ci: the most games a cell may play (default: 10 times its games).",
 )
@@ -418,7 +430,7 @@ def report(results_dir, out_file):
 )
 @click.option(
     "--baseline",
-    type=click.IntRange(0),
+    type=IntRange(0),
     default=0,
     show_default=True,
     metavar="K",
@@ -475,12 +487,12 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
     help="Tune directory: new, empty, or that of a stopped tune to resume (default: the newest unfinished "
     "reports/<tune name>-*/ of the same tune, else a new reports/<tune name>-<timestamp>/).",
 )
-@click.option("--budget", type=click.IntRange(1), default=None, help="Candidates to try (overrides tune.budget).")
-@click.option("--games", type=click.IntRange(2), default=None,
+@click.option("--budget", type=IntRange(1), default=None, help="Candidates to try (overrides tune.budget).")
+@click.option("--games", type=IntRange(2), default=None,
               help="Games per candidate, player count and policy at first (overrides tune.games).")
-@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=None, help="Seed of the search (overrides tune.seed).")
+@click.option("--seed", type=IntRange(0, MAX_SEED), default=None, help="Seed of the search (overrides tune.seed).")
 @click.option(
-    "--threads", type=click.IntRange(1), default=None, help="Threads (overrides run.threads). Never changes the results."
+    "--threads", type=IntRange(1), default=None, help="Threads (overrides run.threads). Never changes the results."
 )
 @cluster_options
 @click.option("--dry-run", is_flag=True, help="Say what would be played and the estimated time; play and write nothing.")

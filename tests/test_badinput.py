@@ -574,6 +574,18 @@ def test_an_option_without_its_value_points_at_its_commands_help(command, option
     refused(lvsim(command, option), option, f"'main {command} --help'")
 
 
+@pytest.mark.parametrize("value", ["x", "1.5", "1e3"])
+def test_a_number_that_is_not_whole_is_refused_as_not_an_integer(value):
+    line = refused(lvsim("run", "--games", value), "--games", f"{value!r} is not a valid integer.")
+    assert "range" not in line, line
+    assert "--games INTEGER " in lvsim("run", "--help").stdout
+
+
+def test_a_fraction_that_is_not_a_number_is_refused_as_not_a_number():
+    line = refused(lvsim("sweep", "s.toml", "--target-ci", "x"), "--target-ci", "'x' is not a valid number.")
+    assert "range" not in line, line
+
+
 def test_the_programs_help_names_every_game():
     from sim.games import all_games
 
