@@ -276,6 +276,8 @@ def duel(config, game_id, seats, games, seed, players, threads, as_json):
     from sim.duel import duel as play_duel
     from sim.duel import duel_table
 
+    if seats is not None and not seats.strip():
+        raise ConfigError("--seats", "is empty: give one policy per seat, e.g. --seats greedy,random,random,random")
     seat_list = [s.strip() for s in seats.split(",")] if seats is not None else None
     if config:
         from sim.config import load_config

@@ -586,6 +586,13 @@ def test_a_fraction_that_is_not_a_number_is_refused_as_not_a_number():
     assert "range" not in line, line
 
 
+@pytest.mark.parametrize("seats", ["", " "])
+@pytest.mark.parametrize("with_config", [False, True])
+def test_an_empty_seat_list_is_refused_as_empty(tmp_path, seats, with_config):
+    path = [config(tmp_path, "lasvegan")] if with_config else []
+    refused(lvsim("duel", *path, "--seats", seats, "--players", 2), "--seats", "is empty")
+
+
 def test_the_programs_help_names_every_game():
     from sim.games import all_games
 
