@@ -14,7 +14,10 @@ from pathlib import Path
 from analysis.report_html import figures_drawn_together
 from analysis.results import load_results
 from sim.errors import ConfigError, shown
-from sim.layout import REPORT_FILE
+from sim.layout import CONFIG_FILE, META_FILE, RECORDS_FILE, REPORT_FILE, SUMMARY_FILE, TALLY_FILE
+
+# The files of a run the report is made from: -o never writes over them.
+RUN_FILES = (CONFIG_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE)
 
 
 def write_report(results_dir: str | Path, out_file: str | Path | None = None) -> Path:
@@ -25,6 +28,7 @@ def write_report(results_dir: str | Path, out_file: str | Path | None = None) ->
     that cannot be written, raises ``ConfigError``.
     """
     out = Path(results_dir) / REPORT_FILE if out_file is None else _report_path(out_file)
+    _check_not_a_run_file(out, Path(results_dir))
     results = load_results(results_dir)
     # Written beside its destination and renamed into place: a report that
     # fails or is interrupted halfway leaves no half-written file.
@@ -42,6 +46,16 @@ def write_report(results_dir: str | Path, out_file: str | Path | None = None) ->
         partial.unlink(missing_ok=True)
         raise
     return out
+
+
+def _check_not_a_run_file(out: Path, results_dir: Path) -> None:
+    """Refuse an ``out`` that is one of the run's own files: the report would replace the results it reads."""
+    try:
+        if out.name in RUN_FILES and out.parent.resolve() == results_dir.resolve():
+            raise ConfigError("-o", f"{out} is one of the run's results, which the report would replace; "
+                                    f"name another file (by default the report is {results_dir / REPORT_FILE})")
+    except OSError:
+        return  # a path that cannot be resolved is refused when it is read or written
 
 
 def _report_path(out_file: str | Path) -> Path:

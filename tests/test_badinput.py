@@ -447,6 +447,14 @@ def test_a_report_file_that_cannot_be_written_is_refused(results, tmp_path, targ
     assert not [p for p in tmp_path.rglob("*") if p.name.endswith(".partial")]
 
 
+@pytest.mark.parametrize("name", ["summary.json", "config.toml", "records.parquet", "meta.json", "tally.json"])
+def test_a_report_over_one_of_the_runs_own_files_is_refused_and_leaves_it_alone(results, name):
+    before = (results / name).read_bytes()
+    refused(lvsim("report", results, "-o", results / name), "-o", "one of the run's results")
+    refused(lvsim("report", results, "-o", results / "." / name), "-o", "one of the run's results")
+    assert (results / name).read_bytes() == before
+
+
 def test_a_report_to_a_device_is_refused_and_leaves_the_device_alone(results, tmp_path):
     # As root, a device of our own (the twin of /dev/full): a regression must not replace the real one.
     if os.geteuid() == 0:
