@@ -141,6 +141,8 @@ def run(config, games, seed, players, threads, out, as_json, workers, scheduler)
         try:
             cfg = load_config(config, players=players)
         except ConfigError as err:
+            if err.field == "policies.seats":
+                _check_seats_carry_over(config, players)
             if err.field != "rules.players":
                 raise
             raise ConfigError("--players", err.problem) from None  # the count is the option's, not the file's
@@ -321,6 +323,21 @@ def duel(config, game_id, seats, games, seed, players, threads, as_json):
         click.echo(json.dumps(result))
     else:
         click.echo(f"{game.title}: " + duel_table(result))
+
+
+def _check_seats_carry_over(config: str, players: int) -> None:
+    """Refuse, naming --players, a config whose seat list is one policy per seat of another count."""
+    from sim.config import load_config
+
+    try:
+        own = load_config(config)
+    except ConfigError:
+        return  # wrong at its own count too: the file's error stands
+    if not isinstance(own.seats, str) and len(own.seats) != players:
+        raise ConfigError(
+            "--players", f"the config lists one policy per seat for {own.rules.players} players; give "
+            f"[policies] seats one policy name for every seat, or a list of {players}"
+        )
 
 
 def _rules_for(game, rules: dict, players: int):

@@ -601,6 +601,15 @@ def test_an_empty_seat_list_is_refused_as_empty(tmp_path, seats, with_config):
     refused(lvsim("duel", *path, "--seats", seats, "--players", 2), "--seats", "is empty")
 
 
+@pytest.mark.parametrize("game", ["lasvegan", "vegas-dice", "fever"])
+def test_run_at_another_player_count_than_the_configs_seat_list_names_players(tmp_path, game):
+    path = config(tmp_path, game, '[policies]\nseats = ["greedy", "random", "random", "random"]\n')
+    refused(lvsim("run", path, "--players", 3, "--out", tmp_path / "o"), "--players", "for 4 players", "a list of 3")
+    assert not (tmp_path / "o").exists()
+    path = config(tmp_path, game, '[policies]\nseats = ["greedy", "random"]\n', name="bad.toml")
+    refused(lvsim("run", path, "--players", 3, "--out", tmp_path / "o"), "policies.seats")
+
+
 def test_the_programs_help_names_every_game():
     from sim.games import all_games
 
