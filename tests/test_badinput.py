@@ -272,6 +272,8 @@ def test_one_of_a_thing_is_said_in_the_singular(tmp_path):
     refused(lvsim("run", path, "--out", tmp_path / "o"), "lists 1 policy for 4 players")
     duel = lvsim("duel", "--game", "fever", "--seats", "random", "--games", 1)
     assert duel.exit_code == 0 and "1 deal x 1 seat rotation at 1 player " in duel.stdout, duel.stdout
+    path = write(tmp_path / "f.toml", 'game = "fever"\n' + FAST_RUN + "[rules]\nplayers = 1\ndeck = { cherry = 1, lemon = 1 }\n")
+    refused(lvsim("run", path, "--out", tmp_path / "o"), "holds 2 cards, too few to deal 3 to each of 1 player and")
     bench = lvsim("bench", "--game", "fever", "--players", 1, "--games", 1)
     assert bench.exit_code == 0 and "1 game at 1 player " in bench.stdout, bench.stdout
 

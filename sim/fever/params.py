@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.errors import ConfigError, shown
+from sim.errors import ConfigError, counted, shown
 from sim.knobs import RuleKnobs
 from sim.fever import enums as E
 
@@ -352,7 +352,8 @@ def _validate(r: Rules) -> None:
     needed = E.HAND * r.players + E.REELS
     if total < needed:
         raise ConfigError(
-            "deck", f"holds {total} cards, too few to deal {E.HAND} to each of {r.players} players and "
+            "deck", f"holds {counted(total, 'card')}, too few to deal {E.HAND} to each of "
+            f"{counted(r.players, 'player')} and "
             f"{E.REELS} to the reels ({needed})"
         )
 
