@@ -22,6 +22,10 @@ from sim.games import GAME_IDS
 
 # A duel keeps one number per deal and policy in memory.
 MAX_DUEL_GAMES = 100_000_000
+# Games `lvsim bench` times by default: a second or so of the fast policies, and of the
+# slow ones (a search per move, tens of games a second) a minute, not a day.
+BENCH_GAMES = 1_000_000
+BENCH_GAMES_SLOW = 1_000
 
 
 class IntRange(click.IntRange):
@@ -214,8 +218,9 @@ def _game_replaying(script: str, refused_by):
 @game_option("The game to time.")
 @click.option("--players", type=IntRange(1), default=4, show_default=True, help="Player count.")
 @click.option("--policy", default="random", show_default=True, help="Policy for every seat (e.g. random, greedy).")
-@click.option("--games", type=IntRange(1), default=1_000_000, show_default=True,
-              help="Games to time (at most 20,000,000: their records are held in memory).")
+@click.option("--games", type=IntRange(1), default=None,
+              help=f"Games to time (default: {BENCH_GAMES:,}, or {BENCH_GAMES_SLOW:,} with a slow policy such as "
+              "lookahead or montecarlo; at most 20,000,000: their records are held in memory).")
 @click.option("--threads", type=IntRange(1), default=None, help="Threads (default: all cores).")
 @click.option("--seed", type=IntRange(0, 2**64 - 1), default=1, show_default=True, help="Base seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
@@ -225,6 +230,8 @@ def bench(game_id, players, policy, games, threads, seed, as_json):
 
     game = _game(game_id)
     rules = _rules_for(game, {}, players)
+    if games is None:
+        games = BENCH_GAMES_SLOW if game.is_slow([policy]) else BENCH_GAMES
     result = bench_core(game, rules, policy=policy, games=games, threads=threads, seed=seed)
     if as_json:
         click.echo(json.dumps(result))

@@ -149,6 +149,24 @@ def test_more_games_than_memory_holds_are_refused_before_playing(game):
     assert time.perf_counter() - started < 30
 
 
+@pytest.mark.parametrize("game,policy,games", [
+    ("lasvegan", "random", 1_000_000), ("lasvegan", "lookahead:8", 1_000), ("vegas-dice", "montecarlo", 1_000),
+    ("fever", "montecarlo:4", 1_000), ("fever", "greedy", 1_000_000),
+])
+def test_bench_times_a_slow_policy_on_fewer_games_by_default(monkeypatch, game, policy, games):
+    import sim.bench
+
+    timed = []
+
+    def bench_core(game, rules, *, policy, games, threads, seed):
+        timed.append(games)
+        return {"games": games, "threads": 1, "seconds": 1.0, "games_per_second": float(games)}
+
+    monkeypatch.setattr(sim.bench, "bench_core", bench_core)
+    assert lvsim("bench", "--game", game, "--policy", policy).exit_code == 0
+    assert timed == [games]
+
+
 def test_duel_of_a_config_for_another_player_count_plays_its_one_policy(tmp_path):
     path = config(tmp_path, "lasvegan", '[policies]\nseats = "random"\n')
     result = lvsim("duel", path, "--players", 3, "--games", 20, "--json")
