@@ -20,6 +20,7 @@ from click.testing import CliRunner
 
 from sim.cli import main
 from sim.errors import MAX_LINE
+from tests.test_badinput_fuzz import SCRIPTS
 
 FAST_RUN = """
 [run]
@@ -253,22 +254,8 @@ def test_report_of_a_sweep_or_tune_directory_says_what_it_is_and_where_its_repor
     refused(lvsim("report", tmp_path / "run"), "not the results directory of a run", "records.parquet")
 
 
-REPLAYS = {
-    "lasvegan": (Path(__file__).parent / "data" / "replay_example.json").read_text(encoding="utf-8"),
-    "vegas-dice": json.dumps({
-        "players": 2,
-        "rules": {"casinos": 2, "dice_per_player": 2, "white_dice": 0, "bills": [[50000, 2], [90000, 2]]},
-        "pile": [90000, 50000, 50000, 90000],
-        "rounds": [{"turns": [{"seat": 0, "roll": [1, 1], "place": 1}, {"seat": 1, "roll": [2, 1], "place": 2},
-                              {"seat": 1, "roll": [1], "place": 1}]}],
-    }),
-    "fever": json.dumps({
-        "players": 2,
-        "rules": {"target": 1},
-        "deck": ["cherry", "lemon", "cherry", "lemon", "bell", "seven", "cherry", "bell", "lemon"],
-        "turns": [{"seat": 0, "play": {"symbol": "cherry", "reels": [2, 3]}}],
-    }),
-}
+# The valid script of each game the fuzz suite garbles.
+REPLAYS = SCRIPTS
 
 
 @pytest.mark.parametrize("game", sorted(REPLAYS))
