@@ -196,12 +196,13 @@ def _validate(r: Rules) -> None:
 
     values = [value for value, _ in r.bills]
     for i, (value, count) in enumerate(r.bills):
-        _int_in(f"bills[{i}]", value, 1, E.MAX_BILL_VALUE)
-        _int_in(f"bills[{i}]", count, 0, E.MAX_BILLS)
+        _int_in(f"bills[{i}][0]", value, 1, E.MAX_BILL_VALUE)
+        _int_in(f"bills[{i}][1]", count, 0, E.MAX_BILLS)
         if values.index(value) != i:
             raise ConfigError(f"bills[{i}]", f"lists the value {value} again (give each value once, with its count)")
     if not 1 <= len(r.bill_values) <= E.MAX_BILL_KINDS:
-        raise ConfigError("bills", f"needs between 1 and {E.MAX_BILL_KINDS} values with a count, got {len(r.bill_values)}")
+        raise ConfigError("bills", f"needs between 1 and {E.MAX_BILL_KINDS} values with a count above 0 "
+                                   f"([value, count] pairs), got {len(r.bill_values)}")
     n_bills = sum(count for _, count in r.bills)
     if n_bills > E.MAX_BILLS:
         raise ConfigError("bills", f"holds {n_bills} bills, at most {E.MAX_BILLS}")
