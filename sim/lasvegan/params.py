@@ -44,7 +44,7 @@ KNOBS: dict[str, tuple[Any, str]] = {
     "set_aside_face": ("hidden", "'hidden' or 'revealed'"),
     "machines": (
         list(DEFAULT_MACHINES),
-        f"list of stickers 'suit:<colour>' or 'value:<1-10>', 3 per round to {E.MAX_MACHINES}",
+        f"list of stickers 'suit:<colour>' or 'value:<0-9>', 3 per round to {E.MAX_MACHINES}",
     ),
     "tokens": ([list(t) for t in DEFAULT_TOKENS], f"list of [face, face] pairs, 1 to {E.MAX_TOKENS}, "
                f"faces -{FACE_LIMIT} to {FACE_LIMIT}"),
