@@ -18,6 +18,8 @@ from sim.layout import CONFIG_FILE, META_FILE, RECORDS_FILE, REPORT_FILE, SUMMAR
 
 # The files of a run the report is made from: -o never writes over them.
 RUN_FILES = (CONFIG_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE)
+# An existing file -o may replace: an earlier report.
+HTML_SUFFIXES = (".html", ".htm")
 
 
 def write_report(results_dir: str | Path, out_file: str | Path | None = None) -> Path:
@@ -49,11 +51,15 @@ def write_report(results_dir: str | Path, out_file: str | Path | None = None) ->
 
 
 def _check_not_a_run_file(out: Path, results_dir: Path) -> None:
-    """Refuse an ``out`` that is one of the run's own files: the report would replace the results it reads."""
+    """Refuse an ``out`` that is one of the run's own files (the report would replace the results it
+    reads), or any other existing file but an HTML page (a config, a script: the report would replace it)."""
     try:
         if out.name in RUN_FILES and out.parent.resolve() == results_dir.resolve():
             raise ConfigError("-o", f"{out} is one of the run's results, which the report would replace; "
                                     f"name another file (by default the report is {results_dir / REPORT_FILE})")
+        if out.is_file() and out.suffix.lower() not in HTML_SUFFIXES:
+            raise ConfigError("-o", f"{out} exists and is not an HTML page, which the report would replace; "
+                                    "name a new file or an .html one")
     except OSError:
         return  # a path that cannot be resolved is refused when it is read or written
 

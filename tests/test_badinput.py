@@ -462,6 +462,20 @@ def test_a_report_over_one_of_the_runs_own_files_is_refused_and_leaves_it_alone(
     assert (results / name).read_bytes() == before
 
 
+@pytest.mark.parametrize("name", ["base.toml", "notes.txt", "game.json", "README"])
+def test_a_report_over_a_file_that_is_not_a_page_is_refused_and_leaves_it_alone(results, tmp_path, name):
+    (tmp_path / name).write_text("mine")
+    refused(lvsim("report", results, "-o", tmp_path / name), "-o", "not an HTML page")
+    assert (tmp_path / name).read_text() == "mine"
+
+
+def test_a_report_may_replace_an_earlier_page(results, tmp_path):
+    for name in ("old.html", "OLD.HTM"):
+        (tmp_path / name).write_text("an earlier report")
+        assert lvsim("report", results, "-o", tmp_path / name).exit_code == 0
+        assert (tmp_path / name).read_text().lstrip().lower().startswith("<!doctype html")
+
+
 def test_a_report_to_a_device_is_refused_and_leaves_the_device_alone(results, tmp_path):
     # As root, a device of our own (the twin of /dev/full): a regression must not replace the real one.
     if os.geteuid() == 0:
