@@ -185,18 +185,17 @@ def main() -> None:
     n = len(values)
     order = np.random.default_rng(args.seed).permutation(n)
     train, held_out = np.sort(order[: n // 2]), np.sort(order[n // 2:])
-    shifts = {}
+    by_size = {}
     for option in ("golden_max_shift", "lowest_weight"):
-        shifts[option] = np.array([float(v) for v in getattr(args, option).split(",")])
-        if shifts[option].shape != (N_PLACEMENT_CONTEXTS,):
+        by_size[option] = np.array([float(v) for v in getattr(args, option).split(",")])
+        if by_size[option].shape != (N_PLACEMENT_CONTEXTS,):
             raise SystemExit(f"--{option.replace('_', '-')} needs {N_PLACEMENT_CONTEXTS} numbers (3, 4, 5 players)")
     # PF_LOWEST is left out of the fit (its weight stays 0) and set by hand.
-    fitted_feats = feats.copy()
-    fitted_feats[..., PF_LOWEST] = 0.0
-    w = fit(fitted_feats[train], values[train], contexts[train], mask[train], args.steps, args.rate, args.ridge,
+    feats[..., PF_LOWEST] = 0.0
+    w = fit(feats[train], values[train], contexts[train], mask[train], args.steps, args.rate, args.ridge,
             N_PLACEMENT_CONTEXTS, PF_EARLIER)
-    w[:, PF_G_MAX] += shifts["golden_max_shift"]
-    w[:, PF_LOWEST] = shifts["lowest_weight"]
+    w[:, PF_G_MAX] += by_size["golden_max_shift"]
+    w[:, PF_LOWEST] = by_size["lowest_weight"]
 
     def fitted(i, pub, hand, out):
         placement_features_nb(pub, hand, NO_FEATURES, w, EXPERT_WEIGHTS, out)
