@@ -29,8 +29,7 @@ def write_report(results_dir: str | Path, out_file: str | Path | None = None) ->
     missing, incomplete or edited results directory, or an ``out_file``
     that cannot be written, raises ``ConfigError``.
     """
-    out = Path(results_dir) / REPORT_FILE if out_file is None else _report_path(out_file)
-    _check_not_a_run_file(out, Path(results_dir))
+    out = Path(results_dir) / REPORT_FILE if out_file is None else _report_path(out_file, Path(results_dir))
     results = load_results(results_dir)
     # Written beside its destination and renamed into place: a report that
     # fails or is interrupted halfway leaves no half-written file.
@@ -50,25 +49,13 @@ def write_report(results_dir: str | Path, out_file: str | Path | None = None) ->
     return out
 
 
-def _check_not_a_run_file(out: Path, results_dir: Path) -> None:
-    """Refuse an ``out`` that is one of the run's own files (the report would replace the results it
-    reads), or any other existing file but an HTML page (a config, a script: the report would replace it)."""
-    try:
-        if out.name in RUN_FILES and out.parent.resolve() == results_dir.resolve():
-            raise ConfigError("-o", f"{out} is one of the run's results, which the report would replace; "
-                                    f"name another file (by default the report is {results_dir / REPORT_FILE})")
-        if out.is_file() and out.suffix.lower() not in HTML_SUFFIXES:
-            raise ConfigError("-o", f"{out} exists and is not an HTML page, which the report would replace; "
-                                    "name a new file or an .html one")
-    except OSError:
-        return  # a path that cannot be resolved is refused when it is read or written
-
-
-def _report_path(out_file: str | Path) -> Path:
+def _report_path(out_file: str | Path, results_dir: Path) -> Path:
     """The report file ``-o`` names, refused before the report is built if it could not be written there.
 
-    Only a regular file is ever replaced: a directory, a device (/dev/full)
-    or a pipe is refused, never renamed over.
+    Only an earlier HTML page is ever replaced: a directory, a device
+    (/dev/full) or a pipe is refused, never renamed over, and so is one of
+    the run's own files (the report would replace the results it reads) or
+    any other file, a config or a script.
     """
     text = os.fsdecode(out_file)
     if not text.strip():
@@ -86,6 +73,12 @@ def _report_path(out_file: str | Path) -> Path:
             raise ConfigError("-o", f"{parent}: no such directory")
         if not parent.is_dir():
             raise ConfigError("-o", f"{parent} is not a directory")
+        if out.name in RUN_FILES and out.parent.resolve() == results_dir.resolve():
+            raise ConfigError("-o", f"{out} is one of the run's results, which the report would replace; "
+                                    f"name another file (by default the report is {results_dir / REPORT_FILE})")
+        if out.is_file() and out.suffix.lower() not in HTML_SUFFIXES:
+            raise ConfigError("-o", f"{out} exists and is not an HTML page, which the report would replace; "
+                                    "name a new file or an .html one")
     except OSError as err:  # a name too long, a parent that cannot be searched
         raise ConfigError("-o", f"{out}: {err.strerror or err}") from None
     return out
