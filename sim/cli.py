@@ -123,8 +123,9 @@ def _stop_on_sigterm() -> None:
     help="Results directory; must be new or empty (default: reports/<config name>-<timestamp>/).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object instead of a table.")
+@click.option("--dry-run", is_flag=True, help="Say what would be played and the estimated time; play and write nothing.")
 @cluster_options
-def run(config, games, seed, players, threads, out, as_json, workers, scheduler):
+def run(config, games, seed, players, threads, out, as_json, dry_run, workers, scheduler):
     """Play the games of CONFIG, print a summary and write the results.
 
     CONFIG is a TOML experiment file; its `game` says which game (default:
@@ -156,6 +157,12 @@ def run(config, games, seed, players, threads, out, as_json, workers, scheduler)
             _rules_for(cfg.game_spec, cfg.rules.to_dict(), players)  # a bad count names --players
             cfg = cfg.with_overrides(players=players)
     cfg = cfg.with_overrides(games=games, seed=seed, threads=threads)
+    if dry_run:
+        from sim.estimates import plan_run, run_plan_text
+
+        plan = plan_run(cfg)
+        click.echo(json.dumps(plan) if as_json else run_plan_text(plan))
+        return
     import time
 
     with open_cluster(workers=workers, scheduler=scheduler) as cluster:
@@ -490,6 +497,12 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
         click.echo(json.dumps({"name": swp.name, "seed": swp.seed, "cells": plan, "report_seconds": report})
                    if as_json else plan_text(swp, plan, report))
         return
+    if target_ci is not None:
+        from sim.sweep import resolution_lines, sweep_resolution
+
+        for line in resolution_lines(sweep_resolution(swp, target_ci=target_ci, max_games=max_games,
+                                                      target_metric=target_metric)):
+            click.echo(line, err=True)
     with open_cluster(workers=workers, scheduler=scheduler) as cluster:
         results = run_sweep(
             swp, DEFAULT_OUT if out is None else out, cluster=cluster, target_ci=target_ci, max_games=max_games,
@@ -553,6 +566,11 @@ def tune(tune_file, out, budget, games, seed, threads, workers, scheduler, dry_r
         plan = plan_tune(spec, report=not no_report)
         click.echo(json.dumps(plan) if as_json else plan_text(spec, plan))
         return
+    from sim.estimates import resolution_lines, tune_resolution
+
+    resolution = tune_resolution(spec)
+    for line in resolution_lines(resolution):
+        click.echo(line, err=True)
     with open_cluster(workers=workers, scheduler=scheduler) as cluster:
         results = run_tune(spec, DEFAULT_OUT if out is None else out, cluster=cluster, report=not no_report)
     if as_json:

@@ -95,7 +95,6 @@ GROWTH_MARGIN = 1.1
 # A cell that grows grows by at least this fraction, so a cell never creeps
 # towards its target in a long run of tiny batches.
 MIN_GROWTH = 0.25
-CALIBRATION_GAMES = 4_096
 # What --target-ci narrows unless --target-metric says otherwise.
 DEFAULT_TARGET_METRIC = "first_player_advantage"
 # The most cells a sweep may have, the grid's and the [[cells]] together: each
@@ -845,21 +844,23 @@ def plan_sweep(
 ) -> list[dict[str, Any]]:
     """The cells a run of ``sweep`` would play, with an estimate of their time; writes nothing.
 
-    Each distinct player count, rule depth and seating is timed on a small
-    batch played and written to memory as a cell would be. A cell already
-    finished in ``out`` is marked done. With adaptive precision the
-    estimate is a range, from the cell's games to its cap.
+    Each distinct rule set and seating is timed as a cell plays it (records
+    written, summary made) at two numbers of games, the larger grown until
+    it takes a fraction of a second, so a slow cell is timed on a few games
+    (``sim.estimates``); its skill-gap duels and strength profile likewise,
+    once per rule set. A cell already finished in ``out`` is marked done.
+    With adaptive precision a cell's games are those its calibration says
+    its interval needs, within its games and cap, and ``resolution`` says
+    when the cap comes first.
     """
+    from sim.estimates import band, extra_costs, games_cost
+
     plans = [CellPlan.of(cell.config, target_ci, max_games, target_metric) for cell in sweep.cells]
     done: set[int] = set()
     if out is not None and (Path(out) / DEFINITION_FILE).is_file():
         done = _finished_cells(Path(out), sweep, plans)
-    per_game = _seconds_per_game(sweep) if calibrate else {}
-    extras = _extra_seconds(sweep, done) if calibrate else {}
     rows = []
     for cell, plan in zip(sweep.cells, plans):
-        rate = per_game.get(_speed_key(cell.config))
-        extra = extras.get(cell.index, 0.0)
         row = {
             "cell": cell.index,
             "label": cell.label,
@@ -871,118 +872,116 @@ def plan_sweep(
             "seconds": None,
             "max_seconds": None,
             "duel_seconds": None,
+            "expected_games": None,
+            "resolution": None,
         }
-        if rate is not None and cell.index not in done:
-            row["seconds"] = plan.games * rate + extra
-            row["max_seconds"] = (plan.max_games or plan.games) * rate + extra
-            row["duel_seconds"] = extra
+        if calibrate and cell.index not in done:
+            timed = games_cost(cell.config, cap=plan.max_games or plan.games)
+            low_games, high_games, calls = plan.games, plan.max_games or plan.games, (1, 1)
+            if plan.target_ci is not None:
+                low_games, high_games, calls, row["resolution"] = _adaptive_games(plan, timed)
+                row["expected_games"] = [low_games, high_games]
+            costs = extra_costs(cell.config)
+            # The skill gap and the strength profile grow with the games the cell ends with.
+            extra = [_extra(costs, replace(cell.config, games=n)) for n in (low_games, high_games)]
+            low = timed.cost(low_games, calls[0]) + extra[0]
+            high = timed.cost(high_games, calls[1]) + extra[1]
+            row["seconds"], row["max_seconds"] = band(low, high)
+            row["duel_seconds"] = band(extra[0])[0]  # the share of the low end the duels and profiles take
         rows.append(row)
     return rows
 
 
-def _extra_seconds(sweep: Sweep, done: set[int]) -> dict[int, float]:
-    """Each cell's time beyond its games: the skill-gap duels and the strength profile, timed on a few deals."""
-    from sim.duel import skill_gap
-    from sim.runner import strength_profile
+def _extra(costs, config: Config) -> float:
+    """Seconds of a cell's skill-gap duels and strength profile, from their calibrated ``costs``."""
+    from sim.estimates import RunSize
 
-    rates: dict[tuple, float] = {}
-    out = {}
+    gap, fast, slow = costs
+    size = RunSize.of(config)
+    return ((gap(size.deals) if size.deals else 0.0) + (fast(size.strength_games) if size.strength_games else 0.0)
+            + (slow(size.strength_slow_games) if size.strength_slow_games else 0.0))
+
+
+def _adaptive_games(plan: CellPlan, timed) -> tuple[int, int, tuple[int, int], dict[str, Any] | None]:
+    """The games a cell with ``--target-ci`` plays (a range), its batches (a range), and what its cap resolves.
+
+    From the interval of the calibration's summary: the half-width shrinks as
+    ``1 / sqrt(games)``. Without an interval there (too few games to say), the
+    whole range from the cell's games to its cap.
+    """
+    from sim.estimates import MIN_SE_GAMES
+
+    cap = plan.max_games
+    summary = timed.result
+    try:
+        half = half_width(summary, plan.metric)
+    except (KeyError, TypeError):
+        half = math.inf
+    if timed.games < MIN_SE_GAMES or not math.isfinite(half) or half <= 0:
+        return plan.games, cap, (1, 2 + math.ceil(math.log(max(cap / plan.games, 1), 1 + MIN_GROWTH))), None
+    needed = math.ceil(timed.games * (half / plan.target_ci) ** 2 * GROWTH_MARGIN)
+    expected = min(cap, max(plan.games, needed))
+    if expected > plan.games:  # a cell that grows grows by at least MIN_GROWTH
+        expected = min(cap, max(expected, math.ceil(plan.games * (1 + MIN_GROWTH))))
+    at_cap = half * math.sqrt(timed.games / cap)
+    resolution = {"metric": plan.metric, "target_ci": plan.target_ci, "games_needed": needed, "max_games": cap,
+                  "half_width_at_cap": at_cap, "resolved": needed <= cap}
+    if expected <= plan.games:
+        return plan.games, plan.games, (1, 1), resolution
+    # The interval of the first batch wobbles: its games may need a second batch, or land a little short.
+    return (max(plan.games, math.floor(expected / 1.3)), min(cap, math.ceil(expected * 1.3)), (2, 3), resolution)
+
+
+def sweep_resolution(sweep: Sweep, *, target_ci: float, max_games: int | None = None,
+                     target_metric: str | None = None) -> list[dict[str, Any]]:
+    """Per cell, whether its cap lets ``--target-ci`` be reached: rows as :func:`plan_sweep`'s, its games only timed."""
+    from sim.estimates import games_cost
+
+    rows = []
     for cell in sweep.cells:
-        if cell.index in done:
-            continue
-        config = cell.config
-        deals = config.skill_gap_deals
-        fast, slow = config.strength_sizes
-        # Timed once per player count: the duels and profiles seat their own policies.
-        key = (config.game, config.players, config.threads, deals > 0, fast > 0, slow > 0)
-        if key not in rates:
-            # One kernel plays every policy, compiled (or loaded) already by the timing of the games.
-            seconds = [0.0, 0.0, 0.0]
-            if deals > 0:
-                started = time.perf_counter()
-                skill_gap(config.game_spec, config.rules, 1, config.seed, threads=config.threads)
-                seconds[0] = time.perf_counter() - started
-            if fast > 0:
-                started = time.perf_counter()
-                strength_profile(config, CALIBRATION_GAMES // 16, 0)
-                seconds[1] = (time.perf_counter() - started) / (CALIBRATION_GAMES // 16)
-            if slow > 0 and config.game_spec.strength_slow_policy is not None:
-                started = time.perf_counter()
-                strength_profile(config, 0, 1)
-                seconds[2] = time.perf_counter() - started
-            rates[key] = seconds
-        duel, per_fast, per_slow = rates[key]
-        out[cell.index] = duel * deals + per_fast * fast + per_slow * slow
-    return out
+        plan = CellPlan.of(cell.config, target_ci, max_games, target_metric)
+        timed = games_cost(cell.config, cap=plan.max_games)
+        rows.append({"cell": cell.index, "resolution": _adaptive_games(plan, timed)[3]})
+    return rows
 
 
 def report_seconds(sweep: Sweep) -> float:
-    """About how long ``sweep.html`` takes: the report built from a small batch of each distinct cell."""
+    """About how long the sweep's tables and ``sweep.html`` take: the report built from the calibrations' summaries."""
     from analysis.sweep import summary_row
     from analysis.sweep_report import sweep_report_html
-    from sim.runner import play_chunk
+    from sim.estimates import games_cost
 
-    summaries: dict[tuple, dict] = {}
     rows = []
     columns = {key: sweep.column(key) for key in sweep.parameters}
     for i, cell in enumerate(sweep.cells):
-        key = _speed_key(cell.config)
-        if key not in summaries:
-            config = cell.config
-            _, tally = play_chunk(config, 0, min(512, config.games))
-            summaries[key] = config.game_spec.summarize(tally, game=config.game, seed=config.seed, seconds=1.0,
-                                                        policies=config.seat_policies)
+        summary = games_cost(cell.config).result  # timed already by the plan: kept for the process
         params = {k: values[i] for k, values in columns.items()}
-        rows.append({"cell": cell.index, **params, "label": cell.label, **summary_row(summaries[key])})
+        rows.append({"cell": cell.index, **params, "label": cell.label, **summary_row(summary)})
     table = pd.DataFrame(rows)
     paired = pd.DataFrame(columns=["cell", "baseline", "metric", "games", "difference", "difference_lo",
                                    "difference_hi", "unpaired_lo", "unpaired_hi", "tighter"])
+    kwargs = dict(sweep_name=sweep.name, parameters=sweep.parameters,
+                  axes={k: sweep.values(k) for k in sweep.parameters}, game=sweep.game)
     started = time.perf_counter()
-    sweep_report_html(table, paired, sweep_name=sweep.name, parameters=sweep.parameters,
-                      axes={k: sweep.values(k) for k in sweep.parameters}, game=sweep.game)
-    # The paired differences read every cell's records again: about as long as writing them.
+    sweep_report_html(table, paired, **kwargs)
     return time.perf_counter() - started
-
-
-def _speed_key(config: Config) -> tuple:
-    return (config.game, config.rules, config.seat_policies, config.threads)
-
-
-def _seconds_per_game(sweep: Sweep) -> dict[tuple, float]:
-    import io
-
-    import pyarrow.parquet as pq
-
-    from sim.runner import parquet_options, play_chunk
-
-    rates = {}
-    for cell in sweep.cells:
-        key = _speed_key(cell.config)
-        if key in rates:
-            continue
-        play_chunk(cell.config, 0, 1)  # compiling is not playing
-        started = time.perf_counter()
-        rec, tally = play_chunk(cell.config, 0, CALIBRATION_GAMES)
-        game = cell.config.game_spec
-        game.empty_tally(cell.config.rules).merge(tally)
-        table = game.records.to_arrow(rec)
-        pq.write_table(table, io.BytesIO(), **parquet_options(table.schema))  # as a run writes its records
-        rates[key] = (time.perf_counter() - started) / CALIBRATION_GAMES
-    return rates
 
 
 def plan_text(sweep: Sweep, rows: list[dict[str, Any]], report: float | None = None) -> str:
     """The dry run as text: one line per cell, then the total; ``report``: the seconds of ``sweep.html``."""
+    from sim.estimates import band
+
     width = max(len(r["label"]) for r in rows)
     lines = [f"Sweep {sweep.name}: {len(rows)} cells, seed {sweep.seed}, base {sweep.base}", ""]
-    lines.append(f"{'cell':<6}{'changes':<{width + 2}}{'games':>12}{'time':>12}")
+    lines.append(f"{'cell':<6}{'changes':<{width + 2}}{'games':>16}{'time':>16}")
     for r in rows:
-        games = f"{r['games']:,}" + (f"-{r['max_games']:,}" if r["max_games"] not in (None, r["games"]) else "")
-        lines.append(f"{r['cell']:03d}   {r['label']:<{width + 2}}{games:>12}{_duration(r):>12}")
+        shown_games = r.get("expected_games") or [r["games"], r["max_games"]]
+        games = f"{shown_games[0]:,}" + (f"-{shown_games[1]:,}" if shown_games[1] not in (None, shown_games[0]) else "")
+        lines.append(f"{r['cell']:03d}   {r['label']:<{width + 2}}{games:>16}{_duration(r):>16}")
     todo = [r for r in rows if not r["done"]]
-    extra = report or 0.0
-    total = _duration({"seconds": sum(r["seconds"] or 0 for r in todo) + extra,
-                       "max_seconds": sum(r["max_seconds"] or 0 for r in todo) + extra, "done": False})
+    report_low, report_high = band(report or 0.0)
+    total = _duration({"seconds": sum(r["seconds"] or 0 for r in todo) + report_low,
+                       "max_seconds": sum(r["max_seconds"] or 0 for r in todo) + report_high, "done": False})
     done = f", {len(rows) - len(todo)} already played" if len(todo) < len(rows) else ""
     duels = sum(r.get("duel_seconds") or 0 for r in todo)
     parts = []
@@ -993,7 +992,21 @@ def plan_text(sweep: Sweep, rows: list[dict[str, Any]], report: float | None = N
     within = f" ({' and '.join(parts)} included)" if parts else ""
     lines += ["", f"{len(todo)} cells to play{done}: about {total.strip()}{within} in this process on this "
                   "machine. Nothing was written."]
+    lines += resolution_lines(todo)
     return "\n".join(lines)
+
+
+def resolution_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """One sentence per cell whose cap comes before its --target-ci: what would resolve it."""
+    out = []
+    for r in rows:
+        res = r.get("resolution")
+        if res is None or res["resolved"]:
+            continue
+        out.append(f"Cell {r['cell']:03d}: {res['metric']} to ±{res['target_ci']:g} needs about "
+                   f"{res['games_needed']:,} games, more than its cap of {res['max_games']:,}; it will stop near "
+                   f"±{res['half_width_at_cap']:.2g} (give --max-games {res['games_needed']:,} to resolve it).")
+    return out
 
 
 def _duration(row: Mapping[str, Any]) -> str:

@@ -1104,6 +1104,10 @@ def tune(
     if cluster is None:
         cluster = IN_PROCESS
     started = time.perf_counter()
+    from sim.estimates import tune_resolution
+
+    # Whether the search's games can resolve each target, said before they are spent (the CLI prints it).
+    resolution = [r.as_dict() for r in tune_resolution(tune_)]
     state = _tune_directory(out_dir, tune_)
     with _locked(state / LOCK_FILE, "tune"):
         _write_atomically(state / DEFINITION_FILE, json.dumps(tune_.definition(), indent=2))
@@ -1160,6 +1164,7 @@ def tune(
                              "shortfall": _finite(j.shortfall(tune_)), "refused": j.invalid} for j in searched],
             "candidates_tried": len(_distinct(searched)),
             "simplified": len(simplified),
+            "resolution": resolution,
         }
         table = candidates_table(tune_, [*searched, *simplified, *rungs, *final, *([final_base] if final_base not in final else [])])
         _write_parquet_atomically(out_dir / CANDIDATES_FILE, table)
@@ -1275,90 +1280,25 @@ def _write_parquet_atomically(path: Path, table) -> None:
 
 def plan_tune(tune: Tune, *, calibrate: bool = True, report: bool = True,
               report_games: int | None = None) -> dict[str, Any]:
-    """What a tune would play and an estimate of its time; writes nothing.
+    """What a tune would play, an estimate of its time and which targets its games resolve; writes nothing.
 
-    Each (player count, policy) is timed on a small batch of the base rules.
-    The search plays ``budget`` candidates; successive halving and the
-    final replay add a range (the final replay stops as soon as the targets
-    are decided, at ``max_games`` at the latest).
+    Each (player count, policy) is timed as an evaluation of the base rules
+    (its skill-gap duels included) at two numbers of games, so that what an
+    evaluation costs whatever its games is counted once per evaluation
+    (``sim.estimates``). The search plays ``budget`` candidates; the
+    simplification, successive halving and the final replay add a range
+    (the final replay stops as soon as the targets are decided, at
+    ``max_games`` at the latest).
     """
-    from sim.runner import play_chunk
+    from sim.estimates import plan_tune as plan
 
-    per_game = {}
-    if calibrate:
-        for players, policy in tune.settings:
-            config = tune.config({}, players, policy, games=1, seed=tune.seed)
-            play_chunk(config, 0, 1)
-            n = min(2_000, tune.games)
-            started = time.perf_counter()
-            play_chunk(config, 0, n)
-            per_game[(players, policy)] = (time.perf_counter() - started) / n
-    duels = skill_duels(tune)
-    if calibrate and duels:
-        for players, policy in tune.settings:
-            config = tune.config({}, players, policy, games=2 * players, seed=tune.seed)
-            started = time.perf_counter()
-            for d in duels:
-                _duel(tune, d, config, 2 * players)
-            # A duel plays games / players deals, each once from every seat: about the games again.
-            per_game[(players, policy)] += (time.perf_counter() - started) / (2 * players)
-    settings_rate = sum(per_game.values()) if per_game else None
-    search_games = tune.budget * tune.games
-    halving_games, n, games = 0, tune.budget, tune.games
-    while n > tune.finalists and games * HALVING <= tune.max_games:
-        n = max(tune.finalists, math.ceil(n / HALVING))
-        games *= HALVING
-        halving_games += n * games
-    final_low = (tune.finalists + 1) * games
-    final_high = (tune.finalists + 1) * sum(
-        min(tune.max_games, games * FINAL_GROWTH ** k) for k in range(_growth_steps(games, tune.max_games)))
-    report_games = (report_games or tune.games) if report else 0
-    plan = {
-        "name": tune.name, "game": tune.base.game, "seed": tune.seed, "budget": tune.budget,
-        "settings": [_setting(p, pol) for p, pol in tune.settings],
-        "games_per_setting": {"search": search_games, "halving": halving_games,
-                              "final": [final_low, final_high], "report": report_games},
-        "seconds": None,
-    }
-    if settings_rate is not None:
-        low = (search_games + halving_games + final_low) * settings_rate
-        high = (search_games + halving_games + final_high) * settings_rate
-        # The report's run plays the skill gap and strength profile too: about three times its games.
-        rate_base = per_game[tune.settings[0]]
-        extra = 3 * report_games * rate_base
-        plan["seconds"] = [low + extra, high + extra]
-    return plan
-
-
-def _growth_steps(games: int, max_games: int) -> int:
-    k = 1
-    while games * FINAL_GROWTH ** (k - 1) < max_games:
-        k += 1
-    return k
+    return plan(tune, calibrate_costs=calibrate, report=report, report_games=report_games)
 
 
 def plan_text(tune: Tune, plan: Mapping[str, Any]) -> str:
-    from sim.sweep import _seconds
+    from sim.estimates import tune_plan_text
 
-    g = plan["games_per_setting"]
-    lines = [
-        f"Tune {tune.name}: {tune.game.title}, {len(tune.dims)} values searched, {len(tune.targets)} targets, "
-        f"seed {tune.seed}",
-        f"judged at: {', '.join(plan['settings'])}",
-        "",
-        f"search      {tune.budget:,} candidates x {tune.games:,} games = {g['search']:,} games per setting",
-        f"halving     {g['halving']:,} games per setting (the best third, three times the games, same deals)",
-        f"final       {g['final'][0]:,} to {g['final'][1]:,} games per setting (finalists and base, fresh seed)",
-        f"report      {g['report']:,} games of the recommended rules, with skill gap and strength profile",
-    ]
-    if any(t.metric.startswith("skill_gap_") for t in tune.targets):
-        lines.append("skill gap   every evaluation also plays the skill-gap duels the targets name, "
-                     "on about its games")
-    if plan["seconds"] is not None:
-        low, high = plan["seconds"]
-        lines += ["", f"About {_seconds(low)} to {_seconds(high)} in this process on this machine. "
-                      "Nothing was written."]
-    return "\n".join(lines)
+    return tune_plan_text(tune, plan)
 
 
 def tune_text(results: TuneResults) -> str:

@@ -1,0 +1,226 @@
+"""The estimates' arithmetic, on made-up costs and a fake clock: no test here times anything real.
+
+How well the estimates hold on this machine is measured by bench/bench_estimates.py.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+import sim.estimates as E
+import sim.tune as T
+from sim.cli import main
+from tests.test_tune import PLANTED, write_tune
+
+
+class FakeClock:
+    """A clock that moves only when a fake piece of work says it took time."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def spend(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture(autouse=True)
+def fresh_costs():
+    E.forget()
+    yield
+    E.forget()
+
+
+# --- calibration ------------------------------------------------------------------------------
+
+
+def test_a_calibration_finds_the_fixed_cost_and_the_cost_per_game_and_leaves_compiling_out():
+    clock = FakeClock()
+    calls = []
+
+    def work(n):
+        calls.append(n)
+        clock.spend((30.0 if len(calls) == 1 else 0.0) + 0.05 + n * 1e-4)  # the first call compiles
+
+    timed = E.calibrate(work, 100_000, clock=clock)
+    assert timed.cost.fixed == pytest.approx(0.05) and timed.cost.per_game == pytest.approx(1e-4)
+    # Grown by 4 from 1 until a call took 0.2 s: 4**5 = 1,024 games (0.15 s), 4,096 games (0.46 s).
+    assert calls == [1, 1, 4, 16, 64, 256, 1024, 4096] and timed.games == 4096
+
+
+def test_a_calibration_never_plays_more_than_the_games_it_stands_for():
+    clock = FakeClock()
+    calls = []
+    timed = E.calibrate(lambda n: (calls.append(n), clock.spend(0.01 + n * 1e-6)), 300, clock=clock)
+    assert max(calls) == 300 and timed.games == 300
+    assert timed.cost(300) == pytest.approx(0.01 + 300e-6)
+
+
+def test_a_slow_call_is_timed_at_a_quarter_of_its_games_too():
+    clock = FakeClock()
+    calls = []
+    timed = E.calibrate(lambda n: (calls.append(n), clock.spend(0.5 + 2.0 * n)), 1000, start=8, clock=clock)
+    assert calls == [8, 8, 2]
+    assert timed.cost.fixed == pytest.approx(0.5) and timed.cost.per_game == pytest.approx(2.0)
+
+
+def test_a_fit_never_goes_below_zero():
+    assert E.fit((100, 1.0), (400, 0.9)) == E.Cost(1.0, 0.0)  # noise: the larger call was quicker
+    assert E.fit((100, 0.1), (400, 1.0)) == E.Cost(0.0, pytest.approx(0.003))
+
+
+# --- a run --------------------------------------------------------------------------------------
+
+
+def test_a_run_counts_each_part_once_and_the_duels_per_deal():
+    costs = E.RunCosts(games=E.Cost(0.1, 1e-5), skill_gap=E.Cost(0.2, 0.5), strength=E.Cost(0.3, 1e-4),
+                       strength_slow=E.Cost(0.1, 0.05), report=4.0)
+    parts = E.run_seconds(E.RunSize(100_000, deals=20, strength_games=2000, strength_slow_games=16), costs)
+    assert parts["games"] == pytest.approx(1.1)
+    assert parts["skill_gap"] == pytest.approx(10.2)
+    assert parts["strength"] == pytest.approx(0.5 + 0.9)
+    assert parts["total"] == pytest.approx(1.1 + 10.2 + 1.4 + 4.0)
+    assert E.run_seconds(E.RunSize(10, 0, 0, 0), costs, report=False)["total"] == pytest.approx(0.1001)
+
+
+def test_the_said_range_is_never_wider_than_four_times():
+    low, high = E.band(10.0, 20.0)
+    assert low < 10.0 and high > 20.0 and high / low <= 4
+
+
+# --- a tune ---------------------------------------------------------------------------------------
+
+
+def test_a_tunes_evaluations_follow_its_halving_and_final_replay():
+    counts = E.tune_games(budget=150, domain=10**9, games=2000, max_games=54_000, finalists=3, dims=10, halving=3,
+                          final_growth=4)
+    # 150 at 2,000; 50 at 6,000; 17 at 18,000; 6 at 54,000; the 3 finalists and the base at 54,000 again.
+    assert counts.low == {2000: 150, 6000: 50, 18000: 17, 54000: 10}
+    assert counts.high == {2000: 150 + 60, 6000: 50, 18000: 17, 54000: 10}
+    small = E.tune_games(budget=8, domain=8, games=200, max_games=20_000, finalists=2, dims=2, halving=3,
+                         final_growth=4, decided_games=3000)
+    # 8 at 200, 3 at 600, 2 at 1,800; the final replay at 1,800, 7,200 (enough past 3,000), then 20,000.
+    assert small.low == {200: 8, 600: 3, 1800: 2 + 3}
+    assert small.likely == {200: 8 + 8, 600: 3, 1800: 5, 7200: 3}
+    assert small.high == {200: 16, 600: 3, 1800: 5, 7200: 3, 20_000: 3}
+    assert E.tune_games(budget=100, domain=6, games=200, max_games=5400, finalists=2, dims=2, halving=3,
+                        final_growth=4).low[200] == 6
+
+
+def test_a_skill_gap_duels_start_up_is_counted_once_per_evaluation_not_once_per_game():
+    # An evaluation with duels: 0.4 s whatever its games, 20 us a game. The old estimate timed a duel
+    # of 2 x players games and multiplied its time per game by every game: 0.4 / 8 s a game.
+    cost = E.Cost(0.4, 2e-5)
+    counts = E.tune_games(budget=60, domain=10**6, games=2000, max_games=54_000, finalists=3, dims=2, halving=3,
+                          final_growth=4)
+    seconds = E.tune_seconds(counts, [cost] * 3)
+    true = sum(n * 3 * (0.4 + g * 2e-5) for g, n in counts.low.items())
+    assert seconds["low"] == pytest.approx(true)
+    per_game_only = counts.games("low") * 3 * (0.4 / 8 + 2e-5)
+    assert per_game_only > 50 * seconds["low"]
+
+
+def fake_evaluations(monkeypatch, clock, fixed=0.3, per_game=1e-4):
+    """sim.tune.evaluate replaced by one that costs ``fixed + games * per_game`` on ``clock``: the planted rows."""
+    spent = []
+
+    def evaluate(tune, values, players, policy, games, seed, cluster=None):
+        seconds = fixed + games * per_game
+        clock.spend(seconds)
+        spent.append(seconds)
+        rounds = values["rules.rounds"]
+        half = 1.2 / math.sqrt(games)
+        return {"mean_rounds": float(rounds), "mean_rounds_lo": rounds - half, "mean_rounds_hi": rounds + half}
+
+    monkeypatch.setattr(T, "evaluate", evaluate)
+    return spent
+
+
+def test_a_tunes_estimate_brackets_what_its_evaluations_cost(tmp_path, monkeypatch):
+    clock = FakeClock()
+    spent = fake_evaluations(monkeypatch, clock)
+    tune = T.load_tune(write_tune(tmp_path, PLANTED.replace("budget = 8", "budget = 6")))
+    plan = E.plan_tune(tune, report=False, clock=clock)
+    low, high = plan["seconds"]
+    assert high / low <= 4
+    spent.clear()
+    T.tune(tune, out=tmp_path / "out", progress=False, report=False)
+    actual = sum(spent)
+    assert low <= actual <= high, (low, actual, high)
+
+
+def test_a_target_finer_than_the_games_resolve_is_said_with_the_games_that_would():
+    # A seat's advantage within +-1 pp at 2,000 games: one seat's standard error is about 1 pp.
+    spread = E.Spread(math.sqrt(0.25 * 0.75 / 2000), 2000)
+    r = E.resolution("worst_seat_advantage", "4 players, expert", 0.02, spread, 2000)
+    assert not r.resolved and r.se == pytest.approx(0.0097, abs=1e-4)
+    assert r.games_needed == math.ceil(2000 * (spread.se / 0.005) ** 2)  # about 7,500
+    (line,) = E.resolution_lines([r])
+    assert "finer than these games resolve" in line and f"{r.games_needed:,}" in line
+    wide = E.resolution("elimination_rate", "4 players, expert", 0.2, E.Spread(0.011, 2000), 2000)
+    assert wide.resolved
+    assert E.resolution_lines([wide]) == ["Resolution: at 2,000 games a candidate, every target's standard error "
+                                          "is at most a quarter of its width."]
+
+
+def test_a_standard_error_comes_from_the_interval_else_a_share_at_its_widest():
+    row = {"x": 0.5, "x_lo": 0.5 - 1.959964 * 0.01, "x_hi": 0.5 + 1.959964 * 0.01}
+    assert E.spread_of(row, "x", 2500).se == pytest.approx(0.01)
+    assert E.spread_of(row, "x", 2500).at(10_000) == pytest.approx(0.005)
+    assert E.spread_of({"x": 0.3}, "x", 100).se == pytest.approx(0.05)  # too few games: sqrt(0.25 / 100)
+    assert E.spread_of({"x": 3.2}, "x", 100) is None
+
+
+def test_the_dry_run_and_the_tune_say_which_targets_their_games_cannot_resolve(tmp_path):
+    fine = PLANTED.replace("mean_rounds = [2.5, 3.5]", "mean_rounds = [2.5, 3.5]\nfirst_player_advantage = "
+                                                       "[-0.005, 0.005]").replace("budget = 8", "budget = 2")
+    path = write_tune(tmp_path, fine)
+    dry = CliRunner().invoke(main, ["tune", str(path), "--dry-run"])
+    assert dry.exit_code == 0, dry.output
+    assert "first_player_advantage (2 players, random): the target is 0.01 wide" in dry.stdout
+    assert "finer than these games resolve" in dry.stdout and "mean_rounds (2 players" not in dry.stdout
+    plan = json.loads(CliRunner().invoke(main, ["tune", str(path), "--dry-run", "--json"]).stdout)
+    (unresolved,) = [r for r in plan["resolution"] if not r["resolved"]]
+    assert unresolved["metric"] == "first_player_advantage" and unresolved["games_needed"] > 200
+    result = CliRunner().invoke(main, ["tune", str(path), "--out", str(tmp_path / "out"), "--no-report"])
+    assert result.exit_code == 0, result.output
+    assert "first_player_advantage (2 players, random)" in result.stderr
+    stored = json.loads((tmp_path / "out" / T.RESULT_FILE).read_text(encoding="utf-8"))["resolution"]
+    assert [r["metric"] for r in stored if not r["resolved"]] == ["first_player_advantage"]
+
+
+# --- a sweep ---------------------------------------------------------------------------------------
+
+
+def test_a_sweep_cell_with_a_target_ci_plays_the_games_its_interval_needs_and_says_when_its_cap_comes_first():
+    from sim.sweep import CellPlan, _adaptive_games
+
+    plan = CellPlan(games=1000, target_ci=0.01, max_games=10_000)
+    summary = {"games": 4000, "first_player_advantage_ci": [-0.02, 0.02]}  # +-0.02 at 4,000 games
+    low, high, calls, res = _adaptive_games(plan, E.Timed(E.Cost(0.1, 1e-5), 4000, summary))
+    # +-0.01 needs 4 x 4,000 x 1.1 = 17,600 games: more than the cap.
+    assert (low, high) == (math.floor(10_000 / 1.3), 10_000) and not res["resolved"]
+    assert res["games_needed"] == 17_600 and res["half_width_at_cap"] == pytest.approx(0.02 * math.sqrt(0.4))
+    plan = CellPlan(games=1000, target_ci=0.04, max_games=10_000)
+    low, high, calls, res = _adaptive_games(plan, E.Timed(E.Cost(), 4000, summary))
+    # +-0.04 needs 1,100 games, but a cell that grows grows by a quarter at least: 1,250, with the first
+    # batch's wobble up to 1.3 times that; or no more than its 1,000 games when that batch lands inside.
+    assert (low, high, calls) == (1000, math.ceil(1250 * 1.3), (2, 3)) and res["resolved"]
+
+
+def test_a_run_dry_run_says_its_time_and_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.toml").write_text('game = "lasvegan"\n[run]\ngames = 300\nskill_gap_games = 0\n'
+                                     'strength_games = 0\nstrength_lookahead_games = 0\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", "c.toml", "--dry-run"])
+    assert result.exit_code == 0, result.output
+    assert "300 games" in result.stdout and result.stdout.rstrip().endswith("Nothing was written.")
+    plan = json.loads(CliRunner().invoke(main, ["run", "c.toml", "--dry-run", "--json"]).stdout)
+    assert plan["games"] == 300 and 0 < plan["seconds"][0] < plan["seconds"][1]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.toml"]
