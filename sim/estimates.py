@@ -242,10 +242,11 @@ def report_seconds(config, *, clock: Clock = time.perf_counter) -> float:
     The report is drawn from the tallies, not the records: its time hardly
     depends on the games or on who plays them, so the small run is played
     at random (a slow policy would make the estimate as long as the run).
-    Kept per (game, player count, rounds, one policy or several).
+    Nor does the player count change it much: kept per (game, one policy or
+    several) for the life of the process.
     """
     several = len(set(config.seat_policies)) > 1
-    key = (config.game, config.players, getattr(config.rules, "rounds", None), several)
+    key = (config.game, several)
     if key not in _REPORT_SECONDS:
         from sim.runner import run, write_report_or_say_how
 
@@ -540,13 +541,14 @@ def _decided_games(tune, rows: Mapping[tuple[int, str], Timed]) -> int | None:
 
 
 def _report_configs(tune, games: int) -> list:
-    """The runs of the tune's balance report: those the tune names, else one of the base rules at the base's setting."""
+    """The runs of the tune's balance report: one per setting the tune reports, else one at the base's setting."""
     import sim.tune as T
 
     values = tune.base_values()
-    named = getattr(T, "best_report_configs", None)
-    if named is not None:
-        return list(named(tune, values, games))
+    settings = getattr(T, "report_settings", None)
+    if settings is not None:
+        return [replace(tune.config(values, players, policy, name=f"{tune.name}-best"), games=games)
+                for players, policy in settings(tune)]
     return [replace(tune.config(values, name=f"{tune.name}-best"), games=games)]
 
 
