@@ -2,11 +2,13 @@
 
 Each game's summary (``analysis/<game>/summary.py``) builds on these, so the
 headline metrics every game has — ``win_share(_ci)``, ``first_player_advantage(_ci)``,
-``worst_seat_advantage(_ci)``, ``tie_rate(_ci)`` — are computed one way.
+``worst_seat_advantage(_ci)``, ``worst_seat_advantage_corrected(_ci)``, ``tie_rate(_ci)`` — are
+computed one way.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from pathlib import Path
@@ -38,6 +40,8 @@ def win_share_metrics(win_units: Sequence[int], win_units_sq: Sequence[int], uni
     win_share_ci = [[x / unit for x in mean_interval(m, sd, n)] for m, sd in win]
     fair = 1 / players
     worst, worst_ci = worst_seat_advantage(win_share, win_share_ci, fair)
+    corrected = worst_seat_advantage_corrected(win_share, [sd / unit / math.sqrt(n) if n > 1 else math.nan
+                                                           for _, sd in win], fair)
     return {
         "win_share": win_share,
         "win_share_ci": win_share_ci,
@@ -45,6 +49,8 @@ def win_share_metrics(win_units: Sequence[int], win_units_sq: Sequence[int], uni
         "first_player_advantage_ci": [x - fair for x in win_share_ci[0]],
         "worst_seat_advantage": worst,
         "worst_seat_advantage_ci": worst_ci,
+        "worst_seat_advantage_corrected": corrected,
+        "worst_seat_advantage_corrected_ci": worst_ci,
         "tie_rate": share(tie_games, n),
         "tie_rate_ci": list(wilson_interval(tie_games, n)),
     }
@@ -64,6 +70,51 @@ def worst_seat_advantage(win_share: list[float], win_share_ci: list[list[float]]
     low = max(0.0 if lo <= fair <= hi else min(abs(lo - fair), abs(hi - fair)) for lo, hi in win_share_ci)
     high = max(max(abs(lo - fair), abs(hi - fair)) for lo, hi in win_share_ci)
     return value, [low, high]
+
+
+# The bias correction of the worst seat's advantage: fixed draws of the seats' chance deviations, so that a
+# summary is a pure function of its tally; how far towards 0 each seat's advantage is moved before the
+# bias is measured, in units of the largest deviation fair seats show by chance.
+CORRECTION_DRAWS = 8192
+CORRECTION_SHRINK = 1.5
+
+
+def worst_seat_advantage_corrected(win_share: Sequence[float], win_share_se: Sequence[float], fair: float) -> float:
+    """The worst seat's advantage with the upward bias of a maximum over noisy seats taken out.
+
+    The largest ``|win share − fair share|`` over the seats reads high: even
+    when every seat is fair, chance alone moves some seat away from its fair
+    share, by about 1.4 standard errors at 4 players. This estimate
+    subtracts the bias that chance adds, measured by simulating the seats'
+    chance deviations (normal, each seat's standard error ``win_share_se``,
+    correlated −1/(k−1) as deviations that sum to zero are) around a
+    shrunken estimate of the advantages: each seat's moved towards 0 by
+    1.5 times the largest deviation fair seats show by chance. So, measured
+    by simulation (``tests/test_tune.py``): when every seat is fair its mean
+    is within about 0.05 standard errors of 0 (the plain maximum's, 1.4);
+    when one seat is 7 or more standard errors from fair it is unbiased;
+    between, it reads low by up to about one standard error. It can read
+    below 0, as any estimate of a value near 0 that is unbiased must. nan
+    when a standard error is unknown.
+    """
+    advantage = np.asarray(win_share, dtype=float) - fair
+    se = np.asarray(win_share_se, dtype=float)
+    k = len(advantage)
+    if k < 2 or not (np.isfinite(advantage).all() and np.isfinite(se).all()):
+        return math.nan
+    noise = _seat_deviations(k) * se
+    largest = float(np.abs(advantage).max())
+    by_chance = float(np.abs(noise).max(axis=1).mean())
+    shrunk = np.sign(advantage) * np.maximum(np.abs(advantage) - CORRECTION_SHRINK * by_chance, 0.0)
+    bias = float(np.abs(shrunk + noise).max(axis=1).mean()) - float(np.abs(shrunk).max())
+    return largest - bias
+
+
+@functools.lru_cache(maxsize=16)
+def _seat_deviations(k: int) -> np.ndarray:
+    """Fixed draws of k standard normal deviations with correlation −1/(k−1): ``CORRECTION_DRAWS × k``."""
+    g = np.random.default_rng(20261201).standard_normal((CORRECTION_DRAWS, k))
+    return (g - g.mean(axis=1, keepdims=True)) * math.sqrt(k / (k - 1))
 
 
 def json_ready(value):

@@ -13,8 +13,11 @@ sums are exact and do not depend on how the files are read.
 from __future__ import annotations
 
 import math
+import re
+import textwrap
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -192,20 +195,27 @@ def _difference(sums, n: int, unit: int) -> dict[str, float | int | None]:
     return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in out.items()}
 
 
-def paired_table(records: Mapping[int, Path], configs: Mapping[int, Any],
-                 baseline: int | Mapping[int, int]) -> pd.DataFrame:
-    """Every cell against its baseline: one row per (cell, metric), in cell order.
+def paired_table(records: Mapping[int, Path], configs: Mapping[int, Any], baselines: Mapping[int, int]) -> pd.DataFrame:
+    """Every cell against its own baseline: one row per (cell, metric), in cell order.
 
     ``records`` and ``configs`` give each cell's records file and config;
-    ``baseline`` is one cell for all, or each cell's own (``sim.sweep.baselines``:
-    the baseline of its player count). A cell that is its own baseline has no row.
+    ``baselines`` each cell's baseline (``sim.sweep.baselines``), which has
+    its player count and seats: game ``i`` is dealt alike only at the same
+    player count, and a difference across seatings mixes the rules with the
+    players. A cell that is its own baseline has no row. ValueError for a
+    baseline with another player count or other seats.
     """
     rows = []
     for cell in sorted(records):
-        base = baseline if isinstance(baseline, int) else baseline[cell]
+        base = baselines[cell]
         if cell == base:
             continue
-        diffs = paired_differences(records[cell], configs[cell], records[base], configs[base])
+        here, there = configs[cell], configs[base]
+        if (here.players, tuple(here.seat_policies)) != (there.players, tuple(there.seat_policies)):
+            raise ValueError(f"cell {cell:03d} ({here.players} players, seats {', '.join(here.seat_policies)}) "
+                             f"cannot be compared with cell {base:03d} ({there.players} players, seats "
+                             f"{', '.join(there.seat_policies)}): a baseline has the cell's player count and seats")
+        diffs = paired_differences(records[cell], here, records[base], there)
         for metric, d in diffs.items():
             rows.append({"cell": cell, "baseline": base, "metric": metric, **d})
     columns = ["cell", "baseline", "metric", "games", "difference", "difference_lo", "difference_hi",
@@ -215,24 +225,37 @@ def paired_table(records: Mapping[int, Path], configs: Mapping[int, Any],
                                                        "tighter": float})
 
 
+def cell_baselines(table: pd.DataFrame, paired: pd.DataFrame) -> dict[int, int | None]:
+    """Each cell's baseline as the paired differences give it: the cell it is compared with; itself when
+    other cells are compared with it; None when no other cell has its player count and seats."""
+    compared = {int(c): int(b) for c, b in paired[["cell", "baseline"]].drop_duplicates("cell").to_numpy()} \
+        if len(paired) else {}
+    bases = set(compared.values())
+    return {int(c): compared.get(int(c), int(c) if int(c) in bases else None) for c in table["cell"]}
+
+
 # --- text ----------------------------------------------------------------------
 
 
 # A rule-hole rate is flagged when it is at least this much above the baseline's, and at least twice it.
 HOLE_MARGIN = 0.01
+# The terminal's width: no line of the printed sweep is longer.
+TEXT_WIDTH = 120
+# A parameter value longer than this (a list of tokens, a pay table) is shown by its number, #1, #2, ...
+LONG_VALUE = 24
 
 
-def rule_hole_flags(table: pd.DataFrame, paired: pd.DataFrame, game, baseline: int) -> list[dict[str, Any]]:
+def rule_hole_flags(table: pd.DataFrame, paired: pd.DataFrame, game) -> list[dict[str, Any]]:
     """Cells where a rate of the game's rule holes (``game.rule_holes``) rose well above their baseline's:
-    by at least :data:`HOLE_MARGIN` and to at least twice it. The baseline of a cell is the one its paired
-    differences name (its player count's), else ``baseline``."""
-    bases = paired.groupby("cell")["baseline"].first().astype(int).to_dict() if len(paired) else {}
+    by at least :data:`HOLE_MARGIN` and to at least twice it. A cell's baseline is the one its paired
+    differences name, with its player count and seats (:func:`cell_baselines`); a cell without one
+    is not compared (:func:`uncompared_cells`)."""
     rows = table.set_index("cell")
     flags = []
-    for cell, row in rows.iterrows():
-        base = bases.get(int(cell), baseline)
-        if base == cell or base not in rows.index:
+    for cell, base in cell_baselines(table, paired).items():
+        if base is None or base == cell or base not in rows.index:
             continue
+        row = rows.loc[cell]
         for metric, meaning in game.rule_holes.items():
             if metric not in rows.columns:
                 continue
@@ -241,19 +264,54 @@ def rule_hole_flags(table: pd.DataFrame, paired: pd.DataFrame, game, baseline: i
                 continue
             if rate >= was + HOLE_MARGIN and rate >= 2 * was:
                 flags.append({"cell": int(cell), "baseline": int(base), "metric": metric, "meaning": meaning,
-                              "rate": float(rate), "baseline_rate": float(was)})
+                              "rate": float(rate), "baseline_rate": float(was),
+                              "players": _players(row)})
     return flags
 
 
-def rule_hole_lines(flags: list[dict[str, Any]], game) -> list[str]:
-    """The flags of :func:`rule_hole_flags` as sentences; one line saying so when there is none."""
+def uncompared_cells(table: pd.DataFrame, paired: pd.DataFrame) -> list[int]:
+    """The cells that no other cell shares a player count and seats with: they have no baseline."""
+    return [cell for cell, base in cell_baselines(table, paired).items() if base is None]
+
+
+def _players(row: pd.Series) -> int | None:
+    players = row.get("players")
+    return None if is_missing(players) else int(players)
+
+
+def rule_hole_lines(flags: list[dict[str, Any]], game, uncompared: Sequence[int] = (),
+                    cells: int | None = None) -> list[str]:
+    """The flags of :func:`rule_hole_flags` as sentences; one line saying so when there is none, and one
+    naming the ``uncompared`` cells (no baseline at their player count and seats) of the ``cells`` in all."""
     if not game.rule_holes:
         return []
-    if not flags:
-        watched = ", ".join(game.rule_holes)
-        return [f"Rule holes ({watched}): no cell rises well above its baseline."]
-    return [f"Rule hole: cell {f['cell']:03d} has {f['metric']} {_pct(f['rate'])} against {_pct(f['baseline_rate'])} "
-            f"in cell {f['baseline']:03d} ({f['meaning']})." for f in flags]
+    watched = ", ".join(game.rule_holes)
+    lines = []
+    for f in flags:
+        at = f" ({f['players']} players)" if f.get("players") is not None else ""
+        lines.append(f"Rule hole: cell {f['cell']:03d}{at} has {f['metric']} {_pct(f['rate'])} against "
+                     f"{_pct(f['baseline_rate'])} in cell {f['baseline']:03d}, its baseline ({f['meaning']}).")
+    everyone = cells is not None and len(uncompared) >= cells
+    if not flags and not everyone:
+        lines.append(f"Rule holes ({watched}): no cell rises well above its baseline (the cell with its player "
+                     "count and seats).")
+    if uncompared:
+        names = _cell_list(uncompared)
+        if everyone:
+            lines.append(f"Rule holes ({watched}) are not compared: no two cells have the same player count and "
+                         "seats, so no cell has a baseline.")
+        else:
+            whose = "its" if len(uncompared) == 1 else "their"
+            lines.append(f"Rule holes of {names} are not compared: no other cell has {whose} player count and "
+                         "seats, so there is no baseline to compare with.")
+    return lines
+
+
+def _cell_list(cells: Sequence[int]) -> str:
+    names = [f"{c:03d}" for c in cells]
+    if len(names) == 1:
+        return f"cell {names[0]}"
+    return f"cells {', '.join(names[:-1])} and {names[-1]}"
 
 
 def sweep_text(
@@ -264,49 +322,149 @@ def sweep_text(
     game,
     baseline: int,
     sort_by: str = "cell",
+    width: int = TEXT_WIDTH,
 ) -> str:
     """The sweep of ``game`` (a ``sim.game.Game``) as the text ``lvsim sweep`` prints: the cells, then the
-    paired differences."""
+    paired differences, then the rule holes; no line is longer than ``width``.
+
+    The table always shows the cell, the parameters that differ between cells, the games and the
+    ``sort_by`` column; the game's main metrics follow as far as they fit (the others are named as
+    left out). Parameters every cell shares are a line above the table, values too long for a
+    column are numbered (#1, #2 …) and spelled out below it.
+    """
     table = sort_cells(table, sort_by)
-    metrics = game.sweep_plotted
-    headers = ["cell", *parameters, "games"]
-    headers += [game.paired_metrics.get(m, label) + (" (pp)" if signed else "")
-                for m, (label, _, signed) in metrics.items()]
-    rows = []
-    for _, r in table.iterrows():
-        row = [f"{int(r['cell']):03d}", *(format_value(r[p]) for p in parameters), f"{int(r['games']):,}"]
-        for m, (_, scale, signed) in metrics.items():
-            lo, hi = r.get(f"{m}_lo", math.nan), r.get(f"{m}_hi", math.nan)
-            if signed:
-                row.append(f"{_pp(r[m])} {_pp_ci(lo, hi)}")
-            elif scale == 100:
-                row.append(f"{_pct(r[m])} {_pct_ci(lo, hi)}")
-            else:
-                row.append(format_value(r[m]) if is_missing(r[m]) else f"{r[m]:.2f}")
-        rows.append(row)
+    by_cell = table.sort_values("cell", kind="stable")
+    sort_column = sort_by.removeprefix("-")
+    shared = [p for p in parameters if p != sort_column and by_cell[p].map(format_value).nunique() <= 1]
+    shown = [p for p in parameters if p not in shared]
+
+    columns: list[_Column] = [_Column("cell", [f"{int(c):03d}" for c in table["cell"]], keep=0)]
+    legends: list[str] = []
+    for p in shown:
+        values = [format_value(v) for v in table[p]]
+        if max(map(len, values), default=0) > LONG_VALUE:
+            order = list(dict.fromkeys(format_value(v) for v in by_cell[p]))
+            values = [f"#{order.index(v) + 1}" for v in values]
+            legends += [f"{p} #{i + 1} = {v}" for i, v in enumerate(order)]
+        columns.append(_Column(p, values, keep=0 if p == sort_column else 1, parameter=True))
+    columns.append(_Column("games", [f"{int(g):,}" for g in table["games"]], keep=0))
+    if sort_column == "label":
+        columns.insert(1, _Column("label", [str(v) for v in table["label"]], keep=0, cut=True))
+    metrics = dict(game.sweep_plotted)
+    for m, (label, scale, signed) in metrics.items():
+        header = game.paired_metrics.get(m, label) + (" (pp)" if signed else "")
+        columns.append(_Column(header, [_metric_text(r, m, scale, signed) for _, r in table.iterrows()],
+                               keep=0 if m == sort_column else 2))
+    if sort_column not in {"cell", "games", "label", *shown, *metrics}:
+        scale, signed = _scale_of(sort_column, metrics)
+        header = sort_column + (" (pp)" if signed else "")
+        columns.insert(len(shown) + 2, _Column(header, [_metric_text(r, sort_column, scale, signed)
+                                                        for _, r in table.iterrows()], keep=0))
+    columns, left_out = _fitted(columns, width)
+
     order = "" if sort_by == "cell" else f", sorted by {sort_by}"
-    lines = [f"{len(table)} cells, seed {format_value(table['seed'].iloc[0])}, 95% intervals{order}", ""]
-    lines += _aligned_rows(headers, rows)
+    lines = [f"{len(table)} cells, seed {format_value(table['seed'].iloc[0])}, 95% intervals{order}"]
+    if shared:
+        lines += _wrapped("Every cell has " + ", ".join(f"{p} = {format_value(by_cell[p].iloc[0])}" for p in shared)
+                          + ".", width)
+    lines.append("")
+    lines += _aligned_rows([c.header for c in columns], [list(r) for r in zip(*(c.values for c in columns))])
+    if legends:
+        lines += [""] + [line for text in legends for line in _wrapped(text, width)]
+    dropped_parameters = [c.header for c in left_out if c.parameter]
+    if dropped_parameters:
+        lines += [""] + [line for _, r in by_cell.iterrows()
+                         for line in _wrapped(f"cell {int(r['cell']):03d}: {r['label']}", width)]
+    if left_out:
+        names = ", ".join(c.header for c in left_out)
+        lines += _wrapped(f"Left out to fit {width} columns: {names} (sweep.html and sweep.parquet have every "
+                          "metric).", width)
+
+    uncompared = uncompared_cells(by_cell, paired)
     if len(paired):
-        lines += ["", f"Paired differences from cell {baseline:03d}, or from the cell like it with the same player "
-                      "count (same deals; 95% interval, and how much tighter it is than independent runs would give)"]
+        lines += [""] + _wrapped(
+            f"Paired differences of each cell from its baseline: cell {baseline:03d} at its player count and "
+            f"seats, and at another player count or seating the cell with that count and seating and cell "
+            f"{baseline:03d}'s other values (same deals; 95% interval, and how much tighter it is than "
+            "independent runs would give)", width)
         # The rates and the advantage, in percentage points.
         wanted = [m for m, (_, scale, _) in metrics.items() if scale == 100 and m in game.paired_metrics][:3]
-        headers = ["cell", "baseline", *(f"{game.paired_metrics[m]} (pp)" for m in wanted)]
-        rows = []
+        paired_columns = [_Column("cell", [], keep=0), _Column("baseline", [], keep=0)]
+        paired_columns += [_Column(f"{game.paired_metrics[m]} (pp)", [], keep=0 if m == wanted[0] else 2)
+                           for m in wanted]
         for cell, group in paired.groupby("cell", sort=True):
             by_metric = group.set_index("metric")
-            cells = [f"{cell:03d}", f"{int(group['baseline'].iloc[0]):03d}"]
-            for m in wanted:
+            paired_columns[0].values.append(f"{cell:03d}")
+            paired_columns[1].values.append(f"{int(group['baseline'].iloc[0]):03d}")
+            for column, m in zip(paired_columns[2:], wanted):
                 d = by_metric.loc[m]
-                cells.append(f"{_pp(d['difference'])} {_pp_ci(d['difference_lo'], d['difference_hi'])}"
-                             f" x{_ratio(d['tighter'])}")
-            rows.append(cells)
-        lines += _aligned_rows(headers, rows)
-    holes = rule_hole_lines(rule_hole_flags(table, paired, game, baseline), game)
+                column.values.append(f"{_pp(d['difference'])} {_pp_ci(d['difference_lo'], d['difference_hi'])}"
+                                     f" x{_ratio(d['tighter'])}")
+        paired_columns, paired_left_out = _fitted(paired_columns, width)
+        lines += _aligned_rows([c.header for c in paired_columns],
+                               [list(r) for r in zip(*(c.values for c in paired_columns))])
+        if paired_left_out:
+            lines += _wrapped(f"Left out to fit {width} columns: {', '.join(c.header for c in paired_left_out)} "
+                              "(in sweep.html and paired.parquet).", width)
+    if uncompared and len(uncompared) < len(by_cell):
+        whose = "its" if len(uncompared) == 1 else "their"
+        lines += _wrapped(f"No paired differences for {_cell_list(uncompared)}: no other cell has {whose} player "
+                          "count and seats.", width)
+    holes = rule_hole_lines(rule_hole_flags(by_cell, paired, game), game, uncompared, len(by_cell))
     if holes:
-        lines += ["", *holes]
+        lines += [""] + [line for text in holes for line in _wrapped(text, width)]
     return "\n".join(lines)
+
+
+@dataclass
+class _Column:
+    """A column of the printed table: its heading and its cells as text, in row order."""
+
+    header: str
+    values: list[str]
+    keep: int = 2  # 0: always shown; 1: a parameter, left out after the metrics; 2: a metric, left out first
+    parameter: bool = False  # a parameter of the sweep (its heading may lose its rules. prefix)
+    cut: bool = False  # text that may be cut short to fit
+
+    @property
+    def width(self) -> int:
+        return max(len(self.header), *map(len, self.values)) if self.values else len(self.header)
+
+
+def _fitted(columns: list[_Column], width: int) -> tuple[list[_Column], list[_Column]]:
+    """The columns that fit in ``width``, and those left out. Parameter headings lose their
+    ``rules.``/``policies.`` prefix first, then the metrics not always shown go from the right,
+    then the parameters not always shown, and a text column is cut last."""
+
+    def total(cs: list[_Column]) -> int:
+        return sum(c.width for c in cs) + 2 * (len(cs) - 1)
+
+    columns = list(columns)
+    if total(columns) > width:
+        short = {c.header: c.header.removeprefix("rules.").removeprefix("policies.") for c in columns if c.parameter}
+        others = {c.header for c in columns if not c.parameter}
+        if len(set(short.values())) == len(short) and not set(short.values()) & others:
+            columns = [replace(c, header=short[c.header]) if c.parameter else c for c in columns]
+    for c in columns:
+        if total(columns) > width and c.cut:
+            _cut(c, max(len(c.header), width // 3))
+    left_out: list[_Column] = []
+    for keep in (2, 1):
+        for c in reversed(list(columns)):
+            if total(columns) <= width:
+                break
+            if c.keep == keep:
+                columns.remove(c)
+                left_out.insert(0, c)
+    for c in columns:
+        excess = total(columns) - width
+        if excess > 0 and c.cut:
+            _cut(c, max(len(c.header), c.width - excess, 2))
+    return columns, left_out
+
+
+def _cut(column: _Column, width: int) -> None:
+    column.values = [v if len(v) <= width else v[:width - 1] + "…" for v in column.values]
 
 
 def _aligned_rows(headers: list[str], rows: list[list[str]]) -> list[str]:
@@ -314,6 +472,50 @@ def _aligned_rows(headers: list[str], rows: list[list[str]]) -> list[str]:
     out = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip()]
     out += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
     return out
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    """A sentence as lines of at most ``width`` characters, the following lines indented."""
+    return textwrap.wrap(text, width=width, subsequent_indent="  ", break_long_words=True,
+                         break_on_hyphens=False) or [""]
+
+
+def _metric_text(row: pd.Series, metric: str, scale: float, signed: bool) -> str:
+    """A metric of a cell as the table prints it: its value, then its interval when it has one."""
+    value = row.get(metric, math.nan)
+    lo, hi = row.get(f"{metric}_lo", math.nan), row.get(f"{metric}_hi", math.nan)
+    if isinstance(value, str):
+        return value
+    if signed:
+        text, interval = _pp(value), _pp_ci(lo, hi)
+    elif scale == 100:
+        text, interval = _pct(value), _pct_ci(lo, hi)
+    else:
+        text = format_value(value) if is_missing(value) else _number_text(value)
+        interval = "" if is_missing(lo) or is_missing(hi) else f"[{_number_text(lo)}, {_number_text(hi)}]"
+    return f"{text} {interval}".strip()
+
+
+def _number_text(x) -> str:
+    if isinstance(x, (bool, np.bool_)):
+        return format_value(x)
+    x = float(x)
+    return f"{x:,.0f}" if abs(x) >= 1000 or float(x).is_integer() else f"{x:.2f}" if abs(x) >= 1 else f"{x:.3g}"
+
+
+def _scale_of(column: str, metrics: Mapping[str, tuple[str, float, bool]]) -> tuple[float, bool]:
+    """How a column of the sweep table reads: (100, True) in percentage points, (100, False) in percent,
+    (1, False) as a number. Known from the game's plotted metrics, else from the column's name."""
+    name = re.sub(r"_(lo|hi)$", "", column)
+    if name in metrics:
+        _, scale, signed = metrics[name]
+        return scale, signed
+    words = set(name.split("_"))
+    if "advantage" in words:
+        return 100, True
+    if words & {"rate", "share"} or name.startswith("skill_gap_"):
+        return 100, False
+    return 1, False
 
 
 def format_value(v) -> str:

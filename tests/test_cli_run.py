@@ -414,7 +414,7 @@ def test_summary_carries_the_skill_gap():
 
     summary = run(Config(games=100, skill_gap_games=4), out=None, progress=False).summary
     gap = summary["skill_gap"]
-    assert set(gap) == {"lookahead_vs_greedy", "greedy_vs_random"}
+    assert set(gap) == {"lookahead_vs_greedy", "greedy_vs_random", "expert_vs_greedy", "lookahead16_vs_expert"}
     for entry in gap.values():
         low, high = entry["win_share_ci"]
         assert low <= entry["win_share"] <= high

@@ -254,7 +254,7 @@ def summarize(
     n, players, finished = tally.games, tally.players, tally.finished
     headline = win_share_metrics(tally.win_units, tally.win_units_sq, tally.win_unit, finished, 0)
     if players == 1:  # a race alone: no seat to compare
-        for key in ("first_player_advantage", "worst_seat_advantage"):
+        for key in ("first_player_advantage", "worst_seat_advantage", "worst_seat_advantage_corrected"):
             headline[key] = math.nan
             headline[f"{key}_ci"] = [math.nan, math.nan]
     turns_mean, turns_sd = mean_and_sd(tally.turns, tally.turns_sq, n)
@@ -285,6 +285,8 @@ def summarize(
         "first_player_advantage_ci": headline["first_player_advantage_ci"],
         "worst_seat_advantage": headline["worst_seat_advantage"],
         "worst_seat_advantage_ci": headline["worst_seat_advantage_ci"],
+        "worst_seat_advantage_corrected": headline["worst_seat_advantage_corrected"],
+        "worst_seat_advantage_corrected_ci": headline["worst_seat_advantage_corrected_ci"],
         "game_length_turns": length_stats(tally.turns_finished),
         "game_length_rounds": length_stats(tally.rounds_finished),
         "turns_mean": length_stats(tally.turns_finished)["mean"],

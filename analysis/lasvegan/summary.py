@@ -16,6 +16,8 @@ Definitions:
 * swing: one seat's cabbage change in one played round; ``mean_abs_swing``
   is its mean size (|change|), with a cluster-robust interval over games;
 * worst-seat advantage: the largest |win share − 1/players| over seats;
+  ``worst_seat_advantage_corrected`` takes out the upward bias a maximum over
+  noisy seats has at small samples (``analysis.common.worst_seat_advantage_corrected``);
 * tie: a game with more than one winner;
 * shortfall: a played round in which the reserve could not pay every gain
   (``shortfall_per_round`` is the unpaid cabbages per played round);
@@ -27,6 +29,7 @@ Definitions:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 from typing import Any, Mapping
 
@@ -36,6 +39,7 @@ from analysis.lasvegan.report_tally import ReportTally, merge_tallies, win_unit
 from analysis.common import (
     json_ready, num as _num, num_ci as _num_ci, pct as _pct, pct_ci as _pct_ci, played_line, pts as _pts,
     pts_ci as _pts_ci, share, skill_gap_lines, strength_lines, title_line, worst_seat_advantage,
+    worst_seat_advantage_corrected,
 )
 from analysis.stats import IntHistogram, mean_and_sd, mean_interval, wilson_interval
 from sim.lasvegan.records import empty_records
@@ -182,6 +186,9 @@ def summarize(
         "first_player_advantage_ci": [x - fair for x in win_share_ci[0]],
         "worst_seat_advantage": worst[0],
         "worst_seat_advantage_ci": worst[1],
+        "worst_seat_advantage_corrected": worst_seat_advantage_corrected(
+            win_share, [sd / unit / math.sqrt(n) if n > 1 else math.nan for _, sd in win], fair),
+        "worst_seat_advantage_corrected_ci": worst[1],
         "elimination_rate": share(tally.elimination_games, n),
         "elimination_rate_ci": list(wilson_interval(tally.elimination_games, n)),
         "end_round_share": [share(c, n) for c in tally.end_round_games],

@@ -343,6 +343,8 @@ def summarize(
         "first_player_advantage_ci": headline["first_player_advantage_ci"],
         "worst_seat_advantage": headline["worst_seat_advantage"],
         "worst_seat_advantage_ci": headline["worst_seat_advantage_ci"],
+        "worst_seat_advantage_corrected": headline["worst_seat_advantage_corrected"],
+        "worst_seat_advantage_corrected_ci": headline["worst_seat_advantage_corrected_ci"],
         "first_card_advantage": card_mean / scale,
         "first_card_advantage_ci": [x / scale for x in mean_interval(card_mean, card_sd, n)],
         "first_card_share": share(tally.first_card_won, tally.players_won),

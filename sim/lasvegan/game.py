@@ -34,9 +34,14 @@ GAME = Game(
     ),
     build_report=lazy("analysis.lasvegan.report:build_report"),
     replay_path=lazy("sim.lasvegan.replay:replay_path"),
+    # The first is the lookahead duel (``sim.lasvegan.duel.skill_gap`` may swap its player); then each step
+    # of skill: random -> greedy -> expert -> lookahead:16. A lookahead:16 deal costs about ninety expert
+    # ones, so that duel plays the run's skill-gap deals alone, as the lookahead:32 one does.
     skill_gap_duels=(
         SkillDuel("lookahead_vs_greedy", "lookahead:32", "greedy", 1),
         SkillDuel("greedy_vs_random", "greedy", "random", 20),
+        SkillDuel("expert_vs_greedy", "expert", "greedy", 20),
+        SkillDuel("lookahead16_vs_expert", "lookahead:16", "expert", 1),
     ),
     skill_gap_games=64,
     strength_policies=("random", "greedy", "expert"),

@@ -107,3 +107,23 @@ def test_cells_of_different_player_counts_compare_the_advantage_over_each_ones_f
                                write_records(tmp_path / "3.parquet", three), cfg(3))
     expected = per_game(four, 4)["first_player_advantage"] - per_game(three, 3)["first_player_advantage"]
     assert diffs["first_player_advantage"]["difference"] == pytest.approx(expected.mean(), abs=1e-12)
+
+
+def test_the_table_of_paired_differences_takes_each_cell_from_a_baseline_with_its_players_and_seats(tmp_path):
+    from dataclasses import replace
+
+    from analysis.sweep import paired_table
+
+    three = write_records(tmp_path / "3.parquet", fake_records(400, players=3, seed=8))
+    other = write_records(tmp_path / "3b.parquet", fake_records(400, players=3, seed=9))
+    five = write_records(tmp_path / "5.parquet", fake_records(400, players=5, seed=10))
+    records = {0: three, 1: other, 2: five}
+    configs = {0: cfg(3), 1: cfg(3), 2: cfg(5)}
+    table = paired_table(records, configs, {0: 0, 1: 0, 2: 2})
+    assert set(zip(table["cell"], table["baseline"])) == {(1, 0)}
+    # A cell of 5 players is not compared with one of 3, nor greedy seats with random ones.
+    with pytest.raises(ValueError, match="cell 002 .*5 players.* cell 000 .*3 players"):
+        paired_table(records, configs, {0: 0, 1: 0, 2: 0})
+    greedy = {**configs, 1: replace(cfg(3), seats="greedy")}
+    with pytest.raises(ValueError, match="seats greedy, greedy, greedy"):
+        paired_table(records, greedy, {0: 0, 1: 0, 2: 2})

@@ -83,9 +83,9 @@ def test_a_tournament_plays_every_ordered_pairing():
     assert pairs[("greedy", "random")]["win_share"] > pairs[("random", "greedy")]["win_share"]
 
 
-def test_the_skill_gap_reports_both_duels_against_the_fair_share():
+def test_the_skill_gap_reports_every_duel_against_the_fair_share():
     gap = skill_gap(Rules(), games=10, seed=1, lookahead="lookahead:2")
-    assert set(gap) == {"lookahead_vs_greedy", "greedy_vs_random"}
+    assert set(gap) == {"lookahead_vs_greedy", "greedy_vs_random", "expert_vs_greedy", "lookahead16_vs_expert"}
     assert gap["lookahead_vs_greedy"]["policy"] == "lookahead:2"
     assert gap["greedy_vs_random"]["against"] == "random"
     for entry in gap.values():
