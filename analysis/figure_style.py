@@ -14,7 +14,9 @@ import io
 import os
 import pickle
 import signal
+import textwrap
 import warnings
+import weakref
 from contextlib import contextmanager, suppress
 from typing import Iterator, Sequence
 
@@ -99,10 +101,85 @@ def figure(height: float, ncols: int = 1, width_ratios=None) -> tuple[Figure, li
     return fig, list(np.atleast_1d(axes))
 
 
+def save_fitted(fig, target, **savefig) -> None:
+    """``fig.savefig(target, **savefig)``, its titles and axis labels wrapped first where they would be cut.
+
+    A title or label too long for its room (:func:`wrap_cut_text`) is put on more lines and the
+    figure drawn again, so that the layout makes room for them; a figure whose texts fit is drawn
+    once.
+    """
+    for _ in range(4):
+        if hasattr(target, "seek"):
+            target.seek(0)
+            target.truncate()
+        fig.savefig(target, **savefig)
+        if not wrap_cut_text(fig):
+            return
+
+
+def wrap_cut_text(fig) -> bool:
+    """Wrap onto more lines every title and axis label of ``fig``, as last drawn, that is cut or runs into a
+    neighbour; whether any changed (the figure is then to be drawn again).
+
+    The figure's title has the figure's width; a panel's title the room from where it starts to the
+    figure's edge or the next panel on its right; an axis label its panel's width or height. A text
+    is wrapped from its words as first given, so that it takes the fewest lines its room allows.
+    """
+    renderer = fig.canvas.get_renderer()
+    changed = False
+    for text, room in _text_room(fig, renderer):
+        shown = text.get_text()
+        given = _UNWRAPPED.get(text, shown)
+        box = text.get_window_extent(renderer)
+        along = box.height if text.get_rotation() % 180 == 90 else box.width
+        if along <= room + 0.5 and shown == given:
+            continue
+        per_char = along / max(map(len, shown.split("\n")))
+        chars = max(8, int(room / per_char * 0.95))
+        wrapped = "\n".join(textwrap.fill(line, chars, break_long_words=False) for line in given.split("\n"))
+        if along <= room + 0.5 and wrapped.count("\n") >= shown.count("\n"):
+            continue  # fits already, and more room would not save a line
+        if wrapped != shown:
+            _UNWRAPPED[text] = given
+            text.set_text(wrapped)
+            changed = True
+    return changed
+
+
+# Texts wrapped to fit, and their words as first given.
+_UNWRAPPED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _text_room(fig, renderer) -> Iterator[tuple]:
+    """Each title and axis label of ``fig`` that shows text, with the room it has along its line (pixels)."""
+    width = fig.bbox.width
+    if fig._suptitle is not None and fig._suptitle.get_visible() and fig._suptitle.get_text():
+        yield fig._suptitle, 0.98 * width
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    frames = {ax: ax.get_window_extent(renderer) for ax in panels}
+    for ax, frame in frames.items():
+        def beside(right: bool) -> list:
+            return [other for other, box in frames.items() if other is not ax and box.y0 < frame.y1
+                    and box.y1 > frame.y0 and (box.x0 >= frame.x1 - 1 if right else box.x1 <= frame.x0 + 1)]
+
+        titles = [ax._left_title, ax.title, ax._right_title]
+        if any(t.get_visible() and t.get_text() for t in titles):
+            # A panel's neighbours are measured only when one of its titles shows.
+            right = min([width, *(other.get_tightbbox(renderer).x0 for other in beside(True))])
+            left = max([0.0, *(frames[other].x1 for other in beside(False))])
+            yield from ((t, max(room, 1.0)) for t, room in zip(titles, (right - frame.x0, frame.width, frame.x1 - left))
+                        if t.get_visible() and t.get_text())
+        for label, room in ((ax.xaxis.label, frame.width), (ax.yaxis.label, frame.height)):
+            if label.get_visible() and label.get_text():
+                yield label, max(room, 1.0)
+
+
 def png_bytes(fig: Figure) -> bytes:
-    """The figure as PNG bytes (no timestamps or software tags: the same figure, the same bytes)."""
+    """The figure as PNG bytes (no timestamps or software tags: the same figure, the same bytes).
+
+    Titles and axis labels too long for their room are wrapped (:func:`save_fitted`)."""
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None})
+    save_fitted(fig, buffer, format="png", dpi=DPI, metadata={"Software": None})
     return buffer.getvalue()
 
 
