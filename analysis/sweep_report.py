@@ -20,7 +20,10 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.sweep import HOLE_MARGIN, format_value, is_missing, rule_hole_flags, rule_hole_lines, sort_cells
+from analysis.sweep import (
+    HOLE_MARGIN, LONG_VALUE, format_value, is_missing, rule_hole_flags, rule_hole_lines, sort_cells,
+    uncompared_cells,
+)
 from sim.game import Game
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with any common colour-vision deficiency.
@@ -36,7 +39,7 @@ h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom:
 table { border-collapse: collapse; font-size: 0.9em; margin: 1em 0; }
 th, td { padding: 0.25em 0.7em; text-align: right; border-bottom: 1px solid #eee; }
 th { background: #f4f4f4; } td.text, th.text { text-align: left; }
-.ci { color: #666; font-size: 0.9em; } .note { color: #555; font-size: 0.9em; }
+.ci { color: #666; font-size: 0.9em; white-space: nowrap; } .note { color: #555; font-size: 0.9em; }
 img { max-width: 100%; margin: 0.5em 0; }
 .scroll { overflow-x: auto; max-width: 100%; }
 """
@@ -90,22 +93,26 @@ def sweep_report_html(
         "<p class='note'>Every metric, with its interval, is in <code>sweep.parquet</code>; each cell's records, "
         "config and summary are in <code>cells/&lt;cell&gt;/</code>.</p>",
     ]
+    uncompared = uncompared_cells(table, paired)
     if len(paired):
-        parts += ["<h2>Paired differences</h2>", _paired_table(table, paired, baseline, game)]
-    holes = rule_hole_lines(rule_hole_flags(table, paired, game, baseline), game)
+        parts += ["<h2>Paired differences</h2>", _paired_table(table, paired, baseline, game, uncompared)]
+    holes = rule_hole_lines(rule_hole_flags(table, paired, game), game, uncompared, len(table))
     if holes:
         parts += ["<h2>Rule holes</h2>", "".join(f"<p>{html.escape(line)}</p>" for line in holes),
                   f"<p class='note'>A rate is flagged when it is at least {100 * HOLE_MARGIN:.0f} point above its "
                   "baseline's and at least twice it.</p>"]
+    # Keys varied together (a zipped axis: the player count with the starting cabbages) are one axis
+    # of the figures, each of its values labelled with every key's value.
+    table, varying, axes, together = _joined_axes(table, varying, axes)
     for p in varying:
-        lines = _lines(table, p, varying)
+        lines = _lines(table, p, varying, together)
         if lines:
             parts += [f"<h2>Against {html.escape(p)}</h2>", _img(_line_figure(table, p, lines, axes, game))]
     pairs = [(a, b) for a, b in itertools.combinations(varying, 2)
              if _is_grid(_slice(table, a, b, varying, baseline), a, b)]
     for a, b in pairs[:MAX_HEATMAP_PAIRS]:
         others = [p for p in varying if p not in (a, b)]
-        where = ", ".join(f"{p} = {format_value(_cell(table, baseline)[p])}" for p in others)
+        where = ", ".join(_setting(p, _cell(table, baseline), together, " = ") for p in others)
         parts += [
             f"<h2>{html.escape(b)} &times; {html.escape(a)}</h2>",
             f"<p class='note'>Other parameters as in cell {baseline:03d}{': ' + html.escape(where) if where else ''}."
@@ -129,7 +136,47 @@ def _cell(table: pd.DataFrame, cell: int) -> pd.Series:
     return table.loc[table["cell"] == cell].iloc[0]
 
 
-def _lines(table: pd.DataFrame, axis: str, varying: Sequence[str]) -> list[tuple[str | None, pd.DataFrame]]:
+def _joined_axes(table: pd.DataFrame, varying: Sequence[str], axes: Mapping[str, Sequence[Any]]):
+    """The figures' axes: each varying parameter, except that parameters whose values go together one to
+    one over the cells (the keys of a zipped axis, or keys that cells set together) are one axis, named
+    as the sweep file names a zipped axis (``rules.players, rules.starting_cabbages``) and valued as it
+    spells its values (``[3, 20]``), in cell order.
+
+    Returns the table with a column per joined axis, the axes, every axis's values in order, and the
+    keys of each joined axis."""
+    groups: list[list[str]] = []
+    for p in varying:
+        for group in groups:
+            if _one_to_one(table, group[0], p):
+                group.append(p)
+                break
+        else:
+            groups.append([p])
+    together = {", ".join(g): g for g in groups if len(g) > 1}
+    axes = dict(axes)
+    in_order = table.sort_values("cell", kind="stable")
+    for name, keys in together.items():
+        table = table.assign(**{name: _joined_values(table, keys)})
+        axes[name] = list(dict.fromkeys(_joined_values(in_order, keys)))
+    return table, [", ".join(g) for g in groups], axes, together
+
+
+def _joined_values(table: pd.DataFrame, keys: Sequence[str]) -> list[str]:
+    return ["[" + ", ".join(format_value(v) for v in values) + "]" for values in zip(*(table[k] for k in keys))]
+
+
+def _one_to_one(table: pd.DataFrame, a: str, b: str) -> bool:
+    pairs = table[[a, b]].map(format_value).drop_duplicates()
+    return len(pairs) == pairs[a].nunique() == pairs[b].nunique()
+
+
+def _setting(axis: str, row: pd.Series, together: Mapping[str, Sequence[str]], equals: str = "=") -> str:
+    """An axis's value in a cell (``row``) as a reader names it; a joined axis as each of its keys' values."""
+    return ", ".join(f"{k}{equals}{format_value(row[k])}" for k in together.get(axis, [axis]))
+
+
+def _lines(table: pd.DataFrame, axis: str, varying: Sequence[str],
+           together: Mapping[str, Sequence[str]] = {}) -> list[tuple[str | None, pd.DataFrame]]:
     """The cells that differ in ``axis`` alone, one group per setting of the other parameters.
 
     A group with a single cell is no line; at most :data:`MAX_LINES` lines, in cell order.
@@ -140,7 +187,7 @@ def _lines(table: pd.DataFrame, axis: str, varying: Sequence[str]) -> list[tuple
     groups = [g for _, g in table.groupby(others, sort=False) if g[axis].nunique() > 1][:MAX_LINES]
     # Name each line by what tells it from the others.
     telling = [p for p in others if len({format_value(g[p].iloc[0]) for g in groups}) > 1] or others
-    return [(", ".join(f"{p}={format_value(g[p].iloc[0])}" for p in telling), g) for g in groups]
+    return [(", ".join(_setting(p, g.iloc[0], together) for p in telling), g) for g in groups]
 
 
 def _slice(table: pd.DataFrame, a: str, b: str, varying: Sequence[str], baseline: int) -> pd.DataFrame:
@@ -202,16 +249,22 @@ def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, t
     return f"{note}<div class='scroll'><table><tr>{header}</tr>\n" + "\n".join(rows) + "</table></div>"
 
 
-def _paired_table(table: pd.DataFrame, paired: pd.DataFrame, baseline: int, game: Game) -> str:
+def _paired_table(table: pd.DataFrame, paired: pd.DataFrame, baseline: int, game: Game,
+                  uncompared: Sequence[int] = ()) -> str:
     plotted = {m: v for m, v in game.sweep_plotted.items() if m in game.paired_metrics}
     labels = dict(zip(table["cell"], table["label"]))
     intro = (
-        f"<p>Each cell minus cell {baseline:03d} ({html.escape(str(labels[baseline]))}), or, at another player "
-        "count or seating, minus the cell with that player count and seating and the baseline's other values "
-        "(the deals are the same only at the same player count): game by game on the same deals. Beside each "
-        "paired interval, how many times narrower it is than the interval two independent runs of the same "
-        "size would give.</p>"
+        f"<p>Each cell minus its baseline, which has its player count and seats: cell {baseline:03d} "
+        f"({html.escape(str(labels[baseline]))}) at its own, and at another player count or seating the cell "
+        "with that player count and seating and cell "
+        f"{baseline:03d}'s other values (the deals are the same only at the same player count): game by game "
+        "on the same deals. Beside each paired interval, how many times narrower it is than the interval two "
+        "independent runs of the same size would give.</p>"
     )
+    if uncompared:
+        names = ", ".join(f"{c:03d}" for c in uncompared)
+        intro += (f"<p class='note'>No other cell has the player count and seats of cell{'s' * (len(uncompared) > 1)} "
+                  f"{names}: {'they have' if len(uncompared) > 1 else 'it has'} no baseline and no row here.</p>")
     head = "<tr><th class='text'>cell</th><th class='text'>changes</th><th class='text'>baseline</th>" + "".join(
         f"<th>{html.escape(game.paired_metrics[m])}</th>" for m in plotted) + "</tr>"
     rows = []
@@ -242,7 +295,7 @@ def _positions(values: Sequence[Any]) -> tuple[dict[str, float], bool]:
     return {format_value(v): float(i) for i, v in enumerate(values)}, False
 
 
-LONG_TICK = 24  # characters: a value longer than this (a whole pay table, say) is shown by its number
+LONG_TICK = LONG_VALUE  # characters: a value longer than this (a whole pay table, say) is shown by its number
 
 
 def _ticks(labels: Sequence[str], axis: str) -> tuple[list[str], str]:
@@ -334,8 +387,10 @@ def _text_colour(image, value: float) -> str:
 def _img(fig) -> str:
     import matplotlib.pyplot as plt
 
+    from analysis.figure_style import save_fitted
+
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
+    save_fitted(fig, buf, format="png", dpi=100)  # no title or axis label cut
     plt.close(fig)
     data = base64.b64encode(buf.getvalue()).decode("ascii")
     return f"<img alt='' src='data:image/png;base64,{data}'>"

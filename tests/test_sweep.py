@@ -235,7 +235,7 @@ def test_the_text_table_is_sorted_by_the_chosen_column(in_tmp):
     lines = result.stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("cell")) + 1
     assert [int(line.split()[0]) for line in lines[start:start + 6]] == expected
-    assert "Paired differences from cell 000" in result.stdout
+    assert "Paired differences of each cell from its baseline: cell 000" in result.stdout
 
 
 def test_paired_intervals_are_tighter_than_independent_ones_for_close_cells(tmp_path):
@@ -571,14 +571,137 @@ def test_a_rule_hole_rate_well_above_the_baseline_is_flagged():
     from sim.games import get_game
 
     game = get_game("lasvegan")
-    table = pd.DataFrame({"cell": [0, 1, 2, 3], "shortfall_rate": [0.01, 0.05, 0.019, 0.0],
+    table = pd.DataFrame({"cell": [0, 1, 2, 3], "players": [4] * 4, "shortfall_rate": [0.01, 0.05, 0.019, 0.0],
                           "seven_no_slot_rate": [0.0, 0.0, 0.0, 0.3]})
-    paired = pd.DataFrame({"cell": [1, 2], "baseline": [0, 0]})
-    flags = rule_hole_flags(table, paired, game, baseline=0)
-    # Cell 1: 5% against 1%. Cell 2: under a point above. Cell 3, with no paired row, against the
-    # sweep's baseline: 7s with no slot in 30% of games against none.
+    paired = pd.DataFrame({"cell": [1, 2, 3], "baseline": [0, 0, 0]})
+    flags = rule_hole_flags(table, paired, game)
+    # Cell 1: 5% against 1%. Cell 2: under a point above. Cell 3: 7s with no slot in 30% of games against none.
     assert [(f["cell"], f["metric"], f["baseline"]) for f in flags] == [
         (1, "shortfall_rate", 0), (3, "seven_no_slot_rate", 0)]
-    assert "cell 001 has shortfall_rate 5.00% against 1.00% in cell 000" in rule_hole_lines(flags, game)[0]
+    assert ("cell 001 (4 players) has shortfall_rate 5.00% against 1.00% in cell 000, its baseline"
+            in rule_hole_lines(flags, game)[0])
     assert "no cell rises" in rule_hole_lines([], game)[0]
     assert rule_hole_lines([], get_game("vegas-dice")) == []
+
+
+def test_rule_holes_are_compared_with_the_baseline_of_the_same_player_count_only():
+    """A cell is compared with its own baseline, never with a cell of another player count."""
+    from analysis.sweep import rule_hole_flags, rule_hole_lines, uncompared_cells
+    from sim.games import get_game
+
+    game = get_game("lasvegan")
+    # Cells 0, 1 at 3 players (1 against 0); cells 2, 3 at 5 players (3 against 2); cell 4 alone at 4 players.
+    table = pd.DataFrame({"cell": [0, 1, 2, 3, 4], "players": [3, 3, 5, 5, 4],
+                          "shortfall_rate": [0.0, 0.0, 0.06, 0.07, 0.2], "seven_no_slot_rate": [0.0] * 5})
+    paired = pd.DataFrame({"cell": [1, 1, 3, 3], "baseline": [0, 0, 2, 2], "metric": ["a", "b", "a", "b"]})
+    # Cell 2 is the 5-player baseline and cell 4 has none: neither is compared with cell 0, though their
+    # shortfall is far above its 0%; cell 3's 7% is not twice its baseline's 6%.
+    assert rule_hole_flags(table, paired, game) == []
+    assert uncompared_cells(table, paired) == [4]
+    lines = rule_hole_lines([], game, [4], len(table))
+    assert "no cell rises well above its baseline" in lines[0]
+    assert "cell 004 are not compared: no other cell has its player count and seats" in lines[1]
+    assert "not compared: no two cells" in rule_hole_lines([], game, [0, 1], 2)[0]
+
+
+def test_a_cell_alone_at_its_player_count_is_said_to_have_no_baseline(tmp_path):
+    """The printed sweep and the report say which cells have no baseline, instead of comparing across counts."""
+    base = tmp_path / "base.toml"
+    base.write_text('game = "lasvegan"\n[run]\ngames = 300\nseed = 3\nskill_gap_games = 0\nstrength_games = 0\n'
+                    'strength_lookahead_games = 0\n[policies]\nseats = "greedy"\n')
+    sweep_file = tmp_path / "s.toml"
+    sweep_file.write_text('base = "base.toml"\n[[cells]]\n"rules.players" = 3\n[[cells]]\n"rules.players" = 3\n'
+                          '"rules.golden_token" = [4, 5]\n[[cells]]\n"rules.players" = 5\n'
+                          '"rules.starting_cabbages" = 6\n')
+    result = lvsim_sweep(sweep_file, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    paired = pd.read_parquet(tmp_path / "out" / "paired.parquet")
+    assert set(paired["cell"]) == {1} and set(paired["baseline"]) == {0}
+    assert "No paired differences for cell 002: no other cell has its player count and seats." in result.stdout
+    assert "Rule holes of cell 002 are not compared" in result.stdout
+    assert "in cell 000" not in result.stdout.replace("\n  ", " ").split("Rule hole")[-1]
+    page = (tmp_path / "out" / "sweep.html").read_text()
+    assert "Rule holes of cell 002 are not compared" in page and "it has no baseline" in page
+
+
+# --- the printed table and the report's figures ----------------------------------------------
+
+SWEEP_CONFIGS = sorted((Path(sim.__file__).resolve().parent.parent / "configs").glob("sweep_*.toml"))
+QUICK = {"skill_gap_games": 0, "strength_games": 0, "strength_lookahead_games": 0}
+
+
+def quick(sweep):
+    """The sweep's cells with their games alone: no skill-gap duels or strength profile."""
+    return replace(sweep, cells=tuple(replace(c, config=replace(c.config, **QUICK)) for c in sweep.cells))
+
+
+def columns_of(header: str) -> dict[str, int]:
+    """Each heading of a printed table and where its column starts."""
+    import re
+
+    return {m.group(): m.start() for m in re.finditer(r"\S+(?: \S+)*", header)}
+
+
+@pytest.mark.parametrize("path", SWEEP_CONFIGS, ids=lambda p: p.stem)
+def test_the_printed_sweep_fits_120_columns_and_shows_the_column_it_is_sorted_by(tmp_path, path):
+    from analysis.sweep import sweep_text
+
+    sweep = quick(load_sweep(path, games=30))
+    results = run_sweep(sweep, tmp_path / "out", report=False, progress=False)
+    game, table = sweep.game, results.table
+    metrics = list(game.sweep_plotted)
+    sorts = ["cell", f"-{metrics[0]}", metrics[-1], f"-{metrics[0]}_hi", "-win_share_s0", "games_per_second",
+             *game.rule_holes, "label", *sweep.parameters]
+    for sort_by in sorts:
+        text = sweep_text(table, results.paired, sweep.parameters, game=game, baseline=0, sort_by=sort_by)
+        lines = text.splitlines()
+        assert max(map(len, lines)) <= 120, (sort_by, max(lines, key=len))
+        start = next(i for i, line in enumerate(lines) if line.startswith("cell  "))
+        header, rows = lines[start], lines[start + 1:start + 1 + len(table)]
+        column = sort_by.removeprefix("-")
+        names = {column, f"{column} (pp)", column.removeprefix("rules.").removeprefix("policies."),
+                 game.paired_metrics.get(column, ""), game.paired_metrics.get(column, "") + " (pp)",
+                 game.sweep_plotted.get(column, ("",))[0]}
+        shown = [h for h in columns_of(header) if h in names]
+        assert shown, (sort_by, header)
+        numbers = column in table.columns and pd.api.types.is_numeric_dtype(table[column]) and not \
+            pd.api.types.is_bool_dtype(table[column])
+        if numbers and column != "cell":
+            # The rows are in the column's order, as printed.
+            at = columns_of(header)[shown[0]]
+            printed = [float(row[at:].split()[0].rstrip("%").replace(",", "")) for row in rows]
+            assert printed == sorted(printed, reverse=sort_by.startswith("-")), (sort_by, printed)
+
+
+def test_a_figure_over_keys_varied_together_labels_every_value(tmp_path, monkeypatch):
+    import analysis.sweep_report as report
+    from tests.analysis.figure_text import cut_texts
+
+    figures = []
+    draw = report._img
+    monkeypatch.setattr(report, "_img", lambda fig: (figures.append(fig), draw(fig))[1])
+    base = tmp_path / "base.toml"
+    base.write_text('game = "lasvegan"\n[run]\ngames = 60\nseed = 3\nskill_gap_games = 0\nstrength_games = 0\n'
+                    'strength_lookahead_games = 0\n[policies]\nseats = "greedy"\n')
+    sweep_file = tmp_path / "s.toml"
+    sweep_file.write_text('base = "base.toml"\n[sweep]\n"rules.golden_token[1]" = [4, 5]\n'
+                          '"rules.players, rules.starting_cabbages" = [[3, 20], [4, 16], [5, 12]]\n')
+    run_sweep(load_sweep(sweep_file), tmp_path / "out", progress=False)
+    page = (tmp_path / "out" / "sweep.html").read_text()
+    together = "rules.players, rules.starting_cabbages"
+    assert f"<h2>Against {together}</h2>" in page
+    values = ["[3, 20]", "[4, 16]", "[5, 12]"]
+    lines = next(f for f in figures if f._suptitle is not None and together in f._suptitle.get_text())
+    for ax in lines.axes:
+        assert [t.get_text() for t in ax.get_xticklabels()] == values
+        assert ax.get_xlabel() == together
+    # The other axis's figure names each line by both keys' values.
+    other = next(f for f in figures if f._suptitle is not None and "golden_token[1] (" in f._suptitle.get_text())
+    names = other.legends[0].get_texts()
+    assert [t.get_text() for t in names] == [f"rules.players={p}, rules.starting_cabbages={c}"
+                                             for p, c in ((3, 20), (4, 16), (5, 12))]
+    # And the heat map crosses the two axes.
+    heat = next(f for f in figures if f._suptitle is None)
+    assert [t.get_text() for t in heat.axes[0].get_yticklabels()] == values
+    assert heat.axes[0].get_ylabel().replace("\n", " ") == together
+    assert [problem for fig in figures for problem in cut_texts(fig)] == []

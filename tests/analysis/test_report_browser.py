@@ -151,3 +151,40 @@ def test_the_report_loads_cleanly_and_shows_the_summary(browser, request, game):
     matches = page.eval_on_selector_all("article.example", "els => els.map(e => e.dataset.replayMatch)")
     assert matches and set(matches) == {"true"}
     page.close()
+
+
+@pytest.fixture(scope="module")
+def small_sweep(tmp_path_factory) -> Path:
+    """The report of a small sweep over one key and two keys varied together (six cells)."""
+    from sim.sweep import load_sweep, run_sweep
+
+    directory = tmp_path_factory.mktemp("small-sweep")
+    (directory / "base.toml").write_text(
+        'game = "lasvegan"\n[run]\ngames = 100\nseed = 3\nskill_gap_games = 0\nstrength_games = 0\n'
+        'strength_lookahead_games = 0\n[policies]\nseats = "greedy"\n')
+    (directory / "s.toml").write_text(
+        'base = "base.toml"\n[sweep]\n"rules.golden_token[1]" = [4, 5]\n'
+        '"rules.players, rules.starting_cabbages" = [[3, 20], [4, 16], [5, 12]]\n')
+    run_sweep(load_sweep(directory / "s.toml"), directory / "out", progress=False)
+    return directory / "out" / "sweep.html"
+
+
+def test_the_sweep_report_loads_cleanly_and_fits_the_window(browser, small_sweep):
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    problems, requests = [], []
+    page.on("console", lambda msg: problems.append(msg.text) if msg.type in ("error", "warning") else None)
+    page.on("pageerror", lambda err: problems.append(str(err)))
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(small_sweep.resolve().as_uri(), wait_until="load")
+    assert problems == []
+    assert all(url.startswith(("file:", "data:")) for url in requests), requests
+    images = page.eval_on_selector_all(
+        "img", "imgs => imgs.map(i => ({complete: i.complete, width: i.naturalWidth, shown: i.clientWidth}))")
+    # One figure per axis (the zipped keys are one) and the heat map over both.
+    assert len(images) == 3
+    assert all(img["complete"] and img["width"] > 0 and 0 < img["shown"] <= 1200 for img in images), images
+    headings = page.eval_on_selector_all("h2", "hs => hs.map(h => h.innerText)")
+    assert "Against rules.players, rules.starting_cabbages" in headings
+    # Nothing runs off the side of the window: wide tables scroll inside their own box.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1200
+    page.close()
