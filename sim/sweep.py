@@ -19,7 +19,8 @@ compared on the same deals.
 :func:`run_sweep` plays the cells into ``cells/<NNN>/`` (each a normal run's
 results, built in a staging directory and renamed into place when complete)
 and writes the table of cells (``sweep.parquet``), the paired differences
-from a baseline cell of each player count (``paired.parquet``) and the report (``sweep.html``).
+from each cell's baseline, a cell of its player count and seats
+(``paired.parquet``), and the report (``sweep.html``).
 Run again on the same directory, it keeps the finished cells (after
 checking they were played with the same config) and plays the rest, so a
 sweep killed at any moment resumes to the table an uninterrupted one gives.
@@ -457,7 +458,8 @@ class SweepResults:
 
     ``table`` has one row per cell in cell order (see ``analysis.sweep.summary_row``
     for the metric columns); ``paired`` one row per cell and metric against
-    the ``baseline`` cell. ``resumed`` lists the cells found already played.
+    its baseline (:func:`baselines`: of its player count and seats; a cell
+    with none has no row). ``resumed`` lists the cells found already played.
     """
 
     sweep: Sweep
@@ -512,7 +514,8 @@ def run_sweep(
     config and options (else ConfigError) and the others are played.
     ``cluster`` plays the games elsewhere (``sim.cluster.open_cluster``);
     ``target_ci``/``max_games`` turn on adaptive precision (:class:`CellPlan`);
-    ``baseline`` is the cell the paired differences are taken from;
+    ``baseline`` is the cell the paired differences are taken from (at
+    another player count or seating, the cell like it: :func:`baselines`);
     ``sort_by`` orders the report's table; ``report`` writes ``sweep.html``.
     """
     from tqdm import tqdm
