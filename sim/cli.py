@@ -48,6 +48,13 @@ def game_option(help_text: str, default: str = "lasvegan; `lvsim games` lists th
     )
 
 
+def _seats_example(game, players: int = 4) -> str:
+    """One seat of the game's default player against weaker seats: ``expert,greedy,greedy,greedy``."""
+    strong = game.default_policy
+    weak = "random" if strong == "greedy" else "greedy"
+    return ",".join([strong] + [weak] * (players - 1))
+
+
 def _game(game_id: str | None):
     from sim.games import get_game
 
@@ -224,7 +231,9 @@ def _game_replaying(script: str, refused_by):
 @main.command()
 @game_option("The game to time.")
 @click.option("--players", type=IntRange(1), default=4, show_default=True, help="Player count.")
-@click.option("--policy", default="random", show_default=True, help="Policy for every seat (e.g. random, greedy).")
+@click.option("--policy", default=None,
+              help="Policy for every seat (e.g. random, greedy; default: the game's default player, "
+              "expert for Las Vegan).")
 @click.option("--games", type=IntRange(1), default=None,
               help=f"Games to time (default: {BENCH_GAMES:,}, or {BENCH_GAMES_SLOW:,} with a slow policy such as "
               "lookahead or montecarlo; at most 20,000,000: their records are held in memory).")
@@ -237,6 +246,7 @@ def bench(game_id, players, policy, games, threads, seed, as_json):
 
     game = _game(game_id)
     rules = _rules_for(game, {}, players)
+    policy = game.default_policy if policy is None else policy
     if games is None:
         games = BENCH_GAMES_SLOW if game.is_slow([policy]) else BENCH_GAMES
     result = bench_core(game, rules, policy=policy, games=games, threads=threads, seed=seed)
@@ -257,8 +267,9 @@ def bench(game_id, players, policy, games, threads, seed, as_json):
 @click.option(
     "--seats",
     default=None,
-    help="Policies, one per seat, comma-separated (e.g. greedy,random,random,random). "
-    "Default: the config's [policies] seats.",
+    help="Policies, one per seat, comma-separated (e.g. expert,greedy,greedy,greedy). "
+    "Default: the config's [policies] seats; without a config, one seat of the game's default player "
+    "(expert for Las Vegan) against greedy seats (random ones where greedy is the default).",
 )
 @click.option(
     "--games",
@@ -292,9 +303,7 @@ def duel(config, game_id, seats, games, seed, players, threads, as_json):
     from sim.duel import duel as play_duel
     from sim.duel import duel_table
 
-    if seats is not None and not seats.strip():
-        raise ConfigError("--seats", "is empty: give one policy per seat, e.g. --seats greedy,random,random,random")
-    seat_list = [s.strip() for s in seats.split(",")] if seats is not None else None
+    seat_list = [s.strip() for s in seats.split(",")] if seats is not None and seats.strip() else None
     if config:
         from sim.config import load_config
 
@@ -302,6 +311,8 @@ def duel(config, game_id, seats, games, seed, players, threads, as_json):
         if game_id is not None and game_id != cfg.game:
             raise ConfigError("--game", f"{shown(game_id)} differs from the config's game {shown(cfg.game)}; give one or the other")
         game = cfg.game_spec
+        if seats is not None and seat_list is None:
+            raise ConfigError("--seats", f"is empty: give one policy per seat, e.g. --seats {_seats_example(game)}")
         rules = cfg.rules
         seed = cfg.seed if seed is None else seed
         if seat_list is None:
@@ -317,9 +328,11 @@ def duel(config, game_id, seats, games, seed, players, threads, as_json):
                 seat_list = [cfg.seats] * (players or rules.players)
     else:
         game = _game(game_id)
-        if seat_list is None:
-            raise ConfigError("--seats", "give one policy per seat, e.g. --seats greedy,random,random,random")
+        if seats is not None and seat_list is None:
+            raise ConfigError("--seats", f"is empty: give one policy per seat, e.g. --seats {_seats_example(game)}")
         rules = game.Rules()
+        if seat_list is None:
+            seat_list = _seats_example(game, players or rules.players).split(",")
         if players is None:
             players = len(seat_list)
             if not game.min_players <= players <= game.max_players:

@@ -13,8 +13,8 @@ knobs and the policy of each seat::
     [rules]            # every key optional; defaults are the rulebook's game
     players = 4        # the [rules] keys are the game's own (``lvsim games``)
 
-    [policies]
-    seats = "random"   # one name for every seat, or a list, one per seat
+    [policies]         # optional: every seat plays the game's default policy
+    seats = "expert"   # one name for every seat, or a list, one per seat
 
 Anything unexpected (an unknown key or table, a wrong type, a value out of
 range, an impossible combination, malformed TOML, a missing file) raises a
@@ -40,7 +40,6 @@ GAMES = GAME_IDS
 DEFAULT_GAME = "lasvegan"
 DEFAULT_GAMES = 100_000
 DEFAULT_SEED = 1
-DEFAULT_SEATS = "random"
 MAX_SKILL_GAP_GAMES = 100_000
 MAX_STRENGTH_GAMES = 10_000_000
 MAX_STRENGTH_LOOKAHEAD_GAMES = 100_000
@@ -73,7 +72,7 @@ class Config:
     seed: int = DEFAULT_SEED
     threads: int | None = None
     rules: Any = None  # the game's Rules; None = the rulebook game
-    seats: str | tuple[str, ...] = DEFAULT_SEATS
+    seats: str | tuple[str, ...] | None = None  # None: the game's default policy at every seat
     skill_gap_games: int | str = "auto"
     strength_games: int | str = "auto"
     strength_lookahead_games: int | str = "auto"
@@ -84,6 +83,8 @@ class Config:
         _check_choice("game", self.game, GAMES)
         if self.rules is None:
             object.__setattr__(self, "rules", self.game_spec.Rules())
+        if self.seats is None:
+            object.__setattr__(self, "seats", self.game_spec.default_policy)
         _check_int("run.games", self.games, low=1)
         if self.games > MAX_GAMES:
             raise ConfigError("run.games", f"must be at most {MAX_GAMES:,} (the largest integer a TOML file holds), "
@@ -238,7 +239,7 @@ def config_from_mapping(data: Mapping[str, Any], name: str = "custom") -> Config
         strength_games=run.get("strength_games", "auto"),
         strength_lookahead_games=run.get("strength_lookahead_games", "auto"),
         rules=rules,
-        seats=tables["policies"].get("seats", DEFAULT_SEATS),
+        seats=tables["policies"].get("seats"),
     )
 
 

@@ -89,6 +89,9 @@ class Game:
     strength_slow_policy: str | None  # and this one on strength_lookahead_games
     strength_metrics: Mapping[str, StrengthMetric]
     strength_order: tuple[str, ...]  # the profiles compared with the run's, strongest first
+    # Every seat's policy when a config has no [policies]: the strongest policy costing
+    # at most about ten times greedy's (bench/bench_defaults.py measures the choice).
+    default_policy: str
     paired_metrics: Mapping[str, str]  # sweep metrics compared game by game -> title
     sweep_plotted: Mapping[str, tuple[str, float, bool]]  # 4 metrics -> (axis label, scale shown, signed)
     sweep_heatmap: tuple[str, ...]  # metrics of a sweep's heat maps

@@ -38,7 +38,7 @@ GAME = Game(
         SkillDuel("greedy_vs_random", "greedy", "random", 4),
     ),
     skill_gap_games=256,
-    strength_policies=("random", "greedy"),
+    strength_policies=("random", "greedy", "montecarlo:4"),
     strength_slow_policy="montecarlo:16",
     strength_metrics={
         "first_player_advantage": StrengthMetric("first-player advantage", "pts", 0.02),
@@ -47,7 +47,8 @@ GAME = Game(
         "double_rate": StrengthMetric("turns that double", "pct", 0.02),
         "drought_rate": StrengthMetric("rounds nobody can score", "pct", 0.02),
     },
-    strength_order=("greedy",),
+    strength_order=("montecarlo:4", "greedy"),
+    default_policy="montecarlo:4",
     paired_metrics={
         "first_player_advantage": "first-player advantage",
         "unfinished_rate": "unfinished games",

@@ -55,6 +55,7 @@ GAME = Game(
         "tie_rate": StrengthMetric("tie rate", "pct", 0.03),
     },
     strength_order=("expert", "greedy"),
+    default_policy="expert",
     paired_metrics={
         "first_player_advantage": "first-player advantage",
         "elimination_rate": "elimination rate",

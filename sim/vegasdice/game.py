@@ -49,6 +49,7 @@ GAME = Game(
         "unclaimed_share": StrengthMetric("money nobody won", "pct", 0.02),
     },
     strength_order=("greedy",),
+    default_policy="greedy",
     paired_metrics={
         "first_player_advantage": "first-player advantage",
         "tie_rate": "tie rate",
