@@ -67,25 +67,30 @@ def verdict(strength: Mapping[str, Any], run_policy: str | None, metrics: Mappin
 
     The comparison runs from the run's own policy (when every seat plays
     the same one and it is in the profile; else ``random``) to the
-    strongest profile played on the large sample (the first of ``order``
-    played, e.g. ``expert`` then ``greedy``), and then to the slow policy on
-    its subsample (the profile played last, when it is not in ``order``),
-    which is noted but, being small, rarely decides.
+    strongest profile played on the large sample above it (the first of
+    ``order`` played that is stronger, e.g. ``expert`` then ``greedy``), and
+    then to the slow policy on its subsample (the profile played last, when
+    it is not in ``order``), which is noted but, being small, rarely decides.
+    When the run's policy is already the strongest of ``order`` (the default
+    player), the comparison runs up to the slow policy and down to the next
+    weaker one: would stronger tables, or weaker ones, change the verdict?
     """
     profiles = {p["policy"]: p for p in strength["profiles"]}
     base = run_policy if run_policy in profiles else "random"
-    strong = next((p for p in order if p in profiles and p != base), None)
+    ranked = [p for p in order if p in profiles]
+    above = ranked[:ranked.index(base)] if base in ranked else [p for p in ranked if p != base]
+    strong = above[0] if above else None
     last = strength["profiles"][-1]["policy"] if strength["profiles"] else None
     lookahead = last if last is not None and last not in order and last != "random" else None
-    if base not in profiles or strong is None:
+    if base not in profiles:
         return {"from": base, "to": strong, "moved": [], "sentence": "Too few strengths were played to compare."}
+    if strong is None:
+        return _verdict_from_the_top(profiles, base, ranked, lookahead, metrics)
     a, b = profiles[base]["metrics"], profiles[strong]["metrics"]
     moved = [m for m in metrics if moves(metrics[m].material, a[m], b[m])]
     if moved:
-        changes = "; ".join(f"{metrics[m].label} {_show(metrics[m].kind, a[m][0])} → "
-                            f"{_show(metrics[m].kind, b[m][0])}" for m in moved)
-        sentence = (f"The verdict changes with player strength: from {base} to {strong} seats, {changes}. "
-                    f"Judge these rules with players like the ones who will play them.")
+        sentence = (f"The verdict changes with player strength: from {base} to {strong} seats, "
+                    f"{_changes(metrics, moved, a, b)}. Judge these rules with players like the ones who will play them.")
     else:
         sentence = (f"The verdict holds for stronger players: no headline metric moves clearly and materially "
                     f"between {base} and {strong} seats.")
@@ -101,3 +106,41 @@ def verdict(strength: Mapping[str, Any], run_policy: str | None, metrics: Mappin
             sentence += (f" {lookahead} seats, on a subsample of {profiles[lookahead]['games']:,} games, "
                          f"agree with {strong} within their intervals.")
     return {"from": base, "to": strong, "moved": moved, "sentence": sentence}
+
+
+def _changes(metrics: Mapping[str, Any], moved: list[str], a: Mapping[str, list], b: Mapping[str, list]) -> str:
+    return "; ".join(f"{metrics[m].label} {_show(metrics[m].kind, a[m][0])} → {_show(metrics[m].kind, b[m][0])}"
+                     for m in moved)
+
+
+def _verdict_from_the_top(profiles: Mapping[str, Any], base: str, ranked: list[str], lookahead: str | None,
+                          metrics: Mapping[str, Any]) -> dict[str, Any]:
+    """The verdict of a run whose seats play the strongest fast policy: against the slow one, and a weaker one."""
+    a = profiles[base]["metrics"]
+    below = ranked[ranked.index(base) + 1:] if base in ranked else []
+    weaker = below[0] if below else ("random" if "random" in profiles and base != "random" else None)
+    parts, moved, to = [], [], None
+    if lookahead is not None and lookahead != base:
+        to, c = lookahead, profiles[lookahead]["metrics"]
+        moved = [m for m in metrics if moves(metrics[m].material, a[m], c[m])]
+        games = f"{profiles[lookahead]['games']:,} games"
+        if moved:
+            parts.append(f"Stronger {lookahead} seats ({games}) change the verdict: {_changes(metrics, moved, a, c)}, "
+                         f"so {base} is not yet the strongest table.")
+        else:
+            parts.append(f"The verdict holds for stronger players: {lookahead} seats, on a subsample of {games}, "
+                         f"agree with {base} within their intervals.")
+    if weaker is not None:
+        w = profiles[weaker]["metrics"]
+        down = [m for m in metrics if moves(metrics[m].material, a[m], w[m])]
+        if down:
+            parts.append(f"Weaker {weaker} seats would change it: {_changes(metrics, down, a, w)}. "
+                         f"Judge these rules with players like the ones who will play them.")
+        else:
+            parts.append(f"Weaker {weaker} seats would not change it: no headline metric moves clearly and "
+                         f"materially between {base} and {weaker} seats.")
+        if to is None:
+            to, moved = weaker, down
+    if not parts:
+        return {"from": base, "to": None, "moved": [], "sentence": "Too few strengths were played to compare."}
+    return {"from": base, "to": to, "moved": moved, "sentence": " ".join(parts)}

@@ -47,6 +47,25 @@ def test_the_verdict_names_what_moves_from_the_runs_policy_to_expert():
     assert same["sentence"].startswith("The verdict holds for stronger players")
 
 
+def test_a_run_of_the_strongest_fast_policy_is_compared_up_to_lookahead_and_down_to_the_next_weaker():
+    # expert seats (the default): the stronger table is lookahead's subsample, the weaker greedy's.
+    strength = {"profiles": [
+        entry("random"), entry("greedy", elimination_rate=[0.84, 0.83, 0.85]), entry("expert"),
+        entry("lookahead:16", games=50, elimination_rate=[0.30, 0.20, 0.40]),
+    ]}
+    v = verdict_of(strength, "expert")
+    assert v["from"] == "expert" and v["to"] == "lookahead:16" and v["moved"] == ["elimination_rate"]
+    assert "Stronger lookahead:16 seats (50 games) change the verdict" in v["sentence"]
+    assert "so expert is not yet the strongest table" in v["sentence"]
+    assert "Weaker greedy seats would change it: elimination rate 50.0% → 84.0%" in v["sentence"]
+    # Never the run's own policy compared with a weaker one as if it were stronger.
+    assert "from expert to greedy" not in v["sentence"]
+    holds = verdict_of({"profiles": [entry("random"), entry("greedy"), entry("expert"),
+                                     entry("lookahead:16", games=50, elimination_rate=[0.5, 0.4, 0.6])]}, "expert")
+    assert holds["moved"] == [] and holds["sentence"].startswith("The verdict holds for stronger players: lookahead:16")
+    assert "Weaker greedy seats would not change it" in holds["sentence"]
+
+
 def test_a_run_with_mixed_seats_is_compared_from_random():
     strength = {"profiles": [entry("random"), entry("expert")]}
     assert verdict_of(strength, None)["from"] == "random"
