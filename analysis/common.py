@@ -91,9 +91,10 @@ def worst_seat_advantage_corrected(win_share: Sequence[float], win_share_se: Seq
     shrunken estimate of the advantages: each seat's moved towards 0 by
     1.5 times the largest deviation fair seats show by chance. So, measured
     by simulation (``tests/test_tune.py``): when every seat is fair its mean
-    is within about 0.05 standard errors of 0 (the plain maximum's, 1.4);
-    when one seat is 7 or more standard errors from fair it is unbiased;
-    between, it reads low by up to about one standard error. It can read
+    is within 0.06 standard errors of 0 at 3 to 5 players and 0.14 at 2
+    (the plain maximum's: 1.2 to 1.5, and 0.85); when one seat is 7 or more
+    standard errors from fair it is unbiased; between, it reads low, by 0.9
+    standard errors with a seat 2 standard errors from fair. It can read
     below 0, as any estimate of a value near 0 that is unbiased must. nan
     when a standard error is unknown.
     """

@@ -1,11 +1,14 @@
 """The tune report: the recommended change in a sentence, the finalists against the base rules, the search.
 
 One self-contained HTML page on the shared report shell
-(``analysis/report_html.py``) and figure style: the recommendation and
-its per-target verdicts, a table of the finalists and the base rules with
-95% intervals on the fresh seed, how the search converged, the trade-off
-between the first two targets over every candidate tried, and a link to
-the full balance report of the recommended rules.
+(``analysis/report_html.py``) and figure style: the answer in the same
+words the terminal and ``tune.json`` use, its per-target verdicts, side
+effects on untargeted metrics and rule holes, the finalists and the base
+rules on the fresh seed (the changes in a narrow table, then one figure
+and one table per target, so that nothing needs scrolling sideways), how
+the search converged, the trade-off between the first two targets, and
+links to the balance reports of the recommended rules at every tuned
+player count and policy.
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ VERDICT_CLASS = {"met": "pos", "missed": "neg", "undecided": "zero"}
 
 EXTRA_CSS = """
 .table-scroll { overflow-x: auto; max-width: 100%; }
+table.data td.change { min-width: 16em; }
+table.data td.change span { display: block; white-space: nowrap; }
+table.data td .ci { display: block; white-space: nowrap; }
 .verdict-met { color: var(--good); font-weight: 600; }
 .verdict-missed { color: var(--bad); font-weight: 600; }
 .verdict-undecided { color: var(--muted); font-weight: 600; }
@@ -35,11 +41,13 @@ def tune_report_html(summary: Mapping[str, Any], candidates: pd.DataFrame, *, ga
 
     matplotlib.use("Agg")
     best = summary["recommendation"]
-    sections = [("recommendation", "Recommendation"), ("finalists", "Finalists against the base rules"),
+    sections = [("recommendation", "Recommendation"), ("side-effects", "Side effects and rule holes"),
+                ("finalists", "Finalists against the base rules"),
                 ("convergence", "How the search converged"), ("trade-off", "Trade-off between targets"),
                 ("tune", "The tune")]
     body = [
         H.section("recommendation", "Recommendation", _recommendation(summary, best)),
+        H.section("side-effects", "Side effects and rule holes", _side_effects(summary)),
         H.section("finalists", "Finalists against the base rules", _finalists(summary)),
         H.section("convergence", "How the search converged", _convergence(summary)),
         H.section("trade-off", "Trade-off between targets", _trade_off(summary, candidates)),
@@ -56,21 +64,54 @@ def _verdict(v: str) -> str:
     return f'<span class="verdict-{H.e(v)}">{H.e(v)}</span>'
 
 
+def _label(target: Mapping[str, Any]) -> str:
+    return target.get("label") or target["metric"]
+
+
 def _recommendation(summary: Mapping[str, Any], best: Mapping[str, Any]) -> str:
-    sentence = best["sentence"]
     verdicts = best["verdict"]
-    all_met = set(verdicts.values()) == {"met"}
-    lead = (f'<p class="lead">{H.metric("recommendation", best["rules"], H.e(sentence[0].upper() + sentence[1:]))}.'
-            + (" Every target is met on a fresh seed." if all_met else
-               " No candidate tried meets every target on a fresh seed: this is the closest one.") + "</p>")
-    rows = [[H.e(t["metric"]), H.e(t["spelled"]), _verdict(verdicts[t["metric"]])] for t in summary["targets"]]
-    links = [f'<a href="best.toml">best.toml</a> holds these rules as a config for <code>lvsim run</code>.']
+    before, sentence, after = summary["verdict"]["headline_parts"]
+    lead = (f'<p class="lead">{H.e(before)}{H.metric("recommendation", best["rules"], H.e(sentence))}'
+            f'{H.e(after)}</p>')
+    rows = [[H.e(_label(t)), H.e(t["spelled"]), _verdict(verdicts[t["metric"]])] for t in summary["targets"]]
+    apart = summary.get("policies_apart", {}).get("sentence")
+    links = ['<a href="best.toml">best.toml</a> holds these rules as a config for <code>lvsim run</code>.']
     report = summary.get("report")
     if report:
-        links.append(f'<a href="{H.e(report["report"])}">The full balance report of the recommended rules</a> '
-                     f'({report["games"]:,} games at the base config\'s player count and seats).')
-    return (lead + H.table(["target", "wanted", "verdict (95% interval, every setting)"], rows, numeric_from=9)
+        items = "".join(f'<li><a href="{H.e(r["report"])}">{H.e(r["setting"])}</a></li>' for r in report["settings"])
+        links.append(f"The full balance report of these rules at every tuned player count and policy "
+                     f"({report['games']:,} games each, with its rule holes):</p><ul>{items}</ul><p>")
+    return (lead + (f"<p><strong>{H.e(apart)}</strong></p>" if apart else "")
+            + H.table(["target", "wanted", "verdict (95% interval, every setting)"], rows, numeric_from=9)
             + "<p>" + " ".join(links) + "</p>")
+
+
+def _side_effects(summary: Mapping[str, Any]) -> str:
+    effects = summary.get("side_effects", {})
+    text = f"<p>{H.e(effects.get('sentence', ''))}</p>" if effects.get("sentence") else ""
+    holes = summary.get("rule_holes") or []
+    if not holes:
+        return text or "<p>The game names no rule holes to watch.</p>"
+    metrics = list(dict.fromkeys(h["metric"] for h in holes))
+    settings = list(dict.fromkeys(h["setting"] for h in holes))
+    by = {(h["metric"], h["setting"]): h for h in holes}
+    header = ["setting"] + [f'{H.e(m)}<br><span class="muted">{which}</span>' for m in metrics
+                            for which in ("these rules", "base rules")]
+    rows = [[H.e(s)] + [_rate(by[(m, s)][which]) for m in metrics for which in ("value", "base")]
+            for s in settings]
+    meanings = "; ".join(f"<code>{H.e(h['metric'])}</code>: {H.e(h['meaning'])}"
+                         for h in {h["metric"]: h for h in holes}.values())
+    note = ("<p>Every rule hole of the game on the fresh seed, with the recommended and with the base rules "
+            f"(95% Wilson intervals counting each game once). {meanings}.</p>")
+    return text + note + f'<div class="table-scroll">{H.table(header, rows, numeric_from=1)}</div>'
+
+
+def _rate(measured) -> str:
+    x, lo, hi = measured
+    if x is None:
+        return "n/a"
+    ci = "" if lo is None or hi is None else f' <span class="muted ci">{H.e(H.ci_pct(lo, hi))}</span>'
+    return f"{H.e(H.pct(x))}{ci}"
 
 
 def _cell(row: list, metric: str, verdict: str) -> str:
@@ -79,7 +120,7 @@ def _cell(row: list, metric: str, verdict: str) -> str:
         return "n/a"
     text = _fmt(value)
     if lo is not None and hi is not None:
-        text += f' <span class="muted">[{_fmt(lo)}, {_fmt(hi)}]</span>'
+        text += f' <span class="muted ci">[{_fmt(lo)}, {_fmt(hi)}]</span>'
     return f'<span class="{VERDICT_CLASS.get(verdict, "")}" title="{H.e(verdict)}">{text}</span>'
 
 
@@ -89,30 +130,106 @@ def _fmt(x: float) -> str:
     return f"{x:.3f}".replace("-", H.MINUS) if abs(x) < 10 else f"{x:,.1f}"
 
 
-def _finalists(summary: Mapping[str, Any]) -> str:
+def _entries(summary: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
     entries = [("recommended", summary["recommendation"]), *(("runner-up", e) for e in summary["runners_up"])]
     if all(e["values"] != summary["base_rules"]["values"] for _, e in entries):
         entries.append(("base rules", summary["base_rules"]))
-    settings = list(summary["base_rules"]["metrics"])
-    header = ["candidate", "change", "games"]
-    columns = []
-    for t in summary["targets"]:
-        for s in settings:
-            header.append(f'{H.e(t["metric"])}<br><span class="muted">{H.e(s)}</span>')
-            columns.append((t["metric"], s))
-    rows = []
+    out = []
     for label, e in entries:
         if e["values"] == summary["base_rules"]["values"] and label != "base rules":
             label += " (base rules)"
-        cells = [H.e(f"{label} #{e['trial']}" if e["trial"] >= 0 else label),
-                 H.e(e["sentence"] if e["changes"] else "none"), f"{e['games']:,}"]
-        cells += [_cell(e["metrics"][s][m], m, e["verdicts"][m][s]) for m, s in columns]
-        rows.append(cells)
+        out.append((f"{label} #{e['trial']}" if e["trial"] >= 0 else label, e))
+    return out
+
+
+def _change_cell(e: Mapping[str, Any]) -> str:
+    """Each changed value on a line of its own, never broken inside: ``token 1: [1, −1] → [2, −4]``."""
+    if not e["changes"]:
+        return "none"
+    lines = [f"{_what(c['what'])}: {_spell(c['from'])} \u2192 {_spell(c['to'])}" for c in e["changes"]]
+    return "".join(f"<span>{H.e(line)}</span>" for line in lines)
+
+
+def _what(label: str) -> str:
+    from sim.tune import _what as what
+
+    return what(label)
+
+
+def _spell(value: Any) -> str:
+    from sim.tune import _spell as spell
+
+    return spell(value)
+
+
+def _finalists(summary: Mapping[str, Any]) -> str:
+    entries = _entries(summary)
+    targets = summary["targets"]
+    header = ["candidate", "change", "games", *(H.e(_label(t)) for t in targets)]
+    rows = []
+    for label, e in entries:
+        rows.append([H.e(label), _change_cell(e), f"{e['games']:,}", *(_verdict(e["verdict"][t["metric"]])
+                                                                        for t in targets)])
+    table = H.table(header, rows, numeric_from=2).replace('<td class="">' + "none", '<td class="change">none')
+    table = _mark_change_cells(table)
     note = (f"<p>Every candidate here was played again on a fresh seed ({summary['final_seed']}), with more games "
             "until each target's 95% interval was inside or outside what is wanted, or the most games allowed: "
-            "a candidate that was only lucky on the search's deals does not win. Green: the interval meets the "
-            "target; orange: it misses it; grey: undecided.</p>")
-    return note + f'<div class="table-scroll">{H.table(header, rows, numeric_from=2)}</div>'
+            "a candidate that was only lucky on the search's deals does not win. Then, per target, its value at "
+            "every setting with 95% intervals: green, the interval meets the target; orange, it misses it; grey, "
+            "undecided.</p>")
+    parts = [note, f'<div class="table-scroll">{table}</div>']
+    settings = list(summary["base_rules"]["metrics"])
+    for t in targets:
+        metric = t["metric"]
+        parts.append(f"<h3>{H.e(_label(t))} <span class=\"muted\">wanted {H.e(t['spelled'])}</span></h3>")
+        parts.append(_target_figure(t, entries, settings))
+        header = ["candidate", *(H.e(s) for s in settings)]
+        rows = [[H.e(label), *(_cell(e["metrics"][s][metric], metric, e["verdicts"][metric][s]) for s in settings)]
+                for label, e in entries]
+        parts.append(f'<div class="table-scroll">{H.table(header, rows, numeric_from=1)}</div>')
+    return "".join(parts)
+
+
+def _mark_change_cells(table: str) -> str:
+    """The second cell of each body row is the change: give it the class that keeps each change on one line."""
+    import re
+
+    return re.sub(r'(<tr><td class="">.*?</td>)<td class="">', r'\1<td class="change">', table)
+
+
+def _target_figure(target: Mapping[str, Any], entries, settings: list[str]) -> str:
+    """One target over the finalists: a dot and 95% interval per setting and candidate, the wanted band shaded."""
+    metric = target["metric"]
+    with figure_style.styled():
+        fig, (ax,) = figure_style.figure(0.6 + 0.3 * len(entries) * max(1, len(settings)) ** 0.5 + 0.6)
+        low, high = target["low"], target["high"]
+        if low is not None and high is not None:
+            ax.axvspan(low, high, color=figure_style.GAIN, alpha=0.12, lw=0, label="wanted")
+        for bound in (low, high):
+            if bound is not None and (low is None or high is None):
+                ax.axvline(bound, color=figure_style.GAIN, lw=1, ls="--", label="wanted bound")
+        n = len(settings)
+        step = 0.7 / max(1, n)
+        for i, s in enumerate(settings):
+            colour = figure_style.SEQUENCE[i % len(figure_style.SEQUENCE)]
+            ys, xs, errs = [], [], [[], []]
+            for k, (_, e) in enumerate(entries):
+                x, lo, hi = e["metrics"][s][metric]
+                if x is None:
+                    continue
+                ys.append(k + (i - (n - 1) / 2) * step)
+                xs.append(x)
+                errs[0].append(x - lo if lo is not None else 0)
+                errs[1].append(hi - x if hi is not None else 0)
+            ax.errorbar(xs, ys, xerr=errs, fmt="o", ms=4, color=colour, capsize=2, lw=1.2, label=s)
+        ax.set_yticks(range(len(entries)), [label for label, _ in entries])
+        ax.invert_yaxis()
+        ax.set_xlabel(_label(target))
+        ax.set_title(f"{_label(target)}: finalists on the fresh seed")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    return H.figure(fig, f"{_label(target)} of each finalist at every setting with 95% intervals",
+                    "Each dot is a finalist at one player count and policy, with its 95% interval; the shaded band "
+                    "(or dashed line) is what the target wants.")
 
 
 def _convergence(summary: Mapping[str, Any]) -> str:
@@ -148,19 +265,34 @@ def _convergence(summary: Mapping[str, Any]) -> str:
                            "shortfall found so far.")
 
 
+def _measured(frame: pd.DataFrame, target: Mapping[str, Any] | None, players: int):
+    """A target's values over the rows of one player count, as the target judges them."""
+    if target is None:
+        return frame["changed_values"]
+    values = frame[target.get("column") or target["metric"]]
+    relative = target.get("relative")
+    if relative == "above_fair":
+        return values - 1 / players
+    if relative == "times_fair":
+        return values * players
+    return values
+
+
 def _trade_off(summary: Mapping[str, Any], candidates: pd.DataFrame) -> str:
     targets = summary["targets"]
     search = candidates[candidates["stage"] == "search"]
     if search.empty:
         return "<p>No candidate was played.</p>"
     setting = search[["players", "policy"]].iloc[0]
+    players = int(setting["players"])
     here = search[(search["players"] == setting["players"]) & (search["policy"] == setting["policy"])]
-    x_metric = targets[0]["metric"]
-    y_metric = targets[1]["metric"] if len(targets) > 1 else "changed_values"
+    x_target, y_target = targets[0], (targets[1] if len(targets) > 1 else None)
+    x_label = _label(x_target)
+    y_label = _label(y_target) if y_target is not None else "printed values changed"
     best_trial = summary["recommendation"]["trial"]
     with figure_style.styled():
         fig, (ax,) = figure_style.figure(3.6)
-        for t, axis in ((targets[0], "x"), (targets[1] if len(targets) > 1 else None, "y")):
+        for t, axis in ((x_target, "x"), (y_target, "y")):
             if t is None:
                 continue
             low, high = t["low"], t["high"]
@@ -171,19 +303,22 @@ def _trade_off(summary: Mapping[str, Any], candidates: pd.DataFrame) -> str:
                 (ax.axvline if axis == "x" else ax.axhline)(low, color=figure_style.GAIN, lw=1, ls="--")
             elif high is not None:
                 (ax.axvline if axis == "x" else ax.axhline)(high, color=figure_style.GAIN, lw=1, ls="--")
-        ax.scatter(here[x_metric], here[y_metric], s=14, color=figure_style.MAIN, alpha=0.7, label="candidate")
-        chosen = here[here["trial"] == best_trial]
-        ax.scatter(chosen[x_metric], chosen[y_metric], s=60, facecolor="none", edgecolor=figure_style.LOSS,
+
+        def points(frame):
+            return _measured(frame, x_target, players), _measured(frame, y_target, players)
+
+        ax.scatter(*points(here), s=14, color=figure_style.MAIN, alpha=0.7, label="candidate")
+        ax.scatter(*points(here[here["trial"] == best_trial]), s=60, facecolor="none", edgecolor=figure_style.LOSS,
                    linewidth=1.6, label="recommended", zorder=3)
-        base = here[here["changed_values"] == 0]
-        ax.scatter(base[x_metric], base[y_metric], s=40, marker="s", color="#000000", label="base rules", zorder=3)
-        ax.set_xlabel(x_metric)
-        ax.set_ylabel(y_metric if y_metric != "changed_values" else "printed values changed")
-        ax.set_title(f"Every candidate at {int(setting['players'])} players, {setting['policy']}")
+        ax.scatter(*points(here[here["changed_values"] == 0]), s=40, marker="s", color="#000000",
+                   label="base rules", zorder=3)
+        ax.set_xlabel(x_label)
+        ax.set_ylabel(y_label)
+        ax.set_title(f"Every candidate at {players} players, {setting['policy']}")
         ax.legend(loc="best")
     caption = ("The shaded band (or dashed line) is what the target wants. Points are the search's estimates on "
                "its own deals, at the first number of games.")
-    return H.figure(fig, f"{x_metric} against {y_metric} over the candidates", caption)
+    return H.figure(fig, f"{x_label} against {y_label} over the candidates", caption)
 
 
 def _definition(summary: Mapping[str, Any]) -> str:

@@ -64,7 +64,12 @@ from sim.runner import DEFAULT_OUT, IN_PROCESS, REPORTS_DIR, Cluster, _DefaultOu
 TUNE_FILE_KEYS = ("base", "search", "targets", "tune")
 TUNE_KEYS = ("players", "policies", "budget", "games", "seed", "finalists", "max_games")
 DOMAIN_KEYS = ("faces", "range", "choices")
-TARGET_KEYS = ("min", "max", "near", "within", "scale")
+TARGET_KEYS = ("min", "max", "near", "within", "scale", "relative")
+# A skill-gap target stated against the fair share 1/players of each player count, and what it then bounds.
+RELATIVE = {"above_fair": "the win share minus the fair share 1/players",
+            "times_fair": "the win share times the players (1 is the fair share)"}
+# Targets on these metrics read the estimate that is not biased upward by noise at small samples.
+CORRECTED_COLUMNS = {"worst_seat_advantage": "worst_seat_advantage_corrected"}
 
 DEFAULT_FINALISTS = 3
 # Without max_games, the final replay of a finalist stops at this many times the search's games.
@@ -125,6 +130,9 @@ class Target:
     ``low``/``high`` bound the acceptable values (None: unbounded); a
     ``near`` target accepts ``near ± within``. ``scale`` turns a shortfall
     into ranges: a metric 0.05 below a range 0.20 wide falls 0.25 short.
+    ``relative`` states a skill-gap target against the fair share of the
+    player count (:data:`RELATIVE`): the bounds then apply to the win share
+    minus ``1 / players`` or to the win share times ``players``.
     """
 
     metric: str
@@ -132,6 +140,23 @@ class Target:
     high: float | None
     scale: float
     near: float | None = None
+    relative: str | None = None
+
+    @property
+    def column(self) -> str:
+        """The summary column the target reads: the worst seat's advantage is read bias-corrected."""
+        return CORRECTED_COLUMNS.get(self.metric, self.metric)
+
+    @property
+    def label(self) -> str:
+        """The metric as every output names it: ``worst_seat_advantage (bias-corrected)``, ``… − 1/players``."""
+        if self.relative == "above_fair":
+            return f"{self.metric} \u2212 1/players"
+        if self.relative == "times_fair":
+            return f"{self.metric} \u00d7 players"
+        if self.column != self.metric:
+            return f"{self.metric} (bias-corrected)"
+        return self.metric
 
     @property
     def spelled(self) -> str:
@@ -140,6 +165,15 @@ class Target:
         if self.low is not None and self.high is not None:
             return f"[{_g(self.low)}, {_g(self.high)}]"
         return f"at least {_g(self.low)}" if self.low is not None else f"at most {_g(self.high)}"
+
+    def measure(self, row: Mapping[str, Any], players: int) -> tuple[float, float, float]:
+        """The value the target judges and its 95% interval in an evaluation's row (nan when missing)."""
+        x, lo, hi = (_nan(row.get(f"{self.column}{end}")) for end in ("", "_lo", "_hi"))
+        if self.relative == "above_fair":
+            return x - 1 / players, lo - 1 / players, hi - 1 / players
+        if self.relative == "times_fair":
+            return x * players, lo * players, hi * players
+        return x, lo, hi
 
     def shortfall(self, x: float) -> float:
         """How far ``x`` falls outside the acceptable values, in units of ``scale``; inf when unknown."""
@@ -171,7 +205,7 @@ class Target:
 
     def as_dict(self) -> dict[str, Any]:
         return {"metric": self.metric, "low": self.low, "high": self.high, "near": self.near, "scale": self.scale,
-                "spelled": self.spelled}
+                "relative": self.relative, "column": self.column, "label": self.label, "spelled": self.spelled}
 
 
 @dataclass(frozen=True)
@@ -579,7 +613,15 @@ def _target(where: str, metric: str, spec: Any) -> Target:
     for key in spec:
         if key not in TARGET_KEYS:
             raise ConfigError(f"{where}.{key}", f"unknown key (known: {', '.join(TARGET_KEYS)})")
-    values = {k: _number(f"{where}.{k}", v) for k, v in spec.items()}
+    relative = spec.get("relative")
+    if relative is not None:
+        if not metric.startswith("skill_gap_"):
+            raise ConfigError(f"{where}.relative", "only a skill-gap target (skill_gap_...) is stated relative to "
+                                                   "the fair share, which is one seat's 1/players")
+        if relative not in RELATIVE:
+            raise ConfigError(f"{where}.relative", "must be " + " or ".join(
+                f'"{k}" ({v})' for k, v in RELATIVE.items()) + f", got {shown(relative)}")
+    values = {k: _number(f"{where}.{k}", v) for k, v in spec.items() if k != "relative"}
     if "near" in values:
         if "min" in values or "max" in values:
             raise ConfigError(where, "give near, or min and/or max, not both")
@@ -587,7 +629,8 @@ def _target(where: str, metric: str, spec: Any) -> Target:
         within = values.get("within", _default_scale(near) / 2)
         if within <= 0:
             raise ConfigError(f"{where}.within", f"must be above 0, got {_g(within)}")
-        return Target(metric, near - within, near + within, values.get("scale", within), near=near)
+        return Target(metric, near - within, near + within, values.get("scale", within), near=near,
+                      relative=relative)
     if "within" in values:
         raise ConfigError(f"{where}.within", "only applies to a near target")
     low, high = values.get("min"), values.get("max")
@@ -599,7 +642,7 @@ def _target(where: str, metric: str, spec: Any) -> Target:
                        else _default_scale(low if low is not None else high))
     if scale <= 0:
         raise ConfigError(f"{where}.scale", f"must be above 0, got {_g(scale)}")
-    return Target(metric, low, high, scale)
+    return Target(metric, low, high, scale, relative=relative)
 
 
 def _default_scale(x: float) -> float:
@@ -674,10 +717,10 @@ class Judged:
     def shortfall(self, tune: Tune) -> float:
         if self.invalid is not None:
             return math.inf
-        return sum(t.shortfall(_nan(row.get(t.metric))) for row in self.rows.values() for t in tune.targets)
+        return sum(t.shortfall(t.measure(row, p)[0]) for (p, _), row in self.rows.items() for t in tune.targets)
 
     def distance(self, tune: Tune) -> float:
-        return sum(t.distance(_nan(row.get(t.metric))) for row in self.rows.values() for t in tune.targets)
+        return sum(t.distance(t.measure(row, p)[0]) for (p, _), row in self.rows.items() for t in tune.targets)
 
     def met(self, tune: Tune) -> bool:
         return self.shortfall(tune) == 0
@@ -687,8 +730,7 @@ class Judged:
         out = {}
         for t in tune.targets:
             out[t.metric] = {
-                _setting(p, pol): t.verdict(_nan(row.get(t.metric)), _nan(row.get(f"{t.metric}_lo")),
-                                            _nan(row.get(f"{t.metric}_hi")))
+                _setting(p, pol): t.verdict(*t.measure(row, p))
                 for (p, pol), row in self.rows.items()
             }
         return out
@@ -977,10 +1019,196 @@ def describe(tune: Tune, values: Mapping[str, Any], short: bool = False) -> str:
     """The change in words: ``change tokens[2] from [0, -3] to [0, -2]``, or ``keep the base rules``."""
     changes = tune.changes(values)
     if not changes:
-        return "base rules" if short else "keep the base rules: they meet the targets"
+        return "base rules" if short else "keep the base rules"
     parts = [f"{_what(c['what'])} {_spell(c['from'])}→{_spell(c['to'])}" if short
              else f"{_what(c['what'])} from {_spell(c['from'])} to {_spell(c['to'])}" for c in changes]
     return ", ".join(parts) if short else "change " + ", ".join(parts)
+
+
+def all_met(tune: Tune, judged: Judged) -> bool:
+    """Every target met at every setting on the 95% interval: the only case in which the tune says "meet"."""
+    return set(judged.verdict(tune).values()) == {"met"}
+
+
+def shortfall_words(tune: Tune, judged: Judged) -> str:
+    """Which targets are missed or undecided, and where: ``elimination_rate missed (3 players, greedy), …``.
+
+    ``every target met`` when none is.
+    """
+    verdicts = judged.verdicts(tune)
+    parts = []
+    for t in tune.targets:
+        by_setting = verdicts[t.metric]
+        for word in ("missed", "undecided"):
+            where = [s for s, v in by_setting.items() if v == word]
+            if where:
+                places = "every setting" if len(where) == len(by_setting) > 1 else "; ".join(where)
+                parts.append(f"{t.label} {word} ({places})")
+    return ", ".join(parts) if parts else "every target met"
+
+
+def headline_parts(tune: Tune, judged: Judged) -> tuple[str, str, str]:
+    """The tune's answer in one sentence, as (before, the change, after): the terminal, tune.json and
+    tune.html say the same words.
+
+    "Recommendation" and "meet" only when every target is met at every
+    setting on the fresh seed; otherwise the closest candidate and what it
+    misses or leaves undecided.
+    """
+    sentence = describe(tune, judged.values)
+    if all_met(tune, judged):
+        after = (". They meet every target on a fresh seed." if not tune.changes(judged.values) else
+                 ". Every target is met on a fresh seed.")
+        return "Recommendation: ", sentence, after
+    return ("No candidate tried meets every target on a fresh seed. Closest: ", sentence,
+            f". Short of the targets: {shortfall_words(tune, judged)}.")
+
+
+def headline(tune: Tune, judged: Judged) -> str:
+    return "".join(headline_parts(tune, judged))
+
+
+# An untargeted seat advantage counts as much worse than the base rules' when it grows by this much.
+SEAT_MARGIN = 0.02
+
+
+def watched_metrics(tune: Tune) -> dict[str, tuple[str, float, bool]]:
+    """Untargeted metrics a tune watches for harm: metric -> (what it measures, the rise that is much worse,
+    whether its size is what matters). The game's rule holes (``Game.rule_holes``) and the seats' advantages."""
+    watched = {m: (meaning, _hole_margin(), False) for m, meaning in tune.game.rule_holes.items()}
+    watched["first_player_advantage"] = ("the first seat's distance from its fair share", SEAT_MARGIN, True)
+    watched["worst_seat_advantage_corrected"] = ("the worst seat's distance from its fair share, bias-corrected",
+                                                 SEAT_MARGIN, False)
+    targeted = {t.metric for t in tune.targets} | {t.column for t in tune.targets}
+    return {m: v for m, v in watched.items() if m not in targeted}
+
+
+def _hole_margin() -> float:
+    from analysis.sweep import HOLE_MARGIN
+
+    return HOLE_MARGIN
+
+
+def watched_value(row: Mapping[str, Any], metric: str) -> tuple[float, float, float]:
+    """A watched metric and its 95% interval in an evaluation's row.
+
+    A rule-hole rate has no interval in the summary: it gets a Wilson
+    interval counting each game once (a rate per round counts a game's
+    rounds as one observation, which a rate that rounds of the same game
+    share does not make narrower than it is).
+    """
+    x, lo, hi = (_nan(row.get(f"{metric}{end}")) for end in ("", "_lo", "_hi"))
+    if math.isnan(x) or not (math.isnan(lo) or math.isnan(hi)):
+        return x, lo, hi
+    from analysis.stats import wilson_interval
+
+    games = int(row.get("games") or 0)
+    if games <= 0 or not 0 <= x <= 1:
+        return x, math.nan, math.nan
+    lo, hi = wilson_interval(x * games, games)
+    return x, lo, hi
+
+
+def side_effects(tune: Tune, best: Judged, base: Judged) -> list[dict[str, Any]]:
+    """Untargeted metrics that got much worse with ``best`` than with the base rules, setting by setting.
+
+    Much worse: at least the metric's margin worse (a rule-hole rate also
+    at least twice the base's), with the two 95% intervals apart. Both are
+    on the fresh seed's deals, the same for both.
+    """
+    out = []
+    if not tune.changes(best.values):
+        return out
+    for metric, (meaning, margin, size) in watched_metrics(tune).items():
+        for key, row in best.rows.items():
+            was_row = base.rows.get(key)
+            if was_row is None:
+                continue
+            now, was = watched_value(row, metric), watched_value(was_row, metric)
+            if any(math.isnan(v) for v in (*now, *was)):
+                continue
+            if size:  # a signed advantage: its distance from 0
+                now, was = _size(now), _size(was)
+            worse = now[0] >= was[0] + margin and now[1] > was[2]
+            if metric in tune.game.rule_holes:
+                worse = worse and now[0] >= 2 * was[0]
+            if worse:
+                out.append({"metric": metric, "meaning": meaning, "setting": _setting(*key),
+                            "value": list(now), "base": list(was)})
+    return out
+
+
+def _size(measured: tuple[float, float, float]) -> tuple[float, float, float]:
+    """A signed value's distance from 0, and how far from 0 its interval lies at the least and at the most."""
+    x, lo, hi = measured
+    nearest = 0.0 if lo <= 0 <= hi else min(abs(lo), abs(hi))
+    return abs(x), nearest, max(abs(lo), abs(hi))
+
+
+def side_effect_words(tune: Tune, effects: Sequence[Mapping[str, Any]] | None) -> str:
+    """The side effects as a sentence; which metrics were watched when none got much worse; None: the
+    recommended rules are the base rules."""
+    if effects is None:
+        return "Side effects: none, since these are the base rules."
+    if not effects:
+        watched = ", ".join(watched_metrics(tune))
+        return (f"Side effects: no untargeted metric watched ({watched}) got much worse than with the base rules "
+                "on the fresh seed.") if watched else ""
+    parts = []
+    for metric in dict.fromkeys(e["metric"] for e in effects):
+        mine = [e for e in effects if e["metric"] == metric]
+        where = "; ".join(f"{_pct_ci(e['value'])} against {_pct_ci(e['base'])} at {e['setting']}" for e in mine)
+        parts.append(f"{metric} ({mine[0]['meaning']}): {where}")
+    return ("Side effects, untargeted and much worse than with the base rules (95% intervals, these rules against "
+            "the base rules): " + "; and ".join(parts) + ".")
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%".replace("-", "\u2212")
+
+
+def policies_apart(tune: Tune, judged: Judged) -> list[dict[str, Any]]:
+    """Targets on which the policies of the tune pull apart under ``judged``'s rules, player count by count.
+
+    Apart: the highest and the lowest policy's 95% intervals do not
+    overlap and lie at least the target's scale (its range's width) apart,
+    so that rules right for one kind of player are not for another.
+    """
+    out = []
+    if len(tune.policies) < 2:
+        return out
+    for t in tune.targets:
+        for players in tune.players:
+            measured = {pol: t.measure(judged.rows[(players, pol)], players) for pol in tune.policies
+                        if (players, pol) in judged.rows}
+            measured = {pol: m for pol, m in measured.items() if not any(math.isnan(v) for v in m)}
+            if len(measured) < 2:
+                continue
+            high = max(measured, key=lambda pol: measured[pol][0])
+            low = min(measured, key=lambda pol: measured[pol][0])
+            (x_hi, lo_hi, _), (x_lo, _, hi_lo) = measured[high], measured[low]
+            if lo_hi > hi_lo and x_hi - x_lo >= t.scale:
+                out.append({"metric": t.metric, "label": t.label, "players": players, "high": high, "low": low,
+                            "by_policy": {pol: list(m) for pol, m in measured.items()}})
+    return out
+
+
+def policies_apart_words(apart: Sequence[Mapping[str, Any]]) -> str:
+    """One sentence for the policies pulling apart (empty when they do not)."""
+    if not apart:
+        return ""
+    parts = []
+    for a in apart:
+        hi, lo = a["by_policy"][a["high"]], a["by_policy"][a["low"]]
+        parts.append(f"{a['label']} is {_g3(hi[0])} [{_g3(hi[1])}, {_g3(hi[2])}] with {a['high']} at every seat "
+                     f"but {_g3(lo[0])} [{_g3(lo[1])}, {_g3(lo[2])}] with {a['low']} at {a['players']} players")
+    return ("The policies pull apart under these rules: " + "; ".join(parts)
+            + ". Rules right for one kind of player are not right for the other; the verdicts above hold for each "
+              "policy separately.")
+
+
+def _g3(x: float) -> str:
+    return f"{x:.3g}".replace("-", "\u2212")
 
 
 def _what(label: str) -> str:
@@ -1023,17 +1251,22 @@ def _candidate_entry(tune: Tune, j: Judged) -> dict[str, Any]:
         "changed_values": n,
         "change_amount": amount,
         "sentence": describe(tune, j.values),
+        "all_met": all_met(tune, j),
+        "status": shortfall_words(tune, j),
         "games": j.games,
         "seed": j.seed,
         "shortfall": _finite(j.shortfall(tune)),
         "verdict": j.verdict(tune),
         "verdicts": j.verdicts(tune),
         "metrics": {
-            _setting(p, pol): {t.metric: [row.get(t.metric), row.get(f"{t.metric}_lo"), row.get(f"{t.metric}_hi")]
-                              for t in tune.targets}
+            _setting(p, pol): {t.metric: [_finite_or_none(v) for v in t.measure(row, p)] for t in tune.targets}
             for (p, pol), row in j.rows.items()
         },
     }
+
+
+def _finite_or_none(x: float) -> float | None:
+    return None if x is None or math.isnan(x) else x
 
 
 def _finite(x: float) -> float | None:
@@ -1055,7 +1288,7 @@ def candidates_table(tune: Tune, judged: Iterable[Judged]):
                         for d in tune.dims})
             row.update({"changed_values": n, "change_amount": amount, "change": describe(tune, j.values, short=True)})
             for t in tune.targets:
-                row[f"shortfall_{t.metric}"] = t.shortfall(_nan(metrics.get(t.metric)))
+                row[f"shortfall_{t.metric}"] = t.shortfall(t.measure(metrics, players)[0])
             row.update({k: v for k, v in metrics.items() if k not in row and k not in ("players", "games", "seed")})
             rows.append(row)
     table = pd.DataFrame(rows)
@@ -1085,8 +1318,9 @@ def tune(
     existing tune directory of the same definition is resumed; one of another
     is refused. ``cluster`` plays the games elsewhere (``sim.cluster``);
     ``report`` writes ``tune.html`` and a full balance report of the
-    recommended rules (``best/``), played with ``report_games`` games
-    (default: the tune's games) at the base config's player count.
+    recommended rules at every tuned player count and policy
+    (``best/<players>p-<policy>/``), each played with ``report_games`` games
+    (default: the tune's games).
     """
     from tqdm import tqdm
 
@@ -1157,9 +1391,7 @@ def tune(
                         "choices": None if d.choices is None else [json.loads(c) for c in d.choices]}
                        for d in tune_.dims],
             "targets": [t.as_dict() for t in tune_.targets],
-            "recommendation": _candidate_entry(tune_, best),
-            "runners_up": [_candidate_entry(tune_, j) for j in ranked_final[1:]],
-            "base_rules": _candidate_entry(tune_, final_base),
+            **answer(tune_, ranked_final, final_base),
             "convergence": [{"trial": j.trial, "score": _finite(search_score(tune_, j)), "met": j.met(tune_),
                              "shortfall": _finite(j.shortfall(tune_)), "refused": j.invalid} for j in searched],
             "candidates_tried": len(_distinct(searched)),
@@ -1168,12 +1400,11 @@ def tune(
         }
         table = candidates_table(tune_, [*searched, *simplified, *rungs, *final, *([final_base] if final_base not in final else [])])
         _write_parquet_atomically(out_dir / CANDIDATES_FILE, table)
-        best_config = tune_.config(best.values, name=f"{tune_.name}-best")
-        _write_atomically(out_dir / BEST_FILE, _best_toml(tune_, best, best_config))
+        _write_atomically(out_dir / BEST_FILE, _best_toml(tune_, best))
         if report:
             from analysis.tune_report import tune_report_html
 
-            summary["report"] = _best_report(tune_, best_config, out_dir, report_games)
+            summary["report"] = _best_reports(tune_, best, out_dir, report_games)
             html = tune_report_html(summary, table, game=tune_.game)
             _write_atomically(out_dir / REPORT_FILE, html)
         summary["timing"] = {"seconds": time.perf_counter() - started, "games_played_now": evals.played_games,
@@ -1182,37 +1413,121 @@ def tune(
     return TuneResults(tune_, out_dir, summary, table)
 
 
+def answer(tune: Tune, ranked_final: Sequence[Judged], base: Judged) -> dict[str, Any]:
+    """What the tune says of its finalists (best first) and the base rules on the fresh seed: the verdict in
+    words, the recommendation and runners-up, side effects, policies pulling apart, rule holes."""
+    best = ranked_final[0]
+    effects = side_effects(tune, best, base)
+    apart = policies_apart(tune, best)
+    return {
+        "verdict": {"all_met": all_met(tune, best), "headline": headline(tune, best),
+                    "headline_parts": list(headline_parts(tune, best))},
+        "recommendation": _candidate_entry(tune, best),
+        "runners_up": [_candidate_entry(tune, j) for j in ranked_final[1:]],
+        "base_rules": _candidate_entry(tune, base),
+        "side_effects": {"watched": list(watched_metrics(tune)), "worse": effects,
+                         "sentence": side_effect_words(tune, effects if tune.changes(best.values) else None)},
+        "policies_apart": {"apart": apart, "sentence": policies_apart_words(apart)},
+        "rule_holes": rule_hole_table(tune, best, base),
+    }
+
+
 # ``sim.run_tune``: the package's name for it, since ``sim.tune`` is this module.
 run_tune = tune
 
 
-def _best_toml(tune: Tune, best: Judged, config: Config) -> str:
-    lines = [f"# The rules `lvsim tune {tune.path}` recommends: {describe(tune, best.values)}.",
-             f"# Verdicts on a fresh seed: " + ", ".join(f"{m} {v}" for m, v in best.verdict(tune).items()) + ".",
-             "# Play them with: lvsim run <this file>"]
+def best_setting(tune: Tune) -> tuple[int, str]:
+    """The player count and policy ``best.toml`` plays: the tune's own when it has one; of several, the
+    base config's player count if tuned (else the first tuned) and the first policy listed."""
+    players = tune.base.players if tune.base.players in tune.players else tune.players[0]
+    return players, tune.policies[0]
+
+
+def _best_toml(tune: Tune, best: Judged) -> str:
+    players, policy = best_setting(tune)
+    config = tune.config(best.values, players, policy, name=f"{tune.name}-best")
+    if all_met(tune, best):
+        what = f"The rules `lvsim tune {tune.path}` recommends: {describe(tune, best.values)}."
+    else:
+        what = (f"No candidate `lvsim tune {tune.path}` tried meets every target on a fresh seed; the closest: "
+                f"{describe(tune, best.values)}.")
+    lines = [f"# {what}",
+             "# Verdicts on a fresh seed: " + ", ".join(f"{m} {v}" for m, v in best.verdict(tune).items()) + "."]
+    if len(tune.players) > 1 or len(tune.policies) > 1:
+        lines.append(f"# Tuned at {_and(map(str, tune.players))} players with {_and(tune.policies)} at every seat; "
+                     f"this file plays {players} players with {policy}: set rules.players and policies.seats for "
+                     "the others.")
+    else:
+        lines.append(f"# Tuned at {players} players with {policy} at every seat, as this file plays.")
+    lines.append("# Play them with: lvsim run <this file>")
     body = config.to_toml().splitlines()[1:]  # its own comment line says "resolved config"
     return "\n".join(lines + body) + "\n"
 
 
-def _best_report(tune: Tune, config: Config, out_dir: Path, games: int | None) -> dict[str, Any] | None:
-    """Play the recommended rules as a normal run into ``best/`` with its balance report; None if it failed."""
+def _and(items: Iterable[str]) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def report_settings(tune: Tune) -> list[tuple[int, str]]:
+    """The settings the balance report of the recommended rules is played at: every tuned one."""
+    return list(tune.settings)
+
+
+def _setting_dir(players: int, policy: str) -> str:
+    return f"{players}p-" + re.sub(r"[^A-Za-z0-9_.-]+", "-", policy)
+
+
+def _best_reports(tune: Tune, best: Judged, out_dir: Path, games: int | None) -> dict[str, Any] | None:
+    """Play the recommended rules as normal runs with their balance reports, one per tuned setting, into
+    ``best/<players>p-<policy>/``; None if none could be written."""
     from sim.runner import run
 
     games = games or tune.games
-    config = replace(config, games=games)
-    target = out_dir / BEST_RUN_DIR
-    played = target / "config.toml"
-    if (target / "report.html").is_file() and played.is_file() and played.read_text(encoding="utf-8") == \
-            config.to_toml():
-        return {"dir": BEST_RUN_DIR, "report": f"{BEST_RUN_DIR}/report.html", "games": games}
-    if target.exists():
-        import shutil
+    reports = []
+    for players, policy in report_settings(tune):
+        config = replace(tune.config(best.values, players, policy, name=f"{tune.name}-best"), games=games)
+        sub = f"{BEST_RUN_DIR}/{_setting_dir(players, policy)}"
+        target = out_dir / sub
+        played = target / "config.toml"
+        fresh = not ((target / "report.html").is_file() and played.is_file()
+                     and played.read_text(encoding="utf-8") == config.to_toml())
+        if fresh:
+            if target.exists():
+                import shutil
 
-        shutil.rmtree(target)
-    run(config, out=target, progress=False, report=True)
-    if not (target / "report.html").is_file():
+                shutil.rmtree(target)
+            run(config, out=target, progress=False, report=True)
+        if not (target / "report.html").is_file():
+            continue
+        summary = json.loads((target / "summary.json").read_text(encoding="utf-8")) \
+            if (target / "summary.json").is_file() else {}
+        holes = {m: [_finite_or_none(v) for v in watched_value({**_flat(summary), "games": games}, m)]
+                 for m in tune.game.rule_holes}
+        reports.append({"setting": _setting(players, policy), "players": players, "policy": policy, "dir": sub,
+                        "report": f"{sub}/report.html", "games": games, "rule_holes": holes})
+    if not reports:
         return None
-    return {"dir": BEST_RUN_DIR, "report": f"{BEST_RUN_DIR}/report.html", "games": games}
+    return {"games": games, "settings": reports}
+
+
+def _flat(summary: Mapping[str, Any]) -> dict[str, Any]:
+    from analysis.sweep import summary_row
+
+    return summary_row(summary) if summary else {}
+
+
+def rule_hole_table(tune: Tune, best: Judged, base: Judged) -> list[dict[str, Any]]:
+    """Every rule-hole rate of the recommended and the base rules at every setting on the fresh seed, with
+    95% intervals: shown whether or not it got worse."""
+    out = []
+    for metric, meaning in tune.game.rule_holes.items():
+        for key, row in best.rows.items():
+            was = base.rows.get(key, {})
+            out.append({"metric": metric, "meaning": meaning, "setting": _setting(*key),
+                        "value": [_finite_or_none(v) for v in watched_value(row, metric)],
+                        "base": [_finite_or_none(v) for v in watched_value(was, metric)]})
+    return out
 
 
 def unfinished_tune_dir(tune: Tune) -> Path | None:
@@ -1302,28 +1617,46 @@ def plan_text(tune: Tune, plan: Mapping[str, Any]) -> str:
 
 
 def tune_text(results: TuneResults) -> str:
-    """What ``lvsim tune`` prints: the recommendation, its verdicts, the runners-up, where the results are."""
+    """What ``lvsim tune`` prints: the answer, its verdicts, side effects, the runners-up, where the results are."""
     summary = results.summary
     best = summary["recommendation"]
-    sentence = best["sentence"]
-    lines = [f"Recommendation: {sentence[0].upper() + sentence[1:]}.",
+    lines = [summary["verdict"]["headline"],
              f"On a fresh seed (seed {summary['final_seed']}, {best['games']:,} games per setting):"]
     for t in results.tune.targets:
-        lines.append(f"  {t.metric:<30} wanted {t.spelled:<22} {best['verdict'][t.metric]}")
+        lines.append(f"  {t.label:<30} wanted {t.spelled:<22} {best['verdict'][t.metric]}")
         for setting, (x, lo, hi) in ((s, m[t.metric]) for s, m in best["metrics"].items()):
             ci = "" if lo is None or hi is None else f"  [{lo:.4g}, {hi:.4g}]"
             shown_x = "n/a" if x is None else f"{x:.4g}"
             lines.append(f"    {setting:<28} {shown_x}{ci}  {best['verdicts'][t.metric][setting]}")
+    for sentence in (summary["policies_apart"]["sentence"], summary["side_effects"]["sentence"]):
+        if sentence:
+            lines.append(sentence)
+    holes = summary.get("rule_holes") or []
+    if holes:
+        lines.append("Rule holes on the fresh seed (these rules; the base rules), 95% intervals:")
+        for h in holes:
+            lines.append(f"  {h['metric']:<22} {h['setting']:<24} {_pct_ci(h['value'])}; {_pct_ci(h['base'])}")
     if summary["runners_up"]:
         lines.append("Runners-up:")
         for e in summary["runners_up"]:
-            verdicts = ", ".join(f"{m} {v}" for m, v in e["verdict"].items())
-            lines.append(f"  #{e['trial']}: {e['sentence']} ({verdicts})")
+            lines.append(f"  #{e['trial']}: {e['sentence']} \u2014 {e['status']}")
     timing = summary.get("timing", {})
     if timing:
         lines.append(f"Played {timing['games_played_now']:,} games now in {timing['seconds']:.1f} s wall time "
                      f"({summary['candidates_tried']:,} distinct candidates tried; "
                      f"{timing['evaluations_reused']:,} evaluations reused).")
+    report = summary.get("report")
+    if report:
+        lines.append(f"Balance reports of these rules, {report['games']:,} games each: "
+                     + ", ".join(f"{r['report']} ({r['setting']})" for r in report["settings"]))
     files = ", ".join(sorted(p.name for p in results.out_dir.iterdir() if p.name != STATE_DIR))
     lines.append(f"Results in {results.out_dir}/ ({files})")
     return "\n".join(lines)
+
+
+def _pct_ci(measured: Sequence[float | None]) -> str:
+    x, lo, hi = measured
+    if x is None:
+        return "n/a"
+    ci = "" if lo is None or hi is None else f" [{_pct(lo)}, {_pct(hi)}]"
+    return f"{_pct(x)}{ci}"

@@ -220,7 +220,7 @@ def test_the_command_writes_every_result_and_the_report_links_the_balance_report
     out = tmp_path / "out"
     assert {p.name for p in out.iterdir()} >= {"best.toml", "tune.json", "tune.html", "candidates.parquet", "best"}
     html = (out / "tune.html").read_text(encoding="utf-8")
-    assert 'href="best/report.html"' in html and (out / "best" / "report.html").is_file()
+    assert 'href="best/2p-random/report.html"' in html and (out / "best" / "2p-random" / "report.html").is_file()
     assert not list(out.rglob("*.partial"))
     dry = CliRunner().invoke(main, ["tune", str(path), "--dry-run"])
     assert dry.exit_code == 0 and "Nothing was written" in dry.stdout
@@ -266,7 +266,7 @@ def test_the_tune_report_loads_cleanly_in_a_browser_and_says_the_recommendation(
                                                 "els => els.map(e => [e.dataset.value, e.innerText])")
     assert json.loads(value) == results.recommendation["rules"]
     assert text.lower() == results.recommendation["sentence"]
-    link = page.eval_on_selector("a[href='best/report.html']", "a => a.href")
+    link = page.eval_on_selector("a[href='best/2p-random/report.html']", "a => a.href")
     assert Path(link.removeprefix("file://")).is_file()
     # A narrow window scrolls the wide table instead of the page.
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
@@ -332,3 +332,270 @@ def test_a_candidate_meeting_the_targets_is_simplified_back_towards_the_base(tmp
     best = min(simplified, key=lambda j: j.rank_key(tune))
     assert best.values == {"rules.rounds": 3, "rules.golden_token[0]": 3, "rules.golden_token[1]": 4}
     assert [j.trial for j in simplified] == list(range(1, len(simplified) + 1))
+
+
+# --- what the tune says ------------------------------------------------------------------------
+
+
+def _tune_of(tmp_path, targets="mean_rounds = [2.5, 3.5]\nfirst_player_advantage = [-0.01, 0.01]",
+             players="[2]", policies='["random"]'):
+    text = (PLANTED.replace("mean_rounds = [2.5, 3.5]", targets).replace("players = [2]", f"players = {players}")
+            .replace('policies = ["random"]', f"policies = {policies}"))
+    return T.load_tune(write_tune(tmp_path, text))
+
+
+def _judged(tune, values, rows, trial=0, games=2000):
+    """A candidate with made-up evaluations: ``rows`` maps (players, policy) to {metric: (x, lo, hi)}."""
+    judged = T.Judged(trial, dict(values), games, tune.final_seed, "final")
+    for key, metrics in rows.items():
+        row = {"games": games}
+        for metric, measured in metrics.items():
+            for end, v in zip(("", "_lo", "_hi"), measured):
+                if v is not None:
+                    row[f"{metric}{end}"] = v
+        judged.rows[key] = row
+    return judged
+
+
+MET = {"mean_rounds": (3.0, 2.9, 3.1), "first_player_advantage": (0.0, -0.005, 0.005)}
+UNDECIDED = {"mean_rounds": (3.0, 2.9, 3.1), "first_player_advantage": (0.0, -0.02, 0.02)}
+MISSED = {"mean_rounds": (4.0, 3.9, 4.1), "first_player_advantage": (0.0, -0.005, 0.005)}
+
+
+def test_the_base_rules_are_said_to_meet_the_targets_only_when_every_one_is_met(tmp_path):
+    tune = _tune_of(tmp_path)
+    base = tune.base_values()
+    assert T.describe(tune, base) == "keep the base rules"  # the change alone makes no claim
+    met = _judged(tune, base, {(2, "random"): MET})
+    assert T.headline(tune, met) == "Recommendation: keep the base rules. They meet every target on a fresh seed."
+    undecided = _judged(tune, base, {(2, "random"): UNDECIDED})
+    words = T.headline(tune, undecided)
+    assert not words.startswith("Recommendation") and "they meet" not in words.lower()
+    assert words == ("No candidate tried meets every target on a fresh seed. Closest: keep the base rules. "
+                     "Short of the targets: first_player_advantage undecided (2 players, random).")
+    changed = _judged(tune, {**base, "rules.rounds": 3}, {(2, "random"): MET}, trial=5)
+    assert T.headline(tune, changed) == ("Recommendation: change rounds from 4 to 3. Every target is met on a "
+                                         "fresh seed.")
+
+
+def test_a_runner_up_is_never_said_to_meet_the_targets_it_misses(tmp_path):
+    tune = _tune_of(tmp_path)
+    base = tune.base_values()
+    best = _judged(tune, {**base, "rules.rounds": 3}, {(2, "random"): MET}, trial=5)
+    missed = _judged(tune, base, {(2, "random"): MISSED})
+    summary = {"final_seed": tune.final_seed, "candidates_tried": 2, **T.answer(tune, [best, missed], missed)}
+    text = T.tune_text(T.TuneResults(tune, tmp_path, summary, None))
+    [runner_up] = [line for line in text.splitlines() if line.startswith("  #0")]
+    assert runner_up == "  #0: keep the base rules \u2014 mean_rounds missed (2 players, random)"
+    assert summary["runners_up"][0]["status"] == "mean_rounds missed (2 players, random)"
+    assert text.splitlines()[0] == summary["verdict"]["headline"]
+
+
+NOTHING_MEETS = PLANTED.replace("mean_rounds = [2.5, 3.5]", "mean_rounds = [5.5, 6.5]").replace(
+    "budget = 8", "budget = 3")
+
+
+def test_when_nothing_meets_the_targets_every_output_says_so_in_the_same_words(browser, tmp_path):  # noqa: F811
+    path = write_tune(tmp_path, NOTHING_MEETS)
+    result = CliRunner().invoke(main, ["tune", str(path), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    first = result.stdout.splitlines()[0]
+    assert "Recommendation" not in result.stdout and "they meet" not in result.stdout.lower()
+    assert first.startswith("No candidate tried meets every target on a fresh seed. Closest: ")
+    assert "mean_rounds missed (2 players, random)" in first
+    summary = json.loads((tmp_path / "out" / T.RESULT_FILE).read_text(encoding="utf-8"))
+    assert summary["verdict"]["headline"] == first and summary["verdict"]["all_met"] is False
+    assert (tmp_path / "out" / T.BEST_FILE).read_text(encoding="utf-8").startswith(
+        "# No candidate `lvsim tune ")
+    page = browser.new_page()
+    page.goto((tmp_path / "out" / "tune.html").resolve().as_uri(), wait_until="load")
+    assert page.inner_text("p.lead") == first
+    page.close()
+
+
+def test_the_balance_report_and_best_toml_are_of_the_tuned_player_counts_and_policy(tmp_path):
+    from sim.config import config_from_mapping
+    from sim.inputs import read_toml
+
+    tune = PLANTED.replace("players = [2]", "players = [2, 3]").replace('policies = ["random"]',
+                                                                         'policies = ["greedy"]').replace(
+        "budget = 8", "budget = 2").replace("games = 200", "games = 60\nmax_games = 120")
+    results = T.tune(write_tune(tmp_path, tune), out=tmp_path / "out", progress=False, report=True,
+                     report_games=40)
+    out = tmp_path / "out"
+    reports = results.summary["report"]["settings"]
+    assert [r["setting"] for r in reports] == ["2 players, greedy", "3 players, greedy"]
+    for r, players in zip(reports, (2, 3)):
+        played = config_from_mapping(read_toml(out / r["dir"] / "config.toml", ValueError))
+        assert played.players == players and set(played.seat_policies) == {"greedy"}
+        assert (out / r["report"]).is_file() and set(r["rule_holes"]) == set(results.tune.game.rule_holes)
+    best = (out / T.BEST_FILE).read_text(encoding="utf-8")
+    config = config_from_mapping(read_toml(out / T.BEST_FILE, ValueError))
+    assert set(config.seat_policies) == {"greedy"} and config.players == 2  # the base config's count, tuned
+    assert "# Tuned at 2 and 3 players with greedy at every seat; this file plays 2 players" in best
+    holes = results.summary["rule_holes"]
+    assert {(h["metric"], h["setting"]) for h in holes} == {
+        (m, s) for m in results.tune.game.rule_holes for s in ("2 players, greedy", "3 players, greedy")}
+    html = (out / T.REPORT_FILE).read_text(encoding="utf-8")
+    assert all(f'href="{r["report"]}"' in html for r in reports) and "shortfall_rate" in html
+
+
+def test_untargeted_metrics_that_got_much_worse_are_listed_with_their_intervals(tmp_path):
+    tune = _tune_of(tmp_path, targets="mean_rounds = [2.5, 3.5]")
+    base_values = tune.base_values()
+    rows = {"mean_rounds": (3.0, 2.9, 3.1), "seven_no_slot_rate": (0.011, None, None)}
+    best = _judged(tune, {**base_values, "rules.rounds": 3}, {(2, "random"): {
+        **rows, "shortfall_rate": (0.098, None, None), "first_player_advantage": (0.05, 0.03, 0.07)}})
+    base = _judged(tune, base_values, {(2, "random"): {
+        **rows, "shortfall_rate": (0.004, None, None), "first_player_advantage": (0.0, -0.02, 0.02)}})
+    effects = {e["metric"]: e for e in T.side_effects(tune, best, base)}
+    assert set(effects) == {"shortfall_rate", "first_player_advantage"}  # not seven_no_slot_rate: as before
+    low, high = effects["shortfall_rate"]["value"][1:]
+    assert low < 0.098 < high and low > effects["shortfall_rate"]["base"][2]
+    words = T.side_effect_words(tune, list(effects.values()))
+    assert "shortfall_rate (rounds in which the reserve could not pay every gain): 9.8% [" in words
+    assert "against 0.4% [" in words and "at 2 players, random" in words
+    # A targeted metric is the targets' business, not a side effect.
+    targeted = _tune_of(tmp_path, targets="mean_rounds = [2.5, 3.5]\nfirst_player_advantage = [-0.1, 0.1]")
+    assert "first_player_advantage" not in {e["metric"] for e in T.side_effects(targeted, best, base)}
+    assert "no untargeted metric watched" in T.side_effect_words(tune, [])
+
+
+def test_policies_that_pull_apart_under_the_recommended_rules_are_said_to(tmp_path):
+    tune = _tune_of(tmp_path, targets="elimination_rate = [0.4, 0.6]", policies='["greedy", "expert"]')
+    apart = _judged(tune, tune.base_values(), {(2, "greedy"): {"elimination_rate": (0.45, 0.43, 0.47)},
+                                               (2, "expert"): {"elimination_rate": (0.12, 0.11, 0.13)}})
+    [entry] = T.policies_apart(tune, apart)
+    assert (entry["high"], entry["low"], entry["players"]) == ("greedy", "expert", 2)
+    words = T.policies_apart_words([entry])
+    assert words.startswith("The policies pull apart") and "0.45 [0.43, 0.47] with greedy" in words
+    assert "0.12 [0.11, 0.13] with expert at 2 players" in words
+    together = _judged(tune, tune.base_values(), {(2, "greedy"): {"elimination_rate": (0.45, 0.43, 0.47)},
+                                                  (2, "expert"): {"elimination_rate": (0.42, 0.40, 0.44)}})
+    assert T.policies_apart(tune, together) == [] and T.policies_apart_words([]) == ""
+
+
+def test_a_skill_target_can_be_stated_against_the_fair_share_of_each_player_count(tmp_path):
+    above = T._target("t", "skill_gap_expert_vs_greedy", {"min": 0.1, "relative": "above_fair"})
+    row = {"skill_gap_expert_vs_greedy": 0.45, "skill_gap_expert_vs_greedy_lo": 0.44,
+           "skill_gap_expert_vs_greedy_hi": 0.46}
+    assert above.measure(row, 3) == pytest.approx((0.45 - 1 / 3, 0.44 - 1 / 3, 0.46 - 1 / 3))
+    assert above.verdict(*above.measure(row, 3)) == "met" and above.verdict(*above.measure(row, 2)) == "missed"
+    times = T._target("t", "skill_gap_expert_vs_greedy", {"min": 1.5, "relative": "times_fair"})
+    assert times.measure(row, 4)[0] == pytest.approx(1.8) and times.label == "skill_gap_expert_vs_greedy \u00d7 players"
+    with pytest.raises(T.ConfigError, match=r"targets.skill_gap_expert_vs_greedy.relative: must be \"above_fair\""):
+        T._target("targets.skill_gap_expert_vs_greedy", "skill_gap_expert_vs_greedy", {"min": 0.1, "relative": "half"})
+    with pytest.raises(T.ConfigError, match="targets.elimination_rate.relative: only a skill-gap target"):
+        T._target("targets.elimination_rate", "elimination_rate", {"min": 0.1, "relative": "above_fair"})
+    bad = PLANTED.replace("mean_rounds = [2.5, 3.5]", 'skill_gap_expert_vs_greedy = { min = 0.1, relative = 1 }')
+    result = CliRunner().invoke(main, ["tune", str(write_tune(tmp_path, bad)), "--dry-run"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "targets.skill_gap_expert_vs_greedy.relative: must be" in result.output
+
+
+def test_a_relative_skill_target_plays_its_duel_and_judges_each_count_against_its_own_fair_share(tmp_path):
+    tune = PLANTED.replace("mean_rounds = [2.5, 3.5]",
+                           'skill_gap_expert_vs_greedy = { min = 0.0, relative = "above_fair" }').replace(
+        "players = [2]", "players = [2, 3]").replace("budget = 8", "budget = 1").replace(
+        "games = 200", "games = 60\nmax_games = 60")
+    results = T.tune(write_tune(tmp_path, tune), out=tmp_path / "out", progress=False, report=False)
+    final = results.candidates[results.candidates["stage"] == "final"]
+    for players in (2, 3):
+        raw = final[final["players"] == players]["skill_gap_expert_vs_greedy"].iloc[0]
+        shown = results.recommendation["metrics"][f"{players} players, random"]["skill_gap_expert_vs_greedy"][0]
+        assert shown == pytest.approx(raw - 1 / players)
+
+
+def test_the_skill_gap_climbs_every_step_of_skill():
+    from sim.lasvegan.game import GAME
+
+    duels = {d.name: (d.policy, d.against) for d in GAME.skill_gap_duels}
+    assert duels["greedy_vs_random"] == ("greedy", "random")
+    assert duels["expert_vs_greedy"] == ("expert", "greedy")
+    assert duels["lookahead16_vs_expert"] == ("lookahead:16", "expert")
+    assert GAME.skill_gap_duels[0].policy.startswith("lookahead")  # the one sim.lasvegan.duel may swap
+
+
+# --- the worst seat's advantage -----------------------------------------------------------------
+
+
+def _fair_tables(rng, games: int, players: int, tables: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-seat win shares and their standard errors of ``tables`` runs of ``games`` games with fair seats:
+    each game won by one seat at random, or (one game in five) tied by two."""
+    shares = np.zeros((tables, games, players))
+    winners = rng.integers(players, size=(tables, games))
+    tied = rng.random((tables, games)) < 0.2
+    other = (winners + rng.integers(1, players, size=(tables, games))) % players
+    t, g = np.indices((tables, games))
+    shares[t, g, winners] = np.where(tied, 0.5, 1.0)
+    shares[t, g, other] += np.where(tied, 0.5, 0.0)
+    return shares.mean(axis=1), shares.std(axis=1, ddof=1) / np.sqrt(games)
+
+
+@pytest.mark.parametrize("players,games", [(3, 300), (4, 200), (5, 2000)])
+def test_the_corrected_worst_seat_advantage_is_not_biased_upward_when_every_seat_is_fair(players, games):
+    from analysis.common import worst_seat_advantage_corrected
+
+    rng = np.random.default_rng(players * 1000 + games)
+    tables = 400
+    win, se = _fair_tables(rng, games, players, tables)
+    fair = 1 / players
+    naive = np.abs(win - fair).max(axis=1)
+    corrected = np.array([worst_seat_advantage_corrected(w, s, fair) for w, s in zip(win, se)])
+    seat_se = float(np.mean(se))
+    # The mean over the tables, within its own three standard errors plus a fifth of a seat's standard error.
+    tolerance = 3 * corrected.std(ddof=1) / np.sqrt(tables) + 0.2 * seat_se
+    assert abs(corrected.mean()) < tolerance
+    assert naive.mean() > tolerance + 0.8 * seat_se  # the plain maximum reads about 1.2-1.5 standard errors high
+
+
+def test_the_corrected_worst_seat_advantage_is_not_biased_down_when_a_seat_is_far_from_fair():
+    from analysis.common import worst_seat_advantage_corrected
+
+    rng = np.random.default_rng(7)
+    players, games, tables = 4, 2000, 300
+    win, se = _fair_tables(rng, games, players, tables)
+    seat_se = float(np.mean(se))
+    tilt = np.array([10, -10 / 3, -10 / 3, -10 / 3]) * seat_se  # seat 0 ten standard errors ahead
+    corrected = np.array([worst_seat_advantage_corrected(w + tilt, s, 1 / players) for w, s in zip(win, se)])
+    tolerance = 3 * corrected.std(ddof=1) / np.sqrt(tables) + 0.2 * seat_se
+    assert abs(corrected.mean() - tilt[0]) < tolerance
+
+
+def test_a_target_on_the_worst_seat_reads_the_corrected_estimate(tmp_path):
+    tune = _tune_of(tmp_path, targets="worst_seat_advantage = { max = 0.02 }")
+    [target] = tune.targets
+    assert target.column == "worst_seat_advantage_corrected" and target.label.endswith("(bias-corrected)")
+    row = T.evaluate(tune, tune.base_values(), 2, "random", 200, 3)
+    assert target.measure(row, 2)[0] == row["worst_seat_advantage_corrected"] != row["worst_seat_advantage"]
+
+
+def test_the_finalists_read_without_scrolling_sideways_and_changes_keep_to_their_lines(browser, tmp_path):  # noqa: F811
+    from analysis.tune_report import tune_report_html
+
+    tune = PLANTED.replace('"rules.rounds" = { range = [1, 4] }\n"rules.golden_token[1]" = [4, 5]',
+                           '"rules.tokens" = { faces = [-4, 3] }').replace(
+        "mean_rounds = [2.5, 3.5]", "elimination_rate = [0.4, 0.6]\nfirst_player_advantage = [-0.01, 0.01]").replace(
+        "players = [2]", "players = [3, 4, 5]").replace('policies = ["random"]', 'policies = ["random", "greedy"]').replace(
+        "budget = 8", "budget = 3").replace("games = 200", "games = 40\nmax_games = 40")
+    base = PLANTED_BASE.replace("players = 2\nstarting_cabbages = 1000\ntotal_cabbages = 5000\n", "players = 4\n")
+    results = T.tune(write_tune(tmp_path, tune, base), out=tmp_path / "out", progress=False, report=False)
+    assert any(len(e["changes"]) >= 3 for e in [results.recommendation, *results.summary["runners_up"]])
+    page_file = tmp_path / "tune.html"
+    page_file.write_text(tune_report_html(results.summary, results.candidates, game=results.tune.game),
+                         encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(page_file.resolve().as_uri(), wait_until="load")
+    lines = page.eval_on_selector_all("td.change span", """spans => spans.map(s => {
+        const style = getComputedStyle(s);
+        return [s.getBoundingClientRect().height, parseFloat(style.fontSize), s.scrollWidth, s.parentElement.clientWidth];
+    })""")
+    assert lines and all(height < 2 * size for height, size, _, _ in lines)  # each change on one line
+    assert all(width <= cell for _, _, width, cell in lines)
+    scrolls = page.eval_on_selector_all("#finalists .table-scroll", "ds => ds.map(d => [d.scrollWidth, d.clientWidth])")
+    assert len(scrolls) == 1 + len(results.tune.targets) and all(w <= c + 1 for w, c in scrolls)
+    figures = page.eval_on_selector_all("#finalists img", "imgs => imgs.map(i => i.getBoundingClientRect().right)")
+    assert len(figures) == len(results.tune.targets) and max(figures) <= 1280
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    page.screenshot(path=str(tmp_path / "tune.png"), full_page=True)
+    page.close()
