@@ -21,7 +21,8 @@ def test_json_gives_each_policy_its_seats_fair_share_and_win_share_with_interval
     assert out["games"] == 200
     assert set(out["policies"]) == {"greedy", "random"}
     greedy = out["policies"]["greedy"]
-    assert set(greedy) == {"seats", "fair_share", "win_share", "win_share_ci"}
+    assert set(greedy) == {"seats", "fair_share", "win_share", "win_share_ci", "win_share_ci_reason"}
+    assert greedy["win_share_ci_reason"] is None
     assert greedy["seats"] == 1 and greedy["fair_share"] == 0.25
     assert greedy["win_share_ci"][0] < greedy["win_share"] < greedy["win_share_ci"][1]
     assert out["policies"]["random"]["seats"] == 3
@@ -33,6 +34,14 @@ def test_the_player_count_is_the_number_of_seats_without_a_config():
     out = json.loads(lvsim("--seats", "greedy,cautious,random", "--games", 30, "--json").stdout)
     assert out["players"] == 3
     assert [p["fair_share"] for p in out["policies"].values()] == pytest.approx([1 / 3] * 3)
+
+
+def test_without_seats_or_a_config_the_default_player_meets_weaker_seats():
+    out = json.loads(lvsim("--games", 20, "--json").stdout)
+    assert out["players"] == 4
+    assert {name: row["seats"] for name, row in out["policies"].items()} == {"expert": 1, "greedy": 3}
+    dice = json.loads(lvsim("--game", "vegas-dice", "--players", 3, "--games", 20, "--json").stdout)
+    assert {name: row["seats"] for name, row in dice["policies"].items()} == {"greedy": 1, "random": 2}
 
 
 def test_text_output_is_a_table():
@@ -56,6 +65,18 @@ def test_a_one_deal_duel_has_no_interval():
     assert out["policies"]["greedy"]["win_share_ci"] == [None, None]
 
 
+def test_below_four_deals_the_duel_says_too_few_deals_to_say_as_text_and_as_json():
+    out = json.loads(lvsim("--seats", "greedy,random,random", "--games", 3, "--json").stdout)
+    for row in out["policies"].values():
+        assert row["win_share_ci"] == [None, None]
+        assert row["win_share_ci_reason"] == "too few deals to say (an interval needs at least 4 deals)"
+    text = lvsim("--seats", "greedy,random,random", "--games", 3).output
+    rows = [line for line in text.splitlines() if line.startswith(("greedy", "random"))]
+    assert len(rows) == 2 and all(line.endswith("too few deals to say") for line in rows)
+    four = lvsim("--seats", "greedy,random,random", "--games", 4).output
+    assert "too few" not in four and "[" in four
+
+
 @pytest.mark.parametrize(
     "args,message",
     [
@@ -63,7 +84,7 @@ def test_a_one_deal_duel_has_no_interval():
         (["--seats", "greedy"], "error: --seats: lists 1 policy; a table of Las Vegan seats 2 to 5"),
         (["--seats", "greedy,random", "--players", 4], "error: --seats: lists 2 policies for 4 players"),
         (["--seats", "lookahead:0,random"], "error: --seats[0]: 'lookahead:0': samples per move"),
-        ([], "error: --seats: give one policy per seat"),
+        (["--seats", " "], "error: --seats: is empty: give one policy per seat, e.g. --seats expert,greedy,greedy,greedy"),
         (["missing.toml", "--seats", "greedy,random"], "error: missing.toml: no such file"),
     ],
 )

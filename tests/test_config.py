@@ -18,7 +18,7 @@ def write(tmp_path, text, name="exp.toml"):
 
 def test_default_config_is_the_rulebook_game_at_four_players():
     config = load_config(DEFAULT_CONFIG_PATH)
-    assert config == Config(name="default", games=100_000, seed=1, rules=Rules(players=4), seats="random")
+    assert config == Config(name="default", games=100_000, seed=1, rules=Rules(players=4), seats="expert")
     # The built-in twin used when the file is absent is the same experiment.
     assert default_config() == config
 
@@ -28,12 +28,22 @@ def test_default_config_spells_out_exactly_the_documented_schema():
     assert set(data) == {"game", "run", "rules", "policies"}
     assert data["run"] == {"games": 100_000, "seed": 1}
     assert set(data["rules"]) == set(Rules.__dataclass_fields__) - {"payout_order"}
-    assert data["policies"] == {"seats": "random"}
+    assert data["policies"] == {"seats": "expert"}
 
 
 def test_every_key_is_optional_but_the_game(tmp_path):
     config = load_config(write(tmp_path, 'game = "lasvegan"\n'))
     assert config == Config(name="exp")
+
+
+@pytest.mark.parametrize("game, policy", [("lasvegan", "expert"), ("vegas-dice", "greedy"), ("fever", "montecarlo:4")])
+def test_without_policies_every_seat_plays_the_games_default_player(tmp_path, game, policy):
+    config = load_config(write(tmp_path, f'game = "{game}"\n[rules]\nplayers = 3\n'))
+    assert config.seat_policies == (policy,) * 3
+    assert load_config(write(tmp_path, f'game = "{game}"\n[policies]\n', "empty.toml")).seats == policy
+    assert Config(game=game).seats == policy
+    # Written back, the seats are spelled out: the saved config replays the same players.
+    assert config.to_dict()["policies"] == {"seats": policy}
 
 
 def test_a_full_custom_config_is_read(tmp_path):
@@ -127,7 +137,7 @@ def test_a_player_override_recomputes_the_cards_set_aside():
     config = default_config().with_overrides(players=3)
     assert config.rules.players == 3
     assert (config.rules.n_set_aside, config.rules.hand_size) == (1, 13)
-    assert config.seat_policies == ("random",) * 3
+    assert config.seat_policies == ("expert",) * 3
 
 
 def test_a_player_override_checks_the_rules_again():
