@@ -356,7 +356,7 @@ def sweep_text(
         columns.append(_Column(header, [_metric_text(r, m, scale, signed) for _, r in table.iterrows()],
                                keep=0 if m == sort_column else 2))
     if sort_column not in {"cell", "games", "label", *shown, *metrics}:
-        scale, signed = _scale_of(sort_column, metrics)
+        scale, signed = column_scale(sort_column, metrics)
         header = sort_column + (" (pp)" if signed else "")
         columns.insert(len(shown) + 2, _Column(header, [_metric_text(r, sort_column, scale, signed)
                                                         for _, r in table.iterrows()], keep=0))
@@ -503,7 +503,7 @@ def _number_text(x) -> str:
     return f"{x:,.0f}" if abs(x) >= 1000 or float(x).is_integer() else f"{x:.2f}" if abs(x) >= 1 else f"{x:.3g}"
 
 
-def _scale_of(column: str, metrics: Mapping[str, tuple[str, float, bool]]) -> tuple[float, bool]:
+def column_scale(column: str, metrics: Mapping[str, tuple[str, float, bool]]) -> tuple[float, bool]:
     """How a column of the sweep table reads: (100, True) in percentage points, (100, False) in percent,
     (1, False) as a number. Known from the game's plotted metrics, else from the column's name."""
     name = re.sub(r"_(lo|hi)$", "", column)

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.sweep import (
-    HOLE_MARGIN, LONG_VALUE, format_value, is_missing, rule_hole_flags, rule_hole_lines, sort_cells,
+    HOLE_MARGIN, LONG_VALUE, column_scale, format_value, is_missing, rule_hole_flags, rule_hole_lines, sort_cells,
     uncompared_cells,
 )
 from sim.game import Game
@@ -220,7 +220,18 @@ def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, t
     if skill:
         note += ("<p class='note'>Skill: the win share of one stronger seat against weaker ones at every other "
                  "seat, seats rotated over the same deals (fair share: 1 / players).</p>")
-    head = ["cell", *parameters, "games", *(plotted[m][0] for m in plotted)]
+    # A parameter every cell shares is said once, above the table, not in a column of equal values.
+    column = sort_by.removeprefix("-")
+    by_cell = table.sort_values("cell", kind="stable")
+    shared = [p for p in parameters if p != column and by_cell[p].map(format_value).nunique() <= 1]
+    if shared:
+        same = ", ".join(f"<code>{html.escape(p)} = {html.escape(format_value(by_cell[p].iloc[0]))}</code>"
+                         for p in shared)
+        note += f"<p class='note'>Every cell has {same}.</p>"
+    parameters = [p for p in parameters if p not in shared]
+    # The column the cells are sorted by is shown, whatever it is.
+    extra = [] if column in {"cell", "games", *parameters, *plotted, *skill} else [column]
+    head = ["cell", *parameters, *extra, "games", *(plotted[m][0] for m in plotted)]
     # The skill gap, when the cells measured it: the strong seat's win share.
     head += [skill_columns[c] for c in skill]
     if target_ci is not None:
@@ -230,6 +241,13 @@ def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, t
         # A cell is a run's results without a report (`lvsim report cells/<NNN>` writes one): not a link.
         cells = [f"<td class='text'>{int(r['cell']):03d}</td>"]
         cells += [f"<td class='text'>{html.escape(format_value(r[p]))}</td>" for p in parameters]
+        for c in extra:
+            if c == "label" or isinstance(r[c], str):
+                cells.append(f"<td class='text'>{html.escape(str(r[c]))}</td>")
+                continue
+            scale, signed = column_scale(c, plotted)
+            interval = _fmt_ci(r.get(f"{c}_lo"), r.get(f"{c}_hi"), scale, signed)
+            cells.append(f"<td>{_fmt(r[c], scale, signed)} <span class='ci'>{interval}</span></td>")
         cells.append(f"<td>{int(r['games']):,}</td>")
         for m, (_, scale, signed) in plotted.items():
             interval = _fmt_ci(r[m + "_lo"], r[m + "_hi"], scale, signed)
@@ -242,7 +260,8 @@ def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, t
             cells.append(f"<td>{'yes' if met else 'no (cap)'}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     # The cell and its parameters are text, left-aligned; the rest are numbers.
-    header = "".join(f"<th class='text'>{html.escape(h)}</th>" if i <= len(parameters) else f"<th>{html.escape(h)}</th>"
+    text = len(parameters) + (extra == ["label"])
+    header = "".join(f"<th class='text'>{html.escape(h)}</th>" if i <= text else f"<th>{html.escape(h)}</th>"
                      for i, h in enumerate(head))
     note += ("<p class='note'>Each cell's results are in <code>cells/&lt;cell&gt;/</code>; "
              "<code>lvsim report cells/&lt;cell&gt;</code> writes its full report.</p>")

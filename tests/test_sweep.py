@@ -705,3 +705,15 @@ def test_a_figure_over_keys_varied_together_labels_every_value(tmp_path, monkeyp
     assert [t.get_text() for t in heat.axes[0].get_yticklabels()] == values
     assert heat.axes[0].get_ylabel().replace("\n", " ") == together
     assert [problem for fig in figures for problem in cut_texts(fig)] == []
+
+
+def test_the_report_shows_the_column_it_is_sorted_by_and_names_what_every_cell_shares(tmp_path):
+    path = make_sweep(tmp_path, GOLDEN + '"run.skill_gap_games" = [0]\n"run.strength_games" = [0]\n'
+                                        '"run.strength_lookahead_games" = [0]\n')
+    run_sweep(load_sweep(path, games=200), tmp_path / "out", sort_by="-shortfall_rate", progress=False)
+    page = (tmp_path / "out" / "sweep.html").read_text()
+    cells = page[page.index("<h2>Cells</h2>"):page.index("</table>")]
+    header = cells[cells.index("<tr>"):cells.index("</tr>")]
+    assert "<th>shortfall_rate</th>" in header and "rules.golden_token" in header
+    assert "run.skill_gap_games" not in header
+    assert "Every cell has <code>run.skill_gap_games = 0</code>" in cells
