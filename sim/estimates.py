@@ -30,6 +30,7 @@ GROWTH = 4
 # The range said around a time computed from calibrated costs: the machine's load changes between the
 # calibration and the playing (other programs, turbo, caches).
 BAND = (0.8, 1.25)
+MAX_SPAN = 4.0
 # A target is resolved when one setting's standard error is at most this share of the target's width.
 RESOLVING_SHARE = 0.25
 Z95 = 1.959964
@@ -61,8 +62,8 @@ def fit(small: tuple[int, float], large: tuple[int, float]) -> Cost:
         raise ValueError(f"the larger call must play more games: {n1} then {n2}")
     per_game = max(0.0, (t2 - t1) / (n2 - n1))
     if per_game == 0.0:
-        # The larger call was no slower (noise): all of it is start-up, as far as can be told.
-        return Cost(max(t1, t2), 0.0)
+        # The larger call was no quicker than the smaller (noise): half of it start-up, half its games.
+        return Cost(t2 / 2, t2 / (2 * n2))
     return Cost(max(0.0, t2 - n2 * per_game), per_game)
 
 
@@ -81,8 +82,9 @@ def calibrate(work: Callable[[int], Any], cap: int, *, start: int = 1, clock: Cl
 
     The first call (compiling, or loading the compiled core) is not timed
     when ``warm_up``. With one timed call only (it took long enough at
-    once), a second call at a quarter of its games gives the fit, or the
-    whole time is taken as per game when it played one game.
+    once), a second call at a quarter of its games (or at two games, after
+    one) gives the fit. The two calls fitted are timed twice, the quicker
+    time kept.
     """
     cap = max(1, cap)
     n = min(max(1, start), cap)
@@ -99,19 +101,37 @@ def calibrate(work: Callable[[int], Any], cap: int, *, start: int = 1, clock: Cl
         n = min(cap, n * growth)
     if len(points) == 1:
         n, seconds = points[0]
-        if n == 1:
+        if n == 1 and cap == 1:
             return Timed(Cost(0.0, seconds), n, result)
-        smaller = max(1, n // growth)
-        began = clock()
-        work(smaller)
-        points.insert(0, (smaller, clock() - began))
-    return Timed(fit(points[-2], points[-1]), points[-1][0], result)
+        if n == 1:  # one game took long enough: two tell its start-up apart
+            began = clock()
+            result = work(2)
+            points.append((2, clock() - began))
+        else:
+            smaller = max(1, n // growth)
+            began = clock()
+            work(smaller)
+            points.insert(0, (smaller, clock() - began))
+    # Other programs only ever add time: the two calls fitted are timed once more and the quicker kept.
+    (n1, t1), (n2, t2) = points[-2], points[-1]
+    began = clock()
+    work(n1)
+    t1 = min(t1, clock() - began)
+    began = clock()
+    result = work(n2)
+    t2 = min(t2, clock() - began)
+    return Timed(fit((n1, t1), (n2, t2)), n2, result)
 
 
 def band(low: float, high: float | None = None) -> tuple[float, float]:
-    """The range said for computed seconds ``low`` to ``high``: widened by the machine's load (:data:`BAND`)."""
+    """The range said for computed seconds ``low`` to ``high``: widened by the machine's load (:data:`BAND`).
+
+    Never wider than :data:`MAX_SPAN` times, a range that says little: the
+    low end is then raised to a quarter of the high end.
+    """
     high = low if high is None else high
-    return BAND[0] * low, BAND[1] * high
+    low, high = BAND[0] * low, BAND[1] * high
+    return max(low, high / MAX_SPAN), high
 
 
 def seconds_text(s: float) -> str:
@@ -303,10 +323,10 @@ def run_plan_text(plan: Mapping[str, Any]) -> str:
 class Evaluations:
     """How many evaluations (one candidate at every setting) a tune plays at each number of games.
 
-    ``low`` and ``high`` map games -> evaluations: the least and the most
-    the tune can play; ``likely`` the most when every finalist's replay
-    stops once its targets are resolved, short of a candidate sitting on a
-    target's edge.
+    ``low`` and ``high`` map games -> evaluations: about the least and the
+    most the tune can play; ``likely`` the most to expect: one finalist
+    replayed up to ``max_games`` (it sits on a target's edge), the others
+    stopping once their targets are decided.
     """
 
     low: dict[int, int]
@@ -342,20 +362,25 @@ def tune_games(*, budget: int, domain: int, games: int, max_games: int, finalist
         g *= halving
         _add(low, g, n)
     kept = min(n, finalists)
-    # The finalists and the base rules (unless the base is a finalist) on the fresh seed.
+    # The finalists and the base rules (unless the base is a finalist) on the fresh seed, each replayed
+    # with more games until its targets are decided: one in a target's middle half at ``decided_games``,
+    # one on a target's edge (a finalist met the targets on the search's deals, often only just) at
+    # ``max_games``.
     steps = [min(max_games, g * final_growth ** k) for k in range(_growth_steps(g, max_games, final_growth))]
-    likely_steps = []
-    for s in steps:  # up to the replay that first reaches the games deciding a candidate off the edge
-        likely_steps.append(s)
+    decided_steps = []
+    for s in steps:
+        decided_steps.append(s)
         if decided_games is None or s >= decided_games:
             break
     likely = dict(low)
     high = dict(low)
-    _add(high, games, finalists * 2 * dims)
-    _add(likely, games, finalists * 2 * dims)
-    _add(low, steps[0], kept + 1)
-    for s in likely_steps:
+    _add(likely, games, finalists * dims)  # each changed value of each finalist tried once
+    _add(high, games, finalists * 2 * dims)  # and once more, a step towards the base's
+    for s in decided_steps:
+        _add(low, s, kept + 1)
         _add(likely, s, kept + 1)
+    for s in steps[len(decided_steps):]:
+        _add(likely, s, 1)
     for s in steps:
         _add(high, s, finalists + 1)
     return Evaluations(low, likely, high)
@@ -532,7 +557,9 @@ def _decided_games(tune, rows: Mapping[tuple[int, str], Timed]) -> int | None:
     for (players, _), timed in rows.items():
         for t in tune.targets:
             spread = target_spread(t, timed.result, players, timed.games)
-            width = (t.high - t.low) if t.low is not None and t.high is not None else 2 * t.scale
+            if t.low is None or t.high is None:
+                continue  # a bare bound is decided as soon as the interval clears it: no width says when
+            width = t.high - t.low
             if spread is None or width <= 0:
                 continue
             n = spread.games_for(RESOLVING_SHARE * width / Z95)

@@ -961,8 +961,17 @@ def report_seconds(sweep: Sweep) -> float:
         params = {k: values[i] for k, values in columns.items()}
         rows.append({"cell": cell.index, **params, "label": cell.label, **summary_row(summary)})
     table = pd.DataFrame(rows)
-    paired = pd.DataFrame(columns=["cell", "baseline", "metric", "games", "difference", "difference_lo",
-                                   "difference_hi", "unpaired_lo", "unpaired_hi", "tighter"])
+    # The paired differences the page draws: each cell against the first of its player count and seats.
+    first: dict[tuple, int] = {}
+    paired_rows = []
+    for cell in sweep.cells:
+        base = first.setdefault((cell.config.players, cell.config.seat_policies), cell.index)
+        if base != cell.index:
+            paired_rows += [{"cell": cell.index, "baseline": base, "metric": m, "games": cell.config.games,
+                             "difference": 0.0, "difference_lo": -0.01, "difference_hi": 0.01, "unpaired_lo": -0.02,
+                             "unpaired_hi": 0.02, "tighter": 2.0} for m in sweep.game.paired_metrics]
+    paired = pd.DataFrame(paired_rows, columns=["cell", "baseline", "metric", "games", "difference", "difference_lo",
+                                                "difference_hi", "unpaired_lo", "unpaired_hi", "tighter"])
     kwargs = dict(sweep_name=sweep.name, parameters=sweep.parameters,
                   axes={k: sweep.values(k) for k in sweep.parameters}, game=sweep.game)
     started = time.perf_counter()
