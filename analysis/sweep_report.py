@@ -231,7 +231,10 @@ def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, t
     parameters = [p for p in parameters if p not in shared]
     # The column the cells are sorted by is shown, whatever it is.
     extra = [] if column in {"cell", "games", *parameters, *plotted, *skill} else [column]
-    head = ["cell", *parameters, *extra, "games", *(plotted[m][0] for m in plotted)]
+    units = {(100, True): " (percentage points)", (100, False): " (%)"}
+    extra_head = [c if c == "label" or not pd.api.types.is_numeric_dtype(table[c])
+                  else c + units.get(column_scale(c, plotted), "") for c in extra]
+    head = ["cell", *parameters, *extra_head, "games", *(plotted[m][0] for m in plotted)]
     # The skill gap, when the cells measured it: the strong seat's win share.
     head += [skill_columns[c] for c in skill]
     if target_ci is not None:

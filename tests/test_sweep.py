@@ -714,6 +714,6 @@ def test_the_report_shows_the_column_it_is_sorted_by_and_names_what_every_cell_s
     page = (tmp_path / "out" / "sweep.html").read_text()
     cells = page[page.index("<h2>Cells</h2>"):page.index("</table>")]
     header = cells[cells.index("<tr>"):cells.index("</tr>")]
-    assert "<th>shortfall_rate</th>" in header and "rules.golden_token" in header
+    assert "<th>shortfall_rate (%)</th>" in header and "rules.golden_token" in header
     assert "run.skill_gap_games" not in header
     assert "Every cell has <code>run.skill_gap_games = 0</code>" in cells
