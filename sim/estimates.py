@@ -24,6 +24,12 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 Clock = Callable[[], float]
 
+
+def now() -> float:
+    """The clock every calibration reads unless given another: ``time.perf_counter``, looked up when read."""
+    return time.perf_counter()
+
+
 # A calibration call is grown until it takes this long: long enough to time, short enough to answer in seconds.
 ENOUGH_SECONDS = 0.2
 GROWTH = 4
@@ -76,7 +82,7 @@ class Timed:
     result: Any = None
 
 
-def calibrate(work: Callable[[int], Any], cap: int, *, start: int = 1, clock: Clock = time.perf_counter,
+def calibrate(work: Callable[[int], Any], cap: int, *, start: int = 1, clock: Clock = now,
               enough: float = ENOUGH_SECONDS, growth: int = GROWTH, warm_up: bool = True) -> Timed:
     """Fit ``work(n)``'s cost: ``n`` from ``start``, times ``growth``, until a call takes ``enough`` or ``n`` is ``cap``.
 
@@ -203,7 +209,7 @@ def games_key(config) -> tuple:
     return (config.game, config.rules, config.seat_policies, config.threads)
 
 
-def games_cost(config, *, clock: Clock = time.perf_counter, cap: int | None = None) -> Timed:
+def games_cost(config, *, clock: Clock = now, cap: int | None = None) -> Timed:
     """The cost of playing ``config``'s games as a run does: in chunks, records written to Parquet, summary made.
 
     Kept per (game, rules, seats, threads) for the life of the process.
@@ -226,20 +232,21 @@ def games_cost(config, *, clock: Clock = time.perf_counter, cap: int | None = No
     return _GAMES_COSTS[key]
 
 
-def extra_costs(config, *, clock: Clock = time.perf_counter) -> tuple[Cost, Cost, Cost]:
+def extra_costs(config, *, clock: Clock = now) -> tuple[Cost, Cost, Cost]:
     """Costs of the skill gap (per deal), the fast strength profile (per game) and its slow policy (per game).
 
     The duels and profiles seat their own policies, and a rule change moves
     their speed far less than the noise of timing them: kept per (game,
     player count, rounds, threads) for the life of the process.
     """
-    key = (config.game, config.players, getattr(config.rules, "rounds", None), config.threads)
+    size = RunSize.of(config)
+    parts = (size.deals > 0, size.strength_games > 0, size.strength_slow_games > 0)
+    key = (config.game, config.players, getattr(config.rules, "rounds", None), config.threads, parts)
     if key not in _EXTRA_COSTS:
         from sim.duel import skill_gap
         from sim.runner import strength_profile
 
         game = config.game_spec
-        size = RunSize.of(config)
         gap = Cost()
         if size.deals > 0:
             gap = calibrate(lambda n: skill_gap(game, config.rules, n, config.seed, threads=config.threads),
@@ -256,7 +263,7 @@ def extra_costs(config, *, clock: Clock = time.perf_counter) -> tuple[Cost, Cost
     return _EXTRA_COSTS[key]
 
 
-def report_seconds(config, *, clock: Clock = time.perf_counter) -> float:
+def report_seconds(config, *, clock: Clock = now) -> float:
     """Seconds of a run's HTML report: one written for a small run of ``config`` in a scratch directory.
 
     The report is drawn from the tallies, not the records: its time hardly
@@ -283,13 +290,13 @@ def report_seconds(config, *, clock: Clock = time.perf_counter) -> float:
     return _REPORT_SECONDS[key]
 
 
-def run_costs(config, *, report: bool = True, clock: Clock = time.perf_counter) -> RunCosts:
+def run_costs(config, *, report: bool = True, clock: Clock = now) -> RunCosts:
     gap, fast, slow = extra_costs(config, clock=clock)
     return RunCosts(games_cost(config, clock=clock).cost, gap, fast, slow,
                     report_seconds(config, clock=clock) if report else 0.0)
 
 
-def plan_run(config, *, report: bool = True, clock: Clock = time.perf_counter) -> dict[str, Any]:
+def plan_run(config, *, report: bool = True, clock: Clock = now) -> dict[str, Any]:
     """What ``lvsim run`` would play and about how long it takes; writes nothing."""
     size = RunSize.of(config)
     parts = run_seconds(size, run_costs(config, report=report, clock=clock), report=report)
@@ -504,7 +511,7 @@ TRIAL_SECONDS_PER_DIM = 0.0035
 _EVALUATION_COSTS: dict[tuple, Timed] = {}
 
 
-def evaluation_cost(tune, players: int, policy: str, *, clock: Clock = time.perf_counter) -> Timed:
+def evaluation_cost(tune, players: int, policy: str, *, clock: Clock = now) -> Timed:
     """The cost of one evaluation of a candidate at one setting (its games and the skill-gap duels its targets name).
 
     Timed on the base rules at growing games, up to the tune's; the timed
@@ -535,7 +542,7 @@ def target_spread(target, row: Mapping[str, Any], players: int, games: int) -> S
     return spread_of({"x": x, "x_lo": lo, "x_hi": hi}, "x", games)
 
 
-def tune_resolution(tune, *, clock: Clock = time.perf_counter) -> list[Resolution]:
+def tune_resolution(tune, *, clock: Clock = now) -> list[Resolution]:
     """For each two-sided target and setting: one standard error at the search's games against the target's width."""
     out = []
     for players, policy in tune.settings:
@@ -580,7 +587,7 @@ def _report_configs(tune, games: int) -> list:
 
 
 def plan_tune(tune, *, calibrate_costs: bool = True, report: bool = True, report_games: int | None = None,
-              clock: Clock = time.perf_counter) -> dict[str, Any]:
+              clock: Clock = now) -> dict[str, Any]:
     """What a tune would play, about how long it takes and which targets its games can resolve; writes nothing."""
     import sim.tune as T
 

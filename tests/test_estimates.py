@@ -239,3 +239,52 @@ def test_a_run_dry_run_says_its_time_and_writes_nothing(tmp_path, monkeypatch):
     plan = json.loads(CliRunner().invoke(main, ["run", "c.toml", "--dry-run", "--json"]).stdout)
     assert plan["games"] == 300 and 0 < plan["seconds"][0] < plan["seconds"][1]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.toml"]
+
+
+SKILL_TARGET = PLANTED.replace("mean_rounds = [2.5, 3.5]", "mean_rounds = [2.5, 3.5]\n"
+                               "skill_gap_greedy_vs_random = { min = 0.4 }").replace("budget = 8", "budget = 6")
+
+
+def test_a_tune_with_a_skill_gap_target_is_estimated_within_what_it_then_spends(tmp_path, monkeypatch):
+    """Games cost 20 us each and 0.05 s a call; the skill-gap duels 0.4 s a call whatever their deals.
+
+    The estimate once timed the duels on 2 x players games and counted that time for every game: a
+    tune of minutes was said to take hours. Here every piece of work spends fake seconds on a fake
+    clock (the estimate's calibration and the tune alike), so the test times nothing real.
+    """
+    import time
+
+    import sim.runner
+
+    clock = FakeClock()
+    monkeypatch.setattr(time, "perf_counter", clock)
+    per_game, call, duel_call = 2e-5, 0.05, 0.4
+    spent = []
+
+    def play_chunk(config, first, n, threads=None):
+        clock.spend(call + n * per_game)
+        return None, None
+
+    def duel(tune, d, config, games):
+        clock.spend(duel_call + games * per_game)
+        return {"win_share": 0.7, "win_share_ci": [0.6, 0.8]}
+
+    def evaluate(tune, values, players, policy, games, seed, cluster=None):
+        seconds = call + games * per_game + duel_call + games * per_game
+        clock.spend(seconds)
+        spent.append(seconds)
+        rounds = values["rules.rounds"]
+        half = 1.2 / math.sqrt(games)
+        return {"mean_rounds": float(rounds), "mean_rounds_lo": rounds - half, "mean_rounds_hi": rounds + half,
+                "skill_gap_greedy_vs_random": 0.7, "skill_gap_greedy_vs_random_lo": 0.6,
+                "skill_gap_greedy_vs_random_hi": 0.8}
+
+    monkeypatch.setattr(sim.runner, "play_chunk", play_chunk)
+    monkeypatch.setattr(T, "_duel", duel)
+    monkeypatch.setattr(T, "evaluate", evaluate)
+    tune = T.load_tune(write_tune(tmp_path, SKILL_TARGET))
+    low, high = T.plan_tune(tune, report=False)["seconds"]
+    spent.clear()
+    T.tune(tune, out=tmp_path / "out", progress=False, report=False)
+    actual = sum(spent)
+    assert low / 2 <= actual <= 2 * high and high / low <= 4, (low, actual, high)
