@@ -82,11 +82,13 @@ class Timed:
     result: Any = None
 
 
-def calibrate(work: Callable[[int], Any], cap: int, *, start: int = 1, clock: Clock = now,
+def calibrate(work: Callable[[int], Any], cap: int, *, start: int = 2, clock: Clock = now,
               enough: float = ENOUGH_SECONDS, growth: int = GROWTH, warm_up: bool = True) -> Timed:
     """Fit ``work(n)``'s cost: ``n`` from ``start``, times ``growth``, until a call takes ``enough`` or ``n`` is ``cap``.
 
-    The first call (compiling, or loading the compiled core) is not timed
+    ``start`` is at least the threads a call shares its games among (two
+    here): a call of one game leaves a thread idle and looks as slow as one
+    of two. The first call (compiling, or loading the compiled core) is not timed
     when ``warm_up``. With one timed call only (it took long enough at
     once), a second call at a quarter of its games (or at two games, after
     one) gives the fit. The two calls fitted are timed twice, the quicker

@@ -912,7 +912,7 @@ def _adaptive_games(plan: CellPlan, timed) -> tuple[int, int, tuple[int, int], d
     ``1 / sqrt(games)``. Without an interval there (too few games to say), the
     whole range from the cell's games to its cap.
     """
-    from sim.estimates import MIN_SE_GAMES
+    from sim.estimates import MIN_SE_GAMES, Z95
 
     cap = plan.max_games
     summary = timed.result
@@ -921,7 +921,11 @@ def _adaptive_games(plan: CellPlan, timed) -> tuple[int, int, tuple[int, int], d
     except (KeyError, TypeError):
         half = math.inf
     if timed.games < MIN_SE_GAMES or not math.isfinite(half) or half <= 0:
-        return plan.games, cap, (1, 2 + math.ceil(math.log(max(cap / plan.games, 1), 1 + MIN_GROWTH))), None
+        value = summary.get(plan.metric) if isinstance(summary, Mapping) else None
+        if not isinstance(value, (int, float)) or not -1 <= value <= 1:
+            return plan.games, cap, (1, 2 + math.ceil(math.log(max(cap / plan.games, 1), 1 + MIN_GROWTH))), None
+        # Too few games to read the interval: a share's at its widest, 1.96 sqrt(0.25 / games).
+        half = Z95 * math.sqrt(0.25 / timed.games)
     needed = math.ceil(timed.games * (half / plan.target_ci) ** 2 * GROWTH_MARGIN)
     expected = min(cap, max(plan.games, needed))
     if expected > plan.games:  # a cell that grows grows by at least MIN_GROWTH

@@ -50,8 +50,9 @@ def test_a_calibration_finds_the_fixed_cost_and_the_cost_per_game_and_leaves_com
 
     timed = E.calibrate(work, 100_000, clock=clock)
     assert timed.cost.fixed == pytest.approx(0.05) and timed.cost.per_game == pytest.approx(1e-4)
-    # Grown by 4 from 1 until a call took 0.2 s: 1,024 games (0.15 s), 4,096 games (0.46 s); both again.
-    assert calls == [1, 1, 4, 16, 64, 256, 1024, 4096, 1024, 4096] and timed.games == 4096
+    # Grown by 4 from 2 (a game per thread) until a call took 0.2 s: 512 games (0.10 s), 2,048 games
+    # (0.25 s); both timed again.
+    assert calls == [2, 2, 8, 32, 128, 512, 2048, 512, 2048] and timed.games == 2048
 
 
 def test_a_calibration_keeps_the_quicker_of_two_timings():
