@@ -178,7 +178,9 @@ def skill_gap_lines(summary: dict) -> list[str]:
     lines = ["", "Skill gap (one seat against the others, seats rotated)"]
     for entry in gap.values():
         label = f"{entry['policy']} vs {entry['against']}"
-        note = f"{pct_ci(entry['win_share_ci'])}  fair {pct(entry['fair_share'])}, {entry['games']:,} deals"
+        # Below the fewest deals an interval needs, the reason stands where the interval would.
+        ci = entry.get("win_share_ci_reason") or pct_ci(entry["win_share_ci"])
+        note = f"{ci}  fair {pct(entry['fair_share'])}, {entry['games']:,} deals"
         lines.append(table_row(label, pct(entry["win_share"]), note))
     return lines
 
@@ -189,15 +191,29 @@ def strength_lines(summary: dict, metrics: dict) -> list[str]:
     if not strength or not strength.get("profiles"):
         return []
     profiles = strength["profiles"]
-    lines = ["", "Against player strength (every seat one policy, same deals)"]
-    lines.append(f"  {'':<25}" + "".join(f"{p['policy'].split(':')[0]:>13}" for p in profiles))
+    width = 16
+    lines = ["", "Against player strength (every seat one policy, same deals; 95% CI below each value)"]
+    lines.append(f"  {'':<25}" + "".join(f"{p['policy'].split(':')[0]:>{width}}" for p in profiles))
     show = {"pct": pct, "pts": pts, "num": num}
     for key, (label, kind) in metrics.items():
         cells = [show[kind](p["metrics"][key][0]) for p in profiles]
-        lines.append(f"  {label:<25}" + "".join(f"{c:>13}" for c in cells))
-    lines.append(f"  {'games':<25}" + "".join(f"{p['games']:>13,}" for p in profiles))
+        lines.append(f"  {label:<25}" + "".join(f"{c:>{width}}" for c in cells))
+        intervals = [_strength_ci(kind, *p["metrics"][key][1:3]) for p in profiles]
+        lines.append(f"  {'':<25}" + "".join(f"{c:>{width}}" for c in intervals))
+    lines.append(f"  {'games':<25}" + "".join(f"{p['games']:>{width},}" for p in profiles))
     lines.append(f"  {strength['verdict']['sentence']}")
     return lines
+
+
+def _strength_ci(kind: str, low: float | None, high: float | None) -> str:
+    """A strength profile's 95% interval in a cell of the strength table, beneath its value."""
+    if low is None or high is None or (isinstance(low, float) and math.isnan(low)):
+        return "n/a"
+    if kind == "pct":
+        return f"[{100 * low:.1f}%, {100 * high:.1f}%]"
+    if kind == "pts":
+        return f"[{100 * low:+.1f}, {100 * high:+.1f}]"
+    return f"[{low:.2f}, {high:.2f}]"
 
 
 def played_line(summary: dict) -> str:

@@ -332,26 +332,33 @@ def skill_section(results, by_policy: pd.DataFrame | None) -> str:
             low, high = (entry.get("win_share_ci") or [None, None])[:2]
             strong, weak = entry.get("policy", key), entry.get("against", "the rest")
             fair = entry.get("fair_share", 1 / results.players)
-            entries.append({
-                "label": f"one {strong} vs {weak}", "mean": entry["win_share"],
-                "low": entry["win_share"] if low is None else low,
-                "high": entry["win_share"] if high is None else high, "fair": fair,
-            })
-            interval = f" ({ci_pct(low, high)})" if low is not None else ""
+            too_few = entry.get("win_share_ci_reason")
+            if not too_few:
+                # A duel too short for an interval has no bar: a bar would look as sure as the others.
+                entries.append({
+                    "label": f"one {strong} vs {weak}", "mean": entry["win_share"],
+                    "low": entry["win_share"] if low is None else low,
+                    "high": entry["win_share"] if high is None else high, "fair": fair,
+                })
+            interval = f" ({e(too_few)})" if too_few else f" ({ci_pct(low, high)})" if low is not None else ""
             games = f" over {entry['games']:,} deals" if entry.get("games") else ""
             sentences.append(
                 f'<li data-duel="{e(key)}">One <code>{e(strong)}</code> seat among <code>{e(weak)}</code> seats '
                 f"wins {pct(entry['win_share'])}{interval} of games{games}, against a fair {fair_pct(fair)}.</li>"
             )
-        if entries:
+        if sentences:
             body += [
                 "<h3>Skill gap under these rules</h3>",
                 "<p>Short duels played on the same deals with every seat rotation, so that seat and deal luck "
-                "cancel out: how much a stronger policy gains over a weaker one.</p>",
+                "cancel out: how much a stronger policy gains over a weaker one. Their 95% intervals are made "
+                "for a share over few deals (Wilson's, at the deals' effective number of games, with Student "
+                "t's degrees of freedom); below 4 deals there is none: too few deals to say.</p>",
                 "<ul>" + "".join(sentences) + "</ul>",
-                figure(figure_style.skill_figure(pd.DataFrame(entries), "Skill gap: one strong seat against the rest"),
-                       "Horizontal bars of the skill-gap duels' win shares with 95% intervals"),
             ]
+        if entries:
+            body.append(
+                figure(figure_style.skill_figure(pd.DataFrame(entries), "Skill gap: one strong seat against the rest"),
+                       "Horizontal bars of the skill-gap duels' win shares with 95% intervals"))
     descriptions = results.config.game_spec.policy_descriptions
     body.append(
         "<dl class=\"policies\">" + "".join(

@@ -4,7 +4,7 @@ A sweep plays every cell on the same seed, so game ``i`` is dealt the same
 in every cell with the same player count (common random numbers). The
 difference of a metric between two cells is then best estimated game by
 game: :func:`paired_differences` streams both cells' records side by side
-and gives the normal interval of the mean per-game difference, next to the
+and gives the Student t interval of the mean per-game difference, next to the
 interval two independent runs of the same size would give. The per-game
 values are integers (win shares in units of 1/lcm(1..players)), so the
 sums are exact and do not depend on how the files are read.
@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.common import win_unit
-from analysis.stats import Z95, mean_and_sd, mean_interval
+from analysis.stats import MIN_SAMPLES, mean_and_sd, mean_interval, t95
 
 # Lists of the summary that run over rounds rather than seats; the number
 # in their columns is the round (end_round_share_r2: games ended after round 2).
@@ -181,7 +181,7 @@ def _difference(sums, n: int, unit: int) -> dict[str, float | int | None]:
     _, b_sd = mean_and_sd(sums[4], sums[5], n)
     lo, hi = mean_interval(d_mean, d_sd, n)
     paired_half = (hi - lo) / 2
-    unpaired_half = Z95 * math.sqrt((a_sd**2 + b_sd**2) / n) if n >= 2 else math.nan
+    unpaired_half = t95(n) * math.sqrt((a_sd**2 + b_sd**2) / n) if n >= MIN_SAMPLES else math.nan
     tighter = unpaired_half / paired_half if paired_half > 0 else math.nan
     out = {
         "games": n,

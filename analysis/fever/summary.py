@@ -223,17 +223,17 @@ class Tally:
 
 
 def cluster_ratio(x: int, y: int, xx: int, xy: int, yy: int, clusters: int) -> tuple[float, list[float]]:
-    """``Σx / Σy`` over games and its cluster-robust 95% interval, from exact integer moments."""
-    from analysis.stats import Z95
+    """``Σx / Σy`` over games and its cluster-robust 95% interval (Student t over games), from exact integer moments."""
+    from analysis.stats import MIN_SAMPLES, t95
 
     if clusters == 0 or y == 0:
         return math.nan, [math.nan, math.nan]
     mean = x / y
-    if clusters < 2:
+    if clusters < MIN_SAMPLES:
         return mean, [math.nan, math.nan]
     residual_y2 = y * y * xx - 2 * x * y * xy + x * x * yy  # Σ (x - m·y)² · Y², exact
     se = math.sqrt(max(residual_y2, 0) / (y * y) * clusters / (clusters - 1)) / y
-    return mean, [mean - Z95 * se, mean + Z95 * se]
+    return mean, [mean - t95(clusters) * se, mean + t95(clusters) * se]
 
 
 def length_stats(hist: IntHistogram) -> dict[str, float]:

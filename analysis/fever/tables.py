@@ -30,7 +30,7 @@ def _mean_row(total: int, total_sq: int, n: int) -> dict:
 
 
 def win_share_by_seat(source) -> pd.DataFrame:
-    """Share of finished games each seat won, normal interval over finished games."""
+    """Share of finished games each seat won, Student t interval over finished games."""
     t = tally_of(source)
     return pd.DataFrame([{"seat": s, **_mean_row(t.win_units[s], t.win_units_sq[s], t.finished)}
                          for s in range(t.players)])

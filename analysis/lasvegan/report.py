@@ -501,10 +501,11 @@ def _method_section() -> str:
         "Rates counted over games (elimination, rule holes, how games end, a seat running out): "
         "Wilson score interval, which stays sound near 0% and 100%.",
         "Means of one value per game (win shares, final cabbages, rounds played, change by place from the "
-        "round's leader): normal approximation, mean ± 1.96 · sd / √games.",
-        "Means and shares over seats and rounds (change per round, gains and losses by machine): normal "
-        "approximation with a cluster-robust standard error, games as clusters, since the rounds and seats of "
-        "one game are not independent.",
+        "round's leader): mean ± t · sd / √games, t Student's with games − 1 degrees of freedom (1.96 over "
+        "many games, more over few; below 4 games no interval).",
+        "Means and shares over seats and rounds (change per round, gains and losses by machine): a "
+        "cluster-robust standard error, games as clusters, since the rounds and seats of one game are not "
+        "independent, and Student's t over the games.",
         "Win share: each of the k seats tied for most cabbages gets 1/k of a win; the first-player "
         "advantage is seat 0's win share minus 1/players, in percentage points.",
         "Amounts are what a seat scores from a kind of machine in a round before settlement; changes are "

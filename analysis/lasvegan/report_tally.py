@@ -27,7 +27,7 @@ from typing import Any, Iterator, Mapping
 import numpy as np
 from numba import njit
 
-from analysis.stats import Z95, FirstGames, IntHistogram  # noqa: F401  (FirstGames: kept importable here)
+from analysis.stats import MIN_SAMPLES, FirstGames, IntHistogram, t95  # noqa: F401  (FirstGames: kept importable here)
 from sim.lasvegan import enums as E
 from sim.lasvegan.records import RECORD_FIELDS, empty_records, field_columns, field_shape
 
@@ -105,15 +105,19 @@ class Moments:
         return Moments(self.clusters + other.clusters, *(getattr(self, k) + getattr(other, k)
                                                         for k in ("x", "y", "xx", "xy", "yy")))
 
-    def interval(self, index=(), z: float = Z95) -> tuple[float, float, float]:
-        """``(mean, low, high)`` of cell ``index``, as ``analysis.stats.ratio_interval`` gives it."""
+    def interval(self, index=(), z: float | None = None) -> tuple[float, float, float]:
+        """``(mean, low, high)`` of cell ``index``, as ``analysis.stats.ratio_interval`` gives it.
+
+        The multiplier is Student's t over the clusters unless ``z`` is given.
+        """
         g = self.clusters
         X, Y = int(self.x[index]), int(self.y[index])
         if g == 0 or Y == 0:
             return math.nan, math.nan, math.nan
         mean = X / Y
-        if g < 2:
+        if g < MIN_SAMPLES:
             return mean, math.nan, math.nan
+        z = t95(g) if z is None else z
         # Σ (x - m·y)² · Y² in exact integers, m = X / Y.
         residual_y2 = Y * Y * int(self.xx[index]) - 2 * X * Y * int(self.xy[index]) + X * X * int(self.yy[index])
         se = math.sqrt(residual_y2 / (Y * Y) * g / (g - 1)) / Y

@@ -10,7 +10,7 @@ turns a tally into the summary dict that ``lvsim run --json`` prints and
 Definitions:
 
 * win share: each of the k seats tied for most cabbages gets 1/k of a win;
-  its interval is the normal approximation with the sample variance;
+  its interval is Student's t over games with the sample variance;
 * first-player advantage: seat 0's win share minus 1/players;
 * elimination: a game in which a seat reached 0 cabbages (``elim_round > 0``);
 * swing: one seat's cabbage change in one played round; ``mean_abs_swing``

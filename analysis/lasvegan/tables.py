@@ -8,10 +8,11 @@ with the number of games. Every estimate comes with a 95% interval in
 ``low``/``high`` columns:
 
 * rates of independent games — Wilson score interval;
-* means of one value per game — normal approximation, mean ± 1.96·sd/√n;
-* means and shares over rounds or seats — normal approximation with a
-  cluster-robust standard error, games as clusters (the rounds and seats of
-  one game are not independent), see :meth:`analysis.lasvegan.report_tally.Moments.interval`.
+* means of one value per game — mean ± t·sd/√n, t Student's with n − 1
+  degrees of freedom (no interval below ``analysis.stats.MIN_SAMPLES`` games);
+* means and shares over rounds or seats — a cluster-robust standard error,
+  games as clusters (the rounds and seats of one game are not independent),
+  and Student's t over the games, see :meth:`analysis.lasvegan.report_tally.Moments.interval`.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def _wilson_row(count: int, n: int) -> dict:
 
 
 def win_share_by_seat(source) -> pd.DataFrame:
-    """Win share of each seat (tied seats share a win), normal interval over games."""
+    """Win share of each seat (tied seats share a win), Student t interval over games."""
     t = tally_of(source)
     unit = win_unit(t.players)
     return pd.DataFrame([
@@ -80,7 +81,7 @@ def round_change_by_leader_position(source) -> pd.DataFrame:
     """Mean cabbage change in round r of the seat at each position from that round's leader.
 
     One row per (round, position) over the games that played the round;
-    each game gives one value per cell, so the normal interval is over games.
+    each game gives one value per cell, so the Student t interval is over games.
     """
     t = tally_of(source)
     m = t.leader_change
@@ -169,7 +170,7 @@ def swing_by_seat(source) -> pd.DataFrame:
 
 
 def final_cabbages_by_seat(source) -> pd.DataFrame:
-    """Per seat: mean final cabbages (normal interval over games) and percentiles."""
+    """Per seat: mean final cabbages (Student t interval over games) and percentiles."""
     t = tally_of(source)
     rows = []
     for s, hist in enumerate(t.final_seat):

@@ -133,7 +133,7 @@ def margin_verdict(summary: dict) -> str:
 
 
 def margin_interval(summary: dict) -> list[float | None]:
-    """The winner's mean margin's 95% interval, from its sd over the games (normal approximation)."""
+    """The winner's mean margin's 95% interval, from its sd over the games (Student t)."""
     m = summary["winner_margin"]
     if m["mean"] is None or m["sd"] is None:
         return [None, None]
@@ -461,11 +461,12 @@ def _method_section() -> str:
         "Win share: each of the k seats the tie-break leaves tied for most money gets 1/k of a win; the "
         "first-player advantage is seat 0's win share minus 1/players, in percentage points.",
         "Means of one value per game (win shares, final money, the winner's margin, the first-player card's "
-        "worth): normal approximation, mean ± 1.96 · sd / √games.",
+        "worth): mean ± t · sd / √games, t Student's with games − 1 degrees of freedom (1.96 over many "
+        "games, more over few; below 4 games no interval).",
         "First-player card: in each round, the dollars its holder wins minus the players' average winnings "
         "that round; a game's rounds are summed first, since they are not independent, and the mean is given "
         "per round. Dollars per round by place from the card: the ratio of per-game sums to rounds played, "
-        "with a cluster-robust standard error, games as clusters.",
+        "with a cluster-robust standard error and Student's t, games as clusters.",
         "Ties cancelling: the share of casino payouts (casinos with dice on them) where equal numbers of dice "
         "removed at least one owner; Wilson score interval over payouts, which treats the payouts of one game "
         "as independent and so is somewhat narrow.",

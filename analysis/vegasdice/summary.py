@@ -9,7 +9,7 @@ JSON-ready dict.
 Definitions:
 
 * win share: each of the k winners after the tie-break gets 1/k of a win;
-  its interval is the normal approximation with the sample variance;
+  its interval is Student's t over games with the sample variance;
 * first-player advantage: seat 0's win share minus 1/players (seat 0 holds
   the first-player card in round 1);
 * first-card advantage: in one played round, the dollars the holder of the

@@ -6,7 +6,8 @@ returns one tidy table. A tally holds integer sums and histograms, so every
 figure here is exact, percentiles included; every estimate comes with a 95%
 interval in ``low``/``high`` columns:
 
-* means of one value per game — normal approximation, mean ± 1.96·sd/√n;
+* means of one value per game — mean ± t·sd/√n, t Student's with n − 1
+  degrees of freedom (no interval below ``analysis.stats.MIN_SAMPLES`` games);
 * dollars per round by place from the first-player card's holder — a ratio
   of per-game sums to rounds played, with a cluster-robust standard error
   (the rounds of one game are not independent).
@@ -20,7 +21,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.stats import Z95, IntHistogram, mean_and_sd, mean_interval
+from analysis.stats import MIN_SAMPLES, IntHistogram, mean_and_sd, mean_interval, t95
 from analysis.vegasdice.summary import Tally
 
 QUANTILES = (5, 25, 50, 75, 95)
@@ -37,13 +38,18 @@ def _mean_row(total: int, total_sq: int, n: int, scale: int = 1) -> dict:
     return {"mean": mean / scale, "low": low / scale, "high": high / scale}
 
 
-def ratio_interval(x: int, y: int, xx: int, xy: int, yy: int, clusters: int, z: float = Z95):
-    """``(mean, low, high)`` of ``Σx / Σy`` over clusters from exact integer moments (cluster-robust)."""
+def ratio_interval(x: int, y: int, xx: int, xy: int, yy: int, clusters: int, z: float | None = None):
+    """``(mean, low, high)`` of ``Σx / Σy`` over clusters from exact integer moments (cluster-robust).
+
+    The multiplier is Student's t over the clusters unless ``z`` is given,
+    as :func:`analysis.stats.ratio_interval` takes it.
+    """
     if clusters == 0 or y == 0:
         return math.nan, math.nan, math.nan
     mean = x / y
-    if clusters < 2:
+    if clusters < MIN_SAMPLES:
         return mean, math.nan, math.nan
+    z = t95(clusters) if z is None else z
     # Σ (x - m·y)² · Y², m = X / Y, in exact integers.
     residual_y2 = y * y * xx - 2 * x * y * xy + x * x * yy
     se = math.sqrt(residual_y2 / (y * y) * clusters / (clusters - 1)) / y
@@ -51,7 +57,7 @@ def ratio_interval(x: int, y: int, xx: int, xy: int, yy: int, clusters: int, z: 
 
 
 def win_share_by_seat(source) -> pd.DataFrame:
-    """Win share of each seat (tied winners share a win), normal interval over games."""
+    """Win share of each seat (tied winners share a win), Student t interval over games."""
     t = tally_of(source)
     return pd.DataFrame([
         {"seat": s, **_mean_row(t.win_units[s], t.win_units_sq[s], t.games, t.win_unit)} for s in range(t.players)
@@ -94,7 +100,7 @@ def won_by_place(source) -> pd.DataFrame:
 
 
 def money_by_seat(source) -> pd.DataFrame:
-    """Per seat: mean final money (normal interval over games) and its percentiles, in dollars."""
+    """Per seat: mean final money (Student t interval over games) and its percentiles, in dollars."""
     t = tally_of(source)
     rows = []
     for s, hist in enumerate(t.money_seat):

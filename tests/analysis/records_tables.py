@@ -5,7 +5,7 @@ axis, see ``sim.lasvegan.records``) and returns one tidy table. Every
 estimate comes with a 95% interval in ``low``/``high`` columns:
 
 * rates of independent games — Wilson score interval;
-* means of one value per game — normal approximation, mean ± 1.96·sd/√n;
+* means of one value per game — mean ± t·sd/√n, t Student's with n − 1 degrees of freedom;
 * means and shares over rounds or seats — normal approximation with a
   cluster-robust standard error, games as clusters (the rounds and seats of
   one game are not independent), see :func:`analysis.stats.ratio_interval`.

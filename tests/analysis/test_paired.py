@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.stats import Z95
+from analysis.stats import t95
 from analysis.lasvegan.summary import summarize_records
 from analysis.sweep import metric_columns, paired_differences, sort_cells, summary_row
 from sim.config import Config
@@ -71,11 +71,11 @@ def test_paired_differences_match_the_per_game_differences(tmp_path):
     for metric, d in diffs.items():
         x = vb[metric] - va[metric]
         n = len(x)
-        half = Z95 * x.std(ddof=1) / math.sqrt(n)
+        half = t95(n) * x.std(ddof=1) / math.sqrt(n)
         assert d["games"] == n
         assert d["difference"] == pytest.approx(x.mean(), abs=1e-12)
         assert (d["difference_lo"], d["difference_hi"]) == pytest.approx((x.mean() - half, x.mean() + half), abs=1e-12)
-        unpaired = Z95 * math.sqrt((va[metric].var(ddof=1) + vb[metric].var(ddof=1)) / n)
+        unpaired = t95(n) * math.sqrt((va[metric].var(ddof=1) + vb[metric].var(ddof=1)) / n)
         assert (d["unpaired_lo"], d["unpaired_hi"]) == pytest.approx((x.mean() - unpaired, x.mean() + unpaired))
         assert d["tighter"] == pytest.approx(unpaired / half)
         assert d["tighter"] > 1.5  # nine games in ten are the same game

@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from analysis.stats import Z95, IntHistogram, mean_and_sd, mean_interval, wilson_interval
+from analysis.stats import Z95, IntHistogram, mean_and_sd, mean_interval, t95, wilson_interval
 from analysis.lasvegan.summary import Tally, summarize, summarize_records, summary_table
 from sim.lasvegan.records import empty_records, slice_records
 
@@ -67,7 +67,7 @@ def test_mean_and_sd_from_integer_sums_match_numpy():
     assert mean == pytest.approx(x.mean(), rel=1e-15)
     assert sd == pytest.approx(x.std(ddof=1), rel=1e-12)
     low, high = mean_interval(mean, sd, x.size)
-    assert (high - low) / 2 == pytest.approx(Z95 * x.std(ddof=1) / math.sqrt(x.size), rel=1e-12)
+    assert (high - low) / 2 == pytest.approx(t95(x.size) * x.std(ddof=1) / math.sqrt(x.size), rel=1e-12)
 
 
 def test_mean_interval_of_one_sample_is_undefined():
@@ -130,7 +130,7 @@ def test_summary_values_equal_direct_computation(players, rounds):
     win = rec["win_share"]
     assert s["win_share"] == pytest.approx(win.mean(axis=0), rel=1e-12)
     assert sum(s["win_share"]) == pytest.approx(1.0, abs=1e-12)
-    half = Z95 * win.std(axis=0, ddof=1) / math.sqrt(n)
+    half = t95(n) * win.std(axis=0, ddof=1) / math.sqrt(n)
     for (low, high), m, h in zip(s["win_share_ci"], win.mean(axis=0), half):
         assert low == pytest.approx(m - h, rel=1e-9) and high == pytest.approx(m + h, rel=1e-9)
     assert s["first_player_advantage"] == pytest.approx(win[:, 0].mean() - 1 / players, abs=1e-12)

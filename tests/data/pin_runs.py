@@ -22,7 +22,8 @@ PIN_FILE = Path(__file__).with_name("pinned_runs.json")
 # (name, config mapping): every player count, the set-aside card, mixed
 # policies, a variant of every kind of knob, the skill gap on a few deals.
 RUNS = [
-    ("rulebook-4p-random", {"run": {"games": 3000, "seed": 11}, "rules": {"players": 4}}),
+    ("rulebook-4p-random", {"run": {"games": 3000, "seed": 11}, "rules": {"players": 4},
+                            "policies": {"seats": "random"}}),
     ("rulebook-3p-greedy", {"run": {"games": 1500, "seed": 12, "skill_gap_games": 40},
                             "rules": {"players": 3}, "policies": {"seats": "greedy"}}),
     ("variant-5p-mixed", {
@@ -32,7 +33,7 @@ RUNS = [
         "policies": {"seats": ["expert", "cautious", "random", "greedy", "epsilon:0.3:greedy"]},
     }),
     ("variant-2p-revealed", {"run": {"games": 2000, "seed": 2**40 + 7},
-                             "rules": {"players": 2, "set_aside_face": "revealed"}}),
+                             "rules": {"players": 2, "set_aside_face": "revealed"}, "policies": {"seats": "random"}}),
 ]
 
 VOLATILE = ("seconds", "games_per_second")

@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+from analysis.stats import share_interval, t95, wilson_interval
 from sim.errors import ConfigError
 from sim.lasvegan.duel import duel, duel_table, skill_gap, tournament
 from sim.lasvegan.nb import play_games
@@ -38,9 +39,19 @@ def test_the_interval_is_over_deals_with_rotations_averaged_first():
     result = duel(Rules(players=2), ["greedy", "random"], games=400, seed=2)
     win, (low, high) = share(result, "greedy")
     assert low < win < high
-    # Per deal the greedy seat's share, averaged over the 2 rotations, is 0, 1/2 or 1.
-    half = high - win
-    assert 0.01 < half < 1.96 * 0.5 / math.sqrt(400) + 1e-9
+    # Per deal the greedy seat's share, averaged over the 2 rotations.
+    per_deal = np.zeros(400)
+    for k in range(2):
+        rotated = [["greedy", "random"][(s + k) % 2] for s in range(2)]
+        ids, params = parse_seats(rotated, 2)
+        per_deal += play_games(Rules(players=2), 2, 0, 400, ids, params)["win_share"][:, rotated.index("greedy")] / 2
+    assert (low, high) == share_interval(per_deal, 2)
+    # At least as wide as the per-deal spread says, and as 800 independent games would be;
+    # narrower than if each deal were one game.
+    half = (high - low) / 2
+    assert half >= 0.99 * t95(400) * per_deal.std(ddof=1) / math.sqrt(400)
+    assert half >= 0.99 * (wilson_interval(round(800 * win), 800)[1] - wilson_interval(round(800 * win), 800)[0]) / 2
+    assert half < (wilson_interval(round(400 * win), 400)[1] - wilson_interval(round(400 * win), 400)[0]) / 2
 
 
 def test_policies_alike_at_every_seat_share_every_win():

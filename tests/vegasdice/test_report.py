@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 import analysis.vegasdice.report
 from analysis.results import load_results
+from analysis.stats import t95
 from analysis.vegasdice import tables
 from analysis.vegasdice.report import SECTIONS, build_report, example_picks, first_card_verdict, replay_game
 from analysis.vegasdice.summary import Tally, read_tally, summarize, write_tally
@@ -218,7 +219,7 @@ def test_win_share_by_policy_sums_its_seats():
     by_policy = tables.win_share_by_policy(t, ["greedy", "random", "random"]).set_index("policy")
     assert by_policy.loc["random", "mean"] == pytest.approx(rec["win_share"][:, 1:].sum(axis=1).mean(), rel=1e-12)
     per_game = rec["win_share"][:, 1:].sum(axis=1)
-    half = 1.959963984540054 * per_game.std(ddof=1) / np.sqrt(len(per_game))
+    half = t95(len(per_game)) * per_game.std(ddof=1) / np.sqrt(len(per_game))
     assert by_policy.loc["random", "high"] - by_policy.loc["random", "mean"] == pytest.approx(half, rel=1e-9)
     assert by_policy.loc["greedy", "fair"] == pytest.approx(1 / 3)
     assert summarize(t)["games"] == 600

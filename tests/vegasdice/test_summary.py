@@ -10,6 +10,7 @@ from sim.vegasdice.nb import play_games
 from sim.vegasdice.params import Rules
 from sim.vegasdice.policies import parse_seats
 from sim.vegasdice.records import slice_records
+from analysis.stats import t95
 from analysis.vegasdice.summary import Tally, summarize
 
 
@@ -68,7 +69,7 @@ def test_the_summary_agrees_with_the_records():
     assert s["first_card_advantage"] == pytest.approx(advantage.mean())
     low, high = s["first_card_advantage_ci"]
     per_game = advantage.mean(axis=1)
-    half = 1.959964 * per_game.std(ddof=1) / math.sqrt(n)
+    half = t95(n) * per_game.std(ddof=1) / math.sqrt(n)
     assert low == pytest.approx(advantage.mean() - half, rel=1e-4)
     assert high == pytest.approx(advantage.mean() + half, rel=1e-4)
     for key in ("win_share_ci", "first_player_advantage_ci", "tie_rate_ci"):
