@@ -340,11 +340,13 @@ def skill_section(results, by_policy: pd.DataFrame | None) -> str:
                     "low": entry["win_share"] if low is None else low,
                     "high": entry["win_share"] if high is None else high, "fair": fair,
                 })
-            interval = f" ({e(too_few)})" if too_few else f" ({ci_pct(low, high)})" if low is not None else ""
+            interval = "" if too_few else f" ({ci_pct(low, high)})" if low is not None else ""
             games = f" over {entry['games']:,} deals" if entry.get("games") else ""
+            sure = f": {e(too_few)}" if too_few else ""
             sentences.append(
                 f'<li data-duel="{e(key)}">One <code>{e(strong)}</code> seat among <code>{e(weak)}</code> seats '
-                f"wins {pct(entry['win_share'])}{interval} of games{games}, against a fair {fair_pct(fair)}.</li>"
+                f"wins {pct(entry['win_share'])}{interval} of games{games}, against a fair {fair_pct(fair)}"
+                f"{sure}.</li>"
             )
         if sentences:
             body += [

@@ -177,3 +177,38 @@ def test_the_terminal_strength_table_shows_each_values_interval():
     assert lines[rounds + 1].split() == ["[2.93,", "3.04]", "n/a"]
     assert "[-30.7, +5.7]" in text
     assert max(len(line) for line in lines[:-1]) <= 120
+
+
+# --- the report ---------------------------------------------------------------------------------------
+
+
+def test_the_report_says_too_few_deals_to_say_and_draws_no_bar_for_that_duel(tmp_path, monkeypatch):
+    from analysis import figure_style
+    from analysis.lasvegan.report import write_report
+    from sim.config import Config
+    from sim.runner import run
+    from tests.analysis.test_report import visible
+
+    out = tmp_path / "few"
+    run(Config(name="few", games=300, seed=4, rules=Rules(players=3), seats=("greedy", "random", "random"),
+               skill_gap_games=0, strength_games=0, strength_lookahead_games=0), out=out, progress=False)
+    summary = json.loads((out / "summary.json").read_text())
+    summary["skill_gap"] = {
+        "lookahead_vs_greedy": {"policy": "lookahead:32", "against": "greedy", "games": 3, "win_share": 0.5,
+                                "win_share_ci": [None, None], "win_share_ci_reason": TOO_FEW_REASON,
+                                "fair_share": 1 / 3},
+        "greedy_vs_random": {"policy": "greedy", "against": "random", "games": 60, "win_share": 0.62,
+                             "win_share_ci": [0.5, 0.72], "win_share_ci_reason": None, "fair_share": 1 / 3},
+    }
+    (out / "summary.json").write_text(json.dumps(summary))
+    drawn = []
+    skill_figure = figure_style.skill_figure
+    monkeypatch.setattr(figure_style, "skill_figure",
+                        lambda entries, title: drawn.append((title, list(entries["label"]))) or skill_figure(entries, title))
+    page = write_report(out).read_text(encoding="utf-8")
+    text = visible(page)
+    assert ("One lookahead:32 seat among greedy seats wins 50.0% of games over 3 deals, against a fair 33.3%: "
+            f"{TOO_FEW_REASON}.") in text
+    assert "One greedy seat among random seats wins 62.0% (50.0–72.0%) of games over 60 deals" in text
+    gap = [labels for title, labels in drawn if title.startswith("Skill gap")]
+    assert gap == [["one greedy vs random"]]  # the duel too short for an interval has no bar
