@@ -59,7 +59,7 @@ def duel(
     Returns ``{"game", "games", "players", "seed", "policies": {name: {"seats",
     "fair_share", "win_share", "win_share_ci", "win_share_ci_reason"}}}`` with
     names in order of first appearance in ``seats``. With fewer than
-    ``MIN_SAMPLES`` deals the interval is nan and ``win_share_ci_reason`` says
+    ``MIN_SAMPLES`` deals the interval is ``[None, None]`` and ``win_share_ci_reason`` says
     why (``"too few deals to say (...)"``); otherwise the reason is None. ``progress`` shows a progress bar on stderr. ``field`` and
     ``games_field`` are the names a bad seat list or number of games is
     reported under; a number of deals that does not fit in memory is refused.
@@ -96,7 +96,7 @@ def duel(
             "fair_share": n_seats / players,
             "win_share": float(per_deal[p].mean()),
             # A policy at every seat takes every win: nothing uncertain about its share.
-            "win_share_ci": [1.0, 1.0] if n_seats == players else list(share_interval(per_deal[p], players)),
+            "win_share_ci": [1.0, 1.0] if n_seats == players else _json_interval(share_interval(per_deal[p], players)),
             "win_share_ci_reason": TOO_FEW_REASON if games < MIN_SAMPLES and n_seats < players else None,
         }
     return {"game": game.id, "games": games, "players": players, "seed": seed, "policies": policies}
@@ -121,7 +121,7 @@ def skill_gap(game: Game, rules, games: int, seed: int = 1, threads: int | None 
     Each duel seats one stronger policy against a weaker one at every other
     seat over ``games`` times its factor of deals; its entry holds the two
     policies' names (``policy``, ``against``), ``games``, ``win_share``,
-    ``win_share_ci`` (nan below ``MIN_SAMPLES`` deals), ``win_share_ci_reason``
+    ``win_share_ci`` (None below ``MIN_SAMPLES`` deals), ``win_share_ci_reason``
     (why there is no interval, else None) and ``fair_share`` (1 / players).
     """
     out = {}
@@ -131,6 +131,11 @@ def skill_gap(game: Game, rules, games: int, seed: int = 1, threads: int | None 
                       field="skill_gap")
         out[d.name] = {"policy": d.policy, "against": d.against, "games": n, **_share(result, d.policy)}
     return out
+
+
+def _json_interval(interval: tuple[float, float]) -> list[float | None]:
+    """An interval as the summary's JSON keeps it: none (nan) as None, so that summary.json stays valid JSON."""
+    return [None if math.isnan(x) else x for x in interval]
 
 
 def _share(result: dict, name: str) -> dict:

@@ -119,7 +119,7 @@ def test_a_share_interval_holds_its_estimate_within_0_and_1(seed):
 def test_a_duel_below_the_fewest_deals_says_too_few_deals_to_say():
     result = duel(GAME, Rules(), ["greedy", "random", "random", "random"], MIN_SAMPLES - 1, 3)
     for row in result["policies"].values():
-        assert all(math.isnan(x) for x in row["win_share_ci"])
+        assert row["win_share_ci"] == [None, None]
         assert row["win_share_ci_reason"] == TOO_FEW_REASON
     table = duel_table(result)
     assert TOO_FEW in table and "[" not in table.split("95% CI")[1]
@@ -144,10 +144,9 @@ def test_the_skill_gap_says_too_few_deals_to_say_in_the_summary_table():
     few_lines, enough_lines = skill_gap_lines({"skill_gap": few}), skill_gap_lines({"skill_gap": enough})
     assert TOO_FEW_REASON in few_lines[-1] and "[" not in few_lines[-1]
     assert TOO_FEW not in enough_lines[-1] and "[" in enough_lines[-1]
-    # As JSON: no interval (null) and the reason beside it.
-    from analysis.common import json_ready
-
-    entry = json.loads(json.dumps(json_ready(few)))["greedy_vs_random"]
+    # As JSON, as summary.json keeps it (the skill gap joins the summary after it was made JSON-ready):
+    # no interval (null, not NaN, which is no JSON) and the reason beside it.
+    entry = json.loads(json.dumps(few, allow_nan=False))["greedy_vs_random"]
     assert entry["win_share_ci"] == [None, None] and entry["win_share_ci_reason"] == TOO_FEW_REASON
 
 
