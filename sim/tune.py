@@ -169,11 +169,22 @@ class Target:
     def measure(self, row: Mapping[str, Any], players: int) -> tuple[float, float, float]:
         """The value the target judges and its 95% interval in an evaluation's row (nan when missing)."""
         x, lo, hi = (_nan(row.get(f"{self.column}{end}")) for end in ("", "_lo", "_hi"))
+        if f"{self.column}_lo" not in row and self.column.endswith("_rate"):
+            x, lo, hi = watched_value(row, self.column)  # a rate the summary gives no interval: Wilson's
         if self.relative == "above_fair":
             return x - 1 / players, lo - 1 / players, hi - 1 / players
         if self.relative == "times_fair":
             return x * players, lo * players, hi * players
         return x, lo, hi
+
+    def judge(self, row: Mapping[str, Any], players: int) -> str:
+        """The verdict on an evaluation's row. A metric whose interval the summary leaves undefined (a duel of
+        too few deals to say) is undecided; a rate the summary gives no interval gets Wilson's over the games;
+        any other metric without one is taken as measured."""
+        x, lo, hi = self.measure(row, players)
+        if f"{self.column}_lo" in row and (_missing(lo) or _missing(hi)):
+            return "undecided"
+        return self.verdict(x, lo, hi)
 
     def shortfall(self, x: float) -> float:
         """How far ``x`` falls outside the acceptable values, in units of ``scale``; inf when unknown."""
@@ -730,7 +741,7 @@ class Judged:
         out = {}
         for t in tune.targets:
             out[t.metric] = {
-                _setting(p, pol): t.verdict(*t.measure(row, p))
+                _setting(p, pol): t.judge(row, p)
                 for (p, pol), row in self.rows.items()
             }
         return out

@@ -570,20 +570,26 @@ def test_a_target_on_the_worst_seat_reads_the_corrected_estimate(tmp_path):
     assert target.measure(row, 2)[0] == row["worst_seat_advantage_corrected"] != row["worst_seat_advantage"]
 
 
-def test_the_finalists_read_without_scrolling_sideways_and_changes_keep_to_their_lines(browser, tmp_path):  # noqa: F811
+def test_the_finalists_read_without_scrolling_sideways_and_changes_keep_to_their_lines(browser, tmp_path,  # noqa: F811
+                                                                                    monkeypatch):
     from analysis.tune_report import tune_report_html
+    from tests.analysis.figure_text import catch_figures, cut_texts
 
     tune = PLANTED.replace('"rules.rounds" = { range = [1, 4] }\n"rules.golden_token[1]" = [4, 5]',
                            '"rules.tokens" = { faces = [-4, 3] }').replace(
-        "mean_rounds = [2.5, 3.5]", "elimination_rate = [0.4, 0.6]\nfirst_player_advantage = [-0.01, 0.01]").replace(
+        "mean_rounds = [2.5, 3.5]", "elimination_rate = [0.4, 0.6]\n"
+                                    'skill_gap_expert_vs_greedy = { min = 0.1, relative = "above_fair" }').replace(
         "players = [2]", "players = [3, 4, 5]").replace('policies = ["random"]', 'policies = ["random", "greedy"]').replace(
         "budget = 8", "budget = 3").replace("games = 200", "games = 40\nmax_games = 40")
     base = PLANTED_BASE.replace("players = 2\nstarting_cabbages = 1000\ntotal_cabbages = 5000\n", "players = 4\n")
     results = T.tune(write_tune(tmp_path, tune, base), out=tmp_path / "out", progress=False, report=False)
     assert any(len(e["changes"]) >= 3 for e in [results.recommendation, *results.summary["runners_up"]])
     page_file = tmp_path / "tune.html"
+    caught = catch_figures(monkeypatch)
     page_file.write_text(tune_report_html(results.summary, results.candidates, game=results.tune.game),
                          encoding="utf-8")
+    assert len(caught) >= 2 + len(results.tune.targets)
+    assert [problem for fig in caught for problem in cut_texts(fig)] == []  # no title or label cut
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(page_file.resolve().as_uri(), wait_until="load")
     lines = page.eval_on_selector_all("td.change span", """spans => spans.map(s => {
@@ -599,3 +605,17 @@ def test_the_finalists_read_without_scrolling_sideways_and_changes_keep_to_their
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     page.screenshot(path=str(tmp_path / "tune.png"), full_page=True)
     page.close()
+
+
+def test_a_duel_of_too_few_deals_to_say_leaves_its_target_undecided(tmp_path):
+    tune = _tune_of(tmp_path, targets="skill_gap_greedy_vs_random = { min = 0.5 }")
+    [target] = tune.targets
+    too_few = {"skill_gap_greedy_vs_random": 0.9, "skill_gap_greedy_vs_random_lo": float("nan"),
+               "skill_gap_greedy_vs_random_hi": float("nan")}
+    assert target.judge(too_few, 2) == "undecided"  # not met on a point estimate of a deal or two
+    assert target.judge({**too_few, "skill_gap_greedy_vs_random_lo": 0.8, "skill_gap_greedy_vs_random_hi": 1.0},
+                        2) == "met"
+    rate = T._target("t", "shortfall_rate", {"max": 0.05})
+    # A rate the summary gives no interval is judged on a Wilson interval over the games.
+    assert rate.judge({"shortfall_rate": 0.01, "games": 2000}, 2) == "met"
+    assert rate.judge({"shortfall_rate": 0.01, "games": 20}, 2) == "undecided"
