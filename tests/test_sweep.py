@@ -80,7 +80,7 @@ def test_the_cells_are_the_grid_of_the_axes_first_axis_slowest(tmp_path):
     assert sweep.parameters == ["rules.players", "rules.golden_token"]
     base = load_config(tmp_path / "base.toml")
     for cell in sweep.cells:  # everything else is the base config's
-        assert (cell.config.games, cell.config.seed, cell.config.seats) == (1500, 3, "random")
+        assert (cell.config.games, cell.config.seed, cell.config.seats) == (1500, 3, base.seats)
         assert cell.config.rules.tokens == base.rules.tokens
         assert cell.config.rules.n_set_aside == 40 % cell.config.players  # "auto" follows the cell
 
