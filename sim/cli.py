@@ -510,16 +510,11 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
         click.echo(json.dumps({"name": swp.name, "seed": swp.seed, "cells": plan, "report_seconds": report})
                    if as_json else plan_text(swp, plan, report))
         return
-    if target_ci is not None:
-        from sim.sweep import resolution_lines, sweep_resolution
-
-        for line in resolution_lines(sweep_resolution(swp, target_ci=target_ci, max_games=max_games,
-                                                      target_metric=target_metric)):
-            click.echo(line, err=True)
     with open_cluster(workers=workers, scheduler=scheduler) as cluster:
         results = run_sweep(
             swp, DEFAULT_OUT if out is None else out, cluster=cluster, target_ci=target_ci, max_games=max_games,
             baseline=baseline, sort_by=sort_by, target_metric=target_metric,
+            say=lambda line: click.echo(line, err=True),
         )
     if as_json:
         click.echo(json.dumps(results.to_json()))
@@ -579,13 +574,9 @@ def tune(tune_file, out, budget, games, seed, threads, workers, scheduler, dry_r
         plan = plan_tune(spec, report=not no_report)
         click.echo(json.dumps(plan) if as_json else plan_text(spec, plan))
         return
-    from sim.estimates import resolution_lines, tune_resolution
-
-    resolution = tune_resolution(spec)
-    for line in resolution_lines(resolution):
-        click.echo(line, err=True)
     with open_cluster(workers=workers, scheduler=scheduler) as cluster:
-        results = run_tune(spec, DEFAULT_OUT if out is None else out, cluster=cluster, report=not no_report)
+        results = run_tune(spec, DEFAULT_OUT if out is None else out, cluster=cluster, report=not no_report,
+                           say=lambda line: click.echo(line, err=True))
     if as_json:
         click.echo(json.dumps(results.summary, default=str))
         return

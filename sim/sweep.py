@@ -505,6 +505,7 @@ def run_sweep(
     progress: bool | None = None,
     report: bool = True,
     target_metric: str | None = None,
+    say=None,
 ) -> SweepResults:
     """Play every cell of ``sweep`` not yet played into ``out`` and write the sweep's tables.
 
@@ -533,6 +534,10 @@ def run_sweep(
 
     with _sweep_directory(out_dir) as out_dir:
         finished = _finished_cells(out_dir, sweep, plans)
+        if say is not None and target_ci is not None:  # ``say``: told before playing which cells' caps come first
+            for line in resolution_lines(sweep_resolution(sweep, target_ci=target_ci, max_games=max_games,
+                                                          target_metric=target_metric)):
+                say(line)
         _write_atomically(out_dir / DEFINITION_FILE, json.dumps(_definition(sweep, target_ci, max_games, target_metric),
                                                                  indent=2))
         to_play = [c for c in sweep.cells if c.index not in finished]

@@ -1320,8 +1320,12 @@ def tune(
     progress: bool | None = None,
     report: bool = True,
     report_games: int | None = None,
+    say=None,
 ) -> TuneResults:
     """Search the rules of ``spec`` for the smallest change that meets its targets; write the tune's directory.
+
+    ``say`` (a callable taking a line), if given, is told before any game is
+    played which targets are finer than the search's games resolve.
 
     ``out`` is the tune's directory: by default a new
     ``reports/<name>-<timestamp>/``, or the newest unfinished tune of the
@@ -1349,11 +1353,14 @@ def tune(
     if cluster is None:
         cluster = IN_PROCESS
     started = time.perf_counter()
-    from sim.estimates import tune_resolution
-
-    # Whether the search's games can resolve each target, said before they are spent (the CLI prints it).
-    resolution = [r.as_dict() for r in tune_resolution(tune_)]
     state = _tune_directory(out_dir, tune_)
+    from sim.estimates import resolution_lines, tune_resolution
+
+    # Whether the search's games can resolve each target, said before they are spent.
+    found = tune_resolution(tune_)
+    resolution = [r.as_dict() for r in found]
+    for line in resolution_lines(found) if say is not None else []:
+        say(line)
     with _locked(state / LOCK_FILE, "tune"):
         _write_atomically(state / DEFINITION_FILE, json.dumps(tune_.definition(), indent=2))
         for players, policy in tune_.settings:

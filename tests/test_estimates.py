@@ -289,3 +289,20 @@ def test_a_tune_with_a_skill_gap_target_is_estimated_within_what_it_then_spends(
     T.tune(tune, out=tmp_path / "out", progress=False, report=False)
     actual = sum(spent)
     assert low / 2 <= actual <= 2 * high and high / low <= 4, (low, actual, high)
+
+
+def test_a_sweep_says_before_playing_which_cells_cannot_reach_their_target_ci(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "base.toml").write_text('game = "lasvegan"\n[run]\ngames = 200\nskill_gap_games = 0\n'
+                                        'strength_games = 0\nstrength_lookahead_games = 0\n[policies]\n'
+                                        'seats = "random"\n', encoding="utf-8")
+    (tmp_path / "s.toml").write_text('base = "base.toml"\n[sweep]\n"rules.golden_token" = [[3, 4], [4, 5]]\n',
+                                     encoding="utf-8")
+    options = ["--target-ci", "0.002", "--max-games", "400"]
+    dry = CliRunner().invoke(main, ["sweep", "s.toml", "--dry-run", *options])
+    assert dry.exit_code == 0, dry.output
+    assert "Cell 000: first_player_advantage to ±0.002 needs about " in dry.stdout
+    assert "more than its cap of 400" in dry.stdout
+    played = CliRunner().invoke(main, ["sweep", "s.toml", "--out", "out", *options])
+    assert played.exit_code == 0, played.output
+    assert played.stderr.count("more than its cap of 400") == 2
