@@ -55,7 +55,7 @@ def test_default_run_prints_the_table_and_writes_results_under_reports(in_tmp):
     result = lvsim("--games", 300)
     assert result.exit_code == 0, result.output
     out = result.stdout
-    for phrase in ("Las Vegan, 4 players, random policy, seed 1", "seat 0 (leads round 1)", "seat 3",
+    for phrase in ("Las Vegan, 4 players, expert policy, seed 1", "seat 0 (leads round 1)", "seat 3",
                    "first-player advantage", "elimination rate", "ended after round", "swing", "final",
                    "tie rate", "reserve shortfall rate", "Played 300 games in", " s wall time in all ("):
         assert phrase in out, phrase
@@ -107,7 +107,7 @@ def test_written_files_read_back_and_agree_with_the_summary(tmp_path):
 
     assert json.loads((out / "summary.json").read_text()) == s
     meta = json.loads((out / "meta.json").read_text())
-    assert (meta["seed"], meta["games"], meta["players"], meta["seats"]) == (3, 2000, 4, ["random"] * 4)
+    assert (meta["seed"], meta["games"], meta["players"], meta["seats"]) == (3, 2000, 4, ["expert"] * 4)
     assert meta["versions"]["lvsim"] == sim.__version__
     assert load_config(out / "config.toml").with_overrides() == load_config(out / "config.toml")
     assert load_config(out / "config.toml").seed == 3
