@@ -363,35 +363,40 @@ def tune_games(*, budget: int, domain: int, games: int, max_games: int, finalist
     its edge (None: the first final replay decides).
     """
     searched = min(budget, domain)
-    low: dict[int, int] = {}
-    _add(low, games, searched)
-    n, g = searched, games
-    while n > finalists and g * halving <= max_games:
-        n = max(finalists, math.ceil(n / halving))
-        g *= halving
-        _add(low, g, n)
-    kept = min(n, finalists)
-    # The finalists and the base rules (unless the base is a finalist) on the fresh seed, each replayed
-    # with more games until its targets are decided: one in a target's middle half at ``decided_games``,
-    # one on a target's edge (a finalist met the targets on the search's deals, often only just) at
-    # ``max_games``.
-    steps = [min(max_games, g * final_growth ** k) for k in range(_growth_steps(g, max_games, final_growth))]
-    decided_steps = []
-    for s in steps:
-        decided_steps.append(s)
-        if decided_games is None or s >= decided_games:
-            break
-    likely = dict(low)
-    high = dict(low)
-    _add(likely, games, finalists * dims)  # each changed value of each finalist tried once
-    _add(high, games, finalists * 2 * dims)  # and once more, a step towards the base's
-    for s in decided_steps:
-        _add(low, s, kept + 1)
-        _add(likely, s, kept + 1)
-    for s in steps[len(decided_steps):]:
-        _add(likely, s, 1)
-    for s in steps:
-        _add(high, s, finalists + 1)
+    # The simplified candidates join the searched ones in the halving: none, each changed value of each
+    # finalist tried once, and once more a step towards the base's.
+    simplified = {"low": 0, "likely": finalists * dims, "high": finalists * 2 * dims}
+    out = {}
+    for end, extra in simplified.items():
+        counts: dict[int, int] = {}
+        _add(counts, games, searched + extra)
+        n, g = searched + extra, games
+        while n > finalists and g * halving <= max_games:
+            n = max(finalists, math.ceil(n / halving))
+            g *= halving
+            _add(counts, g, n)
+        kept = min(n, finalists)
+        # The finalists and the base rules (unless the base is a finalist) on the fresh seed, each replayed
+        # with more games until its targets are decided: one in a target's middle half at ``decided_games``,
+        # one on a target's edge (a finalist met the targets on the search's deals, often only just) at
+        # ``max_games``.
+        steps = [min(max_games, g * final_growth ** k) for k in range(_growth_steps(g, max_games, final_growth))]
+        decided_steps = []
+        for step in steps:
+            decided_steps.append(step)
+            if decided_games is None or step >= decided_games:
+                break
+        if end == "high":
+            for step in steps:
+                _add(counts, step, finalists + 1)
+        else:
+            for step in decided_steps:
+                _add(counts, step, kept + 1)
+            if end == "likely":
+                for step in steps[len(decided_steps):]:
+                    _add(counts, step, 1)
+        out[end] = counts
+    low, likely, high = out["low"], out["likely"], out["high"]
     return Evaluations(low, likely, high)
 
 
