@@ -41,12 +41,13 @@ def tune_report_html(summary: Mapping[str, Any], candidates: pd.DataFrame, *, ga
 
     matplotlib.use("Agg")
     best = summary["recommendation"]
-    sections = [("recommendation", "Recommendation"), ("side-effects", "Side effects and rule holes"),
+    title = "Recommendation" if _met(summary) else "Closest candidate"
+    sections = [("recommendation", title), ("side-effects", "Side effects and rule holes"),
                 ("finalists", "Finalists against the base rules"),
                 ("convergence", "How the search converged"), ("trade-off", "Trade-off between targets"),
                 ("tune", "The tune")]
     body = [
-        H.section("recommendation", "Recommendation", _recommendation(summary, best)),
+        H.section("recommendation", title, _recommendation(summary, best)),
         H.section("side-effects", "Side effects and rule holes", _side_effects(summary)),
         H.section("finalists", "Finalists against the base rules", _finalists(summary)),
         H.section("convergence", "How the search converged", _convergence(summary)),
@@ -66,6 +67,15 @@ def _verdict(v: str) -> str:
 
 def _label(target: Mapping[str, Any]) -> str:
     return target.get("label") or target["metric"]
+
+
+def _met(summary: Mapping[str, Any]) -> bool:
+    return summary.get("verdict", {}).get("all_met", True)
+
+
+def _best_word(summary: Mapping[str, Any]) -> str:
+    """"Recommended" only when it meets every target on the fresh seed; else it is only the closest."""
+    return "recommended" if _met(summary) else "closest"
 
 
 def _recommendation(summary: Mapping[str, Any], best: Mapping[str, Any]) -> str:
@@ -101,7 +111,7 @@ def _side_effects(summary: Mapping[str, Any]) -> str:
             for s in settings]
     meanings = "; ".join(f"<code>{H.e(h['metric'])}</code>: {H.e(h['meaning'])}"
                          for h in {h["metric"]: h for h in holes}.values())
-    note = ("<p>Every rule hole of the game on the fresh seed, with the recommended and with the base rules "
+    note = (f"<p>Every rule hole of the game on the fresh seed, with the {_best_word(summary)} and with the base rules "
             f"(95% Wilson intervals counting each game once). {meanings}.</p>")
     return text + note + f'<div class="table-scroll">{H.table(header, rows, numeric_from=1)}</div>'
 
@@ -131,7 +141,7 @@ def _fmt(x: float) -> str:
 
 
 def _entries(summary: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
-    entries = [("recommended", summary["recommendation"]), *(("runner-up", e) for e in summary["runners_up"])]
+    entries = [(_best_word(summary), summary["recommendation"]), *(("runner-up", e) for e in summary["runners_up"])]
     if all(e["values"] != summary["base_rules"]["values"] for _, e in entries):
         entries.append(("base rules", summary["base_rules"]))
     out = []
@@ -309,7 +319,8 @@ def _trade_off(summary: Mapping[str, Any], candidates: pd.DataFrame) -> str:
 
         ax.scatter(*points(here), s=14, color=figure_style.MAIN, alpha=0.7, label="candidate")
         ax.scatter(*points(here[here["trial"] == best_trial]), s=60, facecolor="none", edgecolor=figure_style.LOSS,
-                   linewidth=1.6, label="recommended", zorder=3)
+                   linewidth=1.6, label=_best_word(summary),
+                   zorder=3)
         ax.scatter(*points(here[here["changed_values"] == 0]), s=40, marker="s", color="#000000",
                    label="base rules", zorder=3)
         ax.set_xlabel(x_label)

@@ -410,6 +410,9 @@ def test_when_nothing_meets_the_targets_every_output_says_so_in_the_same_words(b
     page = browser.new_page()
     page.goto((tmp_path / "out" / "tune.html").resolve().as_uri(), wait_until="load")
     assert page.inner_text("p.lead") == first
+    # The finalists' tables call the first one the closest, never "recommended".
+    tables = page.inner_text("body")
+    assert "closest" in tables and "recommended" not in tables.lower()
     page.close()
 
 
