@@ -21,6 +21,7 @@ import pandas as pd
 from analysis import figure_style
 from analysis import report_html as H
 from sim.game import Game
+from sim.wording import knob_words, value_words
 
 VERDICT_CLASS = {"met": "pos", "missed": "neg", "undecided": "zero"}
 
@@ -160,16 +161,8 @@ def _change_cell(e: Mapping[str, Any]) -> str:
     return "".join(f"<span>{H.e(line)}</span>" for line in lines)
 
 
-def _what(label: str) -> str:
-    from sim.tune import _what as what
-
-    return what(label)
-
-
-def _spell(value: Any) -> str:
-    from sim.tune import _spell as spell
-
-    return spell(value)
+_what = knob_words
+_spell = value_words
 
 
 def _finalists(summary: Mapping[str, Any]) -> str:

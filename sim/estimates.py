@@ -526,13 +526,11 @@ def evaluation_cost(tune, players: int, policy: str, *, clock: Clock = now) -> T
     """
     import json
 
-    from sim.tune import evaluate
-
     key = (json.dumps(tune.definition(), sort_keys=True, default=str), tune.base.threads, players, policy)
     if key not in _EVALUATION_COSTS:
         values = tune.base_values()
         _EVALUATION_COSTS[key] = calibrate(
-            lambda n: evaluate(tune, values, players, policy, n, tune.seed), tune.games, start=2 * players,
+            lambda n: tune.evaluate(values, players, policy, n, tune.seed), tune.games, start=2 * players,
             clock=clock)
     return _EVALUATION_COSTS[key]
 
@@ -583,30 +581,24 @@ def _decided_games(tune, rows: Mapping[tuple[int, str], Timed]) -> int | None:
 
 def _report_configs(tune, games: int) -> list:
     """The runs of the tune's balance report: one per setting the tune reports, else one at the base's setting."""
-    import sim.tune as T
-
     values = tune.base_values()
-    settings = getattr(T, "report_settings", None)
-    if settings is not None:
-        return [replace(tune.config(values, players, policy, name=f"{tune.name}-best"), games=games)
-                for players, policy in settings(tune)]
-    return [replace(tune.config(values, name=f"{tune.name}-best"), games=games)]
+    return [replace(tune.config(values, players, policy, name=f"{tune.name}-best"), games=games)
+            for players, policy in tune.report_settings()]
 
 
 def plan_tune(tune, *, calibrate_costs: bool = True, report: bool = True, report_games: int | None = None,
               clock: Clock = now) -> dict[str, Any]:
     """What a tune would play, about how long it takes and which targets its games can resolve; writes nothing."""
-    import sim.tune as T
 
     rows = {s: evaluation_cost(tune, *s, clock=clock) for s in tune.settings} if calibrate_costs else {}
     decided = _decided_games(tune, rows) if rows else None
-    counts = tune_games(budget=tune.budget, domain=T.domain_size(tune), games=tune.games, max_games=tune.max_games,
-                        finalists=tune.finalists, dims=len(tune.dims), halving=T.HALVING,
-                        final_growth=T.FINAL_GROWTH, decided_games=decided)
+    counts = tune_games(budget=tune.budget, domain=tune.domain_size(), games=tune.games, max_games=tune.max_games,
+                        finalists=tune.finalists, dims=len(tune.dims), halving=tune.halving,
+                        final_growth=tune.final_growth, decided_games=decided)
     report_games = (report_games or tune.games) if report else 0
     plan: dict[str, Any] = {
         "name": tune.name, "game": tune.base.game, "seed": tune.seed, "budget": tune.budget,
-        "settings": [T._setting(p, pol) for p, pol in tune.settings],
+        "settings": [tune.setting_name(p, pol) for p, pol in tune.settings],
         "games_per_setting": {"low": counts.games("low"), "likely": counts.games("likely"),
                               "high": counts.games("high"), "report": report_games},
         "evaluations": {k: {str(g): n for g, n in sorted(getattr(counts, k).items())}
@@ -626,7 +618,7 @@ def plan_tune(tune, *, calibrate_costs: bool = True, report: bool = True, report
     plan["seconds"] = [low, high]
     plan["worst_seconds"] = band(seconds["high"])[1]
     plan["report_seconds"] = report_s
-    plan["costs"] = {T._setting(p, pol): rows[(p, pol)].cost.as_dict() for p, pol in tune.settings}
+    plan["costs"] = {tune.setting_name(p, pol): rows[(p, pol)].cost.as_dict() for p, pol in tune.settings}
     plan["resolution"] = [r.as_dict() for r in tune_resolution(tune, clock=clock)]
     return plan
 
@@ -643,7 +635,7 @@ def tune_plan_text(tune, plan: Mapping[str, Any]) -> str:
         f"simplify    none to {tune.finalists * 2 * len(tune.dims):,} candidates x {tune.games:,} games "
         "(each changed value of the best put back towards the base's)",
         f"halving     the best third, three times the games, same deals, until {tune.finalists} remain",
-        f"final       the finalists and the base on a fresh seed, the games x{_final_growth()} until every target "
+        f"final       the finalists and the base on a fresh seed, the games x{tune.final_growth} until every target "
         f"is decided (at most {tune.max_games:,})",
         f"in all      {g['low']:,} to {g['likely']:,} games per setting"
         + (f" ({g['high']:,} if every finalist's replay reaches {tune.max_games:,})" if g["high"] > g["likely"] else ""),
@@ -666,7 +658,3 @@ def tune_plan_text(tune, plan: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _final_growth() -> int:
-    from sim.tune import FINAL_GROWTH
-
-    return FINAL_GROWTH

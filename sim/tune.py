@@ -58,6 +58,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from sim.config import MAX_SEED, Config, config_from_mapping
 from sim.errors import ConfigError, cut, shown
+from sim.wording import knob_words, value_words
 from sim.inputs import read_toml
 from sim.runner import DEFAULT_OUT, IN_PROCESS, REPORTS_DIR, Cluster, _DefaultOut, default_out_dir, out_path
 
@@ -249,6 +250,23 @@ class Tune:
     @property
     def final_seed(self) -> int:
         return (self.seed + FRESH_SEED_STEP) % (MAX_SEED + 1)
+
+    # What the time estimates (``sim.estimates``) ask of a tune, so that module needs none of this one.
+    halving = HALVING
+    final_growth = FINAL_GROWTH
+
+    def evaluate(self, values: Mapping[str, Any], players: int, policy: str, games: int, seed: int):
+        return evaluate(self, values, players, policy, games, seed)
+
+    def domain_size(self) -> int:
+        return domain_size(self)
+
+    def report_settings(self) -> list[tuple[int, str]]:
+        return report_settings(self)
+
+    @staticmethod
+    def setting_name(players: int, policy: str) -> str:
+        return _setting(players, policy)
 
     def base_values(self) -> dict[str, Any]:
         return {d.name: d.base for d in self.dims}
@@ -1222,17 +1240,8 @@ def _g3(x: float) -> str:
     return f"{x:.3g}".replace("-", "\u2212")
 
 
-def _what(label: str) -> str:
-    """``tokens[2]`` as a designer says it: token 3 (counting from 1)."""
-    m = re.match(r"^tokens\[(\d+)\]$", label)
-    if m:
-        return f"token {int(m.group(1)) + 1}"
-    return label.replace("_", " ")
-
-
-def _spell(value: Any) -> str:
-    text = json.dumps(value, separators=(", ", ": ")) if not isinstance(value, str) else value
-    return text.replace("-", "\u2212")
+_what = knob_words
+_spell = value_words
 
 
 @dataclass(repr=False)
@@ -1356,13 +1365,14 @@ def tune(
     state = _tune_directory(out_dir, tune_)
     from sim.estimates import resolution_lines, tune_resolution
 
-    # Whether the search's games can resolve each target, said before they are spent.
-    found = tune_resolution(tune_)
-    resolution = [r.as_dict() for r in found]
-    for line in resolution_lines(found) if say is not None else []:
-        say(line)
     with _locked(state / LOCK_FILE, "tune"):
+        # Written first, so a tune stopped at any moment after this is found and continued.
         _write_atomically(state / DEFINITION_FILE, json.dumps(tune_.definition(), indent=2))
+        # Whether the search's games can resolve each target, said before they are spent.
+        found = tune_resolution(tune_)
+        resolution = [r.as_dict() for r in found]
+        for line in resolution_lines(found) if say is not None else []:
+            say(line)
         for players, policy in tune_.settings:
             cluster.warm_up(tune_.config({}, players, policy, games=1, seed=tune_.seed))
         evals = _Evaluations(tune_, state / EVALS_DIR, cluster)

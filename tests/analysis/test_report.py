@@ -117,7 +117,7 @@ def test_the_headline_numbers_are_the_summary_exactly(small_run):
 def test_the_headline_states_the_setup_and_a_verdict_for_each_number(small_run):
     text = visible(small_run.report.read_text(encoding="utf-8"))
     assert "none: the rulebook game" in text
-    assert "random at every seat" in text
+    assert "expert at every seat" in text
     assert re.search(r"Seat 0 wins \d+\.\d+% ± \d+\.\d+% of games against a fair 25%: "
                      r"(a first-player (edge|handicap) of \d+\.\d+ points|no first-player edge)", text)
     assert re.search(r"Someone runs out of cabbages in \d+\.\d+% of games \(95% CI \d+\.\d+–\d+\.\d+%\)", text)
