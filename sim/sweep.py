@@ -1041,8 +1041,6 @@ def _duration(row: Mapping[str, Any]) -> str:
 
 
 def _seconds(s: float) -> str:
-    if s < 60:
-        return f"{s:.1f} s"
-    if s < 3600:
-        return f"{s / 60:.1f} min"
-    return f"{s / 3600:.1f} h"
+    from sim.estimates import seconds_text
+
+    return seconds_text(s)
