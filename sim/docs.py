@@ -98,11 +98,18 @@ def _toml(value: Any) -> str:
 
 
 def _toml_line(name: str, value: Any) -> str:
-    """``name = value``, an array too long for one line written one entry a line."""
+    """``name = value``; an array too long for one line is spread over lines, as many entries a line as fit."""
     one = f"{name} = {_toml(value)}"
     if len(one) <= LINE_WIDTH or not isinstance(value, (list, tuple)):
         return one
-    return "\n".join([f"{name} = [", *(f"  {_toml(v)}," for v in value), "]"])
+    lines = [f"{name} = ["]
+    row = ""
+    for entry in (f"{_toml(v)}," for v in value):
+        if row and len(row) + 1 + len(entry) > LINE_WIDTH:
+            lines.append(row)
+            row = ""
+        row = f"{row} {entry}" if row else f"  {entry}"
+    return "\n".join([*lines, row, "]"])
 
 
 def _replace(text: str, section: str, body: str, where: Path) -> str:
