@@ -400,8 +400,8 @@ def games(game_id, as_json):
     blocks = []
     for g in chosen:
         lines = [f"{g.id}: {g.title}, {g.min_players} to {g.max_players} players", "  rules ([rules] keys: default; values)"]
-        for name, (default, values) in g.knobs.items():
-            lines += item(name, f"{json.dumps(default)}; {values}")
+        for name, knob in g.knobs.items():
+            lines += item(name, f"{json.dumps(knob.describe()['default'])}; {knob.values_text()}")
         lines.append("  policies ([policies] seats)")
         for name, syntax in g.policy_syntax.items():
             lines += item(syntax, g.policy_descriptions[name])

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 if TYPE_CHECKING:  # the machinery's command line starts without numpy
     import numpy as np
 
+    from sim.knobs import Knob
     from sim.records import RecordLayout
 
 
@@ -68,7 +69,7 @@ class Game:
     id: str
     title: str
     Rules: type
-    knobs: Mapping[str, tuple[Any, str]]  # knob -> (default, values it takes)
+    knobs: Mapping[str, "Knob"]  # the rule knobs as declared (sim.knobs): default, domain, label, help
     policy_syntax: Mapping[str, str]  # policy -> how it is written in a config
     policy_descriptions: Mapping[str, str]
     min_players: int
@@ -118,14 +119,24 @@ class Game:
     def empty_tally(self, rules):
         return self.tally(self.records.empty(0, rules))
 
+    def knob_label(self, path: str) -> str:
+        """A knob or one entry of it as a designer says it: ``rules.tokens[2][1]`` -> ``token 3, face 2``."""
+        from sim.knobs import knob_label
+
+        return knob_label(self.knobs, path)
+
+    def rules_at_players(self, table: Mapping[str, Any], players: int) -> dict[str, Any]:
+        """A ``[rules]`` table moved to another player count: knobs that follow the count go back to default."""
+        from sim.knobs import table_at_players
+
+        return table_at_players(self.knobs, table, players)
+
     def is_slow(self, seats: Sequence[str]) -> bool:
         return any(str(s).strip().split(":")[0] in self.slow_policies for s in seats)
 
     def describe(self) -> dict[str, Any]:
         """The game as ``lvsim games --json`` prints it: title, knobs (default, domain), policies."""
-        knobs = {
-            name: {"default": _plain(default), "values": values} for name, (default, values) in self.knobs.items()
-        }
+        knobs = {name: knob.describe() for name, knob in self.knobs.items()}
         policies = {
             name: {"syntax": self.policy_syntax[name], "description": self.policy_descriptions[name]}
             for name in self.policy_syntax
@@ -143,12 +154,6 @@ class TallyIO:
     from_records_file: Callable[[Path, Any], Any]  # (records path, rules) -> report tally
     shape: Callable[[Any], tuple]  # report tally -> what must match the rules (players, rounds, ...)
     rules_shape: Callable[[Any], tuple]  # rules -> the same
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    return value
 
 
 def lazy(target: str) -> Callable[..., Any]:

@@ -29,7 +29,6 @@ Decisions where the rules are silent (documented in ``docs/engine.md``):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from itertools import permutations
 from typing import Any
@@ -37,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from sim.errors import ConfigError, counted, shown
-from sim.knobs import RuleKnobs
+from sim.knobs import Choice, Custom, Flag, Int, Knob, RuleKnobs, declared, int_in, knob_table
 from sim.fever import enums as E
 
 # The rules document's stand-in deck: symbol -> cards. [default]
@@ -54,50 +53,46 @@ ANY = "*"
 DEALT_COMBINATION = {"waits": 0, "redeal": 1}
 MAX_REDEALS = 10
 
-KNOBS: dict[str, tuple[Any, str]] = {
-    "players": (4, f"{E.MIN_PLAYERS} to {E.MAX_PLAYERS}; 1 is a race to the target alone"),
-    "target": (10, f"points that win at once, 1 to {E.MAX_TARGET}"),
-    "deck": (
-        {name: count for name, count in DEFAULT_DECK},
-        f"table symbol = cards: names of letters, digits and _, 1 to {E.MAX_SYMBOLS} symbols, "
-        f"at most {E.MAX_CARDS} cards [default: a stand-in for the lost card list]",
-    ),
-    "paytable": (
-        [{"symbols": list(s), "points": p} for s, p in DEFAULT_PAYTABLE],
-        f"list of {{symbols = [3 entries], points = 1 to {E.MAX_POINTS}}}; an entry is a symbol, "
-        "alternatives joined by '|', or '*' for any [default: a stand-in for the lost pay table]",
-    ),
-    "reels_ordered": (False, "false (the reels match a pattern in any order) or true (reel 1 matches entry 1, ...)"),
-    "double_up": (True, "true or false: whether a player holding a combination may give it up to double"),
-    "double_extra_cards": (3, f"cards a double draws, 0 to {E.MAX_DOUBLE_EXTRA}"),
-    "double_max_cards": (3, f"most cards played on a doubling turn, 1 to {E.REELS}"),
-    "refill_after_scoring": (True, "true (the reels are refilled from the deck) or false (they stay empty until played on)"),
-    "reshuffle_discards": (True, "true (an empty deck is remade from the discards) or false (players stop drawing)"),
-    "dealt_combination": ("waits", "'waits' (a machine dealt showing a combination scores for nobody until played on) "
-                                   f"or 'redeal' (it is discarded and dealt again, at most {MAX_REDEALS} times)"),
-    "turn_cap": (200, f"turns after which a game without a winner is recorded as unfinished, 1 to {E.MAX_TURN_CAP:,}"),
-}
+KNOBS = knob_table(
+    Knob("players", 4, Int(E.MIN_PLAYERS, E.MAX_PLAYERS), "players", "1 is a race to the target alone"),
+    Knob("target", 10, Int(1, E.MAX_TARGET), "target", "points that win at once"),
+    Knob("deck", DEFAULT_DECK,
+         Custom(lambda v, field: _coerce_deck(v, field),
+                f"table symbol = cards: names of letters, digits and _, 1 to {E.MAX_SYMBOLS} symbols, "
+                f"at most {E.MAX_CARDS} cards", lambda deck: {name: count for name, count in deck}, "table"),
+         "symbol deck", "[default: a stand-in for the lost card list]"),
+    Knob("paytable", DEFAULT_PAYTABLE,
+         Custom(lambda v, field: _coerce_paytable(v, field),
+                f"list of {{symbols = [3 entries], points = 1 to {E.MAX_POINTS}}}; an entry is a symbol, "
+                "alternatives joined by '|', or '*' for any",
+                lambda table: [{"symbols": list(entries), "points": points} for entries, points in table],
+                "paytable"),
+         "pay table", "[default: a stand-in for the lost pay table]"),
+    Knob("reels_ordered", False, Flag(true="reel 1 matches entry 1, ...",
+                                      false="the reels match a pattern in any order"), "reels ordered"),
+    Knob("double_up", True, Flag(), "double up",
+         "whether a player holding a combination may give it up to double"),
+    Knob("double_extra_cards", 3, Int(0, E.MAX_DOUBLE_EXTRA), "cards a double draws",
+         applies=lambda rules: rules.double_up),
+    Knob("double_max_cards", 3, Int(1, E.REELS), "most cards on a doubling turn",
+         applies=lambda rules: rules.double_up),
+    Knob("refill_after_scoring", True, Flag(true="the reels are refilled from the deck",
+                                            false="they stay empty until played on"), "refill after scoring"),
+    Knob("reshuffle_discards", True, Flag(true="an empty deck is remade from the discards",
+                                          false="players stop drawing"), "reshuffle the discards"),
+    Knob("dealt_combination", "waits",
+         Choice({"waits": "a machine dealt showing a combination scores for nobody until played on",
+                 "redeal": f"it is discarded and dealt again, at most {MAX_REDEALS} times"}),
+         "a combination dealt"),
+    Knob("turn_cap", 200, Int(1, E.MAX_TURN_CAP), "turn cap",
+         "turns after which a game without a winner is recorded as unfinished"),
+)
 
 
-@dataclass(frozen=True)
+@declared(KNOBS)
 class Rules(RuleKnobs):
-    players: int = 4
-    target: int = 10
-    deck: tuple[tuple[str, int], ...] = DEFAULT_DECK
-    paytable: tuple[tuple[tuple[str, str, str], int], ...] = DEFAULT_PAYTABLE
-    reels_ordered: bool = False
-    double_up: bool = True
-    double_extra_cards: int = 3
-    double_max_cards: int = 3
-    refill_after_scoring: bool = True
-    reshuffle_discards: bool = True
-    dealt_combination: str = "waits"
-    turn_cap: int = 200
-
-    def __post_init__(self):
-        object.__setattr__(self, "deck", _coerce_deck(self.deck))
-        object.__setattr__(self, "paytable", _coerce_paytable(self.paytable))
-        _validate(self)
+    def check_combinations(self):
+        _check_combinations(self)
 
     # --- derived -------------------------------------------------------
     @property
@@ -233,22 +228,6 @@ class Rules(RuleKnobs):
         return " ".join(entries)
 
     # --- conversions ---------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "target": self.target,
-            "deck": {name: count for name, count in self.deck},
-            "paytable": [{"symbols": list(entries), "points": points} for entries, points in self.paytable],
-            "reels_ordered": self.reels_ordered,
-            "double_up": self.double_up,
-            "double_extra_cards": self.double_extra_cards,
-            "double_max_cards": self.double_max_cards,
-            "refill_after_scoring": self.refill_after_scoring,
-            "reshuffle_discards": self.reshuffle_discards,
-            "dealt_combination": self.dealt_combination,
-            "turn_cap": self.turn_cap,
-        }
-
     def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The arrays the jitted core takes: (scalars, cards in ``deck`` order, combination table, points)."""
         scalars = np.array(
@@ -275,23 +254,19 @@ class Rules(RuleKnobs):
  S_TURN_CAP, S_REDEAL) = range(10)
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
-
-
-def _coerce_deck(v: Any) -> Any:
+def _coerce_deck(v: Any, field: str = "deck") -> Any:
     if isinstance(v, dict):
         v = tuple(v.items())
     form = "a table of symbol = number of cards, e.g. { cherry = 10, seven = 2 }"
     if not isinstance(v, (list, tuple)) or not all(isinstance(p, (list, tuple)) and len(p) == 2 for p in v):
-        raise ConfigError("deck", f"must be {form}, got {shown(v)}")
+        raise ConfigError(field, f"must be {form}, got {shown(v)}")
     return tuple((name, count) for name, count in v)
 
 
-def _coerce_paytable(v: Any) -> Any:
+def _coerce_paytable(v: Any, field: str = "paytable") -> Any:
     form = "a list of { symbols = [three entries], points = n }"
     if not isinstance(v, (list, tuple)):
-        raise ConfigError("paytable", f"must be {form}, got {shown(v)}")
+        raise ConfigError(field, f"must be {form}, got {shown(v)}")
     out = []
     for i, row in enumerate(v):
         if isinstance(row, dict):
@@ -311,31 +286,8 @@ def _coerce_paytable(v: Any) -> Any:
     return tuple(out)
 
 
-def _int_in(name: str, v: Any, lo: int, hi: int) -> None:
-    if not _is_int(v):
-        raise ConfigError(name, f"must be an integer, got {shown(v)}")
-    if not lo <= v <= hi:
-        raise ConfigError(name, f"must be between {lo} and {hi}, got {v}")
-
-
-def _bool(name: str, v: Any) -> None:
-    if not isinstance(v, bool):
-        raise ConfigError(name, f"must be true or false, got {shown(v)}")
-
-
-def _validate(r: Rules) -> None:
-    _int_in("players", r.players, E.MIN_PLAYERS, E.MAX_PLAYERS)
-    _int_in("target", r.target, 1, E.MAX_TARGET)
-    _bool("reels_ordered", r.reels_ordered)
-    _bool("double_up", r.double_up)
-    _int_in("double_extra_cards", r.double_extra_cards, 0, E.MAX_DOUBLE_EXTRA)
-    _int_in("double_max_cards", r.double_max_cards, 1, E.REELS)
-    _bool("refill_after_scoring", r.refill_after_scoring)
-    _bool("reshuffle_discards", r.reshuffle_discards)
-    _int_in("turn_cap", r.turn_cap, 1, E.MAX_TURN_CAP)
-    if not isinstance(r.dealt_combination, str) or r.dealt_combination not in DEALT_COMBINATION:
-        raise ConfigError("dealt_combination", f"must be 'waits' or 'redeal', got {shown(r.dealt_combination)}")
-
+def _check_combinations(r: Rules) -> None:
+    """The deck and the pay table: symbols named once, enough cards to deal, patterns on symbols the deck holds."""
     names = [name for name, _ in r.deck]
     if not 1 <= len(names) <= E.MAX_SYMBOLS:
         raise ConfigError("deck", f"needs 1 to {E.MAX_SYMBOLS} symbols, got {len(names)}")
@@ -343,7 +295,7 @@ def _validate(r: Rules) -> None:
         if not isinstance(name, str) or not name or not name.replace("_", "a").isascii() \
                 or not name.replace("_", "a").isalnum():
             raise ConfigError("deck", f"a symbol is named with letters, digits and _, got {shown(name)}")
-        _int_in(f"deck.{name}", count, 1, E.MAX_SYMBOL_CARDS)
+        int_in(f"deck.{name}", count, 1, E.MAX_SYMBOL_CARDS)
     if len(set(names)) != len(names):
         raise ConfigError("deck", "names a symbol twice")
     total = sum(count for _, count in r.deck)
@@ -371,4 +323,4 @@ def _validate(r: Rules) -> None:
                         f"names the symbol {shown(name)}, which rules.deck does not hold "
                         f"(symbols: {', '.join(names)}; '*' is any symbol)",
                     )
-        _int_in(f"paytable[{i}].points", points, 1, E.MAX_POINTS)
+        int_in(f"paytable[{i}].points", points, 1, E.MAX_POINTS)

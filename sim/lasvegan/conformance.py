@@ -253,7 +253,7 @@ BAD_RULES: list[tuple[dict[str, Any], str]] = [
     ({"machines": ["suit:green", "value:5", "suit:orange"] * 4}, "machines[2]"),
     ({"machines": ["value:1"] * 5}, "machines"),
     ({"tokens": []}, "tokens"),
-    ({"tokens": [[1, 99]]}, "tokens[0]"),
+    ({"tokens": [[1, 99]]}, "tokens[0][1]"),
     ({"tokens": [[1]]}, "tokens"),
     ({"golden_token": [3, 4, 5]}, "golden_token"),
     ({"payout_order": "richest"}, "payout_order"),

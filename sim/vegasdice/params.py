@@ -29,13 +29,10 @@ Decisions where the rules are silent or ambiguous (each a knob):
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
-from typing import Any
-
 import numpy as np
 
-from sim.errors import ConfigError, shown
-from sim.knobs import RuleKnobs
+from sim.errors import ConfigError
+from sim.knobs import Flag, Choice, Int, Knob, ListOf, OrAuto, Pair, RuleKnobs, declared, knob_table
 from sim.vegasdice import enums as E
 
 # The 54 banknotes of the box: [value in dollars, count].
@@ -51,41 +48,34 @@ MAX_MONEY_STEPS = 2**24
 TIE_BREAKS = {"bills": E.TIE_BREAK_BILLS, "count": E.TIE_BREAK_COUNT, "none": E.TIE_BREAK_NONE}
 EMPTY_PILE = {"short": E.EMPTY_PILE_SHORT, "end": E.EMPTY_PILE_END}
 
-# Every knob: its default and the values it takes, for listings of the game.
-KNOBS: dict[str, tuple[Any, str]] = {
-    "players": (4, f"{E.MIN_PLAYERS} to {E.MAX_PLAYERS}"),
-    "rounds": (4, f"1 to {E.MAX_ROUNDS}"),
-    "dice_per_player": (8, f"coloured dice per player, 1 to {E.MAX_DICE}"),
-    "casinos": (6, f"{E.MIN_CASINOS} to {E.MAX_CASINOS}; a die shows 1 to casinos"),
-    "bills": (
-        [list(b) for b in DEFAULT_BILLS],
-        f"list of [value, count]: distinct values 1 to {E.MAX_BILL_VALUE:,} dollars, "
-        f"at most {E.MAX_BILL_KINDS} values and {E.MAX_BILLS} bills",
-    ),
-    "casino_minimum": (50_000, "dollars each casino is filled to at the start of a round, at least 1"),
-    "white_dice": ("auto", f"white dice per player, 0 (variant off) to {E.MAX_WHITE_DICE}, or 'auto' = 4/2/2/0 at 2/3/4/5 players"),
-    "white_dice_extra_at_3": ("auto", "true, false or 'auto' = on at 3 players when white_dice > 0"),
-    "tie_break": ("bills", "'bills' (largest bills first, then count), 'count' (most banknotes) or 'none' (shared win)"),
-    "empty_pile": ("short", "'short' (casinos take what is left) or 'end' (the game ends before a round the pile cannot fill)"),
-}
+KNOBS = knob_table(
+    Knob("players", 4, Int(E.MIN_PLAYERS, E.MAX_PLAYERS), "players"),
+    Knob("rounds", 4, Int(1, E.MAX_ROUNDS), "rounds"),
+    Knob("dice_per_player", 8, Int(1, E.MAX_DICE), "dice per player", "coloured dice per player"),
+    Knob("casinos", 6, Int(E.MIN_CASINOS, E.MAX_CASINOS), "casinos", "a die shows 1 to casinos"),
+    Knob("bills", DEFAULT_BILLS,
+         ListOf(Pair((Int(1, E.MAX_BILL_VALUE), Int(0, E.MAX_BILLS)), ("value", "count"),
+                     "a [value, count] integer pair"),
+                None, None, "bill {n}", "a list of [value, count] integer pairs"),
+         "banknotes", f"distinct values in dollars, at most {E.MAX_BILL_KINDS} values and {E.MAX_BILLS} bills"),
+    Knob("casino_minimum", 50_000, Int(1, MAX_MINIMUM), "casino minimum",
+         "dollars each casino is filled to at the start of a round"),
+    Knob("white_dice", "auto", OrAuto(Int(0, E.MAX_WHITE_DICE), "4/2/2/0 at 2/3/4/5 players"), "white dice",
+         "white dice per player; 0 turns the variant off"),
+    Knob("white_dice_extra_at_3", "auto", OrAuto(Flag(), "on at 3 players when white_dice > 0"),
+         "extra white dice at 3 players", follows_players=True, applies=lambda rules: rules.players == 3),
+    Knob("tie_break", "bills", Choice({"bills": "largest bills first, then count", "count": "most banknotes",
+                                       "none": "shared win"}), "tie break"),
+    Knob("empty_pile", "short", Choice({"short": "casinos take what is left",
+                                        "end": "the game ends before a round the pile cannot fill"}),
+         "an empty pile"),
+)
 
 
-@dataclass(frozen=True)
+@declared(KNOBS)
 class Rules(RuleKnobs):
-    players: int = 4
-    rounds: int = 4
-    dice_per_player: int = 8
-    casinos: int = 6
-    bills: tuple[tuple[int, int], ...] = DEFAULT_BILLS
-    casino_minimum: int = 50_000
-    white_dice: int | str = "auto"
-    white_dice_extra_at_3: bool | str = "auto"
-    tie_break: str = "bills"
-    empty_pile: str = "short"
-
-    def __post_init__(self):
-        object.__setattr__(self, "bills", _coerce_bills(self.bills))
-        _validate(self)
+    def check_combinations(self):
+        _check_combinations(self)
 
     # --- derived -------------------------------------------------------
     @property
@@ -118,11 +108,6 @@ class Rules(RuleKnobs):
         return sum(value * count for value, count in self.bills)
 
     # --- conversions ---------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["bills"] = [list(b) for b in self.bills]
-        return d
-
     def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The arrays the jitted core takes: (scalars, pile in ``bills`` order, values largest first)."""
         scalars = np.array(
@@ -146,58 +131,14 @@ class Rules(RuleKnobs):
 S_PLAYERS, S_ROUNDS, S_DICE, S_CASINOS, S_MINIMUM, S_WHITE, S_EXTRA_WHITE, S_TIE_BREAK, S_EMPTY_PILE = range(9)
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
-
-
-def _coerce_bills(v: Any) -> Any:
-    form = "a list of [value, count] integer pairs"
-    if not isinstance(v, (list, tuple)) or not all(
-        isinstance(b, (list, tuple)) and len(b) == 2 and all(_is_int(x) for x in b) for b in v
-    ):
-        raise ConfigError("bills", f"must be {form}, got {shown(v)}")
-    return tuple((int(value), int(count)) for value, count in v)
-
-
-def _int_in(name: str, v: Any, lo: int, hi: int) -> None:
-    if not _is_int(v):
-        raise ConfigError(name, f"must be an integer, got {shown(v)}")
-    if not lo <= v <= hi:
-        raise ConfigError(name, f"must be between {lo} and {hi}, got {v}")
-
-
-def _choice(name: str, v: Any, options) -> None:
-    if not isinstance(v, str) or v not in options:
-        opts = " or ".join(repr(o) for o in options)
-        raise ConfigError(name, f"must be {opts}, got {shown(v)}")
-
-
-def _validate(r: Rules) -> None:
-    _int_in("players", r.players, E.MIN_PLAYERS, E.MAX_PLAYERS)
-    _int_in("rounds", r.rounds, 1, E.MAX_ROUNDS)
-    _int_in("dice_per_player", r.dice_per_player, 1, E.MAX_DICE)
-    _int_in("casinos", r.casinos, E.MIN_CASINOS, E.MAX_CASINOS)
-    _int_in("casino_minimum", r.casino_minimum, 1, MAX_MINIMUM)
-    if r.white_dice != "auto":
-        if isinstance(r.white_dice, str):
-            raise ConfigError("white_dice", f"must be a number or 'auto', got {shown(r.white_dice)}")
-        _int_in("white_dice", r.white_dice, 0, E.MAX_WHITE_DICE)
-    if r.white_dice_extra_at_3 != "auto":
-        if not isinstance(r.white_dice_extra_at_3, bool):
-            raise ConfigError(
-                "white_dice_extra_at_3", f"must be true, false or 'auto', got {shown(r.white_dice_extra_at_3)}"
-            )
-        if r.white_dice_extra_at_3 and r.players != 3:
-            raise ConfigError(
-                "white_dice_extra_at_3", f"the extra white dice are a 3-player rule, but players is {r.players}"
-            )
-    _choice("tie_break", r.tie_break, tuple(TIE_BREAKS))
-    _choice("empty_pile", r.empty_pile, tuple(EMPTY_PILE))
-
+def _check_combinations(r: Rules) -> None:
+    """The extra white dice at 3 players only; bills each value once, enough to fill the casinos."""
+    if r.white_dice_extra_at_3 is True and r.players != 3:
+        raise ConfigError(
+            "white_dice_extra_at_3", f"the extra white dice are a 3-player rule, but players is {r.players}"
+        )
     values = [value for value, _ in r.bills]
     for i, (value, count) in enumerate(r.bills):
-        _int_in(f"bills[{i}][0]", value, 1, E.MAX_BILL_VALUE)
-        _int_in(f"bills[{i}][1]", count, 0, E.MAX_BILLS)
         if values.index(value) != i:
             raise ConfigError(f"bills[{i}]", f"lists the value {value} again (give each value once, with its count)")
     if not 1 <= len(r.bill_values) <= E.MAX_BILL_KINDS:

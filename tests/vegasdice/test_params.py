@@ -34,7 +34,7 @@ def test_the_defaults_are_the_box():
         ({"white_dice": "some"}, "white_dice", "a number or 'auto'"),
         ({"white_dice_extra_at_3": 2}, "white_dice_extra_at_3", "true, false or 'auto'"),
         ({"white_dice_extra_at_3": True, "players": 4}, "white_dice_extra_at_3", "3-player rule"),
-        ({"tie_break": "money"}, "tie_break", "'bills' or 'count' or 'none'"),
+        ({"tie_break": "money"}, "tie_break", "'bills', 'count' or 'none'"),
         ({"empty_pile": "reshuffle"}, "empty_pile", "'short' or 'end'"),
         ({"bills": 5}, "bills", "list of \\[value, count\\] integer pairs"),
         ({"bills": [[10000]]}, "bills", "list of \\[value, count\\]"),
