@@ -129,3 +129,26 @@ def test_the_records_written_to_parquet_are_the_flat_table_of_every_game(game_id
     frame = pa.Table.from_pandas(game.records.to_frame(rec), preserve_index=False)
     table = game.records.to_arrow(rec)
     assert table.equals(frame.replace_schema_metadata(None))
+
+
+def test_games_come_from_the_entry_point_group_shipped_ones_first(monkeypatch):
+    """A game of another package registers under ``lvsim.games`` and is listed after the shipped ones."""
+    from importlib.metadata import EntryPoint
+
+    import sim.games
+
+    shipped = [EntryPoint(g, sim.games.ENTRY_POINTS[g].value, sim.games.GROUP) for g in reversed(GAME_IDS)]
+    extra = EntryPoint("aardvark", "somewhere.game:GAME", sim.games.GROUP)
+    monkeypatch.setattr(sim.games, "entry_points", lambda group: [extra, *shipped] if group == sim.games.GROUP else [])
+    assert list(sim.games._registered()) == [*GAME_IDS, "aardvark"]
+
+
+def test_two_packages_registering_one_id_are_refused(monkeypatch):
+    from importlib.metadata import EntryPoint
+
+    import sim.games
+
+    clash = [EntryPoint("fever", "a.game:GAME", sim.games.GROUP), EntryPoint("fever", "b.game:GAME", sim.games.GROUP)]
+    monkeypatch.setattr(sim.games, "entry_points", lambda group: clash)
+    with pytest.raises(RuntimeError, match="two games register the id 'fever'"):
+        sim.games._registered()
