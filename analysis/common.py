@@ -17,6 +17,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from analysis.stats import mean_and_sd, mean_interval, wilson_interval
+from sim.metrics import Metric
 
 
 def win_unit(players: int) -> int:
@@ -185,8 +186,8 @@ def skill_gap_lines(summary: dict) -> list[str]:
     return lines
 
 
-def strength_lines(summary: dict, metrics: dict) -> list[str]:
-    """The strength-profile block of a summary table: ``metrics`` maps a metric to (label, kind)."""
+def strength_lines(summary: dict, metrics: Sequence[Metric]) -> list[str]:
+    """The strength-profile block of a summary table: a row for each of ``metrics``, by its short name."""
     strength = summary.get("strength")
     if not strength or not strength.get("profiles"):
         return []
@@ -195,9 +196,10 @@ def strength_lines(summary: dict, metrics: dict) -> list[str]:
     lines = ["", "Against player strength (every seat one policy, same deals; 95% CI below each value)"]
     lines.append(f"  {'':<25}" + "".join(f"{p['policy'].split(':')[0]:>{width}}" for p in profiles))
     show = {"pct": pct, "pts": pts, "num": num}
-    for key, (label, kind) in metrics.items():
+    for metric in metrics:
+        key, kind = metric.name, metric.style
         cells = [show[kind](p["metrics"][key][0]) for p in profiles]
-        lines.append(f"  {label:<25}" + "".join(f"{c:>{width}}" for c in cells))
+        lines.append(f"  {metric.title:<25}" + "".join(f"{c:>{width}}" for c in cells))
         intervals = [_strength_ci(kind, *p["metrics"][key][1:3]) for p in profiles]
         lines.append(f"  {'':<25}" + "".join(f"{c:>{width}}" for c in intervals))
     lines.append(f"  {'games':<25}" + "".join(f"{p['games']:>{width},}" for p in profiles))

@@ -392,7 +392,7 @@ def strength_section(results) -> str:
         )
     game = results.config.game_spec
     metrics = game.strength_metrics
-    labels = {m: (spec.label, spec.kind) for m, spec in metrics.items()}
+    labels = {m: (spec.label, spec.style) for m, spec in metrics.items()}
     profile = strength_table(strength, metrics)
     policies = [p["policy"] for p in strength["profiles"]]
     header = ["metric", *[f"{p} ({p_games:,} games)" for p, p_games in

@@ -42,10 +42,6 @@ class RunResults:
         return self.config.players
 
     @property
-    def rounds(self) -> int:
-        return self.config.rules.rounds
-
-    @property
     def games(self) -> int:
         return self.tally.games
 

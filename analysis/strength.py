@@ -99,7 +99,7 @@ def verdict(strength: Mapping[str, Any], run_policy: str | None, metrics: Mappin
         far = [m for m in metrics if moves(metrics[m].material, b[m], c[m])]
         if far:
             sentence += (f" {lookahead.split(':')[0].capitalize()} seats ({profiles[lookahead]['games']:,} games) differ "
-                         f"from {strong} too: " + "; ".join(f"{metrics[m].label} {_show(metrics[m].kind, c[m][0])}"
+                         f"from {strong} too: " + "; ".join(f"{metrics[m].label} {_show(metrics[m].style, c[m][0])}"
                                                             for m in far)
                          + f", so even {strong} is not yet the strongest table.")
         else:
@@ -109,7 +109,7 @@ def verdict(strength: Mapping[str, Any], run_policy: str | None, metrics: Mappin
 
 
 def _changes(metrics: Mapping[str, Any], moved: list[str], a: Mapping[str, list], b: Mapping[str, list]) -> str:
-    return "; ".join(f"{metrics[m].label} {_show(metrics[m].kind, a[m][0])} → {_show(metrics[m].kind, b[m][0])}"
+    return "; ".join(f"{metrics[m].label} {_show(metrics[m].style, a[m][0])} → {_show(metrics[m].style, b[m][0])}"
                      for m in moved)
 
 

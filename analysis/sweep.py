@@ -24,10 +24,8 @@ import pandas as pd
 
 from analysis.common import win_unit
 from analysis.stats import MIN_SAMPLES, mean_and_sd, mean_interval, t95
+from sim.metrics import ADVANTAGE
 
-# Lists of the summary that run over rounds rather than seats; the number
-# in their columns is the round (end_round_share_r2: games ended after round 2).
-ROUND_LISTS = ("end_round_share",)
 # Columns that time the run: they differ from one run of the same games to the next.
 TIMING_COLUMNS = ("seconds", "games_per_second")
 
@@ -40,14 +38,16 @@ READ_BATCH_GAMES = 65_536
 def summary_row(summary: Mapping[str, Any]) -> dict[str, Any]:
     """A run summary (``lvsim run --json``) flattened into one row of plain columns.
 
-    Lists by seat become ``win_share_s0``, ``win_share_s1`` …; lists by round
-    ``end_round_share_r1`` …; nested tables ``swing_mean``, ``amount_mean_golden``;
+    Lists by seat become ``win_share_s0``, ``win_share_s1`` …; lists by round (the
+    game's metrics declared ``per=ROUND``) ``end_round_share_r1`` …; nested tables
+    ``swing_mean``, ``amount_mean_golden``;
     the skill gap's duels ``skill_gap_greedy_vs_random`` (the strong seat's win share);
     the strength profile's metrics ``strength_expert_elimination_rate`` …;
     an interval ``x_ci`` becomes ``x_lo`` and ``x_hi`` beside ``x``. Undefined
     values (None) become nan.
     """
     row: dict[str, Any] = {}
+    round_lists = _round_lists(summary.get("game"))
     for key, value in summary.items():
         if key.endswith("_ci") and key[: -len("_ci")] in summary:
             continue
@@ -69,7 +69,7 @@ def summary_row(summary: Mapping[str, Any]) -> dict[str, Any]:
             for sub, v in value.items():
                 row[f"{key}_{sub}"] = _number(v)
         elif isinstance(value, list):
-            letter, start = ("r", 1) if key in ROUND_LISTS else ("s", 0)
+            letter, start = ("r", 1) if key in round_lists else ("s", 0)
             name = "policy" if key == "policies" else key
             for i, v in enumerate(value):
                 column = f"{name}_{letter}{i + start}"
@@ -81,6 +81,17 @@ def summary_row(summary: Mapping[str, Any]) -> dict[str, Any]:
             if ci is not None:
                 row[f"{key}_lo"], row[f"{key}_hi"] = map(_number, ci)
     return row
+
+
+def _round_lists(game_id) -> tuple[str, ...]:
+    """The summary lists of the game ``game_id`` that run over rounds (none for a summary of no known game)."""
+    from sim.errors import ConfigError
+    from sim.games import get_game
+
+    try:
+        return get_game(game_id).round_lists
+    except ConfigError:
+        return ()
 
 
 def metric_columns(config) -> list[str]:
@@ -172,7 +183,9 @@ def paired_differences(
             # Python integers: exact whatever the number of games.
             sums[m] += [int(d.sum()), int((d * d).sum()), int(x.sum()), int((x * x).sum()),
                         int(y.sum()), int((y * y).sum())]
-    return {m: _difference(sums[m], games, unit if m == "first_player_advantage" else 1) for m in metrics}
+    # An advantage is a difference of win shares: its per-game values count win units.
+    units = {m: unit if game.metric[m].kind == ADVANTAGE else 1 for m in metrics}
+    return {m: _difference(sums[m], games, units[m]) for m in metrics}
 
 
 def _difference(sums, n: int, unit: int) -> dict[str, float | int | None]:

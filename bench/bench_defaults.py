@@ -73,7 +73,7 @@ def main() -> None:
               f"reference {reference}")
         print(f"  {'policy':16s} {'cost':>6s}  " + "  ".join(f"{m[:26]:>26s}" for m in metrics) + "  moves")
         print(f"  {reference:16s} {'':>6s}  " + "  ".join(
-            f"{show(metrics[m].kind, ref[m][0]):>26s}" for m in metrics))
+            f"{show(metrics[m].style, ref[m][0]):>26s}" for m in metrics))
         best = None
         for policy in candidates:
             timing = max(200, args.timing_games // 10) if policy != "greedy" and game.is_slow([policy]) else args.timing_games
@@ -86,8 +86,8 @@ def main() -> None:
                     cells.append(f"{'n/a':>26s}")
                     continue
                 moved += moves(spec.material, ref[m], mine[m])
-                scale = 1 if spec.kind == "num" else 100
-                cells.append(f"{show(spec.kind, mine[m][0])} ({scale * d[0]:+.2f} [{scale * d[1]:+.2f},"
+                scale = spec.scale
+                cells.append(f"{show(spec.style, mine[m][0])} ({scale * d[0]:+.2f} [{scale * d[1]:+.2f},"
                              f" {scale * d[2]:+.2f}])".rjust(26))
             print(f"  {policy:16s} {cost:5.1f}x  " + "  ".join(cells) + f"  {moved}", flush=True)
             if cost <= COST_LIMIT and (best is None or moved <= best[1]):

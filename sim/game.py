@@ -18,9 +18,11 @@ lives once outside the game packages.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+from sim.metrics import ROUND, Metric, by_name
 
 if TYPE_CHECKING:  # the machinery's command line starts without numpy
     import numpy as np
@@ -41,15 +43,6 @@ class SkillDuel:
     policy: str
     against: str
     factor: int = 1
-
-
-@dataclass(frozen=True)
-class StrengthMetric:
-    """A headline metric of the strength profile: its label, how it reads, the smallest difference that matters."""
-
-    label: str
-    kind: str  # "pct" (a rate), "pts" (an advantage in points) or "num"
-    material: float
 
 
 @dataclass(frozen=True)
@@ -88,23 +81,71 @@ class Game:
     skill_gap_games: int  # deals of the skill gap for a large run
     strength_policies: tuple[str, ...]  # every seat one of these, on strength_games each
     strength_slow_policy: str | None  # and this one on strength_lookahead_games
-    strength_metrics: Mapping[str, StrengthMetric]
+    # Every metric of the game's summary that the machinery reads, declared once (sim.metrics): the
+    # headline metrics in the order the strength profile shows them, then the others.
+    metrics: tuple[Metric, ...]
     strength_order: tuple[str, ...]  # the profiles compared with the run's, strongest first
     # Every seat's policy when a config has no [policies]: the strongest policy costing
     # at most about ten times greedy's (bench/bench_defaults.py measures the choice).
     default_policy: str
-    paired_metrics: Mapping[str, str]  # sweep metrics compared game by game -> title
-    sweep_plotted: Mapping[str, tuple[str, float, bool]]  # 4 metrics -> (axis label, scale shown, signed)
+    sweep_panels: tuple[str, ...]  # the 4 metrics of a sweep's figure, in panel order
     sweep_heatmap: tuple[str, ...]  # metrics of a sweep's heat maps
     per_game: Callable[..., dict[str, np.ndarray]]  # (records, players, win unit) -> paired values, integers
     per_game_fields: tuple[str, ...]  # record fields per_game reads
     slow_policies: tuple[str, ...] = ()  # policies played in small batches so that progress shows
-    # Rates of the rules' holes (summary metric -> what it counts): a sweep flags
-    # the cells where one rises well above the baseline's.
-    rule_holes: Mapping[str, str] = field(default_factory=dict)
     # The module answering the conformance suite's questions (tests/conformance),
     # e.g. "sim.lasvegan.conformance"; imported only by the tests.
     conformance: str = ""
+
+    def __post_init__(self):
+        declared = by_name(self.metrics)
+        for role, names in (("sweep_panels", self.sweep_panels), ("sweep_heatmap", self.sweep_heatmap)):
+            for name in names:
+                if name not in declared:
+                    raise ValueError(f"{self.id}: {role} names {name!r}, which is not among the game's metrics")
+
+    # --- the metric declarations as each part of the machinery reads them ----
+
+    @property
+    def metric(self) -> dict[str, Metric]:
+        """Every declared metric by name."""
+        return by_name(self.metrics)
+
+    @property
+    def headline_metrics(self) -> dict[str, Metric]:
+        """The metrics a designer judges rules by, in the order the reports show them."""
+        return {m.name: m for m in self.metrics if m.headline}
+
+    @property
+    def strength_metrics(self) -> dict[str, Metric]:
+        """The strength profile's metrics: the headline ones."""
+        return self.headline_metrics
+
+    @property
+    def paired_metrics(self) -> dict[str, str]:
+        """Metrics a sweep compares game by game -> title: those of the sweep's figure first, in its order."""
+        paired = [m for m in self.metrics if m.paired]
+        first = {name: i for i, name in enumerate(self.sweep_panels)}
+        paired.sort(key=lambda m: first.get(m.name, len(first)))  # stable: the others in declaration order
+        return {m.name: m.title for m in paired}
+
+    @property
+    def sweep_plotted(self) -> dict[str, tuple[str, float, bool]]:
+        """The sweep figure's metrics -> (axis label, scale shown, signed)."""
+        declared = self.metric
+        return {name: (declared[name].axis_label, declared[name].scale, declared[name].signed)
+                for name in self.sweep_panels}
+
+    @property
+    def rule_holes(self) -> dict[str, str]:
+        """Rates of the rules' holes -> what each counts: a sweep flags the cells where one rises well above
+        the baseline's, a tune its side effects."""
+        return {m.name: m.hole for m in self.metrics if m.hole}
+
+    @property
+    def round_lists(self) -> tuple[str, ...]:
+        """Summary lists indexed by round rather than by seat."""
+        return tuple(m.name for m in self.metrics if m.per == ROUND)
 
     # --- derived, the same for every game ------------------------------------
 

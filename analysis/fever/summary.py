@@ -40,6 +40,7 @@ from analysis import common
 from analysis.common import json_ready, share, win_share_metrics
 from analysis.stats import FirstGames, IntHistogram, mean_and_sd, mean_interval, wilson_interval
 from sim.fever import enums as E
+from sim.fever.game import GAME
 from sim.fever.records import empty_records
 
 PERCENTILES = (5, 50, 95)
@@ -357,12 +358,7 @@ def paired_values(rec: Mapping[str, np.ndarray], players: int, unit: int) -> dic
 
 # --- text --------------------------------------------------------------------
 
-TEXT_STRENGTH_METRICS = {
-    "first_player_advantage": ("first-player advantage", "pts"),
-    "unfinished_rate": ("unfinished games", "pct"),
-    "turns_mean": ("turns per finished game", "num"),
-    "double_rate": ("turns that double", "pct"),
-}
+TEXT_STRENGTH_METRICS = ("first_player_advantage", "unfinished_rate", "turns_mean", "double_rate")
 
 
 def summary_table(summary: Mapping[str, Any]) -> str:
@@ -402,6 +398,6 @@ def summary_table(summary: Mapping[str, Any]) -> str:
                            f"{num_ci(summary['double_gain_ci'])}  points scored minus points given up"))
     lines.append(table_row("reshuffles per game", num(summary["reshuffles_per_game"], 2)))
     lines += skill_gap_lines(summary)
-    lines += strength_lines(summary, TEXT_STRENGTH_METRICS)
+    lines += strength_lines(summary, [GAME.metric[m] for m in TEXT_STRENGTH_METRICS])
     lines += ["", played_line(summary)]
     return "\n".join(lines)

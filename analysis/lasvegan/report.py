@@ -214,7 +214,7 @@ def _elimination_section(results: RunResults) -> str:
     # ends the game) would only add a column of zeros.
     reasons = [r for r in tables.END_REASONS if ends.loc[ends["reason"] == r, "count"].sum()]
     rows = []
-    for r in range(1, results.rounds + 1):
+    for r in range(1, results.config.rules.rounds + 1):
         cells = [f"round {r}"]
         for reason in reasons:
             row = ends[(ends["round"] == r) & (ends["reason"] == reason)].iloc[0]

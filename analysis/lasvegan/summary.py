@@ -42,17 +42,14 @@ from analysis.common import (
     worst_seat_advantage_corrected,
 )
 from analysis.stats import IntHistogram, mean_and_sd, mean_interval, wilson_interval
+from sim.lasvegan.game import GAME
 from sim.lasvegan.records import empty_records
 
 KIND_NAMES = ("colour", "points", "golden")  # rows of the records' ``amount`` field
 PERCENTILES = (5, 50, 95)
 GAME_TITLES = {"lasvegan": "Las Vegan"}
 # The strength profile's rows in the text summary (the report shows every headline metric).
-TEXT_STRENGTH_METRICS = {
-    "elimination_rate": ("elimination rate", "pct"),
-    "mean_rounds": ("rounds played", "num"),
-    "first_player_advantage": ("first-player advantage", "pts"),
-}
+TEXT_STRENGTH_METRICS = ("elimination_rate", "mean_rounds", "first_player_advantage")
 
 
 @dataclass(eq=False)
@@ -263,7 +260,7 @@ def summary_table(summary: Mapping[str, Any]) -> str:
     finals = "  ".join(f"{s}: {_num(m)}" for s, m in enumerate(summary["final_cabbages_mean"]))
     lines.append(f"  {'final mean by seat':<25}{finals}")
     lines += skill_gap_lines(summary)
-    lines += strength_lines(summary, TEXT_STRENGTH_METRICS)
+    lines += strength_lines(summary, [GAME.metric[m] for m in TEXT_STRENGTH_METRICS])
     lines.append("")
     lines.append(played_line(summary))
     return "\n".join(lines)

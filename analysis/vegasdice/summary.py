@@ -44,6 +44,7 @@ from analysis import common
 from analysis.common import json_ready, share, win_share_metrics
 from analysis.stats import FirstGames, IntHistogram, mean_and_sd, mean_interval, wilson_interval
 from sim.vegasdice import enums as E
+from sim.vegasdice.game import GAME
 from sim.vegasdice.records import empty_records
 
 PERCENTILES = (50, 95)
@@ -412,11 +413,7 @@ def paired_values(rec: Mapping[str, np.ndarray], players: int, unit: int) -> dic
 # --- text --------------------------------------------------------------------
 
 # The strength profile's rows in the text summary.
-TEXT_STRENGTH_METRICS = {
-    "first_player_advantage": ("first-player advantage", "pts"),
-    "worst_seat_advantage": ("worst seat's advantage", "pts"),
-    "tie_rate": ("tie rate", "pct"),
-}
+TEXT_STRENGTH_METRICS = ("first_player_advantage", "worst_seat_advantage", "tie_rate")
 
 
 def summary_table(summary: Mapping[str, Any]) -> str:
@@ -451,7 +448,7 @@ def summary_table(summary: Mapping[str, Any]) -> str:
     if summary.get("short_casino_rate"):
         lines.append(table_row("casinos short", pct(summary["short_casino_rate"]), "of casinos set up"))
     lines += skill_gap_lines(summary)
-    lines += strength_lines(summary, TEXT_STRENGTH_METRICS)
+    lines += strength_lines(summary, [GAME.metric[m] for m in TEXT_STRENGTH_METRICS])
     lines += ["", played_line(summary)]
     return "\n".join(lines)
 

@@ -6,7 +6,27 @@ from sim.fever import enums as E
 from sim.fever.params import KNOBS, Rules
 from sim.fever.policies import N_POLICY_PARAMS, POLICY_DESCRIPTIONS, POLICY_SYNTAX, parse_policy
 from sim.fever.records import LAYOUT
-from sim.game import Game, SkillDuel, StrengthMetric, TallyIO, lazy
+from sim.game import Game, SkillDuel, TallyIO, lazy
+from sim.metrics import (
+    CLUSTER, FIRST_PLAYER_ADVANTAGE, MEAN, RATE, STUDENT_T, WILSON, WIN_SHARE, WORST_SEAT_ADVANTAGE,
+    WORST_SEAT_ADVANTAGE_CORRECTED, Metric,
+)
+
+# The headline metrics first, in the order the strength profile shows them. One winner a game: no ties.
+METRICS = (
+    FIRST_PLAYER_ADVANTAGE,
+    Metric("unfinished_rate", "games the turn cap ends", RATE, WILSON, higher_is_better=False, headline=True,
+           material=0.02, paired=True, short="unfinished games"),
+    Metric("turns_mean", "turns per finished game", MEAN, STUDENT_T, headline=True, material=5.0),
+    Metric("double_rate", "turns that double", RATE, WILSON, headline=True, material=0.02),
+    Metric("drought_rate", "rounds nobody can score", RATE, CLUSTER, higher_is_better=False, headline=True,
+           material=0.02),
+    Metric("turns_per_game", "turns per game", MEAN, STUDENT_T, paired=True),
+    WIN_SHARE,
+    # The strength profile judges the first seat only.
+    WORST_SEAT_ADVANTAGE.but(headline=False),
+    WORST_SEAT_ADVANTAGE_CORRECTED,
+)
 
 GAME = Game(
     id=E.GAME_ID,
@@ -40,26 +60,10 @@ GAME = Game(
     skill_gap_games=256,
     strength_policies=("random", "greedy", "montecarlo:4"),
     strength_slow_policy="montecarlo:16",
-    strength_metrics={
-        "first_player_advantage": StrengthMetric("first-player advantage", "pts", 0.02),
-        "unfinished_rate": StrengthMetric("games the turn cap ends", "pct", 0.02),
-        "turns_mean": StrengthMetric("turns per finished game", "num", 5.0),
-        "double_rate": StrengthMetric("turns that double", "pct", 0.02),
-        "drought_rate": StrengthMetric("rounds nobody can score", "pct", 0.02),
-    },
+    metrics=METRICS,
     strength_order=("montecarlo:4", "greedy"),
     default_policy="montecarlo:4",
-    paired_metrics={
-        "first_player_advantage": "first-player advantage",
-        "unfinished_rate": "unfinished games",
-        "turns_per_game": "turns per game",
-    },
-    sweep_plotted={
-        "first_player_advantage": ("first-player advantage (percentage points)", 100, True),
-        "unfinished_rate": ("games the turn cap ends (%)", 100, False),
-        "turns_mean": ("turns per finished game", 1, False),
-        "drought_rate": ("rounds nobody can score (%)", 100, False),
-    },
+    sweep_panels=("first_player_advantage", "unfinished_rate", "turns_mean", "drought_rate"),
     sweep_heatmap=("turns_mean", "unfinished_rate"),
     per_game=lazy("analysis.fever.summary:paired_values"),
     per_game_fields=("win_share", "winner", "turns"),

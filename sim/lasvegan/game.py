@@ -2,11 +2,33 @@
 
 from __future__ import annotations
 
-from sim.game import Game, SkillDuel, StrengthMetric, TallyIO, lazy
+from sim.game import Game, SkillDuel, TallyIO, lazy
 from sim.lasvegan import enums as E
 from sim.lasvegan.params import KNOBS, Rules
 from sim.lasvegan.policies import N_POLICY_PARAMS, POLICY_DESCRIPTIONS, POLICY_SYNTAX, parse_policy
 from sim.lasvegan.records import LAYOUT
+from sim.metrics import (
+    CLUSTER, FIRST_PLAYER_ADVANTAGE, MEAN, NO_INTERVAL, RATE, ROUND, STUDENT_T, TIE_RATE, WILSON, WIN_SHARE,
+    WORST_SEAT_ADVANTAGE, WORST_SEAT_ADVANTAGE_CORRECTED, Metric,
+)
+
+# The headline metrics first, in the order the strength profile shows them.
+METRICS = (
+    Metric("elimination_rate", "elimination rate", RATE, WILSON, headline=True, material=0.03, paired=True),
+    FIRST_PLAYER_ADVANTAGE,
+    WORST_SEAT_ADVANTAGE,
+    Metric("mean_rounds", "mean rounds", MEAN, STUDENT_T, headline=True, material=0.1, paired=True,
+           short="rounds played", axis="rounds played"),
+    Metric("mean_abs_swing", "mean |swing| per round", MEAN, CLUSTER, headline=True, material=0.25),
+    TIE_RATE.but(material=0.03),
+    WIN_SHARE,
+    WORST_SEAT_ADVANTAGE_CORRECTED,
+    Metric("end_round_share", "games ended after each round", RATE, NO_INTERVAL, per=ROUND),
+    Metric("shortfall_rate", "reserve shortfall rate", RATE, NO_INTERVAL, higher_is_better=False,
+           hole="rounds in which the reserve could not pay every gain"),
+    Metric("seven_no_slot_rate", "7s with no free slot", RATE, NO_INTERVAL, higher_is_better=False,
+           hole="games in which a 7 was won with no free slot for a token"),
+)
 
 GAME = Game(
     id="lasvegan",
@@ -46,35 +68,13 @@ GAME = Game(
     skill_gap_games=64,
     strength_policies=("random", "greedy", "expert"),
     strength_slow_policy="lookahead:16",
-    strength_metrics={
-        "elimination_rate": StrengthMetric("elimination rate", "pct", 0.03),
-        "first_player_advantage": StrengthMetric("first-player advantage", "pts", 0.02),
-        "worst_seat_advantage": StrengthMetric("worst seat's advantage", "pts", 0.02),
-        "mean_rounds": StrengthMetric("mean rounds", "num", 0.1),
-        "mean_abs_swing": StrengthMetric("mean |swing| per round", "num", 0.25),
-        "tie_rate": StrengthMetric("tie rate", "pct", 0.03),
-    },
+    metrics=METRICS,
     strength_order=("expert", "greedy"),
     default_policy="expert",
-    paired_metrics={
-        "first_player_advantage": "first-player advantage",
-        "elimination_rate": "elimination rate",
-        "mean_rounds": "rounds played",
-        "tie_rate": "tie rate",
-    },
-    sweep_plotted={
-        "first_player_advantage": ("first-player advantage (percentage points)", 100, True),
-        "elimination_rate": ("elimination rate (%)", 100, False),
-        "mean_rounds": ("rounds played", 1, False),
-        "tie_rate": ("tie rate (%)", 100, False),
-    },
+    sweep_panels=("first_player_advantage", "elimination_rate", "mean_rounds", "tie_rate"),
     sweep_heatmap=("elimination_rate", "first_player_advantage"),
     per_game=lazy("analysis.lasvegan.summary:paired_values"),
     per_game_fields=("win_share", "elim_round", "rounds_played"),
     slow_policies=("lookahead",),
-    rule_holes={
-        "shortfall_rate": "rounds in which the reserve could not pay every gain",
-        "seven_no_slot_rate": "games in which a 7 was won with no free slot for a token",
-    },
     conformance="sim.lasvegan.conformance",
 )

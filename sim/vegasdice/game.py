@@ -2,11 +2,28 @@
 
 from __future__ import annotations
 
-from sim.game import Game, SkillDuel, StrengthMetric, TallyIO, lazy
+from sim.game import Game, SkillDuel, TallyIO, lazy
+from sim.metrics import (
+    FIRST_PLAYER_ADVANTAGE, NO_INTERVAL, RATE, TIE_RATE, WILSON, WIN_SHARE, WORST_SEAT_ADVANTAGE,
+    WORST_SEAT_ADVANTAGE_CORRECTED, Metric,
+)
 from sim.vegasdice import enums as E
 from sim.vegasdice.params import KNOBS, Rules
 from sim.vegasdice.policies import N_POLICY_PARAMS, POLICY_DESCRIPTIONS, POLICY_SYNTAX, parse_policy
 from sim.vegasdice.records import LAYOUT
+
+# The headline metrics in the order the strength profile shows them; the money tie rate is only compared.
+METRICS = (
+    FIRST_PLAYER_ADVANTAGE,
+    WORST_SEAT_ADVANTAGE,
+    TIE_RATE,
+    Metric("money_tie_rate", "money tie rate", RATE, WILSON, paired=True),
+    Metric("tie_cancel_rate", "casino payouts cancelled by ties", RATE, WILSON, headline=True, material=0.03),
+    Metric("white_dice_share", "money won by the white dice", RATE, NO_INTERVAL, headline=True, material=0.02),
+    Metric("unclaimed_share", "money nobody won", RATE, NO_INTERVAL, headline=True, material=0.02),
+    WIN_SHARE,
+    WORST_SEAT_ADVANTAGE_CORRECTED,
+)
 
 GAME = Game(
     id=E.GAME_ID,
@@ -40,27 +57,10 @@ GAME = Game(
     skill_gap_games=256,
     strength_policies=("random", "greedy"),
     strength_slow_policy="montecarlo:16",
-    strength_metrics={
-        "first_player_advantage": StrengthMetric("first-player advantage", "pts", 0.02),
-        "worst_seat_advantage": StrengthMetric("worst seat's advantage", "pts", 0.02),
-        "tie_rate": StrengthMetric("tie rate", "pct", 0.02),
-        "tie_cancel_rate": StrengthMetric("casino payouts cancelled by ties", "pct", 0.03),
-        "white_dice_share": StrengthMetric("money won by the white dice", "pct", 0.02),
-        "unclaimed_share": StrengthMetric("money nobody won", "pct", 0.02),
-    },
+    metrics=METRICS,
     strength_order=("greedy",),
     default_policy="greedy",
-    paired_metrics={
-        "first_player_advantage": "first-player advantage",
-        "tie_rate": "tie rate",
-        "money_tie_rate": "money tie rate",
-    },
-    sweep_plotted={
-        "first_player_advantage": ("first-player advantage (percentage points)", 100, True),
-        "tie_rate": ("tie rate (%)", 100, False),
-        "money_tie_rate": ("money tie rate (%)", 100, False),
-        "white_dice_share": ("money won by the white dice (%)", 100, False),
-    },
+    sweep_panels=("first_player_advantage", "tie_rate", "money_tie_rate", "white_dice_share"),
     sweep_heatmap=("first_player_advantage", "white_dice_share"),
     per_game=lazy("analysis.vegasdice.summary:paired_values"),
     per_game_fields=("win_share", "money_tied"),

@@ -165,8 +165,7 @@ def test_the_terminal_strength_table_shows_each_values_interval():
         ],
         "verdict": {"sentence": "The verdict holds."},
     }
-    metrics = {"elimination_rate": ("elimination rate", "pct"), "mean_rounds": ("rounds played", "num"),
-               "first_player_advantage": ("first-player advantage", "pts")}
+    metrics = [GAME.metric[m] for m in ("elimination_rate", "mean_rounds", "first_player_advantage")]
     lines = strength_lines({"strength": strength}, metrics)
     text = "\n".join(lines)
     assert "95% CI" in lines[1]

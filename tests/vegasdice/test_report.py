@@ -146,9 +146,9 @@ def test_the_example_games_are_told_round_by_round(small_dice_run, results):
     text = small_dice_run.report.read_text(encoding="utf-8")
     first = re.search(r'<article class="example" id="example-typical".*?</article>', text, re.S).group()
     story = visible(first)
-    for r in range(1, results.rounds + 1):
+    for r in range(1, results.config.rules.rounds + 1):
         assert f"Round {r} · seat {(r - 1) % results.players} holds the first-player card" in story
-    assert story.count("casino 1") >= results.rounds
+    assert story.count("casino 1") >= results.config.rules.rounds
     assert re.search(r"(Seat \d wins (with|on)|share the win)", story)
     game = int(re.search(r'data-game="(\d+)"', first).group(1))
     money = results.game_rows([game])[0]["money"]
