@@ -29,20 +29,13 @@ from typing import NamedTuple, Protocol, Sequence
 
 import numpy as np
 
+from sim import reference
 from sim.fever import enums as E
 from sim.fever import policies as jitted
 from sim.fever.params import MAX_REDEALS, Rules
 from sim.fever.records import empty_records
+from sim.reference import IllegalMove, PlayLoop
 from sim.rng import Stream
-
-
-class IllegalMove(ValueError):
-    """A move the rules forbid. ``rule`` names the rule; the message adds the seat."""
-
-    def __init__(self, seat: int, rule: str):
-        self.seat = seat
-        self.rule = rule
-        super().__init__(f"seat {seat}: {rule}")
 
 
 class Play(NamedTuple):
@@ -452,15 +445,17 @@ def plays_of(obs: Observation) -> list[Play]:
     return plays
 
 
-class RandomPolicy:
+class RandomPolicy(reference.RandomPolicy):
     """Uniform over the legal plays; doubles with a fixed probability. Draws exactly as the
     jitted ``random`` does: ``below(1000) < 1000 P`` to double, ``below(n)`` over the plays in
     play order, one ``below`` per card kept."""
 
-    name = "random"
-
     def __init__(self, probability: float = jitted.DEFAULT_DOUBLE_PROBABILITY):
         self.permille = round(probability * jitted.PERMILLE)
+
+    @classmethod
+    def from_params(cls, params: np.ndarray) -> "RandomPolicy":
+        return cls(params[0] / jitted.PERMILLE)
 
     def double(self, obs: Observation, rng: Stream) -> bool:
         return rng.below(jitted.PERMILLE) < self.permille
@@ -484,25 +479,20 @@ class RandomPolicy:
         return kept
 
 
-class JitPolicy:
-    """A jitted policy of ``policies.py`` playing a seat of the reference engine.
+class JitPolicy(reference.JitPolicy):
+    """A jitted policy of ``policies.py`` playing a seat of the reference engine, under ``rules``' pay table."""
 
-    The seat's stream state is handed to the kernel and taken back, so the
-    policy draws from the seat's own stream exactly as inside the jitted core.
-    """
+    parse_policy = staticmethod(jitted.parse_policy)
+    n_params = jitted.N_POLICY_PARAMS
+    stream_rows = True
 
     def __init__(self, policy_id: int, params: Sequence[float], rules: Rules):
-        self.policy_id = policy_id
-        self.params = np.asarray(params, dtype=np.float64)
+        super().__init__(policy_id, params)
         self.table = rules.combination_table
         self.points = np.array(rules.points, dtype=np.int64)
 
     def _call(self, fn, obs: Observation, rng: Stream, *extra):
-        states = np.array([rng.s], dtype=np.uint64)
-        out = fn(self.policy_id, self.params, obs.to_pub(), obs.hand_array(), self.table, self.points, states, 0,
-                 *extra)
-        rng.s = [int(w) for w in states[0]]
-        return out
+        return self.decide(fn, rng, obs.to_pub(), obs.hand_array(), self.table, self.points, after=extra)
 
     def double(self, obs: Observation, rng: Stream) -> bool:
         return bool(self._call(jitted.decide_double_nb, obs, rng))
@@ -519,10 +509,7 @@ class JitPolicy:
 def policy_named(text: str, rules: Rules) -> Policy:
     """The reference engine's player for a policy name: the Python twin of ``random``, the jitted
     policy otherwise."""
-    policy_id, params = jitted.parse_policy(text)
-    if policy_id == E.POLICY_RANDOM:
-        return RandomPolicy(params[0] / jitted.PERMILLE)
-    return JitPolicy(policy_id, params, rules)
+    return reference.policy_named(text, RandomPolicy, JitPolicy, rules)
 
 
 # --- one game, start to end -----------------------------------------------------------
@@ -551,26 +538,18 @@ def play_turn(state: GameState, policy: Policy, rng: Stream) -> TurnRecord:
     return record
 
 
-def play_game(rules: Rules, seed: int, game: int, policies: Sequence[Policy] | None = None, trace: bool = False):
-    """Play game number ``game`` of ``seed``: its records (and its trace when asked).
-
-    Records are a dict of arrays per ``records.RECORD_FIELDS`` for this one
-    game (no leading games axis). With ``trace=True`` returns
-    ``(records, trace)``, the trace in the replay format.
-    """
-    if policies is None:
-        policies = [RandomPolicy()] * rules.players
-    if len(policies) != rules.players:
-        raise ValueError(f"{len(policies)} policies for {rules.players} players")
-    table = Stream(seed, game, E.STREAM_TABLE)
-    streams = [Stream(seed, game, E.STREAM_POLICY + s) for s in range(rules.players)]
+def play_out(rules: Rules, table: Stream, streams: Sequence[Stream], policies: Sequence[Policy]) -> GameState:
+    """A whole game from the table stream's deck, each seat's policy deciding its turns."""
     state = GameState(rules, shuffled_deck(rules, table), table)
     while not state.game_over:
         play_turn(state, policies[state.to_move], streams[state.to_move])
-    records = game_records(state, game)
-    if trace:
-        return records, game_trace(state)
-    return records
+    return state
+
+
+def play_game(rules: Rules, seed: int, game: int, policies: Sequence[Policy] | None = None, trace: bool = False):
+    """Play game number ``game`` of ``seed``: its records (and its trace when asked), see
+    :meth:`sim.reference.PlayLoop.play_game`."""
+    return PLAY_LOOP.play_game(rules, seed, game, policies, trace)
 
 
 def game_records(state: GameState, game: int) -> dict[str, np.ndarray]:
@@ -658,3 +637,13 @@ def game_trace(state: GameState) -> dict:
         "finished": state.winner is not None,
         "reshuffles": state.reshuffles,
     }
+
+
+PLAY_LOOP = PlayLoop(
+    table_stream=E.STREAM_TABLE,
+    policy_stream=E.STREAM_POLICY,
+    random_policy=RandomPolicy,
+    play_out=play_out,
+    records=game_records,
+    trace=game_trace,
+)

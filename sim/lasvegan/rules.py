@@ -26,11 +26,13 @@ from typing import Iterable, NamedTuple, Protocol, Sequence
 
 import numpy as np
 
+from sim import reference
 from sim.errors import shown
 from sim.lasvegan import enums as E
 from sim.lasvegan import policies as jitted_policies
 from sim.lasvegan.params import PAYOUT_ORDERS, Rules, machine_name
 from sim.lasvegan.records import empty_records
+from sim.reference import IllegalMove, PlayLoop
 from sim.rng import Stream
 
 # --- cards -------------------------------------------------------------------
@@ -69,19 +71,6 @@ def is_colour_machine(code: int) -> bool:
 
 
 # --- the rules as pure functions ---------------------------------------------
-
-
-class IllegalMove(ValueError):
-    """A card play or token placement the rules forbid.
-
-    ``rule`` names the rule broken (``must follow suit (holds red, played B4)``);
-    the message adds the seat.
-    """
-
-    def __init__(self, seat: int, rule: str):
-        self.seat = seat
-        self.rule = rule
-        super().__init__(f"seat {seat}: {rule}")
 
 
 def trick_winner(cards: Sequence[int], leader: int, players: int) -> int:
@@ -725,13 +714,11 @@ class Policy(Protocol):
     def choose_placement(self, obs: Observation, rng: Stream) -> Placement: ...
 
 
-class RandomPolicy:
+class RandomPolicy(reference.RandomPolicy):
     """Uniform over the legal cards; uniform over free slots, then tokens or sides.
 
     Draws exactly as the jitted ``random`` policy does (docs/engine.md).
     """
-
-    name = "random"
 
     def choose_card(self, obs: Observation, legal: Sequence[int], rng: Stream) -> int:
         legal = sorted(legal)
@@ -746,49 +733,27 @@ class RandomPolicy:
         return Placement.on_machine(slot, unplaced[rng.below(len(unplaced))])
 
 
-class JitPolicy:
-    """A jitted policy of ``policies.py`` playing a seat of the reference engine.
+class JitPolicy(reference.JitPolicy):
+    """A jitted policy of ``policies.py`` playing a seat of the reference engine (``JitPolicy.named("expert")``)."""
 
-    The seat's stream state (the same four xoshiro words the jitted core
-    holds) is handed to the kernel and taken back, so the policy draws from
-    the seat's own stream exactly as it would inside the jitted core.
-    """
-
-    def __init__(self, policy_id: int = E.POLICY_RANDOM, params: Sequence[float] | None = None):
-        self.policy_id = policy_id
-        if params is None:
-            params = np.zeros(jitted_policies.N_POLICY_PARAMS)
-        self.params = np.asarray(params, dtype=np.float64)
-
-    @classmethod
-    def named(cls, text: str) -> "JitPolicy":
-        """``JitPolicy.named("random")``: a policy as a config names it."""
-        policy_id, params = jitted_policies.parse_policy(text)
-        return cls(policy_id, params)
+    parse_policy = staticmethod(jitted_policies.parse_policy)
+    n_params = jitted_policies.N_POLICY_PARAMS
 
     def choose_card(self, obs: Observation, legal: Sequence[int], rng: Stream) -> int:
-        state = np.array(rng.s, dtype=np.uint64)
-        card = jitted_policies.choose_card_nb(
-            self.policy_id, self.params, obs.to_pub(),
-            np.uint64(card_mask(obs.hand)), np.uint64(card_mask(legal)), state,
-        )
-        rng.s = [int(word) for word in state]
-        return int(card)
+        hand, legal = np.uint64(card_mask(obs.hand)), np.uint64(card_mask(legal))
+        return int(self.decide(jitted_policies.choose_card_nb, rng, obs.to_pub(), hand, legal))
 
     def choose_placement(self, obs: Observation, rng: Stream) -> Placement:
-        state = np.array(rng.s, dtype=np.uint64)
         out = np.full(3, -1, dtype=np.int64)
-        jitted_policies.choose_placement_nb(
-            self.policy_id, self.params, obs.to_pub(), np.uint64(card_mask(obs.hand)), state, out
-        )
-        rng.s = [int(word) for word in state]
+        hand = np.uint64(card_mask(obs.hand))
+        self.decide(jitted_policies.choose_placement_nb, rng, obs.to_pub(), hand, after=(out,))
         return Placement(int(out[0]), int(out[1]), int(out[2]))
 
 
 def policy_named(text: str) -> Policy:
     """The reference engine's player for a policy name: the Python twin of
     ``random``, the jitted policy otherwise."""
-    return RandomPolicy() if text.strip() == "random" else JitPolicy.named(text)
+    return reference.policy_named(text, RandomPolicy, JitPolicy)
 
 
 # --- one game, start to end --------------------------------------------------------
@@ -807,34 +772,20 @@ def play_round(state: GameState, policies: Sequence[Policy], streams: Sequence[S
     return state.end_round()
 
 
-def play_game(
-    rules: Rules,
-    seed: int,
-    game: int,
-    policies: Sequence[Policy] | None = None,
-    trace: bool = False,
-):
-    """Play game number ``game`` of ``seed``: its records (and its trace when asked).
-
-    Records are a dict of arrays per ``records.RECORD_FIELDS`` for this one
-    game (no leading games axis). With ``trace=True`` returns
-    ``(records, trace)``, the trace in the replay format.
-    """
-    if policies is None:
-        policies = [RandomPolicy()] * rules.players
-    if len(policies) != rules.players:
-        raise ValueError(f"{len(policies)} policies for {rules.players} players")
-    table = Stream(seed, game, E.STREAM_TABLE)
-    streams = [Stream(seed, game, E.STREAM_POLICY + seat) for seat in range(rules.players)]
+def play_out(rules: Rules, table: Stream, streams: Sequence[Stream], policies: Sequence[Policy]) -> GameState:
+    """A whole game from the table stream's machine pile and deals, each seat's policy deciding."""
     pile = shuffled_pile(rules, table)
     state = GameState(rules)
     while not state.game_over:
         state.start_round(*deal_round(rules, table, pile, state.round))
         play_round(state, policies, streams)
-    records = game_records(state, game)
-    if trace:
-        return records, game_trace(state.results, state.winners())
-    return records
+    return state
+
+
+def play_game(rules: Rules, seed: int, game: int, policies: Sequence[Policy] | None = None, trace: bool = False):
+    """Play game number ``game`` of ``seed``: its records (and its trace when asked), see
+    :meth:`sim.reference.PlayLoop.play_game`."""
+    return PLAY_LOOP.play_game(rules, seed, game, policies, trace)
 
 
 def game_records(state: GameState, game: int) -> dict[str, np.ndarray]:
@@ -896,3 +847,13 @@ def round_trace(res: RoundResult) -> dict:
 def game_trace(results: Sequence[RoundResult], winning_seats: Sequence[int]) -> dict:
     """A played game as the JSON-ready trace ``lvsim replay`` prints."""
     return {"rounds": [round_trace(res) for res in results], "winners": list(winning_seats)}
+
+
+PLAY_LOOP = PlayLoop(
+    table_stream=E.STREAM_TABLE,
+    policy_stream=E.STREAM_POLICY,
+    random_policy=RandomPolicy,
+    play_out=play_out,
+    records=game_records,
+    trace=lambda state: game_trace(state.results, state.winners()),
+)

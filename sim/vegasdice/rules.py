@@ -27,7 +27,9 @@ from typing import NamedTuple, Protocol, Sequence
 
 import numpy as np
 
+from sim import reference
 from sim.errors import shown
+from sim.reference import IllegalMove, PlayLoop
 from sim.rng import Stream
 from sim.vegasdice import enums as E
 from sim.vegasdice import policies as jitted_policies
@@ -39,15 +41,6 @@ WHITE = "white"  # the fictitious owner of the white dice on a casino
 
 def owner_name(owner: int | str) -> str:
     return WHITE if owner == WHITE else f"seat {owner}"
-
-
-class IllegalMove(ValueError):
-    """A turn the rules forbid. ``rule`` names the rule; the message adds the seat."""
-
-    def __init__(self, seat: int, rule: str):
-        self.seat = seat
-        self.rule = rule
-        super().__init__(f"seat {seat}: {rule}")
 
 
 # --- the rules as pure functions ------------------------------------------------
@@ -443,11 +436,9 @@ class Policy(Protocol):
     def choose_value(self, obs: Observation, roll: Roll, rng: Stream) -> int: ...
 
 
-class RandomPolicy:
+class RandomPolicy(reference.RandomPolicy):
     """Uniform over the values shown. Draws exactly as the jitted ``random``
     policy does: the values in ascending order, index ``below(n)``."""
-
-    name = "random"
 
     def choose_value(self, obs: Observation, roll: Roll, rng: Stream) -> int:
         shown = roll.shown()
@@ -465,38 +456,21 @@ def roll_counts(roll: Roll, casinos: int) -> tuple[np.ndarray, np.ndarray]:
     return own, white
 
 
-class JitPolicy:
-    """A jitted policy of ``policies.py`` playing a seat of the reference engine.
+class JitPolicy(reference.JitPolicy):
+    """A jitted policy of ``policies.py`` playing a seat of the reference engine (``JitPolicy.named("greedy")``)."""
 
-    The seat's stream state (the same four xoshiro words the jitted core
-    holds) is handed to the kernel and taken back, so the policy draws from
-    the seat's own stream exactly as it would inside the jitted core.
-    """
-
-    def __init__(self, policy_id: int = E.POLICY_RANDOM, params: Sequence[float] | None = None):
-        self.policy_id = policy_id
-        if params is None:
-            params = np.zeros(jitted_policies.N_POLICY_PARAMS)
-        self.params = np.asarray(params, dtype=np.float64)
-
-    @classmethod
-    def named(cls, text: str) -> "JitPolicy":
-        """``JitPolicy.named("greedy")``: a policy as a config names it."""
-        policy_id, params = jitted_policies.parse_policy(text)
-        return cls(policy_id, params)
+    parse_policy = staticmethod(jitted_policies.parse_policy)
+    n_params = jitted_policies.N_POLICY_PARAMS
 
     def choose_value(self, obs: Observation, roll: Roll, rng: Stream) -> int:
-        state = np.array(rng.s, dtype=np.uint64)
         own, white = roll_counts(roll, obs.casinos)
-        c = jitted_policies.choose_value_nb(self.policy_id, self.params, obs.to_pub(), own, white, state)
-        rng.s = [int(word) for word in state]
-        return int(c) + 1
+        return int(self.decide(jitted_policies.choose_value_nb, rng, obs.to_pub(), own, white)) + 1
 
 
 def policy_named(text: str) -> Policy:
     """The reference engine's player for a policy name: the Python twin of
     ``random``, the jitted policy otherwise."""
-    return RandomPolicy() if text.strip() == "random" else JitPolicy.named(text)
+    return reference.policy_named(text, RandomPolicy, JitPolicy)
 
 
 # --- one game, start to end --------------------------------------------------------------
@@ -513,32 +487,18 @@ def play_round(state: GameState, policies: Sequence[Policy], table: Stream, stre
     return state.end_round()
 
 
-def play_game(
-    rules: Rules,
-    seed: int,
-    game: int,
-    policies: Sequence[Policy] | None = None,
-    trace: bool = False,
-):
-    """Play game number ``game`` of ``seed``: its records (and its trace when asked).
-
-    Records are a dict of arrays per ``records.RECORD_FIELDS`` for this one
-    game (no leading games axis). With ``trace=True`` returns
-    ``(records, trace)``, the trace in the replay format.
-    """
-    if policies is None:
-        policies = [RandomPolicy()] * rules.players
-    if len(policies) != rules.players:
-        raise ValueError(f"{len(policies)} policies for {rules.players} players")
-    table = Stream(seed, game, E.STREAM_TABLE)
-    streams = [Stream(seed, game, E.STREAM_POLICY + seat) for seat in range(rules.players)]
+def play_out(rules: Rules, table: Stream, streams: Sequence[Stream], policies: Sequence[Policy]) -> GameState:
+    """A whole game from the table stream's pile and rolls, each seat's policy deciding."""
     state = GameState(rules, shuffled_pile(rules, table))
     while not state.game_over and state.start_round():
         play_round(state, policies, table, streams)
-    records = game_records(state, game)
-    if trace:
-        return records, game_trace(state)
-    return records
+    return state
+
+
+def play_game(rules: Rules, seed: int, game: int, policies: Sequence[Policy] | None = None, trace: bool = False):
+    """Play game number ``game`` of ``seed``: its records (and its trace when asked), see
+    :meth:`sim.reference.PlayLoop.play_game`."""
+    return PLAY_LOOP.play_game(rules, seed, game, policies, trace)
 
 
 def game_records(state: GameState, game: int) -> dict[str, np.ndarray]:
@@ -633,3 +593,13 @@ def game_trace(state: GameState) -> dict:
         "ranking": state.ranking(),
         "winners": state.winners(),
     }
+
+
+PLAY_LOOP = PlayLoop(
+    table_stream=E.STREAM_TABLE,
+    policy_stream=E.STREAM_POLICY,
+    random_policy=RandomPolicy,
+    play_out=play_out,
+    records=game_records,
+    trace=game_trace,
+)

@@ -1,0 +1,132 @@
+"""What every game's reference engine shares: illegal moves, the players, the play loop.
+
+A game's ``rules.py`` keeps what is its own — state, observation, moves,
+scoring, records and traces of a played game — and takes from here:
+
+* :class:`IllegalMove` — the ``ValueError`` a move the rules forbid raises;
+* :class:`JitPolicy` — a jitted policy playing a seat, drawing from the
+  seat's own stream exactly as inside the jitted core; a game's subclass
+  names its decisions (``choose_card``, ``choose_value``, ...);
+* :class:`RandomPolicy` — the base of each game's pure-Python ``random``;
+* :func:`policy_named` — the player for a policy as a config names it;
+* :class:`PlayLoop` — one game from its ``(seed, game)`` streams to its
+  records (and trace): the game gives how the game is played out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Sequence
+
+import numpy as np
+
+from sim.rng import Stream
+
+
+class IllegalMove(ValueError):
+    """A move the rules forbid. ``rule`` names the rule broken; the message adds the seat."""
+
+    def __init__(self, seat: int, rule: str):
+        self.seat = seat
+        self.rule = rule
+        super().__init__(f"seat {seat}: {rule}")
+
+
+class RandomPolicy:
+    """The Python twin of a game's jitted ``random``: it draws exactly as the jitted one does.
+
+    A game's subclass gives its decisions; :meth:`from_params` builds it
+    from the parameters ``random`` was parsed to (none, unless overridden).
+    """
+
+    name = "random"
+
+    @classmethod
+    def from_params(cls, params: np.ndarray) -> "RandomPolicy":
+        return cls()
+
+
+class JitPolicy:
+    """A jitted policy of a game's ``policies.py`` playing a seat of the reference engine.
+
+    The seat's stream state (the same four xoshiro words the jitted core
+    holds) is handed to the kernel and taken back (:meth:`decide`), so the
+    policy draws from the seat's own stream exactly as it would inside the
+    jitted core. A game's subclass sets ``parse_policy`` and ``n_params``
+    and names its decisions.
+    """
+
+    parse_policy: ClassVar[Callable[[str], tuple[int, np.ndarray]]]
+    n_params: ClassVar[int]
+    # True when the game's kernels take the streams as rows of one array and a row index,
+    # as the game kernel holds them, rather than one stream's four words.
+    stream_rows: ClassVar[bool] = False
+
+    def __init__(self, policy_id: int = 0, params: Sequence[float] | None = None):
+        self.policy_id = policy_id
+        if params is None:
+            params = np.zeros(self.n_params)
+        self.params = np.asarray(params, dtype=np.float64)
+
+    @classmethod
+    def named(cls, text: str, *context: Any) -> "JitPolicy":
+        """``JitPolicy.named("greedy")``: a policy as a config names it."""
+        policy_id, params = cls.parse_policy(text)
+        return cls(policy_id, params, *context)
+
+    def decide(self, kernel: Callable[..., Any], rng: Stream, *before: Any, after: tuple = ()) -> Any:
+        """``kernel(policy_id, params, *before, <the seat's stream>, *after)``, drawing from ``rng``."""
+        state = np.array(rng.s, dtype=np.uint64)
+        stream = (state.reshape(1, state.shape[0]), 0) if self.stream_rows else (state,)
+        out = kernel(self.policy_id, self.params, *before, *stream, *after)
+        rng.s = [int(word) for word in state]
+        return out
+
+
+def policy_named(text: str, random_policy: type[RandomPolicy], jit_policy: type[JitPolicy], *context: Any):
+    """The reference engine's player for a policy name: the Python twin of ``random``, the jitted
+    policy otherwise. ``context`` is what the game's ``JitPolicy`` needs beyond the policy."""
+    policy_id, params = jit_policy.parse_policy(text)
+    random_id, _ = jit_policy.parse_policy(random_policy.name)
+    if policy_id == random_id:
+        return random_policy.from_params(params)
+    return jit_policy(policy_id, params, *context)
+
+
+@dataclass(frozen=True)
+class PlayLoop:
+    """One game of the reference engine, start to end, from its streams to its records.
+
+    The table's stream is ``(seed, game, table_stream)`` and seat ``s``
+    draws from ``(seed, game, policy_stream + s)``, as in the jitted core.
+    ``play_out(rules, table, streams, policies)`` plays the game and
+    returns its finished state; ``records(state, game)`` and
+    ``trace(state)`` read it.
+    """
+
+    table_stream: int
+    policy_stream: int
+    random_policy: Callable[[], Any]
+    play_out: Callable[[Any, Stream, list[Stream], Sequence[Any]], Any]
+    records: Callable[[Any, int], dict[str, np.ndarray]]
+    trace: Callable[[Any], dict]
+
+    def play_game(self, rules, seed: int, game: int, policies: Sequence[Any] | None = None, trace: bool = False):
+        """Play game number ``game`` of ``seed``: its records (and its trace when asked).
+
+        Records are a dict of arrays per the game's ``records.RECORD_FIELDS``
+        for this one game (no leading games axis). With ``trace=True``
+        returns ``(records, trace)``, the trace in the replay format.
+        Without ``policies`` every seat plays the Python ``random``.
+        """
+        if policies is None:
+            policies = [self.random_policy()] * rules.players
+        if len(policies) != rules.players:
+            raise ValueError(f"{len(policies)} policies for {rules.players} players")
+        table = Stream(seed, game, self.table_stream)
+        streams = [Stream(seed, game, self.policy_stream + seat) for seat in range(rules.players)]
+        state = self.play_out(rules, table, streams, policies)
+        records = self.records(state, game)
+        if trace:
+            return records, self.trace(state)
+        return records
