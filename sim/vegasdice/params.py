@@ -138,7 +138,7 @@ def _check_combinations(r: Rules) -> None:
             "white_dice_extra_at_3", f"the extra white dice are a 3-player rule, but players is {r.players}"
         )
     values = [value for value, _ in r.bills]
-    for i, (value, count) in enumerate(r.bills):
+    for i, value in enumerate(values):
         if values.index(value) != i:
             raise ConfigError(f"bills[{i}]", f"lists the value {value} again (give each value once, with its count)")
     if not 1 <= len(r.bill_values) <= E.MAX_BILL_KINDS:
