@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # the machinery's command line starts without numpy
     import numpy as np
 
     from sim.knobs import Knob
+    from sim.policy_spec import Policies
     from sim.records import RecordLayout
 
 
@@ -63,12 +64,9 @@ class Game:
     title: str
     Rules: type
     knobs: Mapping[str, "Knob"]  # the rule knobs as declared (sim.knobs): default, domain, label, help
-    policy_syntax: Mapping[str, str]  # policy -> how it is written in a config
-    policy_descriptions: Mapping[str, str]
+    policies: "Policies"  # the game's policies as declared (sim.policy_spec): syntax, parameters, descriptions
     min_players: int
     max_players: int
-    parse_policy: Callable[[str, str], tuple[int, np.ndarray]]
-    n_policy_params: int
     play_games: Callable[..., dict[str, np.ndarray]]
     records: RecordLayout
     tally: Callable[[Mapping[str, np.ndarray]], Any]  # records -> tally
@@ -103,6 +101,25 @@ class Game:
             for name in names:
                 if name not in declared:
                     raise ValueError(f"{self.id}: {role} names {name!r}, which is not among the game's metrics")
+
+    # --- the policy declarations as each part of the machinery reads them ----
+
+    @property
+    def policy_syntax(self) -> Mapping[str, str]:
+        """Policy -> how it is written in a config."""
+        return self.policies.syntax
+
+    @property
+    def policy_descriptions(self) -> Mapping[str, str]:
+        return self.policies.descriptions
+
+    @property
+    def parse_policy(self) -> Callable[[str, str], tuple[int, np.ndarray]]:
+        return self.policies.parse
+
+    @property
+    def n_policy_params(self) -> int:
+        return self.policies.n_params
 
     # --- the metric declarations as each part of the machinery reads them ----
 
@@ -150,9 +167,7 @@ class Game:
     # --- derived, the same for every game ------------------------------------
 
     def parse_seats(self, seats: str | Sequence[str], players: int, field: str = "policies.seats"):
-        from sim.seats import parse_seats
-
-        return parse_seats(seats, players, self.parse_policy, self.n_policy_params, field)
+        return self.policies.parse_seats(seats, players, field)
 
     def rules_from_mapping(self, table: Mapping[str, Any] | None, prefix: str = "rules"):
         return self.Rules.from_mapping(table, prefix)

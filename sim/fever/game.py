@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sim.fever import enums as E
 from sim.fever.params import KNOBS, Rules
-from sim.fever.policies import N_POLICY_PARAMS, POLICY_DESCRIPTIONS, POLICY_SYNTAX, parse_policy
+from sim.fever.policies import POLICIES
 from sim.fever.records import LAYOUT
 from sim.game import Game, SkillDuel, TallyIO, lazy
 from sim.metrics import (
@@ -33,12 +33,9 @@ GAME = Game(
     title=E.TITLE,
     Rules=Rules,
     knobs=KNOBS,
-    policy_syntax=POLICY_SYNTAX,
-    policy_descriptions=POLICY_DESCRIPTIONS,
+    policies=POLICIES,
     min_players=E.MIN_PLAYERS,
     max_players=E.MAX_PLAYERS,
-    parse_policy=parse_policy,
-    n_policy_params=N_POLICY_PARAMS,
     play_games=lazy("sim.fever.nb:play_games"),
     records=LAYOUT,
     tally=lazy("analysis.fever.summary:Tally.of"),

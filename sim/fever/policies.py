@@ -25,12 +25,9 @@ is coded ``symbol * 8 + reel mask``.
 
 from __future__ import annotations
 
-from typing import Sequence
-
 import numpy as np
 from numba import njit
 
-from sim.errors import ConfigError, shown
 from sim.fever import enums as E
 from sim.fever.mechanics import (
     best_scoring_play_nb,
@@ -46,9 +43,8 @@ from sim.fever.mechanics import (
     reel_after_nb,
     unseen_nb,
 )
+from sim.policy_spec import Policies, PolicySpec, fraction, whole
 from sim.rng import below_at_nb, below_nb, next_at_nb, seed_stream_nb
-from sim.seats import parse_seats as shared_parse_seats
-from sim.seats import whole_number
 
 N_POLICY_PARAMS = 2
 DEFAULT_DOUBLE_PROBABILITY = 0.1
@@ -57,69 +53,39 @@ DEFAULT_MONTECARLO_SAMPLES = 16
 MAX_MONTECARLO_SAMPLES = 10_000
 PERMILLE = 1000
 
-POLICY_IDS = {"random": E.POLICY_RANDOM, "greedy": E.POLICY_GREEDY, "montecarlo": E.POLICY_MONTECARLO}
+POLICIES = Policies(
+    [
+        PolicySpec(
+            "random", E.POLICY_RANDOM,
+            "Plays any legal play (a symbol on one reel, or on two, three when doubling), each equally likely; "
+            "doubles with probability P (default 0.1) when it holds a combination: the floor of skill.",
+            params=(fraction("P", "the probability of doubling", DEFAULT_DOUBLE_PROBABILITY, PERMILLE),),
+        ),
+        PolicySpec(
+            "greedy", E.POLICY_GREEDY,
+            "Scores the richest combination it can now, with fewest cards; else plays the one card that leaves the "
+            "machine least useful to the next player, judged on the cards it has not seen; doubles when the "
+            "combination a double gives up is worth less than T points (default 2); keeps its pairs.",
+            params=(whole("T", "the doubling threshold", 0, E.MAX_POINTS + 1, DEFAULT_DOUBLE_THRESHOLD, "points"),),
+        ),
+        PolicySpec(
+            "montecarlo", E.POLICY_MONTECARLO,
+            "Weighs every legal play on N draws of the cards it has not seen (default 16): the points it scores now "
+            "minus what the next player could score on the machine it leaves (alone: plus what it could score next "
+            "turn); doubles and keeps like greedy.",
+            params=(whole("N", "draws per decision", 1, MAX_MONTECARLO_SAMPLES, DEFAULT_MONTECARLO_SAMPLES),),
+            fixed=(DEFAULT_DOUBLE_THRESHOLD,),  # doubles like greedy's default
+        ),
+    ],
+    N_POLICY_PARAMS,
+)
 
-POLICY_SYNTAX = {"random": "random[:P]", "greedy": "greedy[:T]", "montecarlo": "montecarlo[:N]"}
-
-POLICY_DESCRIPTIONS = {
-    "random": (
-        "Plays any legal play (a symbol on one reel, or on two, three when doubling), each equally likely; "
-        "doubles with probability P (default 0.1) when it holds a combination: the floor of skill."
-    ),
-    "greedy": (
-        "Scores the richest combination it can now, with fewest cards; else plays the one card that leaves the "
-        "machine least useful to the next player, judged on the cards it has not seen; doubles when the "
-        "combination a double gives up is worth less than T points (default 2); keeps its pairs."
-    ),
-    "montecarlo": (
-        "Weighs every legal play on N draws of the cards it has not seen (default 16): the points it scores now "
-        "minus what the next player could score on the machine it leaves (alone: plus what it could score next "
-        "turn); doubles and keeps like greedy."
-    ),
-}
-
-
-def parse_policy(text: str, field: str = "policies.seats") -> tuple[int, np.ndarray]:
-    """``"montecarlo:32"`` -> (id, params). Raises ConfigError naming ``field``."""
-    if not isinstance(text, str):
-        raise ConfigError(field, f"must be a policy name, got {shown(text)}")
-    name, *args = text.strip().split(":")
-    if name not in POLICY_IDS:
-        known = ", ".join(POLICY_SYNTAX[n] for n in sorted(POLICY_SYNTAX))
-        raise ConfigError(field, f"unknown policy {shown(text)} (known: {known})")
-    if len(args) > 1:
-        raise ConfigError(field, f"{shown(text)}: expected {POLICY_SYNTAX[name]}")
-    params = np.zeros(N_POLICY_PARAMS, dtype=np.float64)
-    arg = args[0] if args else None
-    if name == "random":
-        p = DEFAULT_DOUBLE_PROBABILITY
-        if arg is not None:
-            try:
-                p = float(arg)
-            except ValueError:
-                p = -1.0
-            if not 0.0 <= p <= 1.0:
-                raise ConfigError(field, f"{shown(text)}: the probability of doubling must be between 0 and 1")
-        params[0] = round(p * PERMILLE)
-    elif name == "greedy":
-        t = arg if arg is not None else str(DEFAULT_DOUBLE_THRESHOLD)
-        if not whole_number(t) or not 0 <= int(t) <= E.MAX_POINTS + 1:
-            raise ConfigError(field, f"{shown(text)}: the doubling threshold must be a whole number of points "
-                                     f"from 0 to {E.MAX_POINTS + 1}")
-        params[0] = int(t)
-    else:
-        n = arg if arg is not None else str(DEFAULT_MONTECARLO_SAMPLES)
-        if not whole_number(n) or not 1 <= int(n) <= MAX_MONTECARLO_SAMPLES:
-            raise ConfigError(field, f"{shown(text)}: draws per decision must be a whole number from 1 to "
-                                     f"{MAX_MONTECARLO_SAMPLES:,}")
-        params[0] = int(n)
-        params[1] = DEFAULT_DOUBLE_THRESHOLD
-    return POLICY_IDS[name], params
-
-
-def parse_seats(seats: str | Sequence[str], players: int, field: str = "policies.seats"):
-    """One name for every seat, or a list with one per seat -> (ids, params)."""
-    return shared_parse_seats(seats, players, parse_policy, N_POLICY_PARAMS, field)
+# The tables a config's policies are read from, derived from the declarations above.
+POLICY_IDS = POLICIES.ids
+POLICY_SYNTAX = POLICIES.syntax  # how each policy reads in a config: the forms parse_policy accepts
+POLICY_DESCRIPTIONS = POLICIES.descriptions
+parse_policy = POLICIES.parse
+parse_seats = POLICIES.parse_seats
 
 
 # --- random ---------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sim.game import Game, SkillDuel, TallyIO, lazy
 from sim.lasvegan import enums as E
 from sim.lasvegan.params import KNOBS, Rules
-from sim.lasvegan.policies import N_POLICY_PARAMS, POLICY_DESCRIPTIONS, POLICY_SYNTAX, parse_policy
+from sim.lasvegan.policies import POLICIES
 from sim.lasvegan.records import LAYOUT
 from sim.metrics import (
     CLUSTER, FIRST_PLAYER_ADVANTAGE, MEAN, NO_INTERVAL, RATE, ROUND, STUDENT_T, TIE_RATE, WILSON, WIN_SHARE,
@@ -35,12 +35,9 @@ GAME = Game(
     title="Las Vegan",
     Rules=Rules,
     knobs=KNOBS,
-    policy_syntax=POLICY_SYNTAX,
-    policy_descriptions=POLICY_DESCRIPTIONS,
+    policies=POLICIES,
     min_players=E.MIN_PLAYERS,
     max_players=E.MAX_PLAYERS,
-    parse_policy=parse_policy,
-    n_policy_params=N_POLICY_PARAMS,
     play_games=lazy("sim.lasvegan.nb:play_games"),
     records=LAYOUT,
     tally=lazy("analysis.lasvegan.summary:Tally.of"),

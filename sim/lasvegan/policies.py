@@ -24,15 +24,10 @@ policies. A policy decides from the public observation ``pub`` (see
 
 from __future__ import annotations
 
-from typing import Sequence
-
 import numpy as np
 from numba import njit
 
 from sim.bits import nth_bit_nb, popcount_nb
-from sim.errors import ConfigError, shown
-from sim.seats import parse_seats as shared_parse_seats
-from sim.seats import whole_number
 from sim.lasvegan import enums as E
 from sim.lasvegan.expert import expert_card_default_nb, expert_placement_default_nb
 from sim.lasvegan.heuristics import (
@@ -43,6 +38,7 @@ from sim.lasvegan.heuristics import (
 )
 from sim.lasvegan.lookahead import OBJECTIVES, lookahead_card_nb, lookahead_placement_nb
 from sim.lasvegan.mechanics import free_slot_nb
+from sim.policy_spec import Policies, PolicySpec, base_policy, choice, fraction, whole
 from sim.rng import below_at_nb, below_nb, coin_at_nb, next_nb
 
 # Parameters per seat: lookahead uses (samples, objective); epsilon uses
@@ -53,97 +49,57 @@ EPSILON_BASE_PARAMS = 2
 DEFAULT_LOOKAHEAD_SAMPLES = 64
 MAX_LOOKAHEAD_SAMPLES = 100_000
 
-POLICY_IDS = {
-    "random": E.POLICY_RANDOM,
-    "greedy": E.POLICY_GREEDY,
-    "cautious": E.POLICY_CAUTIOUS,
-    "lookahead": E.POLICY_LOOKAHEAD,
-    "epsilon": E.POLICY_EPSILON,
-    "expert": E.POLICY_EXPERT,
-}
+POLICIES = Policies(
+    [
+        PolicySpec(
+            "random", E.POLICY_RANDOM,
+            "Plays a legal card and places tokens uniformly at random: the floor of skill.",
+        ),
+        PolicySpec(
+            "greedy", E.POLICY_GREEDY,
+            "Weighs what the current trick is worth to it on this round's machines and golden side, wins the "
+            "tricks it wants with its cheapest card likely to hold, ducks the others with its highest losing "
+            "card, and places tokens to help itself and hurt the leaders.",
+        ),
+        PolicySpec(
+            "cautious", E.POLICY_CAUTIOUS,
+            "A beginner's rule of thumb: never takes a trick holding a 7 or a card that matches a machine "
+            "with a negative token, otherwise plays its lowest card.",
+        ),
+        PolicySpec(
+            "lookahead", E.POLICY_LOOKAHEAD,
+            "For every move imagines N deals of the cards it cannot see, plays each out to the end of the "
+            "round with everyone playing greedy, and keeps the move with the best average result.",
+            params=(
+                whole("N", "samples per move", 1, MAX_LOOKAHEAD_SAMPLES, DEFAULT_LOOKAHEAD_SAMPLES),
+                choice("the objective", OBJECTIVES, "cabbages"),
+            ),
+        ),
+        PolicySpec(
+            "epsilon", E.POLICY_EPSILON,
+            "Plays like its base policy, but makes a uniformly random move with probability E.",
+            params=(
+                fraction("E", "the random-move probability"),
+                base_policy("BASE", "epsilon", E.POLICY_EPSILON, EPSILON_BASE_PARAMS),
+            ),
+            example="epsilon:0.2:greedy",
+        ),
+        PolicySpec(
+            "expert", E.POLICY_EXPERT,
+            "Scores each card and each token placement by features that look past the trick (what a card gives "
+            "away, unseen cards that beat it, what the hand keeps, what a machine will count by the end of the "
+            "round), fitted to lookahead's value of every move. Several times greedy's cost.",
+        ),
+    ],
+    N_POLICY_PARAMS,
+)
 
-# How each policy reads in a config: the forms parse_policy accepts.
-POLICY_SYNTAX = {
-    "random": "random",
-    "greedy": "greedy",
-    "cautious": "cautious",
-    "lookahead": "lookahead[:N[:cabbages|win]]",
-    "epsilon": "epsilon:E:BASE",
-    "expert": "expert",
-}
-
-POLICY_DESCRIPTIONS = {
-    "random": "Plays a legal card and places tokens uniformly at random: the floor of skill.",
-    "cautious": (
-        "A beginner's rule of thumb: never takes a trick holding a 7 or a card that matches a machine "
-        "with a negative token, otherwise plays its lowest card."
-    ),
-    "greedy": (
-        "Weighs what the current trick is worth to it on this round's machines and golden side, wins the "
-        "tricks it wants with its cheapest card likely to hold, ducks the others with its highest losing "
-        "card, and places tokens to help itself and hurt the leaders."
-    ),
-    "lookahead": (
-        "For every move imagines N deals of the cards it cannot see, plays each out to the end of the "
-        "round with everyone playing greedy, and keeps the move with the best average result."
-    ),
-    "epsilon": "Plays like its base policy, but makes a uniformly random move with probability E.",
-    "expert": (
-        "Scores each card and each token placement by features that look past the trick (what a card gives "
-        "away, unseen cards that beat it, what the hand keeps, what a machine will count by the end of the "
-        "round), fitted to lookahead's value of every move. Several times greedy's cost."
-    ),
-}
-
-
-def parse_policy(text: str, field: str = "policies.seats") -> tuple[int, np.ndarray]:
-    """``"lookahead:64"`` -> (id, params). Raises ConfigError naming ``field``."""
-    if not isinstance(text, str):
-        raise ConfigError(field, f"must be a policy name, got {shown(text)}")
-    name, *args = text.strip().split(":")
-    params = np.zeros(N_POLICY_PARAMS, dtype=np.float64)
-    if name not in POLICY_IDS:
-        known = ", ".join(POLICY_SYNTAX[n] for n in sorted(POLICY_SYNTAX))
-        raise ConfigError(field, f"unknown policy {shown(text)} (known: {known})")
-    policy_id = POLICY_IDS[name]
-
-    if name == "lookahead":
-        if len(args) > 2:
-            raise ConfigError(field, f"{shown(text)}: expected {POLICY_SYNTAX[name]}")
-        samples = args[0] if args else str(DEFAULT_LOOKAHEAD_SAMPLES)
-        if not whole_number(samples) or not 1 <= int(samples) <= MAX_LOOKAHEAD_SAMPLES:
-            raise ConfigError(
-                field, f"{shown(text)}: samples per move must be a whole number from 1 to {MAX_LOOKAHEAD_SAMPLES:,}"
-            )
-        objective = args[1] if len(args) > 1 else "cabbages"
-        if objective not in OBJECTIVES:
-            raise ConfigError(field, f"{shown(text)}: the objective must be 'cabbages' or 'win', got {shown(objective)}")
-        params[0] = int(samples)
-        params[1] = OBJECTIVES[objective]
-    elif name == "epsilon":
-        if len(args) < 2:
-            raise ConfigError(field, f"{shown(text)}: expected {POLICY_SYNTAX[name]}, e.g. 'epsilon:0.2:greedy'")
-        try:
-            probability = float(args[0])
-        except ValueError:
-            probability = float("nan")
-        if not 0.0 <= probability <= 1.0:
-            raise ConfigError(field, f"{shown(text)}: the random-move probability must be between 0 and 1")
-        base = ":".join(args[1:])
-        base_id, base_params = parse_policy(base, field)
-        if base_id == E.POLICY_EPSILON:
-            raise ConfigError(field, f"{shown(text)}: the base of epsilon cannot itself be epsilon")
-        params[0] = probability
-        params[1] = base_id
-        params[2:] = base_params[:EPSILON_BASE_PARAMS]
-    elif args:
-        raise ConfigError(field, f"{shown(text)}: {name} takes no parameters")
-    return policy_id, params
-
-
-def parse_seats(seats: str | Sequence[str], players: int, field: str = "policies.seats"):
-    """One name for every seat, or a list with one per seat -> (ids, params)."""
-    return shared_parse_seats(seats, players, parse_policy, N_POLICY_PARAMS, field)
+# The tables a config's policies are read from, derived from the declarations above.
+POLICY_IDS = POLICIES.ids
+POLICY_SYNTAX = POLICIES.syntax  # how each policy reads in a config: the forms parse_policy accepts
+POLICY_DESCRIPTIONS = POLICIES.descriptions
+parse_policy = POLICIES.parse
+parse_seats = POLICIES.parse_seats
 
 
 # --- random ----------------------------------------------------------------

@@ -9,7 +9,7 @@ from sim.metrics import (
 )
 from sim.vegasdice import enums as E
 from sim.vegasdice.params import KNOBS, Rules
-from sim.vegasdice.policies import N_POLICY_PARAMS, POLICY_DESCRIPTIONS, POLICY_SYNTAX, parse_policy
+from sim.vegasdice.policies import POLICIES
 from sim.vegasdice.records import LAYOUT
 
 # The headline metrics in the order the strength profile shows them; the money tie rate is only compared.
@@ -30,12 +30,9 @@ GAME = Game(
     title=E.TITLE,
     Rules=Rules,
     knobs=KNOBS,
-    policy_syntax=POLICY_SYNTAX,
-    policy_descriptions=POLICY_DESCRIPTIONS,
+    policies=POLICIES,
     min_players=E.MIN_PLAYERS,
     max_players=E.MAX_PLAYERS,
-    parse_policy=parse_policy,
-    n_policy_params=N_POLICY_PARAMS,
     play_games=lazy("sim.vegasdice.nb:play_games"),
     records=LAYOUT,
     tally=lazy("analysis.vegasdice.summary:Tally.of"),

@@ -20,15 +20,11 @@ coloured and white dice show casino ``c`` (0-based).
 
 from __future__ import annotations
 
-from typing import Sequence
-
 import numpy as np
 from numba import njit
 
 from sim.bits import nth_bit_nb, popcount_nb
-from sim.errors import ConfigError, shown
-from sim.seats import parse_seats as shared_parse_seats
-from sim.seats import whole_number
+from sim.policy_spec import Policies, PolicySpec, whole
 from sim.rng import below_at_nb, below_nb
 from sim.vegasdice import enums as E
 from sim.vegasdice.heuristics import greedy_value_nb
@@ -38,58 +34,33 @@ N_POLICY_PARAMS = 2
 DEFAULT_MONTECARLO_SAMPLES = 32
 MAX_MONTECARLO_SAMPLES = 100_000
 
-POLICY_IDS = {
-    "random": E.POLICY_RANDOM,
-    "greedy": E.POLICY_GREEDY,
-    "montecarlo": E.POLICY_MONTECARLO,
-}
+POLICIES = Policies(
+    [
+        PolicySpec(
+            "random", E.POLICY_RANDOM,
+            "Places the dice of any value shown, each value equally likely: the floor of skill.",
+        ),
+        PolicySpec(
+            "greedy", E.POLICY_GREEDY,
+            "Places the value whose dice would most improve its take from that casino against the other "
+            "players if the casinos paid out now, counting ties that cancel; on equal terms it spends fewest dice.",
+        ),
+        PolicySpec(
+            "montecarlo", E.POLICY_MONTECARLO,
+            "Tries every value shown on N imagined rolls of the rest of the round, every player then playing "
+            "greedy, and keeps the value with the best average money against the other players.",
+            params=(whole("N", "samples per decision", 1, MAX_MONTECARLO_SAMPLES, DEFAULT_MONTECARLO_SAMPLES),),
+        ),
+    ],
+    N_POLICY_PARAMS,
+)
 
-# How each policy reads in a config: the forms parse_policy accepts.
-POLICY_SYNTAX = {
-    "random": "random",
-    "greedy": "greedy",
-    "montecarlo": "montecarlo[:N]",
-}
-
-POLICY_DESCRIPTIONS = {
-    "random": "Places the dice of any value shown, each value equally likely: the floor of skill.",
-    "greedy": (
-        "Places the value whose dice would most improve its take from that casino against the other "
-        "players if the casinos paid out now, counting ties that cancel; on equal terms it spends fewest dice."
-    ),
-    "montecarlo": (
-        "Tries every value shown on N imagined rolls of the rest of the round, every player then playing "
-        "greedy, and keeps the value with the best average money against the other players."
-    ),
-}
-
-
-def parse_policy(text: str, field: str = "policies.seats") -> tuple[int, np.ndarray]:
-    """``"montecarlo:64"`` -> (id, params). Raises ConfigError naming ``field``."""
-    if not isinstance(text, str):
-        raise ConfigError(field, f"must be a policy name, got {shown(text)}")
-    name, *args = text.strip().split(":")
-    params = np.zeros(N_POLICY_PARAMS, dtype=np.float64)
-    if name not in POLICY_IDS:
-        known = ", ".join(POLICY_SYNTAX[n] for n in sorted(POLICY_SYNTAX))
-        raise ConfigError(field, f"unknown policy {shown(text)} (known: {known})")
-    if name == "montecarlo":
-        if len(args) > 1:
-            raise ConfigError(field, f"{shown(text)}: expected {POLICY_SYNTAX[name]}")
-        samples = args[0] if args else str(DEFAULT_MONTECARLO_SAMPLES)
-        if not whole_number(samples) or not 1 <= int(samples) <= MAX_MONTECARLO_SAMPLES:
-            raise ConfigError(
-                field, f"{shown(text)}: samples per decision must be a whole number from 1 to {MAX_MONTECARLO_SAMPLES:,}"
-            )
-        params[0] = int(samples)
-    elif args:
-        raise ConfigError(field, f"{shown(text)}: {name} takes no parameters")
-    return POLICY_IDS[name], params
-
-
-def parse_seats(seats: str | Sequence[str], players: int, field: str = "policies.seats"):
-    """One name for every seat, or a list with one per seat -> (ids, params)."""
-    return shared_parse_seats(seats, players, parse_policy, N_POLICY_PARAMS, field)
+# The tables a config's policies are read from, derived from the declarations above.
+POLICY_IDS = POLICIES.ids
+POLICY_SYNTAX = POLICIES.syntax  # how each policy reads in a config: the forms parse_policy accepts
+POLICY_DESCRIPTIONS = POLICIES.descriptions
+parse_policy = POLICIES.parse
+parse_seats = POLICIES.parse_seats
 
 
 # --- random ----------------------------------------------------------------
