@@ -9,10 +9,8 @@ computed one way.
 from __future__ import annotations
 
 import functools
-import json
 import math
-from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -228,33 +226,3 @@ def played_line(summary: dict) -> str:
         wall = (f"; {summary['wall_seconds']:.1f} s wall time in all (the games, the skill-gap duels, the strength "
                 "profile and the report)")
     return f"Played {summary['games']:,} games{speed}{wall}"
-
-
-# --- stored tallies --------------------------------------------------------------
-
-
-def write_tally(path: Path, tally) -> None:
-    """A tally (anything with ``to_json``) as one line of JSON."""
-    path.write_text(json.dumps(tally.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
-
-
-def read_tally(path: Path, tally_class):
-    """The tally :func:`write_tally` wrote, as a ``tally_class`` (which has ``from_json``)."""
-    return tally_class.from_json(json.loads(path.read_text(encoding="utf-8")))
-
-
-def tally_records_file(path: Path, rules, layout, tally_of: Callable, batch_games: int = 65_536):
-    """The tally of every game in a records file, read in batches of ``batch_games``.
-
-    ``layout`` is the game's ``RecordLayout``, ``tally_of`` its tally of a
-    batch of records (whose results merge).
-    """
-    import pyarrow.parquet as pq
-
-    columns = {name: layout.field_columns(name, rules) for name in layout.fields}
-    tally = tally_of(layout.empty(0, rules))
-    with pq.ParquetFile(path) as parquet:
-        for batch in parquet.iter_batches(batch_size=batch_games, columns=[c for cs in columns.values() for c in cs]):
-            rec = {name: layout.field_array(batch, name, rules, cols) for name, cols in columns.items()}
-            tally = tally.merge(tally_of(rec))
-    return tally

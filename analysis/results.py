@@ -2,7 +2,7 @@
 
 A results directory holds ``records.parquet`` (one row per game),
 ``config.toml``, ``summary.json``, ``meta.json`` and ``tally.json`` (the
-report's mergeable statistics, see ``analysis.lasvegan.report_tally``).
+report's mergeable statistics, see ``analysis.tally``).
 :func:`load_results` reads them back without reading the records: what the
 report shows comes from the tally, so a run of any size loads in bounded
 memory. A directory without ``tally.json`` (written before it existed, or
@@ -183,11 +183,11 @@ def _load_tally(directory: Path, config: Config):
             # A tally.json edited by hand can fail in as many ways as it has fields.
             raise ConfigError(str(path), f"cannot be read ({type(err).__name__}: {shown(str(err), 100)[1:-1]}); "
                                          "remove it and lvsim report rebuilds it from the records") from None
-        if io.shape(tally) != io.rules_shape(config.rules):
-            (players, rounds), (want_players, want_rounds) = io.shape(tally)[:2], io.rules_shape(config.rules)[:2]
+        have, want = io.shape(tally), io.rules_shape(config.rules)
+        if have != want:
             raise ConfigError(
-                str(path), f"is for {players} players x {rounds} rounds but config.toml for "
-                f"{want_players} x {want_rounds}"
+                str(path), "is for " + " x ".join(f"{n} {name}" for n, name in zip(have, io.names))
+                + " but config.toml for " + " x ".join(str(n) for n in want)
             )
         return tally
     try:

@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 from statistics import NormalDist
+from typing import Mapping
 
 import numpy as np
 from numba import njit
@@ -256,6 +257,74 @@ def ratio_interval(sums: np.ndarray, counts: np.ndarray, z: float | None = None)
     return mean, mean - q * se, mean + q * se
 
 
+def cluster_ratio_interval(x: int, y: int, xx: int, xy: int, yy: int, clusters: int,
+                           z: float | None = None) -> tuple[float, float, float]:
+    """``Σx / Σy`` over clusters and its 95% interval, as :func:`ratio_interval` gives it, from the exact
+    integer moments ``Σx, Σy, Σx², Σxy, Σy²`` over ``clusters`` clusters (games).
+
+    The multiplier is Student's t over the clusters unless ``z`` is given.
+    """
+    g, X, Y = clusters, x, y
+    if g == 0 or Y == 0:
+        return math.nan, math.nan, math.nan
+    mean = X / Y
+    if g < MIN_SAMPLES:
+        return mean, math.nan, math.nan
+    z = t95(g) if z is None else z
+    # Σ (x - m·y)² · Y² in exact integers, m = X / Y.
+    residual_y2 = Y * Y * xx - 2 * X * Y * xy + X * X * yy
+    se = math.sqrt(residual_y2 / (Y * Y) * g / (g - 1)) / Y
+    return mean, mean - z * se, mean + z * se
+
+
+@dataclass(eq=False)
+class Moments:
+    """``Σx, Σy, Σx², Σxy, Σy²`` over clusters, for the ratio ``Σx / Σy`` and its interval.
+
+    Arrays of any shape hold one set of moments per cell; a cluster with
+    ``y = 0`` still counts as a cluster (it enters the standard error).
+    """
+
+    clusters: int
+    x: np.ndarray
+    y: np.ndarray
+    xx: np.ndarray
+    xy: np.ndarray
+    yy: np.ndarray
+
+    @classmethod
+    def of(cls, x: np.ndarray, y: np.ndarray) -> "Moments":
+        """Moments of clusters along axis 0 (``x`` and ``y`` broadcast to one shape)."""
+        x = np.asarray(x, dtype=np.int64)
+        y = np.broadcast_to(np.asarray(y, dtype=np.int64), x.shape) if x.ndim else np.asarray(y, dtype=np.int64)
+        return cls(len(x), x.sum(axis=0), y.sum(axis=0), (x * x).sum(axis=0), (x * y).sum(axis=0),
+                   (y * y).sum(axis=0))
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Moments):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+    def merge(self, other: "Moments") -> "Moments":
+        return Moments(self.clusters + other.clusters, *(getattr(self, k) + getattr(other, k)
+                                                        for k in ("x", "y", "xx", "xy", "yy")))
+
+    def interval(self, index=(), z: float | None = None) -> tuple[float, float, float]:
+        """``(mean, low, high)`` of cell ``index``, as :func:`ratio_interval` gives it.
+
+        The multiplier is Student's t over the clusters unless ``z`` is given.
+        """
+        return cluster_ratio_interval(int(self.x[index]), int(self.y[index]), int(self.xx[index]),
+                                      int(self.xy[index]), int(self.yy[index]), self.clusters, z)
+
+    def to_json(self) -> dict:
+        return {"clusters": self.clusters, **{k: getattr(self, k).tolist() for k in ("x", "y", "xx", "xy", "yy")}}
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> "Moments":
+        return cls(int(data["clusters"]), *(np.asarray(data[k], dtype=np.int64) for k in ("x", "y", "xx", "xy", "yy")))
+
+
 class IntHistogram:
     """Counts of integer values, mergeable, with exact moments and percentiles.
 
@@ -299,6 +368,13 @@ class IntHistogram:
         if not isinstance(other, IntHistogram):
             return NotImplemented
         return self.as_dict() == other.as_dict()
+
+    def to_json(self) -> dict:
+        return {"offset": self.offset, "counts": self.counts.tolist()}
+
+    @classmethod
+    def from_json(cls, data) -> "IntHistogram":
+        return cls(np.asarray(data["counts"], dtype=np.int64), int(data["offset"]))
 
     @property
     def values(self) -> np.ndarray:

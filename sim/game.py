@@ -210,6 +210,20 @@ class TallyIO:
     from_records_file: Callable[[Path, Any], Any]  # (records path, rules) -> report tally
     shape: Callable[[Any], tuple]  # report tally -> what must match the rules (players, rounds, ...)
     rules_shape: Callable[[Any], tuple]  # rules -> the same
+    names: tuple[str, ...] = ("players", "rounds")  # what each number of the shape counts
+
+    @classmethod
+    def of(cls, tally_class: str, shape: tuple[str, ...] = ("players", "rounds")) -> "TallyIO":
+        """The storage of a report tally class ``"module:Class"`` (an ``analysis.tally.MergeableTally``),
+        imported when first used; ``shape`` names the rules' values its merges keep (players, rounds)."""
+        return cls(
+            write=lambda path, tally: tally.write(path),
+            read=lazy(f"{tally_class}.read"),
+            from_records_file=lazy(f"{tally_class}.of_records_file"),
+            shape=lambda tally: tuple(getattr(tally, name) for name in shape),
+            rules_shape=lambda rules: tuple(getattr(rules, name) for name in shape),
+            names=shape,
+        )
 
 
 def lazy(target: str) -> Callable[..., Any]:

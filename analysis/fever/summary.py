@@ -30,23 +30,25 @@ Definitions:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
 
-from analysis import common
 from analysis.common import json_ready, share, win_share_metrics
-from analysis.stats import FirstGames, IntHistogram, mean_and_sd, mean_interval, wilson_interval
+from analysis.stats import (
+    FirstGames, IntHistogram, cluster_ratio_interval, mean_and_sd, mean_interval, wilson_interval,
+)
+from analysis.tally import MergeableTally
 from sim.fever import enums as E
 from sim.fever.game import GAME
-from sim.fever.records import empty_records
+from sim.fever.records import LAYOUT as RECORD_LAYOUT, empty_records
 
 PERCENTILES = (5, 50, 95)
 
+
 @dataclass(eq=False)
-class Tally:
+class Tally(MergeableTally):
     """Sufficient statistics of a batch of games; ``merge`` adds two batches exactly.
 
     Every number is a Python integer. It is also the report's tally: the win
@@ -89,6 +91,10 @@ class Tally:
     reshuffles_sq: int
     passes: int
     by_length: FirstGames  # key (finished, turns)
+
+    SHAPE = ("players", "patterns")
+    WHAT = "$ Fever tally"
+    LAYOUT = RECORD_LAYOUT
 
     @property
     def win_unit(self) -> int:
@@ -159,82 +165,16 @@ class Tally:
         """The tally of no games: the starting point of a run's merges."""
         return cls.of(empty_records(0, players, patterns))
 
-    def merge(self, other: "Tally") -> "Tally":
-        """The tally of both batches together."""
-        if (self.players, self.patterns) != (other.players, other.patterns):
-            raise ValueError(
-                f"cannot merge tallies of {self.players} players x {self.patterns} patterns "
-                f"and {other.players} players x {other.patterns} patterns"
-            )
-        merged = {}
-        for f in fields(self):
-            a, b = getattr(self, f.name), getattr(other, f.name)
-            if f.name in ("players", "patterns"):
-                merged[f.name] = a
-            elif isinstance(a, (IntHistogram, FirstGames)):
-                merged[f.name] = a.merge(b)
-            elif isinstance(a, tuple):
-                merged[f.name] = tuple(x + y for x, y in zip(a, b))
-            else:
-                merged[f.name] = a + b
-        return Tally(**merged)
-
     @property
     def report(self) -> "Tally":
         """What the report needs beyond the summary: the tally itself (stored as ``tally.json``)."""
         return self
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, IntHistogram):
-                value = {"offset": value.offset, "counts": [int(c) for c in value.counts]}
-            elif isinstance(value, FirstGames):
-                value = value.to_json()
-            elif isinstance(value, tuple):
-                value = [int(v) for v in value]
-            out[f.name] = value
-        return out
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Tally":
-        """The tally :meth:`to_json` wrote; a ValueError when the data is not one."""
-        try:
-            values = {}
-            for f in fields(cls):
-                value = data[f.name]
-                if f.type == "IntHistogram":
-                    value = IntHistogram(np.asarray(value["counts"], dtype=np.int64), int(value["offset"]))
-                elif f.type == "FirstGames":
-                    value = FirstGames.from_json(value)
-                elif isinstance(value, list):
-                    value = tuple(int(v) for v in value)
-                else:
-                    value = int(value)
-                values[f.name] = value
-        except (KeyError, TypeError, ValueError) as err:
-            raise ValueError(f"not a $ Fever tally ({type(err).__name__}: {err})") from None
-        return cls(**values)
-
-    def __eq__(self, other) -> bool:
-        if not isinstance(other, Tally):
-            return NotImplemented
-        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self))
-
 
 def cluster_ratio(x: int, y: int, xx: int, xy: int, yy: int, clusters: int) -> tuple[float, list[float]]:
     """``Σx / Σy`` over games and its cluster-robust 95% interval (Student t over games), from exact integer moments."""
-    from analysis.stats import MIN_SAMPLES, t95
-
-    if clusters == 0 or y == 0:
-        return math.nan, [math.nan, math.nan]
-    mean = x / y
-    if clusters < MIN_SAMPLES:
-        return mean, [math.nan, math.nan]
-    residual_y2 = y * y * xx - 2 * x * y * xy + x * x * yy  # Σ (x - m·y)² · Y², exact
-    se = math.sqrt(max(residual_y2, 0) / (y * y) * clusters / (clusters - 1)) / y
-    return mean, [mean - t95(clusters) * se, mean + t95(clusters) * se]
+    mean, low, high = cluster_ratio_interval(x, y, xx, xy, yy, clusters)
+    return mean, [low, high]
 
 
 def length_stats(hist: IntHistogram) -> dict[str, float]:
@@ -319,24 +259,6 @@ def summarize(
 def summarize_records(rec: Mapping[str, np.ndarray], **kwargs) -> dict[str, Any]:
     """The summary of records held in memory (see :func:`summarize` for the options)."""
     return summarize(Tally.of(rec), **kwargs)
-
-
-# --- stored tallies ----------------------------------------------------------
-
-
-def write_tally(path: Path, tally: Tally) -> None:
-    common.write_tally(path, tally)
-
-
-def read_tally(path: Path) -> Tally:
-    return common.read_tally(path, Tally)
-
-
-def tally_records_file(path: Path, rules, batch_games: int = 65_536) -> Tally:
-    """The tally of every game in a records file, read in batches of ``batch_games``."""
-    from sim.fever.records import LAYOUT
-
-    return common.tally_records_file(path, rules, LAYOUT, Tally.of, batch_games)
 
 
 # --- sweeps ------------------------------------------------------------------

@@ -6,7 +6,7 @@ one chunk of game records, which merge exactly. A run tallies each chunk as
 it is played, so its report needs memory bounded by the chunk size whatever
 the number of games, and never reads the records back. ``lvsim report`` on
 a results directory without a stored tally rebuilds one from the records
-file in bounded batches (:func:`tally_records_file`).
+file in bounded batches (``ReportTally.of_records_file``).
 
 Nothing here is an approximation of the records: the tables built from a
 tally (``analysis.lasvegan.tables``) equal those built from the records themselves,
@@ -18,18 +18,17 @@ are kept as exact integers (:class:`Moments`).
 
 from __future__ import annotations
 
-import json
-import math
-from dataclasses import dataclass, fields
-from pathlib import Path
-from typing import Any, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Mapping
 
 import numpy as np
 from numba import njit
 
-from analysis.stats import MIN_SAMPLES, FirstGames, IntHistogram, t95  # noqa: F401  (FirstGames: kept importable here)
+from analysis.common import win_unit
+from analysis.stats import FirstGames, IntHistogram, Moments
+from analysis.tally import MergeableTally
 from sim.lasvegan import enums as E
-from sim.lasvegan.records import RECORD_FIELDS, empty_records, field_columns, field_shape
+from sim.lasvegan.records import LAYOUT as RECORD_LAYOUT, empty_records
 
 # The record fields a report tally is made of.
 TALLY_FIELDS = (
@@ -38,101 +37,9 @@ TALLY_FIELDS = (
     "golden_side", "golden_value",
 )
 
-# Record batches read back from a records file hold at most this many games.
-READ_BATCH_GAMES = 65_536
-
-
-
-def merge_tallies(a, b):
-    """Two tallies of the same dataclass (players and rounds alike) added field by field, exactly.
-
-    Integers and arrays add; histograms, moments and nested tallies merge;
-    lists of them merge item by item.
-    """
-    if (a.players, a.rounds) != (b.players, b.rounds):
-        raise ValueError(
-            f"cannot merge tallies of {a.players} players x {a.rounds} rounds "
-            f"and {b.players} players x {b.rounds} rounds"
-        )
-    merged = {}
-    for f in fields(a):
-        x, y = getattr(a, f.name), getattr(b, f.name)
-        if f.name in ("players", "rounds"):
-            merged[f.name] = x
-        elif isinstance(x, list):
-            merged[f.name] = [u.merge(v) for u, v in zip(x, y)]
-        elif hasattr(x, "merge"):
-            merged[f.name] = x.merge(y)
-        else:
-            merged[f.name] = x + y
-    return type(a)(**merged)
-
-
-def win_unit(players: int) -> int:
-    """1/k of a win is a whole number of these units for every k <= players."""
-    return math.lcm(*range(1, players + 1))
-
 
 @dataclass(eq=False)
-class Moments:
-    """``Σx, Σy, Σx², Σxy, Σy²`` over clusters, for the ratio ``Σx / Σy`` and its interval.
-
-    Arrays of any shape hold one set of moments per cell; a cluster with
-    ``y = 0`` still counts as a cluster (it enters the standard error).
-    """
-
-    clusters: int
-    x: np.ndarray
-    y: np.ndarray
-    xx: np.ndarray
-    xy: np.ndarray
-    yy: np.ndarray
-
-    @classmethod
-    def of(cls, x: np.ndarray, y: np.ndarray) -> "Moments":
-        """Moments of clusters along axis 0 (``x`` and ``y`` broadcast to one shape)."""
-        x = np.asarray(x, dtype=np.int64)
-        y = np.broadcast_to(np.asarray(y, dtype=np.int64), x.shape) if x.ndim else np.asarray(y, dtype=np.int64)
-        return cls(len(x), x.sum(axis=0), y.sum(axis=0), (x * x).sum(axis=0), (x * y).sum(axis=0),
-                   (y * y).sum(axis=0))
-
-    def __eq__(self, other) -> bool:
-        if not isinstance(other, Moments):
-            return NotImplemented
-        return self.to_json() == other.to_json()
-
-    def merge(self, other: "Moments") -> "Moments":
-        return Moments(self.clusters + other.clusters, *(getattr(self, k) + getattr(other, k)
-                                                        for k in ("x", "y", "xx", "xy", "yy")))
-
-    def interval(self, index=(), z: float | None = None) -> tuple[float, float, float]:
-        """``(mean, low, high)`` of cell ``index``, as ``analysis.stats.ratio_interval`` gives it.
-
-        The multiplier is Student's t over the clusters unless ``z`` is given.
-        """
-        g = self.clusters
-        X, Y = int(self.x[index]), int(self.y[index])
-        if g == 0 or Y == 0:
-            return math.nan, math.nan, math.nan
-        mean = X / Y
-        if g < MIN_SAMPLES:
-            return mean, math.nan, math.nan
-        z = t95(g) if z is None else z
-        # Σ (x - m·y)² · Y² in exact integers, m = X / Y.
-        residual_y2 = Y * Y * int(self.xx[index]) - 2 * X * Y * int(self.xy[index]) + X * X * int(self.yy[index])
-        se = math.sqrt(residual_y2 / (Y * Y) * g / (g - 1)) / Y
-        return mean, mean - z * se, mean + z * se
-
-    def to_json(self) -> dict:
-        return {"clusters": self.clusters, **{k: getattr(self, k).tolist() for k in ("x", "y", "xx", "xy", "yy")}}
-
-    @classmethod
-    def from_json(cls, data: Mapping) -> "Moments":
-        return cls(int(data["clusters"]), *(np.asarray(data[k], dtype=np.int64) for k in ("x", "y", "xx", "xy", "yy")))
-
-
-@dataclass(eq=False)
-class ReportTally:
+class ReportTally(MergeableTally):
     """Sufficient statistics of the report's tables for a batch of games; ``merge`` adds batches exactly.
 
     Win shares are in units of 1/lcm(1..players) of a win, so every number
@@ -168,6 +75,10 @@ class ReportTally:
     by_length: FirstGames  # key (rounds played, someone ran out, cabbages moved)
     by_elimination: FirstGames  # key (elimination round,)
     abs_swing: Moments  # x = a game's summed |cabbage change|, y = its seat-rounds played
+
+    WHAT = "report tally"
+    LAYOUT = RECORD_LAYOUT
+    RECORD_FIELDS = TALLY_FIELDS
 
     @classmethod
     def of(cls, rec: Mapping[str, np.ndarray]) -> "ReportTally":
@@ -223,80 +134,6 @@ class ReportTally:
     @classmethod
     def empty(cls, players: int, rounds: int) -> "ReportTally":
         return cls.of(empty_records(0, players, rounds))
-
-    def merge(self, other: "ReportTally") -> "ReportTally":
-        """The tally of both batches together."""
-        return merge_tallies(self, other)
-
-    def __eq__(self, other) -> bool:
-        if not isinstance(other, ReportTally):
-            return NotImplemented
-        return self.to_json() == other.to_json()
-
-    # --- storage: the run writes its tally beside its records -------------------------
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, list):
-                out[f.name] = [_histogram_json(h) for h in value]
-            elif isinstance(value, IntHistogram):
-                out[f.name] = _histogram_json(value)
-            elif isinstance(value, np.ndarray):
-                out[f.name] = value.tolist()
-            elif hasattr(value, "to_json"):
-                out[f.name] = value.to_json()
-            else:
-                out[f.name] = int(value)
-        return out
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "ReportTally":
-        """The tally ``to_json`` wrote; a malformed one raises ``ValueError``."""
-        try:
-            values = {}
-            for f in fields(cls):
-                raw = data[f.name]
-                sample = _FIELD_KINDS.get(f.name, "int")
-                if sample == "histograms":
-                    values[f.name] = [_histogram_from_json(h) for h in raw]
-                elif sample == "array":
-                    values[f.name] = np.asarray(raw, dtype=np.int64)
-                elif sample == "moments":
-                    values[f.name] = Moments.from_json(raw)
-                elif sample == "first":
-                    values[f.name] = FirstGames.from_json(raw)
-                else:
-                    values[f.name] = int(raw)
-            return cls(**values)
-        except (KeyError, TypeError, ValueError) as err:
-            raise ValueError(f"not a report tally ({type(err).__name__}: {err})") from None
-
-
-_FIELD_KINDS = {
-    "win_units": "array", "win_cross": "array", "last_leader_units": "array", "last_leader_units_sq": "array",
-    "leader_change": "moments", "end_counts": "array", "lowest_change": "histograms", "swing_seat": "histograms",
-    "swing_ratio": "moments", "final_seat": "histograms", "trajectory": "histograms", "drivers": "moments",
-    "token_values": "histograms", "token_empty": "array", "golden_by_side": "histograms",
-    "by_length": "first", "by_elimination": "first", "abs_swing": "moments",
-}
-
-
-def _histogram_json(h: IntHistogram) -> dict:
-    return {"offset": h.offset, "counts": h.counts.tolist()}
-
-
-def _histogram_from_json(data: Mapping) -> IntHistogram:
-    return IntHistogram(np.asarray(data["counts"], dtype=np.int64), int(data["offset"]))
-
-
-def write_tally(path: Path, tally: ReportTally) -> None:
-    path.write_text(json.dumps(tally.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
-
-
-def read_tally(path: Path) -> ReportTally:
-    return ReportTally.from_json(json.loads(path.read_text(encoding="utf-8")))
 
 
 # --- the per-chunk pass, jitted: one walk over the games instead of dozens of array passes ------
@@ -458,36 +295,3 @@ def _trimmed(counts: np.ndarray, low: int) -> IntHistogram:
 def _histogram_of_counts(counts: np.ndarray) -> IntHistogram:
     """An ``IntHistogram`` of int8 values counted at ``value + VALUE_OFFSET``."""
     return _trimmed(counts, -VALUE_OFFSET)
-
-
-# --- from a records file, in bounded batches ---------------------------------------------------
-
-
-def record_batches(
-    path: Path, players: int, rounds: int, fields_wanted=TALLY_FIELDS, batch_games: int = READ_BATCH_GAMES
-) -> Iterator[dict[str, np.ndarray]]:
-    """The records file's games in order, ``batch_games`` at most at a time, as record arrays."""
-    import pyarrow.parquet as pq
-
-    columns = {name: field_columns(name, players, rounds) for name in fields_wanted}
-    with pq.ParquetFile(path) as parquet:
-        for batch in parquet.iter_batches(batch_size=batch_games, columns=[c for cs in columns.values() for c in cs]):
-            yield {name: field_array(batch, name, cols, players, rounds) for name, cols in columns.items()}
-
-
-def tally_records_file(path: Path, players: int, rounds: int, batch_games: int = READ_BATCH_GAMES) -> ReportTally:
-    """The report tally of every game in a records file, reading it in batches of ``batch_games``."""
-    tally = ReportTally.empty(players, rounds)
-    for batch in record_batches(path, players, rounds, TALLY_FIELDS, batch_games):
-        tally = tally.merge(ReportTally.of(batch))
-    return tally
-
-
-def field_array(batch, name: str, columns: list[str], players: int, rounds: int) -> np.ndarray:
-    """One record field of a pyarrow table or batch of flat columns, as an array with a leading games axis."""
-    dtype = RECORD_FIELDS[name][1]
-    shape = field_shape(name, players, rounds)
-    if not shape:
-        return batch.column(columns[0]).to_numpy().astype(dtype, copy=False)
-    stacked = np.column_stack([batch.column(c).to_numpy() for c in columns]).astype(dtype, copy=False)
-    return stacked.reshape((len(stacked),) + shape)

@@ -30,18 +30,19 @@ Definitions:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
 
-from analysis.lasvegan.report_tally import ReportTally, merge_tallies, win_unit
+from analysis.lasvegan.report_tally import ReportTally
 from analysis.common import (
     json_ready, num as _num, num_ci as _num_ci, pct as _pct, pct_ci as _pct_ci, played_line, pts as _pts,
     pts_ci as _pts_ci, share, skill_gap_lines, strength_lines, title_line, worst_seat_advantage,
-    worst_seat_advantage_corrected,
+    win_unit, worst_seat_advantage_corrected,
 )
 from analysis.stats import IntHistogram, mean_and_sd, mean_interval, wilson_interval
+from analysis.tally import MergeableTally
 from sim.lasvegan.game import GAME
 from sim.lasvegan.records import empty_records
 
@@ -53,7 +54,7 @@ TEXT_STRENGTH_METRICS = ("elimination_rate", "mean_rounds", "first_player_advant
 
 
 @dataclass(eq=False)
-class Tally:
+class Tally(MergeableTally):
     """Sufficient statistics of a batch of games; ``merge`` adds two batches exactly.
 
     Every number is an integer: win shares are counted in units of
@@ -78,10 +79,6 @@ class Tally:
     seven_no_slot_games: int
     zero_playing_on_games: int
     report: ReportTally  # what the HTML report shows beyond the summary
-
-    @property
-    def win_unit(self) -> int:
-        return win_unit(self.players)
 
     @property
     def played_rounds(self) -> int:
@@ -126,18 +123,6 @@ class Tally:
         """The tally of no games: the starting point of a run's merges."""
         return cls.of(empty_records(0, players, rounds))
 
-    def merge(self, other: "Tally") -> "Tally":
-        """The tally of both batches together."""
-        return merge_tallies(self, other)
-
-    def __eq__(self, other) -> bool:
-        if not isinstance(other, Tally):
-            return NotImplemented
-        return all(_same(getattr(self, f.name), getattr(other, f.name)) for f in fields(self))
-
-
-def _same(a, b) -> bool:
-    return np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
 
 
 def summarize(

@@ -12,7 +12,7 @@ with the number of games. Every estimate comes with a 95% interval in
   degrees of freedom (no interval below ``analysis.stats.MIN_SAMPLES`` games);
 * means and shares over rounds or seats — a cluster-robust standard error,
   games as clusters (the rounds and seats of one game are not independent),
-  and Student's t over the games, see :meth:`analysis.lasvegan.report_tally.Moments.interval`.
+  and Student's t over the games, see :meth:`analysis.stats.Moments.interval`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.lasvegan.report_tally import ReportTally, win_unit
+from analysis.common import win_unit
+from analysis.lasvegan.report_tally import ReportTally
 from analysis.stats import IntHistogram, mean_and_sd, mean_interval, wilson_interval
 
 KINDS = ("colour", "points", "golden")  # the report tally's machine kinds

@@ -34,24 +34,23 @@ Definitions:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
 
-from analysis import common
-from analysis.common import json_ready, share, win_share_metrics
+from analysis.common import json_ready, share, win_share_metrics, win_unit
 from analysis.stats import FirstGames, IntHistogram, mean_and_sd, mean_interval, wilson_interval
+from analysis.tally import MergeableTally
 from sim.vegasdice import enums as E
 from sim.vegasdice.game import GAME
-from sim.vegasdice.records import empty_records
+from sim.vegasdice.records import LAYOUT as RECORD_LAYOUT, empty_records
 
 PERCENTILES = (50, 95)
 
 
 @dataclass(eq=False)
-class Tally:
+class Tally(MergeableTally):
     """Sufficient statistics of a batch of games; ``merge`` adds two batches exactly.
 
     Every number is an integer (Python ints for sums of dollars, which can
@@ -103,17 +102,15 @@ class Tally:
     place_won_xy: tuple[int, ...]  # sum over games of it times the game's rounds played
     by_margin: FirstGames  # key (winner's margin in dollars,)
 
-    @property
-    def win_unit(self) -> int:
-        return math.lcm(*range(1, self.players + 1))
+    WHAT = "Las Vegas tally"
+    LAYOUT = RECORD_LAYOUT
 
     @classmethod
     def of(cls, rec: Mapping[str, np.ndarray]) -> "Tally":
         """The tally of one batch of game records (see ``sim.vegasdice.records``)."""
         games, rounds, players = rec["won"].shape
         casinos = rec["casino_laid_out"].shape[2]
-        unit = math.lcm(*range(1, players + 1))
-        units = np.rint(rec["win_share"] * unit).astype(np.int64)
+        units = np.rint(rec["win_share"] * win_unit(players)).astype(np.int64)
         played = rec["first_player"] >= 0  # [game, round]
         money_total, money_sq = _sums(rec["money"])
         margin = rec["margin"].astype(np.int64)
@@ -175,85 +172,24 @@ class Tally:
         """The tally of no games: the starting point of a run's merges."""
         return cls.of(empty_records(0, players, rounds, E.MIN_CASINOS))
 
-    def merge(self, other: "Tally") -> "Tally":
-        """The tally of both batches together."""
-        if (self.players, self.rounds) != (other.players, other.rounds):
-            raise ValueError(
-                f"cannot merge tallies of {self.players} players x {self.rounds} rounds "
-                f"and {other.players} players x {other.rounds} rounds"
-            )
-        step = math.gcd(self.margin_step, other.margin_step)
-        money_step = math.gcd(self.money_step, other.money_step)
-        merged = {}
-        for f in fields(self):
-            a, b = getattr(self, f.name), getattr(other, f.name)
-            if f.name in ("players", "rounds"):
-                merged[f.name] = a
-            elif f.name == "margin_step":
-                merged[f.name] = step
-            elif f.name == "margin":
-                merged[f.name] = _in_steps(a, self.margin_step, step).merge(_in_steps(b, other.margin_step, step))
-            elif f.name == "money_step":
-                merged[f.name] = money_step
-            elif f.name == "money_seat":
-                merged[f.name] = tuple(
-                    _in_steps(x, self.money_step, money_step).merge(_in_steps(y, other.money_step, money_step))
-                    for x, y in zip(a, b)
-                )
-            elif f.name == "by_margin":
-                merged[f.name] = a.merge(b)
-            elif isinstance(a, tuple):
-                merged[f.name] = tuple(x + y for x, y in zip(a, b))
-            else:
-                merged[f.name] = a + b
-        return Tally(**merged)
+    def merged_field(self, name: str, other: "Tally"):
+        """Histograms of money are counted in steps of the greatest common divisor of both tallies' steps."""
+        if name in ("margin_step", "money_step"):
+            return math.gcd(getattr(self, name), getattr(other, name))
+        if name == "margin":
+            step = math.gcd(self.margin_step, other.margin_step)
+            return _in_steps(self.margin, self.margin_step, step).merge(
+                _in_steps(other.margin, other.margin_step, step))
+        if name == "money_seat":
+            step = math.gcd(self.money_step, other.money_step)
+            return tuple(_in_steps(x, self.money_step, step).merge(_in_steps(y, other.money_step, step))
+                         for x, y in zip(self.money_seat, other.money_seat))
+        return super().merged_field(name, other)
 
     @property
     def report(self) -> "Tally":
         """What the report needs beyond the summary: the tally itself (stored as ``tally.json``)."""
         return self
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, IntHistogram):
-                value = _histogram_json(value)
-            elif isinstance(value, FirstGames):
-                value = value.to_json()
-            elif f.name == "money_seat":
-                value = [_histogram_json(h) for h in value]
-            elif isinstance(value, tuple):
-                value = [int(v) for v in value]
-            out[f.name] = value
-        return out
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Tally":
-        """The tally :meth:`to_json` wrote; a ValueError when the data is not one."""
-        try:
-            values = {}
-            for f in fields(cls):
-                value = data[f.name]
-                if f.name == "margin":
-                    value = _histogram_from_json(value)
-                elif f.name == "money_seat":
-                    value = tuple(_histogram_from_json(h) for h in value)
-                elif f.name == "by_margin":
-                    value = FirstGames.from_json(value)
-                elif isinstance(value, list):
-                    value = tuple(int(v) for v in value)
-                else:
-                    value = int(value)
-                values[f.name] = value
-        except (KeyError, TypeError, ValueError) as err:
-            raise ValueError(f"not a Las Vegas tally ({type(err).__name__}: {err})") from None
-        return cls(**values)
-
-    def __eq__(self, other) -> bool:
-        if not isinstance(other, Tally):
-            return NotImplemented
-        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(self))
 
 
 def _sums(x: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -286,14 +222,6 @@ def _cross_sums(x: np.ndarray, y: np.ndarray) -> tuple[int, ...]:
     if int(np.abs(x).max()) * int(np.abs(y).max()) * len(x) < 2**62:
         return tuple(int(v) for v in (x * y[:, None]).sum(axis=0))
     return tuple(int(v) for v in (x.astype(object) * y.astype(object)[:, None]).sum(axis=0))
-
-
-def _histogram_json(h: IntHistogram) -> dict:
-    return {"offset": h.offset, "counts": [int(c) for c in h.counts]}
-
-
-def _histogram_from_json(data: Mapping) -> IntHistogram:
-    return IntHistogram(np.asarray(data["counts"], dtype=np.int64), int(data["offset"]))
 
 
 def _in_steps(hist: IntHistogram, step: int, new_step: int) -> IntHistogram:
@@ -377,24 +305,6 @@ def summarize(
 def summarize_records(rec: Mapping[str, np.ndarray], **kwargs) -> dict[str, Any]:
     """The summary of records held in memory (see :func:`summarize` for the options)."""
     return summarize(Tally.of(rec), **kwargs)
-
-
-# --- stored tallies ----------------------------------------------------------
-
-
-def write_tally(path: Path, tally: Tally) -> None:
-    common.write_tally(path, tally)
-
-
-def read_tally(path: Path) -> Tally:
-    return common.read_tally(path, Tally)
-
-
-def tally_records_file(path: Path, rules, batch_games: int = 65_536) -> Tally:
-    """The tally of every game in a records file, read in batches of ``batch_games``."""
-    from sim.vegasdice.records import LAYOUT
-
-    return common.tally_records_file(path, rules, LAYOUT, Tally.of, batch_games)
 
 
 # --- sweeps ------------------------------------------------------------------

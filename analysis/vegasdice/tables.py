@@ -21,7 +21,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.stats import MIN_SAMPLES, IntHistogram, mean_and_sd, mean_interval, t95
+from analysis.stats import IntHistogram, cluster_ratio_interval, mean_and_sd, mean_interval
 from analysis.vegasdice.summary import Tally
 
 QUANTILES = (5, 25, 50, 75, 95)
@@ -36,24 +36,6 @@ def _mean_row(total: int, total_sq: int, n: int, scale: int = 1) -> dict:
     mean, sd = mean_and_sd(total, total_sq, n)
     low, high = mean_interval(mean, sd, n)
     return {"mean": mean / scale, "low": low / scale, "high": high / scale}
-
-
-def ratio_interval(x: int, y: int, xx: int, xy: int, yy: int, clusters: int, z: float | None = None):
-    """``(mean, low, high)`` of ``Σx / Σy`` over clusters from exact integer moments (cluster-robust).
-
-    The multiplier is Student's t over the clusters unless ``z`` is given,
-    as :func:`analysis.stats.ratio_interval` takes it.
-    """
-    if clusters == 0 or y == 0:
-        return math.nan, math.nan, math.nan
-    mean = x / y
-    if clusters < MIN_SAMPLES:
-        return mean, math.nan, math.nan
-    z = t95(clusters) if z is None else z
-    # Σ (x - m·y)² · Y², m = X / Y, in exact integers.
-    residual_y2 = y * y * xx - 2 * x * y * xy + x * x * yy
-    se = math.sqrt(residual_y2 / (y * y) * clusters / (clusters - 1)) / y
-    return mean, mean - z * se, mean + z * se
 
 
 def win_share_by_seat(source) -> pd.DataFrame:
@@ -91,8 +73,8 @@ def won_by_place(source) -> pd.DataFrame:
     t = tally_of(source)
     rows = []
     for p in range(t.players):
-        mean, low, high = ratio_interval(t.place_won_total[p], t.played_rounds, t.place_won_sq[p],
-                                         t.place_won_xy[p], t.played_rounds_sq, t.games)
+        mean, low, high = cluster_ratio_interval(t.place_won_total[p], t.played_rounds, t.place_won_sq[p],
+                                                 t.place_won_xy[p], t.played_rounds_sq, t.games)
         rows.append({"place": p, "mean": mean, "low": low, "high": high})
     table = pd.DataFrame(rows)
     table["fair"] = t.players_won / t.played_rounds / t.players if t.played_rounds else math.nan

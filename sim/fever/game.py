@@ -41,13 +41,7 @@ GAME = Game(
     tally=lazy("analysis.fever.summary:Tally.of"),
     summarize=lazy("analysis.fever.summary:summarize"),
     summary_table=lazy("analysis.fever.summary:summary_table"),
-    report_tally_io=TallyIO(
-        write=lazy("analysis.fever.summary:write_tally"),
-        read=lazy("analysis.fever.summary:read_tally"),
-        from_records_file=lazy("analysis.fever.summary:tally_records_file"),
-        shape=lambda tally: (tally.players, tally.patterns),
-        rules_shape=lambda rules: (rules.players, rules.patterns),
-    ),
+    report_tally_io=TallyIO.of("analysis.fever.summary:Tally", ("players", "patterns")),
     build_report=lazy("analysis.fever.report:build_report"),
     replay_path=lazy("sim.fever.replay:replay_path"),
     skill_gap_duels=(

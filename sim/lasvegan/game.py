@@ -43,14 +43,7 @@ GAME = Game(
     tally=lazy("analysis.lasvegan.summary:Tally.of"),
     summarize=lazy("analysis.lasvegan.summary:summarize"),
     summary_table=lazy("analysis.lasvegan.summary:summary_table"),
-    report_tally_io=TallyIO(
-        write=lazy("analysis.lasvegan.report_tally:write_tally"),
-        read=lazy("analysis.lasvegan.report_tally:read_tally"),
-        from_records_file=lambda path, rules: lazy("analysis.lasvegan.report_tally:tally_records_file")(
-            path, rules.players, rules.rounds),
-        shape=lambda tally: (tally.players, tally.rounds),
-        rules_shape=lambda rules: (rules.players, rules.rounds),
-    ),
+    report_tally_io=TallyIO.of("analysis.lasvegan.report_tally:ReportTally"),
     build_report=lazy("analysis.lasvegan.report:build_report"),
     replay_path=lazy("sim.lasvegan.replay:replay_path"),
     # The first is the lookahead duel (``sim.lasvegan.duel.skill_gap`` may swap its player); then each step

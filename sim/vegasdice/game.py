@@ -38,13 +38,7 @@ GAME = Game(
     tally=lazy("analysis.vegasdice.summary:Tally.of"),
     summarize=lazy("analysis.vegasdice.summary:summarize"),
     summary_table=lazy("analysis.vegasdice.summary:summary_table"),
-    report_tally_io=TallyIO(
-        write=lazy("analysis.vegasdice.summary:write_tally"),
-        read=lazy("analysis.vegasdice.summary:read_tally"),
-        from_records_file=lazy("analysis.vegasdice.summary:tally_records_file"),
-        shape=lambda tally: (tally.players, tally.rounds),
-        rules_shape=lambda rules: (rules.players, rules.rounds),
-    ),
+    report_tally_io=TallyIO.of("analysis.vegasdice.summary:Tally"),
     build_report=lazy("analysis.vegasdice.report:build_report"),
     replay_path=lazy("sim.vegasdice.replay:replay_path"),
     skill_gap_duels=(

@@ -8,7 +8,7 @@ import pytest
 
 import sim
 from analysis.lasvegan import tables
-from analysis.lasvegan.report_tally import ReportTally, read_tally, tally_records_file, write_tally
+from analysis.lasvegan.report_tally import ReportTally
 from sim.config import Config
 from sim.lasvegan.params import Rules
 from tests.analysis import records_tables as direct
@@ -66,14 +66,14 @@ def test_tallies_of_chunks_merge_to_the_tally_of_the_whole(played, cut):
 
 
 def test_a_stored_tally_reads_back_equal(played, tmp_path):
-    write_tally(tmp_path / "tally.json", played.tally)
-    assert read_tally(tmp_path / "tally.json") == played.tally
+    played.tally.write(tmp_path / "tally.json")
+    assert ReportTally.read(tmp_path / "tally.json") == played.tally
 
 
 def test_a_malformed_tally_is_refused(tmp_path):
     (tmp_path / "tally.json").write_text('{"players": 4}', encoding="utf-8")
     with pytest.raises(ValueError, match="not a report tally"):
-        read_tally(tmp_path / "tally.json")
+        ReportTally.read(tmp_path / "tally.json")
 
 
 def test_tables_take_records_too_for_notebooks(played):
@@ -110,7 +110,7 @@ def test_the_records_file_is_tallied_in_bounded_batches(tmp_path, monkeypatch):
 
     monkeypatch.setattr(pq.ParquetFile, "iter_batches", spying_iter)
     monkeypatch.setattr(pq, "read_table", no_whole_reads)
-    tally = tally_records_file(out / "records.parquet", 4, 4, batch_games=700)
+    tally = ReportTally.of_records_file(out / "records.parquet", config.rules, batch_games=700)
     assert tally == results.tally
     assert max(batches) <= 700 and sum(batches) == 5000 and len(batches) >= 8
 

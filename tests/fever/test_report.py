@@ -13,7 +13,7 @@ from click.testing import CliRunner
 import analysis.fever.report
 from analysis.fever import tables
 from analysis.fever.report import SECTIONS, build_report, replay_game, standin_warning
-from analysis.fever.summary import Tally, read_tally, summarize, write_tally
+from analysis.fever.summary import Tally, summarize
 from analysis.results import load_results
 from sim.cli import main
 from sim.config import Config
@@ -184,8 +184,8 @@ def test_the_tally_round_trips_and_merges_whatever_the_chunking(tmp_path, player
     for a in range(0, 500, 64):
         parts = Tally.of({k: v[a:a + 64] for k, v in rec.items()}).merge(parts)
     assert parts == whole
-    write_tally(tmp_path / "tally.json", whole)
-    assert read_tally(tmp_path / "tally.json") == whole
+    whole.write(tmp_path / "tally.json")
+    assert Tally.read(tmp_path / "tally.json") == whole
     s = summarize(whole)
     assert s["unfinished_rate"] == pytest.approx((rec["winner"] < 0).mean())
     assert s["double_rate"] == pytest.approx(rec["doubles"].sum() / rec["turns"].sum())

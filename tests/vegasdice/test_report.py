@@ -14,7 +14,7 @@ from analysis.results import load_results
 from analysis.stats import t95
 from analysis.vegasdice import tables
 from analysis.vegasdice.report import SECTIONS, build_report, example_picks, first_card_verdict, replay_game
-from analysis.vegasdice.summary import Tally, read_tally, summarize, write_tally
+from analysis.vegasdice.summary import Tally, summarize
 from sim.cli import main
 from sim.config import Config
 from sim.runner import run
@@ -185,8 +185,8 @@ def test_the_tally_round_trips_through_json_with_the_reports_fields(tmp_path, pl
     assert again == tally
     assert again.money_seat == tally.money_seat and again.by_margin == tally.by_margin
     assert again.win_cross == tally.win_cross and again.place_won_xy == tally.place_won_xy
-    write_tally(tmp_path / "tally.json", tally)
-    assert read_tally(tmp_path / "tally.json") == tally
+    tally.write(tmp_path / "tally.json")
+    assert Tally.read(tmp_path / "tally.json") == tally
 
 
 def test_final_money_in_different_steps_merges_exactly():

@@ -1,0 +1,163 @@
+"""What every game's tally does the same way: merge exactly, go to JSON and back, be stored, be rebuilt.
+
+A game's tally (``analysis/<game>/summary.py``, and the Las Vegan report's
+``analysis/lasvegan/report_tally.py``) is a dataclass of the sufficient
+statistics of a chunk of games: integers, tuples of integers, integer
+arrays, and mergeable statistics (``IntHistogram``, ``FirstGames``,
+``Moments``, lists of them, a nested tally). Subclassing
+:class:`MergeableTally` gives it
+
+* ``merge``: the tally of both chunks, field by field and exactly (the
+  fields named in ``SHAPE`` must agree and are kept);
+* ``to_json`` / ``from_json``: plain JSON, read back by the fields' types;
+* ``write`` / ``read``: ``tally.json`` as one line of JSON;
+* ``of_records_file``: the tally of a records file, read in bounded batches;
+* equality, field by field, and ``win_unit``.
+
+A subclass says only what its statistics are (``of``) and, where a field
+merges otherwise (histograms counted in a common step), how.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, ClassVar, Mapping
+
+import numpy as np
+
+from analysis.common import win_unit
+from analysis.stats import FirstGames, IntHistogram, Moments
+
+# Record batches read back from a records file hold at most this many games.
+READ_BATCH_GAMES = 65_536
+
+# The mergeable statistics a tally's fields may hold, by the name their annotation gives.
+STATISTICS = {"IntHistogram": IntHistogram, "FirstGames": FirstGames, "Moments": Moments}
+
+
+@dataclass(eq=False)
+class MergeableTally:
+    """Sufficient statistics of a batch of games; the base of every game's tally (see the module)."""
+
+    SHAPE: ClassVar[tuple[str, ...]] = ("players", "rounds")  # fields two merged tallies share
+    WHAT: ClassVar[str] = "tally"  # what a malformed tally.json is not: "not a $ Fever tally"
+    LAYOUT: ClassVar[Any] = None  # the game's RecordLayout, to read a records file
+    RECORD_FIELDS: ClassVar[tuple[str, ...] | None] = None  # the record fields ``of`` reads (None: all)
+
+    @classmethod
+    def of(cls, rec: Mapping[str, np.ndarray]):
+        """The tally of one batch of game records."""
+        raise NotImplementedError
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(getattr(self, name) for name in self.SHAPE)
+
+    @property
+    def win_unit(self) -> int:
+        """Units per win in which the records' win shares are counted (1/k of a win whole for any tie)."""
+        return win_unit(self.players)
+
+    # --- merging -------------------------------------------------------------------------------
+
+    def merge(self, other):
+        """The tally of both batches together."""
+        if self.shape != other.shape:
+            raise ValueError(f"cannot merge tallies of {self._shape_text()} and {other._shape_text()}")
+        return type(self)(**{f.name: self.merged_field(f.name, other) for f in fields(self)})
+
+    def merged_field(self, name: str, other) -> Any:
+        """One field of the merge of ``self`` and ``other``; a subclass overrides it for a field that
+        does not simply add."""
+        a, b = getattr(self, name), getattr(other, name)
+        return a if name in self.SHAPE else merged(a, b)
+
+    def _shape_text(self) -> str:
+        return " x ".join(f"{value} {name}" for name, value in zip(self.SHAPE, self.shape))
+
+    def __eq__(self, other) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(_same(getattr(self, f.name), getattr(other, f.name)) for f in fields(self))
+
+    # --- JSON and files ------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {f.name: to_json(getattr(self, f.name)) for f in fields(self)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]):
+        """The tally :meth:`to_json` wrote; a ValueError when the data is not one."""
+        try:
+            return cls(**{f.name: from_json(f.type, data[f.name]) for f in fields(cls)})
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"not a {cls.WHAT} ({type(err).__name__}: {err})") from None
+
+    def write(self, path: Path) -> None:
+        """The tally as one line of JSON (``tally.json``)."""
+        path.write_text(json.dumps(self.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
+
+    @classmethod
+    def read(cls, path: Path):
+        """The tally :meth:`write` wrote."""
+        return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
+
+    @classmethod
+    def of_records_file(cls, path: Path, rules, batch_games: int = READ_BATCH_GAMES):
+        """The tally of every game in a records file of ``rules``, read in batches of ``batch_games``."""
+        import pyarrow.parquet as pq
+
+        layout = cls.LAYOUT
+        names = layout.fields if cls.RECORD_FIELDS is None else cls.RECORD_FIELDS
+        columns = {name: layout.field_columns(name, rules) for name in names}
+        tally = cls.of(layout.empty(0, rules))
+        with pq.ParquetFile(path) as parquet:
+            for batch in parquet.iter_batches(batch_size=batch_games,
+                                              columns=[c for cs in columns.values() for c in cs]):
+                rec = {name: layout.field_array(batch, name, rules, cols) for name, cols in columns.items()}
+                tally = tally.merge(cls.of(rec))
+        return tally
+
+
+def merged(a, b):
+    """Two values of one field of two tallies, merged: statistics merge, lists of them item by item,
+    numbers and arrays (and tuples of numbers, item by item) add."""
+    if hasattr(a, "merge"):
+        return a.merge(b)
+    if isinstance(a, (list, tuple)):
+        return type(a)(merged(x, y) for x, y in zip(a, b))
+    return a + b
+
+
+def to_json(value) -> Any:
+    """A field's value as plain JSON."""
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [to_json(v) for v in value]
+    return int(value)
+
+
+def from_json(kind: str, raw) -> Any:
+    """A field's value read back from JSON by its annotation: ``int``, ``np.ndarray``, a statistic's class,
+    or a ``tuple[..., ...]`` / ``list[...]`` of one of them."""
+    kind = kind.replace(" ", "")
+    if kind == "int":
+        return int(raw)
+    if kind == "np.ndarray":
+        return np.asarray(raw, dtype=np.int64)
+    for start, container in (("tuple[", tuple), ("list[", list)):
+        if kind.startswith(start):
+            if not isinstance(raw, list):
+                raise TypeError(f"{type(raw).__name__} where a list is expected")
+            item = kind[len(start):-1].removesuffix(",...")
+            return container(from_json(item, v) for v in raw)
+    return STATISTICS[kind].from_json(raw)
+
+
+def _same(a, b) -> bool:
+    return np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
