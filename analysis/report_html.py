@@ -24,7 +24,7 @@ import re
 import secrets
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import pandas as pd
 
@@ -491,6 +491,44 @@ def footer(results) -> str:
 
 
 # --- example games ------------------------------------------------------------------------------
+
+REPLAYED = ("Each was played again from its game index and the run's seed by the reference engine, with each "
+            "seat's policy, and the replay's record is compared with the row the run stored for that game.")
+
+
+def examples_section(results, picks: Sequence[tuple[str, str, int, str]], told: str, notes: Sequence[str],
+                     replay: Callable[[Any, int], tuple[Any, Any]], story: Callable[[Any, Any], str]) -> str:
+    """The report's example games, each replayed by the reference engine, checked and told.
+
+    ``picks`` are ``(anchor, title, game, why)``; ``told`` opens the section
+    ("Games of this run told turn by turn."), ``notes`` (HTML paragraphs)
+    follow it. The game says how to play a game again — ``replay(config,
+    game)`` gives its record and the replayed game — and how to tell it:
+    ``story(config, replayed)`` as HTML.
+    """
+    if not picks:
+        return section("examples", "Example games", "<p>This run played no game to show.</p>")
+    games = [game for _, _, game, _ in picks]
+    stored = dict(zip(games, results.game_rows(games)))
+    body = [f"<p>{told} {REPLAYED}</p>", *notes]
+    body += [_example_game(results, *pick, stored[pick[2]], replay, story) for pick in picks]
+    return section("examples", "Example games", "\n".join(body))
+
+
+def _example_game(results, anchor: str, title: str, game: int, why: str, stored: dict, replay, story) -> str:
+    config = results.config
+    try:
+        record, replayed = replay(config, game)
+    except Exception as err:  # the report must still be written; say what went wrong instead
+        return replay_failed(anchor, title, game, err)
+    differences = config.game_spec.records.differences(record, stored)
+    seats = ", ".join(f"seat {s} <code>{e(p)}</code>" for s, p in enumerate(config.seat_policies))
+    match = "false" if differences else "true"
+    return (
+        f'<article class="example" id="example-{anchor}" data-game="{game}" data-replay-match="{match}">\n'
+        f"<h3>{e(title)}: game {game}</h3>\n<p>Picked because {e(why)}. Seats: {seats}.</p>\n"
+        f"{replay_check(game, config.seed, differences)}\n{story(config, replayed)}\n</article>"
+    )
 
 
 def replay_check(game: int, seed: int, differences: Sequence[str]) -> str:

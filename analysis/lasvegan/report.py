@@ -23,7 +23,7 @@ from analysis.report import write_report  # noqa: F401  (kept importable from he
 from analysis.report_html import (  # noqa: F401  (first_player_verdict: kept importable from here)
     ci_pct as _ci_pct, config_section, decimals as _decimals, e as _e, fair_pct as _fair_pct,
     figure as _figure, first_player_card, first_player_verdict, footer as _footer, headline, method_section,
-    num as _num, page, pct as _pct, pm_pct as _pm_pct, metric as _metric, replay_check, replay_failed,
+    examples_section, num as _num, page, pct as _pct, pm_pct as _pm_pct, metric as _metric,
     section as _section, setup_facts, signed_cell as _signed_cell, skill_section, strength_section,
     subtitle as _subtitle, table as _table,
 )
@@ -32,7 +32,7 @@ from analysis.stats import wilson_interval
 from sim.lasvegan.enums import SUIT_NAMES
 from sim.lasvegan.params import Rules
 from sim.lasvegan.rules import parse_card, suit_of
-from sim.lasvegan.story import GameStory, record_differences, replay_game, signed, tell_game
+from sim.lasvegan.story import GameStory, replay_game, signed, tell_game
 
 HOLE_TEXT = {
     "shortfall": (
@@ -387,41 +387,29 @@ def _examples_section(results: RunResults) -> str:
     quickest = tables.quickest_elimination(rec)
     if quickest is not None:
         picks.append(("quickest-elimination", "The quickest elimination", *quickest))
-    stored = dict(zip((p[2] for p in picks), results.game_rows([p[2] for p in picks])))
-    body = [
-        "<p>Two games of this run told move by move. Each was played again from its game index and the run's "
-        "seed by the reference engine, with each seat's policy, and the replay's record is compared with the "
-        "row the run stored for that game.</p>"
-    ]
+    notes = []
     if quickest is None:
-        body.append("<p>No game of this run saw anyone run out of cabbages, so there is no elimination to show.</p>")
-    body.append(
+        notes.append("<p>No game of this run saw anyone run out of cabbages, so there is no elimination to show.</p>")
+    notes.append(
         '<p class="muted">Cards: suit letter (G green, B blue, R red, P purple) and value. In a trick, '
         "▸ marks the card led and the highlighted card took the trick.</p>"
     )
-    for anchor, title, game, why in picks:
-        body.append(_example_game(results, anchor, title, game, why, stored[game]))
-    return _section("examples", "Example games", "\n".join(body))
+    return examples_section(results, picks, "Two games of this run told move by move.", notes, _replay, _story)
 
 
-def _example_game(results: RunResults, anchor: str, title: str, game: int, why: str, stored: dict) -> str:
-    config = results.config
-    try:
-        replayed = replay_game(config.rules, config.seed, game, config.seat_policies)
-    except Exception as err:  # the report must still be written; say what went wrong instead
-        return replay_failed(anchor, title, game, err)
-    differences = record_differences(replayed.records, stored)
-    check = replay_check(game, config.seed, differences)
+def _replay(config, game: int):
+    replayed = replay_game(config.rules, config.seed, game, config.seat_policies)
+    return replayed.records, replayed
+
+
+def _story(config, replayed) -> str:
+    """An example game's rounds, trick by trick, and how it ended."""
     story = tell_game(config.rules, replayed)
-    seats = ", ".join(f"seat {s} <code>{_e(p)}</code>" for s, p in enumerate(story.seats))
     rounds = "\n".join(_round_html(config.rules, story, r) for r in range(len(story.rounds)))
-    match = "false" if differences else "true"
     return (
-        f'<article class="example" id="example-{anchor}" data-game="{game}" data-replay-match="{match}">\n'
-        f"<h3>{_e(title)}: game {game}</h3>\n<p>Picked because {_e(why)}. Seats: {seats}.</p>\n{check}\n"
         f"{rounds}\n<p class=\"outcome\">{_e(story.outcome)} Final cabbages: "
         + ", ".join(f"seat {s} {c}" for s, c in enumerate(story.final_cabbages))
-        + ".</p>\n</article>"
+        + ".</p>"
     )
 
 

@@ -19,13 +19,12 @@ from typing import Any, Sequence
 
 from analysis.report_html import (
     ci_decimals, ci_pct, config_section, e, figure, first_player_card, first_player_verdict, footer, headline,
-    is_missing, method_section, metric, num, page, pct, replay_check, replay_failed, section, setup_facts,
+    examples_section, is_missing, method_section, metric, num, page, pct, section, setup_facts,
     signed_cell, skill_section, strength_section, subtitle, table,
 )
 from analysis.results import RunResults
 from analysis.stats import mean_interval
 from analysis.vegasdice import figures, tables
-from sim.vegasdice.records import LAYOUT
 from sim.vegasdice.rules import play_game, policy_named
 
 SECTIONS = (
@@ -329,39 +328,20 @@ def example_picks(tally) -> list[tuple[str, str, int, str]]:
 
 
 def _examples_section(results: RunResults) -> str:
-    picks = example_picks(results.tally)
-    if not picks:
-        return section("examples", "Example games", "<p>This run played no game to show.</p>")
-    games = [p[2] for p in picks]
-    stored = dict(zip(games, results.game_rows(games)))
-    body = [
-        "<p>Games of this run told turn by turn. Each was played again from its game index and the run's "
-        "seed by the reference engine, with each seat's policy, and the replay's record is compared with the "
-        "row the run stored for that game.</p>",
-        '<p class="muted">A roll lists the seat\'s own dice, then its white dice in grey; the value placed is '
-        "highlighted. Money is in dollars.</p>",
-    ]
-    for anchor, title, game, why in picks:
-        body.append(_example_game(results, anchor, title, game, why, stored[game]))
-    return section("examples", "Example games", "\n".join(body))
+    notes = ['<p class="muted">A roll lists the seat\'s own dice, then its white dice in grey; the value placed is '
+             "highlighted. Money is in dollars.</p>"]
+    return examples_section(results, example_picks(results.tally), "Games of this run told turn by turn.", notes,
+                            _replay, _story)
 
 
-def _example_game(results: RunResults, anchor: str, title: str, game: int, why: str, stored: dict) -> str:
-    config = results.config
-    try:
-        replayed, trace = replay_game(config.rules, config.seed, game, config.seat_policies)
-    except Exception as err:  # the report must still be written; say what went wrong instead
-        return replay_failed(anchor, title, game, err)
-    differences = LAYOUT.differences(replayed, stored)
-    seats = ", ".join(f"seat {s} <code>{e(p)}</code>" for s, p in enumerate(config.seat_policies))
-    rounds = "\n".join(_round_html(r, results.players) for r in trace["rounds"])
-    match = "false" if differences else "true"
-    return (
-        f'<article class="example" id="example-{anchor}" data-game="{game}" data-replay-match="{match}">\n'
-        f"<h3>{e(title)}: game {game}</h3>\n<p>Picked because {e(why)}. Seats: {seats}.</p>\n"
-        f"{replay_check(game, config.seed, differences)}\n{rounds}\n"
-        f'<p class="outcome">{e(outcome(trace, config.rules.tie_break))}</p>\n</article>'
-    )
+def _replay(config, game: int) -> tuple[dict, dict]:
+    return replay_game(config.rules, config.seed, game, config.seat_policies)
+
+
+def _story(config, trace: dict) -> str:
+    """An example game's rounds, and how it ended."""
+    rounds = "\n".join(_round_html(r, config.players) for r in trace["rounds"])
+    return f'{rounds}\n<p class="outcome">{e(outcome(trace, config.rules.tie_break))}</p>'
 
 
 def outcome(trace: dict, tie_break: str) -> str:
