@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from analysis.stats import mean_and_sd, mean_interval, wilson_interval
-from sim.metrics import Metric
+from sim.metrics import SEAT_METRICS, Metric
 
 
 def win_unit(players: int) -> int:
@@ -25,6 +25,34 @@ def win_unit(players: int) -> int:
 
 def share(count: int, total: int) -> float:
     return count / total if total else math.nan
+
+
+def run_fields(*, game: str, players: int, games: int, seed: int | None, seconds: float | None,
+               policies: Sequence[str] | None, title: str | None = None, **shape: int) -> dict[str, Any]:
+    """What every summary opens with: the game (and its title), the players, what else sizes the
+    records (``rounds=``, ``patterns=``), the games, seed and seats' policies, and how fast they were played."""
+    fields: dict[str, Any] = {"game": game}
+    if title is not None:
+        fields["title"] = title
+    return {
+        **fields,
+        "players": players,
+        **shape,
+        "games": games,
+        "seed": seed,
+        "policies": list(policies) if policies is not None else None,
+        "seconds": seconds,
+        "games_per_second": games / seconds if seconds else None,
+    }
+
+
+# The keys of the seat metrics in a summary, each beside its interval, in the order every summary lists them.
+SEAT_KEYS = tuple(f"{m.name}{end}" for m in SEAT_METRICS for end in ("", "_ci"))
+
+
+def seat_fields(headline: dict[str, Any]) -> dict[str, Any]:
+    """The seat metrics of :func:`win_share_metrics` (win share, first-player and worst-seat advantage), in order."""
+    return {key: headline[key] for key in SEAT_KEYS}
 
 
 def win_share_metrics(win_units: Sequence[int], win_units_sq: Sequence[int], unit: int, games: int,
@@ -167,6 +195,17 @@ def num_ci(ci) -> str:
 
 def table_row(label: str, value: str, note: str = "") -> str:
     return f"  {label:<25}{value:>9}  {note}".rstrip()
+
+
+def seat_lines(summary: dict, heading: str = "Win share by seat (95% CI)", first_seat: str = "first player") -> list[str]:
+    """The win-share block of a summary table: each seat's share, then the first-player advantage."""
+    lines = [heading]
+    for s, (w, ci) in enumerate(zip(summary["win_share"], summary["win_share_ci"])):
+        lines.append(table_row(f"seat {s}" + (f" ({first_seat})" if s == 0 else ""), pct(w), pct_ci(ci)))
+    lines.append(table_row("first-player advantage", pts(summary["first_player_advantage"]),
+                           f"{pts_ci(summary['first_player_advantage_ci'])}  seat 0 minus 1/{summary['players']}, "
+                           "in percentage points"))
+    return lines
 
 
 def skill_gap_lines(summary: dict) -> list[str]:

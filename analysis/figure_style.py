@@ -305,6 +305,23 @@ def share_ylim(ax, table: pd.DataFrame, fair: float) -> None:
     percent_axis(ax.yaxis)
 
 
+def seat_share_panel(ax, shares: pd.DataFrame, x: str, title: str, xlabel: str, colour: str = MAIN,
+                     ylabel: str = "share of games won", scale_from: pd.DataFrame | None = None) -> None:
+    """Win shares by seat (or by place at the table, column ``x``) against the fair share.
+
+    ``scale_from`` is what the y axis must hold (the shares by default), when
+    panels side by side share a scale.
+    """
+    fair = 1 / len(shares)
+    share_bars(ax, shares[x], shares, colour)
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_xticks(range(len(shares)))
+    share_ylim(ax, shares if scale_from is None else scale_from, fair)
+    fair_line(ax, fair)
+
+
 
 # --- the figures every game's report shows ----------------------------------------
 

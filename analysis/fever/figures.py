@@ -9,22 +9,15 @@ from __future__ import annotations
 import pandas as pd
 from matplotlib.figure import Figure
 
-from analysis.figure_style import FAIR, MAIN, OKABE_ITO, fair_line, figure, percent_axis, share_bars, share_ylim, styled
+from analysis.figure_style import FAIR, MAIN, OKABE_ITO, figure, percent_axis, seat_share_panel, styled
 
 
 def seats_figure(by_seat: pd.DataFrame) -> Figure:
     """Win share of finished games by seat, against the fair share."""
-    players = len(by_seat)
-    fair = 1 / players
     with styled():
         fig, (ax,) = figure(3.0)
-        share_bars(ax, by_seat["seat"], by_seat, MAIN)
-        ax.set_title("Win share by seat (finished games)")
-        ax.set_xlabel("seat (seat 0 plays first)")
-        ax.set_ylabel("share of finished games won")
-        ax.set_xticks(range(players))
-        share_ylim(ax, by_seat, fair)
-        fair_line(ax, fair)
+        seat_share_panel(ax, by_seat, "seat", "Win share by seat (finished games)", "seat (seat 0 plays first)",
+                         ylabel="share of finished games won")
     return fig
 
 

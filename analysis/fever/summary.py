@@ -35,7 +35,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from analysis.common import json_ready, share, win_share_metrics
+from analysis.common import json_ready, run_fields, seat_fields, share, win_share_metrics
 from analysis.stats import (
     FirstGames, IntHistogram, cluster_ratio_interval, mean_and_sd, mean_interval, wilson_interval,
 )
@@ -208,26 +208,12 @@ def summarize(
     reshuffles, reshuffles_sd = mean_and_sd(tally.reshuffles, tally.reshuffles_sq, n)
     doubles = sum(tally.doubles)
     summary = {
-        "game": game,
-        "title": E.TITLE,
-        "players": players,
-        "patterns": tally.patterns,
-        "games": n,
-        "seed": seed,
-        "policies": list(policies) if policies is not None else None,
-        "seconds": seconds,
-        "games_per_second": n / seconds if seconds else None,
+        **run_fields(game=game, title=E.TITLE, players=players, patterns=tally.patterns, games=n, seed=seed,
+                     seconds=seconds, policies=policies),
         "finished_games": finished,
         "unfinished_rate": share(n - finished, n),
         "unfinished_rate_ci": list(wilson_interval(n - finished, n)),
-        "win_share": headline["win_share"],
-        "win_share_ci": headline["win_share_ci"],
-        "first_player_advantage": headline["first_player_advantage"],
-        "first_player_advantage_ci": headline["first_player_advantage_ci"],
-        "worst_seat_advantage": headline["worst_seat_advantage"],
-        "worst_seat_advantage_ci": headline["worst_seat_advantage_ci"],
-        "worst_seat_advantage_corrected": headline["worst_seat_advantage_corrected"],
-        "worst_seat_advantage_corrected_ci": headline["worst_seat_advantage_corrected_ci"],
+        **seat_fields(headline),
         "game_length_turns": length_stats(tally.turns_finished),
         "game_length_rounds": length_stats(tally.rounds_finished),
         "turns_mean": length_stats(tally.turns_finished)["mean"],
@@ -286,18 +272,13 @@ TEXT_STRENGTH_METRICS = ("first_player_advantage", "unfinished_rate", "turns_mea
 def summary_table(summary: Mapping[str, Any]) -> str:
     """The summary as the text table ``lvsim run`` prints."""
     from analysis.common import (
-        num, num_ci, pct, pct_ci, played_line, pts, pts_ci, skill_gap_lines, strength_lines, table_row, title_line,
+        num, num_ci, pct, pct_ci, played_line, seat_lines, skill_gap_lines, strength_lines, table_row, title_line,
     )
 
     players = summary["players"]
     lines = [title_line(E.TITLE, summary), ""]
     if players > 1:
-        lines.append("Win share by seat, of finished games (95% CI)")
-        for s, (w, ci) in enumerate(zip(summary["win_share"], summary["win_share_ci"])):
-            lines.append(table_row(f"seat {s}" + (" (first player)" if s == 0 else ""), pct(w), pct_ci(ci)))
-        lines.append(table_row("first-player advantage", pts(summary["first_player_advantage"]),
-                               f"{pts_ci(summary['first_player_advantage_ci'])}  seat 0 minus 1/{players}, "
-                               "in percentage points"))
+        lines += seat_lines(summary, "Win share by seat, of finished games (95% CI)")
     else:
         lines.append("A race to the target alone: no seat to compare")
     turns, rounds = summary["game_length_turns"], summary["game_length_rounds"]

@@ -12,8 +12,8 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from analysis import tables as shared
 from analysis.fever.summary import Tally
-from analysis.stats import mean_and_sd, mean_interval
 
 SECONDS_PER_TURN = (10, 15, 20, 30)
 
@@ -23,31 +23,16 @@ def tally_of(source: Tally | Mapping[str, np.ndarray]) -> Tally:
     return source if isinstance(source, Tally) else Tally.of(source)
 
 
-def _mean_row(total: int, total_sq: int, n: int) -> dict:
-    mean, sd = mean_and_sd(total, total_sq, n)
-    low, high = mean_interval(mean, sd, n)
-    return {"mean": mean, "low": low, "high": high}
-
-
 def win_share_by_seat(source) -> pd.DataFrame:
     """Share of finished games each seat won, Student t interval over finished games."""
     t = tally_of(source)
-    return pd.DataFrame([{"seat": s, **_mean_row(t.win_units[s], t.win_units_sq[s], t.finished)}
-                         for s in range(t.players)])
+    return shared.win_share_by_seat(t.win_units, t.win_units_sq, t.finished, t.win_unit)
 
 
 def win_share_by_policy(source, seats: Sequence[str]) -> pd.DataFrame:
     """Share of finished games each policy's seats won, against its fair share (its seats / players)."""
     t = tally_of(source)
-    cross = np.array(t.win_cross, dtype=object).reshape(t.players, t.players)
-    rows = []
-    for name in dict.fromkeys(seats):
-        mine = [s for s, p in enumerate(seats) if p == name]
-        total = sum(t.win_units[s] for s in mine)
-        total_sq = sum(cross[i, j] for i in mine for j in mine)
-        rows.append({"policy": name, "seats": ", ".join(map(str, mine)), "fair": len(mine) / t.players,
-                     **_mean_row(total, total_sq, t.finished)})
-    return pd.DataFrame(rows)
+    return shared.win_share_by_policy(t.win_units, t.win_cross, t.finished, t.win_unit, seats)
 
 
 def length_histogram(source) -> pd.DataFrame:

@@ -16,8 +16,8 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
 from analysis.figure_style import (  # noqa: F401  (png_bytes, skill_figure, strength_figure: kept importable here)
-    FAIR, GAIN, LOSS, MAIN, NEUTRAL, OKABE_ITO, SEQUENCE, SIGNED, error_bars, fair_line, figure, percent_axis,
-    percentile_boxes, png_bytes, share_bars, share_ylim, signed_text, skill_figure, strength_figure, styled,
+    FAIR, GAIN, LOSS, MAIN, NEUTRAL, OKABE_ITO, SEQUENCE, SIGNED, error_bars, figure, percent_axis,
+    percentile_boxes, png_bytes, seat_share_panel, share_bars, signed_text, skill_figure, strength_figure, styled,
 )
 
 KIND_COLOURS = {"colour": OKABE_ITO["sky_blue"], "points": OKABE_ITO["orange"], "golden": OKABE_ITO["reddish_purple"]}
@@ -33,21 +33,12 @@ REASON_COLOURS = {
 
 def win_share_figure(by_seat: pd.DataFrame, by_last_leader: pd.DataFrame) -> Figure:
     """Win share per seat, and per position from the last round's leader, with the fair share."""
-    players = len(by_seat)
-    fair = 1 / players
+    both = pd.concat([by_seat, by_last_leader])
     with styled():
         fig, (left, right) = figure(3.0, 2)
-        share_bars(left, by_seat["seat"], by_seat, MAIN)
-        left.set_title("Win share by seat")
-        left.set_xlabel("seat (seat 0 leads round 1)")
-        share_bars(right, by_last_leader["position"], by_last_leader, OKABE_ITO["orange"])
-        right.set_title("Win share from the last round's leader (selected by play)")
-        right.set_xlabel("seats clockwise from that leader (0 = leader)")
-        for ax in (left, right):
-            ax.set_ylabel("share of games won")
-            ax.set_xticks(range(players))
-            share_ylim(ax, pd.concat([by_seat, by_last_leader]), fair)
-            fair_line(ax, fair)
+        seat_share_panel(left, by_seat, "seat", "Win share by seat", "seat (seat 0 leads round 1)", scale_from=both)
+        seat_share_panel(right, by_last_leader, "position", "Win share from the last round's leader (selected by play)",
+                         "seats clockwise from that leader (0 = leader)", OKABE_ITO["orange"], scale_from=both)
     return fig
 
 

@@ -29,7 +29,6 @@ Definitions:
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -37,9 +36,9 @@ import numpy as np
 
 from analysis.lasvegan.report_tally import ReportTally
 from analysis.common import (
-    json_ready, num as _num, num_ci as _num_ci, pct as _pct, pct_ci as _pct_ci, played_line, pts as _pts,
-    pts_ci as _pts_ci, share, skill_gap_lines, strength_lines, title_line, worst_seat_advantage,
-    win_unit, worst_seat_advantage_corrected,
+    json_ready, num as _num, num_ci as _num_ci, pct as _pct, pct_ci as _pct_ci, played_line, run_fields,
+    seat_fields, seat_lines, share, skill_gap_lines, strength_lines, table_row as row, title_line,
+    win_share_metrics, win_unit,
 )
 from analysis.stats import IntHistogram, mean_and_sd, mean_interval, wilson_interval
 from analysis.tally import MergeableTally
@@ -139,11 +138,7 @@ def summarize(
     undefined (an interval from a single game) is None.
     """
     n, players = tally.games, tally.players
-    unit = tally.win_unit
-    win = [mean_and_sd(u, q, n) for u, q in zip(tally.win_units, tally.win_units_sq)]
-    win_share = [m / unit for m, _ in win]
-    win_share_ci = [[x / unit for x in mean_interval(m, sd, n)] for m, sd in win]
-    fair = 1 / players
+    headline = win_share_metrics(tally.win_units, tally.win_units_sq, tally.win_unit, n, tally.tie_games)
     rounds_hist = IntHistogram(tally.end_round_games, offset=1)
     mean_rounds, sd_rounds = rounds_hist.mean_and_sd()
     swing_mean, swing_sd = tally.swing.mean_and_sd()
@@ -151,26 +146,11 @@ def summarize(
     final_seat = [mean_and_sd(t, q, n) for t, q in zip(tally.final_total, tally.final_total_sq)]
     played_rounds = tally.played_rounds
     seat_rounds = played_rounds * players
-    worst = worst_seat_advantage(win_share, win_share_ci, fair)
     abs_swing = tally.report.abs_swing.interval()
     summary = {
-        "game": game,
-        "players": players,
-        "rounds": tally.rounds,
-        "games": n,
-        "seed": seed,
-        "policies": list(policies) if policies is not None else None,
-        "seconds": seconds,
-        "games_per_second": n / seconds if seconds else None,
-        "win_share": win_share,
-        "win_share_ci": win_share_ci,
-        "first_player_advantage": win_share[0] - fair,
-        "first_player_advantage_ci": [x - fair for x in win_share_ci[0]],
-        "worst_seat_advantage": worst[0],
-        "worst_seat_advantage_ci": worst[1],
-        "worst_seat_advantage_corrected": worst_seat_advantage_corrected(
-            win_share, [sd / unit / math.sqrt(n) if n > 1 else math.nan for _, sd in win], fair),
-        "worst_seat_advantage_corrected_ci": worst[1],
+        **run_fields(game=game, players=players, rounds=tally.rounds, games=n, seed=seed, seconds=seconds,
+                     policies=policies),
+        **seat_fields(headline),
         "elimination_rate": share(tally.elimination_games, n),
         "elimination_rate_ci": list(wilson_interval(tally.elimination_games, n)),
         "end_round_share": [share(c, n) for c in tally.end_round_games],
@@ -182,8 +162,8 @@ def summarize(
         "final_cabbages_mean": [m for m, _ in final_seat],
         "final_cabbages_mean_ci": [list(mean_interval(m, sd, n)) for m, sd in final_seat],
         "final_cabbages": _distribution(tally.final, final_mean, final_sd),
-        "tie_rate": share(tally.tie_games, n),
-        "tie_rate_ci": list(wilson_interval(tally.tie_games, n)),
+        "tie_rate": headline["tie_rate"],
+        "tie_rate_ci": headline["tie_rate_ci"],
         "shortfall_rate": share(tally.shortfall_rounds, played_rounds),
         "shortfall_per_round": share(tally.shortfall_cabbages, played_rounds),
         "amount_mean": {k: share(int(a), seat_rounds) for k, a in zip(KIND_NAMES, tally.amount_total)},
@@ -209,21 +189,7 @@ def _distribution(hist: IntHistogram, mean: float, sd: float) -> dict[str, float
 
 def summary_table(summary: Mapping[str, Any]) -> str:
     """The summary as the text table ``lvsim run`` prints."""
-    players = summary["players"]
-
-    def row(label: str, value: str, note: str = "") -> str:
-        return f"  {label:<25}{value:>9}  {note}".rstrip()
-
-    lines = [_title(summary), "", "Win share by seat (95% CI)"]
-    for s, (seat_share, ci) in enumerate(zip(summary["win_share"], summary["win_share_ci"])):
-        lines.append(row(f"seat {s}" + (" (leads round 1)" if s == 0 else ""), _pct(seat_share), _pct_ci(ci)))
-    lines.append(
-        row(
-            "first-player advantage",
-            _pts(summary["first_player_advantage"]),
-            f"{_pts_ci(summary['first_player_advantage_ci'])}  seat 0 minus 1/{players}, in percentage points",
-        )
-    )
+    lines = [_title(summary), "", *seat_lines(summary, first_seat="leads round 1")]
     lines += ["", "Games"]
     lines.append(row("elimination rate", _pct(summary["elimination_rate"]), _pct_ci(summary["elimination_rate_ci"])))
     lines.append(row("rounds played", _num(summary["mean_rounds"]), _num_ci(summary["mean_rounds_ci"])))

@@ -22,9 +22,11 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from analysis import tables as shared
 from analysis.common import win_unit
 from analysis.lasvegan.report_tally import ReportTally
-from analysis.stats import IntHistogram, mean_and_sd, mean_interval, wilson_interval
+from analysis.stats import IntHistogram, wilson_interval
+from analysis.tables import mean_row
 
 KINDS = ("colour", "points", "golden")  # the report tally's machine kinds
 TRAJECTORY_QUANTILES = (5, 25, 50, 75, 95)
@@ -40,12 +42,6 @@ def _interval_row(mean: float, low: float, high: float) -> dict:
     return {"mean": mean, "low": low, "high": high}
 
 
-def _mean_row(total: int, total_sq: int, n: int, scale: int = 1) -> dict:
-    mean, sd = mean_and_sd(total, total_sq, n)
-    low, high = mean_interval(mean, sd, n)
-    return _interval_row(mean / scale, low / scale, high / scale)
-
-
 def _wilson_row(count: int, n: int) -> dict:
     low, high = wilson_interval(int(count), int(n))
     return {"count": int(count), "n": int(n), "rate": count / n if n else np.nan, "low": low, "high": high}
@@ -58,10 +54,7 @@ def _wilson_row(count: int, n: int) -> dict:
 def win_share_by_seat(source) -> pd.DataFrame:
     """Win share of each seat (tied seats share a win), Student t interval over games."""
     t = tally_of(source)
-    unit = win_unit(t.players)
-    return pd.DataFrame([
-        {"seat": s, **_mean_row(t.win_units[s], t.win_cross[s, s], t.games, unit)} for s in range(t.players)
-    ])
+    return shared.win_share_by_seat(t.win_units, np.diagonal(t.win_cross), t.games, t.win_unit)
 
 
 def win_share_by_last_leader(source) -> pd.DataFrame:
@@ -73,7 +66,7 @@ def win_share_by_last_leader(source) -> pd.DataFrame:
     t = tally_of(source)
     unit = win_unit(t.players)
     return pd.DataFrame([
-        {"position": p, **_mean_row(t.last_leader_units[p], t.last_leader_units_sq[p], t.games, unit)}
+        {"position": p, **mean_row(t.last_leader_units[p], t.last_leader_units_sq[p], t.games, unit)}
         for p in range(t.players)
     ])
 
@@ -90,26 +83,17 @@ def round_change_by_leader_position(source) -> pd.DataFrame:
     for r in range(t.rounds):
         for p in range(t.players):
             n = int(m.y[r, p])
-            rows.append({"round": r + 1, "position": p, "games": n, **_mean_row(m.x[r, p], m.xx[r, p], n)})
+            rows.append({"round": r + 1, "position": p, "games": n, **mean_row(m.x[r, p], m.xx[r, p], n)})
     return pd.DataFrame(rows)
 
 
 def win_share_by_policy(source, seats: Sequence[str]) -> pd.DataFrame:
-    """Share of the wins each policy takes, against its fair share (its seats / players).
+    """Share of the wins each policy takes, against its fair share (its seats / players), over games.
 
-    A policy's value in one game is the sum of its seats' win shares, so the
-    interval is over games. With every seat on the same policy this is 1.
+    With every seat on the same policy this is 1.
     """
     t = tally_of(source)
-    unit = win_unit(t.players)
-    rows = []
-    for name in dict.fromkeys(seats):
-        mine = [s for s, seat_policy in enumerate(seats) if seat_policy == name]
-        total = int(t.win_units[mine].sum())
-        total_sq = int(t.win_cross[np.ix_(mine, mine)].sum())
-        rows.append({"policy": name, "seats": ", ".join(map(str, mine)), "fair": len(mine) / t.players,
-                     **_mean_row(total, total_sq, t.games, unit)})
-    return pd.DataFrame(rows)
+    return shared.win_share_by_policy(t.win_units, t.win_cross, t.games, t.win_unit, seats)
 
 
 # --- how games end ------------------------------------------------------------
@@ -175,7 +159,7 @@ def final_cabbages_by_seat(source) -> pd.DataFrame:
     t = tally_of(source)
     rows = []
     for s, hist in enumerate(t.final_seat):
-        rows.append({"seat": s, **_mean_row(hist.total, hist.total_sq, hist.count),
+        rows.append({"seat": s, **mean_row(hist.total, hist.total_sq, hist.count),
                      **{f"p{q:02d}": hist.percentile(q) for q in TRAJECTORY_QUANTILES}})
     return pd.DataFrame(rows)
 

@@ -13,8 +13,8 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from analysis.figure_style import (
-    FAIR, GAIN, LOSS, MAIN, MINUS, NEUTRAL, OKABE_ITO, error_bars, fair_line, figure, percent_axis, share_bars,
-    percentile_boxes, share_ylim, styled,
+    FAIR, GAIN, LOSS, MAIN, MINUS, NEUTRAL, OKABE_ITO, error_bars, figure, percent_axis, percentile_boxes,
+    seat_share_panel, styled,
 )
 
 
@@ -35,16 +35,9 @@ DOLLARS = FuncFormatter(lambda v, _: dollars_text(v))
 def seats_figure(by_seat: pd.DataFrame, by_place: pd.DataFrame) -> Figure:
     """Win share by seat against the fair share; dollars won per round by place from the card's holder."""
     players = len(by_seat)
-    fair = 1 / players
     with styled():
         fig, (left, right) = figure(3.0, 2)
-        share_bars(left, by_seat["seat"], by_seat, MAIN)
-        left.set_title("Win share by seat")
-        left.set_xlabel("seat (seat 0 holds the card in round 1)")
-        left.set_ylabel("share of games won")
-        left.set_xticks(range(players))
-        share_ylim(left, by_seat, fair)
-        fair_line(left, fair)
+        seat_share_panel(left, by_seat, "seat", "Win share by seat", "seat (seat 0 holds the card in round 1)")
 
         colours = [OKABE_ITO["orange"]] + [MAIN] * (players - 1)
         right.bar(by_place["place"], by_place["mean"], color=colours, width=0.62, zorder=2)

@@ -39,7 +39,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from analysis.common import json_ready, share, win_share_metrics, win_unit
+from analysis.common import json_ready, run_fields, seat_fields, share, win_share_metrics, win_unit
 from analysis.stats import FirstGames, IntHistogram, mean_and_sd, mean_interval, wilson_interval
 from analysis.tally import MergeableTally
 from sim.vegasdice import enums as E
@@ -257,23 +257,9 @@ def summarize(
     per_round = tally.played_rounds / n if n else math.nan
     scale = players * per_round if per_round else math.nan
     summary = {
-        "game": game,
-        "title": E.TITLE,
-        "players": players,
-        "rounds": tally.rounds,
-        "games": n,
-        "seed": seed,
-        "policies": list(policies) if policies is not None else None,
-        "seconds": seconds,
-        "games_per_second": n / seconds if seconds else None,
-        "win_share": headline["win_share"],
-        "win_share_ci": headline["win_share_ci"],
-        "first_player_advantage": headline["first_player_advantage"],
-        "first_player_advantage_ci": headline["first_player_advantage_ci"],
-        "worst_seat_advantage": headline["worst_seat_advantage"],
-        "worst_seat_advantage_ci": headline["worst_seat_advantage_ci"],
-        "worst_seat_advantage_corrected": headline["worst_seat_advantage_corrected"],
-        "worst_seat_advantage_corrected_ci": headline["worst_seat_advantage_corrected_ci"],
+        **run_fields(game=game, title=E.TITLE, players=players, rounds=tally.rounds, games=n, seed=seed,
+                     seconds=seconds, policies=policies),
+        **seat_fields(headline),
         "first_card_advantage": card_mean / scale,
         "first_card_advantage_ci": [x / scale for x in mean_interval(card_mean, card_sd, n)],
         "first_card_share": share(tally.first_card_won, tally.players_won),
@@ -329,16 +315,10 @@ TEXT_STRENGTH_METRICS = ("first_player_advantage", "worst_seat_advantage", "tie_
 def summary_table(summary: Mapping[str, Any]) -> str:
     """The summary as the text table ``lvsim run`` prints."""
     from analysis.common import (
-        num, pct, pct_ci, played_line, pts, pts_ci, skill_gap_lines, strength_lines, table_row, title_line,
+        num, pct, played_line, seat_lines, skill_gap_lines, strength_lines, table_row, title_line,
     )
 
-    players = summary["players"]
-    lines = [title_line(E.TITLE, summary), "", "Win share by seat (95% CI)"]
-    for s, (w, ci) in enumerate(zip(summary["win_share"], summary["win_share_ci"])):
-        lines.append(table_row(f"seat {s}" + (" (first player)" if s == 0 else ""), pct(w), pct_ci(ci)))
-    lines.append(table_row("first-player advantage", pts(summary["first_player_advantage"]),
-                           f"{pts_ci(summary['first_player_advantage_ci'])}  seat 0 minus 1/{players}, "
-                           "in percentage points"))
+    lines = [title_line(E.TITLE, summary), "", *seat_lines(summary)]
     lines.append(table_row("first-player card", _dollars(summary["first_card_advantage"]),
                            "won per round by its holder beyond the fair share"))
     lines += ["", "Money"]

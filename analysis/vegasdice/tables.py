@@ -21,7 +21,9 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.stats import IntHistogram, cluster_ratio_interval, mean_and_sd, mean_interval
+from analysis import tables as shared
+from analysis.stats import IntHistogram, cluster_ratio_interval
+from analysis.tables import mean_row
 from analysis.vegasdice.summary import Tally
 
 QUANTILES = (5, 25, 50, 75, 95)
@@ -32,36 +34,16 @@ def tally_of(source: Tally | Mapping[str, np.ndarray]) -> Tally:
     return source if isinstance(source, Tally) else Tally.of(source)
 
 
-def _mean_row(total: int, total_sq: int, n: int, scale: int = 1) -> dict:
-    mean, sd = mean_and_sd(total, total_sq, n)
-    low, high = mean_interval(mean, sd, n)
-    return {"mean": mean / scale, "low": low / scale, "high": high / scale}
-
-
 def win_share_by_seat(source) -> pd.DataFrame:
     """Win share of each seat (tied winners share a win), Student t interval over games."""
     t = tally_of(source)
-    return pd.DataFrame([
-        {"seat": s, **_mean_row(t.win_units[s], t.win_units_sq[s], t.games, t.win_unit)} for s in range(t.players)
-    ])
+    return shared.win_share_by_seat(t.win_units, t.win_units_sq, t.games, t.win_unit)
 
 
 def win_share_by_policy(source, seats: Sequence[str]) -> pd.DataFrame:
-    """Share of the wins each policy's seats take, against its fair share (its seats / players).
-
-    A policy's value in one game is the sum of its seats' win shares, so the
-    interval is over games.
-    """
+    """Share of the wins each policy's seats take, against its fair share (its seats / players), over games."""
     t = tally_of(source)
-    cross = np.array(t.win_cross, dtype=object).reshape(t.players, t.players)
-    rows = []
-    for name in dict.fromkeys(seats):
-        mine = [s for s, seat_policy in enumerate(seats) if seat_policy == name]
-        total = sum(t.win_units[s] for s in mine)
-        total_sq = sum(cross[i, j] for i in mine for j in mine)
-        rows.append({"policy": name, "seats": ", ".join(map(str, mine)), "fair": len(mine) / t.players,
-                     **_mean_row(total, total_sq, t.games, t.win_unit)})
-    return pd.DataFrame(rows)
+    return shared.win_share_by_policy(t.win_units, t.win_cross, t.games, t.win_unit, seats)
 
 
 def won_by_place(source) -> pd.DataFrame:
@@ -87,7 +69,7 @@ def money_by_seat(source) -> pd.DataFrame:
     rows = []
     for s, hist in enumerate(t.money_seat):
         step = t.money_step or 1
-        rows.append({"seat": s, **_mean_row(t.money_total[s], t.money_total_sq[s], t.games),
+        rows.append({"seat": s, **mean_row(t.money_total[s], t.money_total_sq[s], t.games),
                      **{f"p{q:02d}": hist.percentile(q) * step for q in QUANTILES}})
     return pd.DataFrame(rows)
 
