@@ -1,17 +1,23 @@
-"""What every game's ``play_games`` shares around its jitted core: checks, threads, chunks.
+"""What every game's ``play_games`` shares around its jitted core: checks, threads, chunks, the call.
 
-Each game's ``nb.play_games`` validates its batch, runs its parallel kernel
-on at most the threads asked for (never changing the result) and splits
-the batch into chunks a thread takes at a time; this module does those
-three steps the same way for every game.
+Each game's ``nb.play_games`` validates its batch, preallocates its
+records, runs its parallel kernel on at most the threads asked for (never
+changing the result) and splits the batch into chunks a thread takes at a
+time; :class:`BatchKernel` does those steps the same way for every game,
+and a game's ``nb.py`` says only which kernel it calls with which arrays.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numba
+import numpy as np
+
+if TYPE_CHECKING:
+    from sim.records import RecordLayout
 
 
 def check_batch(seed: int, first_game: int, n_games: int) -> None:
@@ -46,3 +52,54 @@ def chunk_games(n_games: int, threads: int, chunk: int | None, most: int) -> int
     if chunk is None:
         chunk = min(most, -(-n_games // (4 * threads)))
     return max(1, int(chunk))
+
+
+@dataclass(frozen=True)
+class BatchKernel:
+    """A game's jitted core as one Python call: ``play_games(rules, seed, first_game, n_games, policy_ids,
+    policy_params, threads=None, chunk=None) -> records``.
+
+    ``kernel`` is the parallel kernel, called as ``kernel(seed, first_game,
+    n_games, chunk, *rule_arrays(rules), policy_ids, policy_params,
+    *records)``, the records in the order of the layout's fields (its
+    ``out_*`` arguments); ``most`` is the most games a thread takes at a
+    time.
+    """
+
+    kernel: Callable[..., None]
+    layout: "RecordLayout"
+    rule_arrays: Callable[[Any], tuple]
+    most: int
+
+    def __call__(
+        self,
+        rules,
+        seed: int,
+        first_game: int,
+        n_games: int,
+        policy_ids: np.ndarray,
+        policy_params: np.ndarray,
+        threads: int | None = None,
+        chunk: int | None = None,
+    ) -> dict[str, np.ndarray]:
+        """Play games ``first_game .. first_game + n_games - 1``; return their records.
+
+        ``policy_ids`` / ``policy_params`` come from the game's
+        ``parse_seats``. ``threads`` caps the worker threads (default:
+        all); it never changes the result, and neither does ``chunk``, the
+        games a thread takes at a time (default: up to ``most``, fewer for
+        a small batch so that every thread gets work).
+        """
+        check_batch(seed, first_game, n_games)
+        rec = self.layout.empty(n_games, rules)
+        if n_games == 0:
+            return rec
+        arrays = self.rule_arrays(rules)
+        ids = np.ascontiguousarray(policy_ids, dtype=np.int64)
+        params = np.ascontiguousarray(policy_params, dtype=np.float64)
+        with kernel_threads(threads) as used:
+            self.kernel(
+                np.uint64(seed), first_game, n_games, chunk_games(n_games, used, chunk, self.most),
+                *arrays, ids, params, *(rec[name] for name in self.layout.fields),
+            )
+        return rec

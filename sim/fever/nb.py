@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from sim.batches import check_batch, chunk_games, kernel_threads
+from sim.batches import BatchKernel
 from sim.fever import enums as E
 from sim.fever.mechanics import combination_nb, held_nb, machine_nb, mask_cards_nb
 from sim.fever.params import (
@@ -29,7 +29,6 @@ from sim.fever.params import (
     S_SYMBOLS,
     S_TARGET,
     S_TURN_CAP,
-    Rules,
 )
 from sim.fever.policies import (
     decide_double_nb,
@@ -39,7 +38,7 @@ from sim.fever.policies import (
     random_double_at_nb,
     random_play_at_nb,
 )
-from sim.fever.records import RECORD_FIELDS, empty_records
+from sim.fever.records import LAYOUT
 from sim.rng import seed_stream_at_nb, shuffle_at_nb
 
 GAMES_PER_CHUNK = 1024
@@ -398,35 +397,13 @@ def play_games_nb(
         )
 
 
-def play_games(
-    rules: Rules,
-    seed: int,
-    first_game: int,
-    n_games: int,
-    policy_ids: np.ndarray,
-    policy_params: np.ndarray,
-    threads: int | None = None,
-    chunk: int | None = None,
-) -> dict[str, np.ndarray]:
-    """Play games ``first_game .. first_game + n_games - 1``; return their records.
-
-    ``policy_ids`` / ``policy_params`` come from ``policies.parse_seats``.
-    ``threads`` caps the worker threads (default: all); it never changes
-    the result, and neither does ``chunk``, the games a thread takes at a
-    time.
-    """
-    check_batch(seed, first_game, n_games)
-    rec = empty_records(n_games, rules.players, rules.patterns)
-    if n_games == 0:
-        return rec
-    scalars, cards, table, points = rules.kernel_args()
-    symbol_best = np.array(rules.symbol_best, dtype=np.int64)
-    ids = np.ascontiguousarray(policy_ids, dtype=np.int64)
-    params = np.ascontiguousarray(policy_params, dtype=np.float64)
-    with kernel_threads(threads) as used:
-        play_games_nb(
-            np.uint64(seed), first_game, n_games, chunk_games(n_games, used, chunk, GAMES_PER_CHUNK),
-            scalars, cards, table, points, symbol_best, rules.machine_patterns, rules.completions, ids, params,
-            *(rec[name] for name in RECORD_FIELDS),
-        )
-    return rec
+# The one Python entry point: ``play_games(rules, seed, first_game, n_games, policy_ids, policy_params,
+# threads=None, chunk=None) -> records`` (see ``sim.batches.BatchKernel``).
+play_games = BatchKernel(
+    kernel=play_games_nb,
+    layout=LAYOUT,
+    rule_arrays=lambda rules: (
+        *rules.kernel_args(), np.array(rules.symbol_best, dtype=np.int64), rules.machine_patterns, rules.completions,
+    ),
+    most=GAMES_PER_CHUNK,
+)

@@ -36,7 +36,6 @@ from sim.lasvegan.params import (
     S_ROUNDS,
     S_SET_ASIDE_REVEALED,
     S_STARTING,
-    Rules,
 )
 from sim.lasvegan.expert import expert_card_default_nb
 from sim.lasvegan.heuristics import (
@@ -51,8 +50,8 @@ from sim.lasvegan.policies import (
     random_card_at_nb,
     random_placement_at_nb,
 )
-from sim.lasvegan.records import RECORD_FIELDS, empty_records
-from sim.batches import check_batch, chunk_games, kernel_threads
+from sim.lasvegan.records import LAYOUT
+from sim.batches import BatchKernel
 from sim.rng import coin_at_nb, seed_stream_at_nb, shuffle_at_nb
 
 GAMES_PER_CHUNK = 2048
@@ -283,34 +282,11 @@ def play_games_nb(
         )
 
 
-def play_games(
-    rules: Rules,
-    seed: int,
-    first_game: int,
-    n_games: int,
-    policy_ids: np.ndarray,
-    policy_params: np.ndarray,
-    threads: int | None = None,
-    chunk: int | None = None,
-) -> dict[str, np.ndarray]:
-    """Play games ``first_game .. first_game + n_games - 1``; return their records.
-
-    ``policy_ids`` / ``policy_params`` come from ``policies.parse_seats``.
-    ``threads`` caps the worker threads (default: all); it never changes
-    the result, and neither does ``chunk``, the games a thread takes at a
-    time (default: up to GAMES_PER_CHUNK, fewer for a small batch so that
-    every thread gets work).
-    """
-    check_batch(seed, first_game, n_games)
-    rec = empty_records(n_games, rules.players, rules.rounds)
-    if n_games == 0:
-        return rec
-    scalars, machines, tokens, golden = rules.kernel_args()
-    ids = np.ascontiguousarray(policy_ids, dtype=np.int64)
-    params = np.ascontiguousarray(policy_params, dtype=np.float64)
-    with kernel_threads(threads) as used:
-        play_games_nb(
-            np.uint64(seed), first_game, n_games, chunk_games(n_games, used, chunk, GAMES_PER_CHUNK),
-            scalars, machines, tokens, golden, ids, params, *(rec[name] for name in RECORD_FIELDS),
-        )
-    return rec
+# The one Python entry point: ``play_games(rules, seed, first_game, n_games, policy_ids, policy_params,
+# threads=None, chunk=None) -> records`` (see ``sim.batches.BatchKernel``).
+play_games = BatchKernel(
+    kernel=play_games_nb,
+    layout=LAYOUT,
+    rule_arrays=lambda rules: rules.kernel_args(),
+    most=GAMES_PER_CHUNK,
+)

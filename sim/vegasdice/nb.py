@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from sim.batches import check_batch, chunk_games, kernel_threads
+from sim.batches import BatchKernel
 from sim.rng import below_at_nb, seed_stream_at_nb, shuffle_at_nb
 from sim.vegasdice import enums as E
 from sim.vegasdice.heuristics import greedy_value_nb
@@ -37,10 +37,9 @@ from sim.vegasdice.params import (
     S_ROUNDS,
     S_TIE_BREAK,
     S_WHITE,
-    Rules,
 )
 from sim.vegasdice.policies import choose_value_nb, random_value_at_nb
-from sim.vegasdice.records import RECORD_FIELDS, empty_records
+from sim.vegasdice.records import LAYOUT
 
 GAMES_PER_CHUNK = 2048
 
@@ -288,34 +287,11 @@ def play_games_nb(
         )
 
 
-def play_games(
-    rules: Rules,
-    seed: int,
-    first_game: int,
-    n_games: int,
-    policy_ids: np.ndarray,
-    policy_params: np.ndarray,
-    threads: int | None = None,
-    chunk: int | None = None,
-) -> dict[str, np.ndarray]:
-    """Play games ``first_game .. first_game + n_games - 1``; return their records.
-
-    ``policy_ids`` / ``policy_params`` come from ``policies.parse_seats``.
-    ``threads`` caps the worker threads (default: all); it never changes
-    the result, and neither does ``chunk``, the games a thread takes at a
-    time (default: up to GAMES_PER_CHUNK, fewer for a small batch so that
-    every thread gets work).
-    """
-    check_batch(seed, first_game, n_games)
-    rec = empty_records(n_games, rules.players, rules.rounds, rules.casinos)
-    if n_games == 0:
-        return rec
-    scalars, bills, values = rules.kernel_args()
-    ids = np.ascontiguousarray(policy_ids, dtype=np.int64)
-    params = np.ascontiguousarray(policy_params, dtype=np.float64)
-    with kernel_threads(threads) as used:
-        play_games_nb(
-            np.uint64(seed), first_game, n_games, chunk_games(n_games, used, chunk, GAMES_PER_CHUNK),
-            scalars, bills, values, ids, params, *(rec[name] for name in RECORD_FIELDS),
-        )
-    return rec
+# The one Python entry point: ``play_games(rules, seed, first_game, n_games, policy_ids, policy_params,
+# threads=None, chunk=None) -> records`` (see ``sim.batches.BatchKernel``).
+play_games = BatchKernel(
+    kernel=play_games_nb,
+    layout=LAYOUT,
+    rule_arrays=lambda rules: rules.kernel_args(),
+    most=GAMES_PER_CHUNK,
+)
