@@ -287,21 +287,30 @@ def first_player_card(summary: dict, label: str = "First-player advantage") -> t
     )
 
 
+def seat_cells(results, seat: int, first_seat: str) -> list[str]:
+    """The first cells of a seat's row in a report's table of seats: the seat, its policy, its win share and
+    the share's 95% interval."""
+    s = results.summary
+    low, high = s["win_share_ci"][seat]
+    return [f"seat {seat}" + (f" ({first_seat})" if seat == 0 else ""),
+            f"<code>{e(results.config.seat_policies[seat])}</code>", pct(s["win_share"][seat], 2),
+            ci_pct(low, high, 2)]
+
+
 # --- skill -------------------------------------------------------------------------
 
 
-def skill_section(results, by_policy: pd.DataFrame | None) -> str:
+def skill_section(results, win_share_by_policy: Callable[[Any, Sequence[str]], pd.DataFrame]) -> str:
     """Win share by policy (when the seats differ) and the skill-gap duels of the summary.
 
-    ``by_policy`` is the game's table of win share by policy (``policy``,
-    ``seats``, ``fair``, ``mean``, ``low``, ``high``); None when every seat
-    plays the same policy.
+    ``win_share_by_policy(tally, seats)`` is the game's table of win share
+    by policy (``policy``, ``seats``, ``fair``, ``mean``, ``low``, ``high``).
     """
     seats = results.config.seat_policies
     s = results.summary
     body = []
-    if by_policy is not None and len(set(seats)) > 1:
-        by_policy = by_policy.copy()
+    if len(set(seats)) > 1:
+        by_policy = win_share_by_policy(results.tally, seats).copy()
         by_policy["label"] = [f"{p} (seat{'s' * (',' in st)} {st})"
                               for p, st in zip(by_policy["policy"], by_policy["seats"])]
         rows = [

@@ -23,7 +23,7 @@ from typing import Sequence
 from analysis.fever import figures, tables
 from analysis.report_html import (
     ci_decimals, ci_pct, config_section, e, figure, first_player_card, first_player_verdict, footer, headline,
-    examples_section, is_missing, method_section, metric, num, page, pct, section, setup_facts,
+    examples_section, is_missing, method_section, metric, num, page, pct, seat_cells, section, setup_facts,
     skill_section, strength_section, subtitle, table,
 )
 from analysis.results import RunResults
@@ -74,7 +74,7 @@ def build_report(results: RunResults, seconds_per_turn: float | None = None) -> 
         _combinations_section(results),
         _doubling_section(results),
         _droughts_section(results),
-        _skill_section(results),
+        skill_section(results, tables.win_share_by_policy),
         strength_section(results),
         _examples_section(results),
         config_section(results),
@@ -237,12 +237,7 @@ def _seats_section(results: RunResults) -> str:
                        "<p>One player races to the target alone: there is no seat to compare. Game length is the "
                        "number of turns the player needs.</p>")
     by_seat = tables.win_share_by_seat(results.tally)
-    seats = results.config.seat_policies
-    rows = [
-        [f"seat {seat}" + (" (plays first)" if seat == 0 else ""), f"<code>{e(seats[seat])}</code>",
-         pct(s["win_share"][seat], 2), ci_pct(*s["win_share_ci"][seat], 2), num(s["score_mean"][seat], 2)]
-        for seat in range(s["players"])
-    ]
+    rows = [[*seat_cells(results, seat, "plays first"), num(s["score_mean"][seat], 2)] for seat in range(s["players"])]
     body = [
         f'<p class="lead">{e(first_player_verdict(s))}</p>',
         "<p>Win shares are of the finished games (a game the turn cap ends has no winner).</p>",
@@ -333,12 +328,6 @@ def _droughts_section(results: RunResults) -> str:
     ]
     body = [f'<p class="lead">{e(drought_verdict(s))}</p>', table(["", "value", "95% CI"], rows)]
     return section("droughts", "Droughts", "\n".join(body))
-
-
-def _skill_section(results: RunResults) -> str:
-    seats = results.config.seat_policies
-    by_policy = tables.win_share_by_policy(results.tally, seats) if len(set(seats)) > 1 else None
-    return skill_section(results, by_policy)
 
 
 # --- example games ---------------------------------------------------------------------------------

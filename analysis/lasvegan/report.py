@@ -24,7 +24,7 @@ from analysis.report_html import (  # noqa: F401  (first_player_verdict: kept im
     ci_pct as _ci_pct, config_section, decimals as _decimals, e as _e, fair_pct as _fair_pct,
     figure as _figure, first_player_card, first_player_verdict, footer as _footer, headline, method_section,
     examples_section, num as _num, page, pct as _pct, pm_pct as _pm_pct, metric as _metric,
-    section as _section, setup_facts, signed_cell as _signed_cell, skill_section, strength_section,
+    seat_cells, section as _section, setup_facts, signed_cell as _signed_cell, skill_section, strength_section,
     subtitle as _subtitle, table as _table,
 )
 from analysis.results import RunResults
@@ -58,7 +58,7 @@ def build_report(results: RunResults) -> str:
         _elimination_section(results),
         _swings_section(results),
         _drivers_section(results),
-        _skill_section(results),
+        skill_section(results, tables.win_share_by_policy),
         strength_section(results),
         _rule_holes_section(results),
         _examples_section(results),
@@ -162,21 +162,15 @@ def _headline(results: RunResults) -> str:
 def _first_player_section(results: RunResults) -> str:
     rec = results.tally
     s = results.summary
-    seats = results.config.seat_policies
     by_seat = tables.win_share_by_seat(rec)
     by_last = tables.win_share_by_last_leader(rec)
     by_position = tables.round_change_by_leader_position(rec)
     finals = tables.final_cabbages_by_seat(rec)
     rows = []
     for seat in range(results.players):
-        share, (low, high) = s["win_share"][seat], s["win_share_ci"][seat]
         f = finals.iloc[seat]
-        rows.append([
-            f"seat {seat}" + (" (leads round 1)" if seat == 0 else ""),
-            f"<code>{_e(seats[seat])}</code>",
-            _pct(share, 2), _ci_pct(low, high, 2),
-            _num(f["mean"], 2), f"{_num(f['low'], 2)}–{_num(f['high'], 2)}",
-        ])
+        rows.append([*seat_cells(results, seat, "leads round 1"),
+                     _num(f["mean"], 2), f"{_num(f['low'], 2)}–{_num(f['high'], 2)}"])
     table = _table(["seat", "policy", "win share", "95% CI", "final cabbages", "95% CI"], rows, numeric_from=2)
     leader = by_last.iloc[0]
     body = [
@@ -326,12 +320,6 @@ def _drivers_section(results: RunResults) -> str:
         ),
     ]
     return _section("drivers", "What drives the swings", "\n".join(body))
-
-
-def _skill_section(results: RunResults) -> str:
-    seats = results.config.seat_policies
-    by_policy = tables.win_share_by_policy(results.tally, seats) if len(set(seats)) > 1 else None
-    return skill_section(results, by_policy)
 
 
 def _rule_holes_section(results: RunResults) -> str:

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 from analysis.report_html import (
     ci_decimals, ci_pct, config_section, e, figure, first_player_card, first_player_verdict, footer, headline,
-    examples_section, is_missing, method_section, metric, num, page, pct, section, setup_facts,
+    examples_section, is_missing, method_section, metric, num, page, pct, seat_cells, section, setup_facts,
     signed_cell, skill_section, strength_section, subtitle, table,
 )
 from analysis.results import RunResults
@@ -46,7 +46,7 @@ def build_report(results: RunResults) -> str:
         _seats_section(results),
         _money_section(results),
         _ties_section(results),
-        _skill_section(results),
+        skill_section(results, tables.win_share_by_policy),
         strength_section(results),
         _examples_section(results),
         config_section(results),
@@ -190,18 +190,12 @@ def _headline(results: RunResults) -> str:
 def _seats_section(results: RunResults) -> str:
     t = results.tally
     s = results.summary
-    seats = results.config.seat_policies
     by_seat = tables.win_share_by_seat(t)
     by_place = tables.won_by_place(t)
     rows = []
     for seat in range(results.players):
-        share, (low, high) = s["win_share"][seat], s["win_share_ci"][seat]
-        rows.append([
-            f"seat {seat}" + (" (first player in round 1)" if seat == 0 else ""),
-            f"<code>{e(seats[seat])}</code>",
-            pct(share, 2), ci_pct(low, high, 2),
-            dollars(s["money_mean"][seat]), dollars_ci(s["money_mean_ci"][seat]),
-        ])
+        rows.append([*seat_cells(results, seat, "first player in round 1"),
+                     dollars(s["money_mean"][seat]), dollars_ci(s["money_mean_ci"][seat])])
     even = float(by_place["fair"].iloc[0]) if len(by_place) else float("nan")
     place_rows = [
         [f"place {int(r.place)}" + (" (holds the card)" if r.place == 0 else ""), dollars(r["mean"]),
@@ -297,12 +291,6 @@ def _ties_section(results: RunResults) -> str:
         table(["", "value", "95% CI"], facts),
     ]
     return section("ties-white", "Ties and white dice", "\n".join(body))
-
-
-def _skill_section(results: RunResults) -> str:
-    seats = results.config.seat_policies
-    by_policy = tables.win_share_by_policy(results.tally, seats) if len(set(seats)) > 1 else None
-    return skill_section(results, by_policy)
 
 
 # --- example games ----------------------------------------------------------------------------
