@@ -1,0 +1,177 @@
+"""What the shared conformance suite (``tests/conformance``) asks of High Card. Imported by the tests only."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, NamedTuple
+
+import numpy as np
+from hypothesis import strategies as st
+
+from sim.rng import Stream
+
+from lvsim_highcard import enums as E
+from lvsim_highcard.params import Rules
+from lvsim_highcard.rules import GameState, Observation, RandomPolicy, deal, play_game, policy_named
+
+# --- rule sets and seats -------------------------------------------------------------------
+
+
+@st.composite
+def rule_sets(draw) -> Rules:
+    """Any valid rule set."""
+    players = draw(st.integers(E.MIN_PLAYERS, E.MAX_PLAYERS))
+    top = draw(st.integers(2, E.MAX_TOP))
+    copies = draw(st.integers(1, E.MAX_COPIES))
+    hand = draw(st.integers(1, min(E.MAX_HAND, top * copies // players)))
+    return Rules(players=players, top=top, copies=copies, hand=hand,
+                 rounds=draw(st.integers(1, min(hand, E.MAX_ROUNDS))), ties=draw(st.sampled_from(["nobody", "shared"])))
+
+
+POLICY_FORMS: dict[str, tuple[str, ...]] = {"random": ("random",), "greedy": ("greedy",)}
+CHEAP_POLICIES = tuple(form for forms in POLICY_FORMS.values() for form in forms)
+
+
+def seat_policies(players: int):
+    return st.lists(st.sampled_from(CHEAP_POLICIES), min_size=players, max_size=players)
+
+
+def play_reference(rules: Rules, seed: int, game: int, seats: list[str]) -> dict[str, np.ndarray]:
+    return play_game(rules, seed, game, [policy_named(s) for s in seats])
+
+
+# --- what a policy is handed, in either engine ------------------------------------------------
+
+KERNEL_MODULE = "lvsim_highcard.nb"
+KERNEL_LOOPS = ("play_games_nb", "play_chunk_nb")
+
+
+def _card(pub, hand):
+    return {"decision": "card", "pub": pub.copy(), "hand": np.array(hand)}
+
+
+KERNEL_POLICY_CALLS = {
+    "choose_card_nb": lambda pid, params, pub, hand, states, row: (
+        _card(pub, hand), (pid, params, pub, hand, states, row)),
+}
+
+
+class _Recorded:
+    def __init__(self, policy, log: list):
+        self.policy, self.log = policy, log
+
+    def choose_card(self, obs: Observation, rng: Stream) -> int:
+        self.log.append(_card(obs.to_pub(), obs.hand_array()))
+        return self.policy.choose_card(obs, rng)
+
+
+def reference_observations(rules: Rules, seed: int, game: int, seats: list[str]) -> list[dict[str, Any]]:
+    log: list = []
+    play_game(rules, seed, game, [_Recorded(policy_named(s), log) for s in seats])
+    return log
+
+
+# --- situations differing only in what the seat to move cannot see -----------------------------
+
+
+class Situation(NamedTuple):
+    obs: Observation
+    others: tuple  # the other seats' hands, as counts by value
+
+
+def _midgame(rules: Rules, seed: int, turns: int) -> GameState:
+    """A game of random seats stopped ``turns`` cards into its second round."""
+    table = Stream(seed, 0, E.STREAM_TABLE)
+    streams = [Stream(seed, 0, E.STREAM_POLICY + s) for s in range(rules.players)]
+    state = GameState(rules, deal(rules, table))
+    for r in range(2):
+        state.start_round()
+        while not state.round_over and (r == 0 or len(state.plays) < turns):
+            seat = state.to_move
+            state.play(seat, RandomPolicy().choose_card(state.observe(seat), streams[seat]))
+        if r == 0:
+            state.end_round()
+    return state
+
+
+def _situation(state: GameState) -> Situation:
+    seat = state.to_move
+    others = tuple(tuple(state.hands[s][v] for v in range(state.rules.top + 1))
+                   for s in range(state.rules.players) if s != seat)
+    return Situation(state.observe(seat), others)
+
+
+def hidden_pairs() -> list[tuple[Situation, Situation]]:
+    """The same table and hand with another seat holding an undealt card in place of one of its own."""
+    pairs = []
+    for players in range(E.MIN_PLAYERS, E.MAX_PLAYERS + 1):
+        rules = Rules(players=players, top=12, copies=3, hand=6, rounds=4)
+        for seed in range(3):
+            state = _midgame(rules, seed, turns=seed % players)
+            other = (state.to_move + 1 + seed) % players
+            if other == state.to_move:
+                other = (other + 1) % players
+            held = min(v for v, n in state.hands[other].items() if n > 0)
+            undealt = [v for v in range(1, rules.top + 1) if v != held
+                       and state.seen[v] + sum(h[v] for h in state.hands) < rules.copies]
+            changed = _copy(state)
+            changed.hands[other][held] -= 1
+            changed.hands[other][max(undealt)] += 1
+            pairs.append((_situation(state), _situation(changed)))
+    return pairs
+
+
+def _copy(state: GameState) -> GameState:
+    other = GameState.__new__(GameState)
+    other.__dict__.update(state.__dict__)
+    other.hands = [h.copy() for h in state.hands]
+    return other
+
+
+def seen_by_seat(sit: Situation) -> dict[str, Any]:
+    return {"pub": sit.obs.to_pub(), "hand": sit.obs.hand_array()}
+
+
+def unseen_by_seat(sit: Situation) -> tuple:
+    return sit.others
+
+
+def decide(sit: Situation, policy: str, stream: Stream) -> int:
+    return policy_named(policy).choose_card(sit.obs, stream)
+
+
+def decision_stream(sit: Situation) -> Stream:
+    return Stream(5, 9, sit.obs.seat)
+
+
+def seen_otherwise(sit: Situation) -> list[Situation]:
+    """The situation with the seat's own hand changed, or a higher card shown this round."""
+    hand = list(sit.obs.hand)
+    low = min(v for v, n in enumerate(hand) if n > 0)
+    high = max(v for v in range(1, sit.obs.top + 1) if v != low)
+    hand[low] -= 1
+    hand[high] += 1
+    shown_high = sit.obs.top
+    return [sit._replace(obs=replace(sit.obs, hand=tuple(hand))),
+            sit._replace(obs=replace(sit.obs, best=shown_high))]
+
+
+# --- bad [rules] tables, each with the key its error must name ---------------------------------
+
+BAD_RULES: list[tuple[dict[str, Any], str]] = [
+    ({"players": 1}, "players"),
+    ({"players": 6}, "players"),
+    ({"players": "3"}, "players"),
+    ({"top": 1}, "top"),
+    ({"copies": 0}, "copies"),
+    ({"hand": 13}, "hand"),
+    ({"rounds": 9}, "rounds"),
+    ({"ties": "split"}, "ties"),
+    ({"players": 5, "top": 4, "copies": 2, "hand": 2}, "hand"),
+    ({"hand": 3, "rounds": 4}, "rounds"),
+    ({"suits": 4}, "suits"),
+]
+
+
+def streams(players: int) -> dict[str, int]:
+    return {"table": E.STREAM_TABLE, **{f"seat {s} policy": E.STREAM_POLICY + s for s in range(players)}}

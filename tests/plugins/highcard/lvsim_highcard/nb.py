@@ -1,0 +1,114 @@
+"""The jitted core of High Card: batches of games over numpy arrays, in parallel.
+
+The order of events and draws is the reference engine's (``rules``): the
+deck in ``rules.deck`` order shuffled once from the table stream, seat
+``s`` dealt cards ``s * hand ..``; each seat's policy draws from its own
+stream. Game ``i`` depends on ``(seed, i)`` alone, so threads and chunks
+never change a record.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from sim.batches import BatchKernel
+from sim.rng import seed_stream_at_nb, shuffle_at_nb
+
+from lvsim_highcard import enums as E
+from lvsim_highcard.params import S_HAND, S_PLAYERS, S_ROUNDS, S_TIES, S_TOP
+from lvsim_highcard.policies import choose_card_nb
+from lvsim_highcard.records import LAYOUT
+
+GAMES_PER_CHUNK = 4096
+
+
+@njit(cache=True)
+def play_chunk_nb(
+    seed, first_game, lo, hi, scalars, deck, policy_ids, policy_params,
+    pub, rngs, cards, hands,  # scratch, reused across the chunk's games
+    out_game, out_points, out_win, out_margin, out_leader, out_card, out_high, out_scored,
+):
+    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``."""
+    players, rounds, top = scalars[S_PLAYERS], scalars[S_ROUNDS], scalars[S_TOP]
+    hand, ties = scalars[S_HAND], scalars[S_TIES]
+    for i in range(lo, hi):
+        game = first_game + i
+        for row in range(E.STREAM_POLICY + players):
+            seed_stream_at_nb(rngs, row, seed, game, row)
+        cards[:] = deck
+        shuffle_at_nb(rngs, E.STREAM_TABLE, cards, cards.shape[0])
+        hands[:, :] = 0
+        for s in range(players):
+            for k in range(hand):
+                hands[s, cards[s * hand + k]] += 1
+
+        pub[:] = 0
+        pub[E.P_PLAYERS], pub[E.P_ROUNDS], pub[E.P_TOP], pub[E.P_TIES] = players, rounds, top, ties
+        out_game[i] = game
+        for r in range(rounds):
+            leader = r % players
+            pub[E.P_ROUND], pub[E.P_LEADER], pub[E.P_BEST] = r, leader, 0
+            for s in range(players):
+                pub[E.P_PLAYED + s] = 0
+            for t in range(players):
+                s = (leader + t) % players
+                pub[E.P_SEAT], pub[E.P_TURN] = s, t
+                card = choose_card_nb(policy_ids[s], policy_params[s], pub, hands[s], rngs, E.STREAM_POLICY + s)
+                hands[s, card] -= 1
+                pub[E.P_SEEN + card] += 1
+                pub[E.P_PLAYED + s] = card
+                pub[E.P_BEST] = max(pub[E.P_BEST], card)
+                out_card[i, r, s] = card
+            high = pub[E.P_BEST]
+            at_high = 0
+            for s in range(players):
+                at_high += pub[E.P_PLAYED + s] == high
+            scored = 0
+            if at_high == 1 or ties == E.TIES_SHARED:
+                for s in range(players):
+                    if pub[E.P_PLAYED + s] == high:
+                        pub[E.P_POINTS + s] += 1
+                        scored += 1
+            out_leader[i, r], out_high[i, r], out_scored[i, r] = leader, high, scored
+
+        most, winners = -1, 0
+        for s in range(players):
+            points = pub[E.P_POINTS + s]
+            out_points[i, s] = points
+            if points > most:
+                most, winners = points, 1
+            elif points == most:
+                winners += 1
+        second = -1
+        for s in range(players):
+            points = pub[E.P_POINTS + s]
+            out_win[i, s] = 1.0 / winners if points == most else 0.0
+            if points < most:
+                second = max(second, points)
+        out_margin[i] = most - second if winners == 1 else 0
+
+
+# nogil: a run can write the previous chunk to disk while this one plays.
+@njit(cache=True, parallel=True, nogil=True)
+def play_games_nb(
+    seed, first_game, n_games, chunk, scalars, deck, policy_ids, policy_params,
+    out_game, out_points, out_win, out_margin, out_leader, out_card, out_high, out_scored,
+):
+    players = scalars[S_PLAYERS]
+    n_chunks = (n_games + chunk - 1) // chunk
+    for ch in prange(n_chunks):
+        pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
+        rngs = np.zeros((E.STREAM_POLICY + players, 4), dtype=np.uint64)
+        cards = np.zeros(deck.shape[0], dtype=np.int64)
+        hands = np.zeros((players, E.MAX_TOP + 1), dtype=np.int64)
+        play_chunk_nb(
+            seed, first_game, ch * chunk, min(n_games, (ch + 1) * chunk), scalars, deck, policy_ids, policy_params,
+            pub, rngs, cards, hands,
+            out_game, out_points, out_win, out_margin, out_leader, out_card, out_high, out_scored,
+        )
+
+
+# ``play_games(rules, seed, first_game, n_games, policy_ids, policy_params, threads=None, chunk=None) -> records``
+play_games = BatchKernel(kernel=play_games_nb, layout=LAYOUT, rule_arrays=lambda rules: rules.kernel_args(),
+                         most=GAMES_PER_CHUNK)

@@ -1,0 +1,72 @@
+"""Policies of High Card, declared once (``sim.policy_spec``), and their jitted decisions.
+
+A decision sees ``pub`` (the table, ``enums``), ``hand`` (the seat's own
+cards, counts by value) and the seat's own stream, and returns the card
+value to play.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from sim.policy_spec import Policies, PolicySpec
+from sim.rng import below_at_nb
+
+from lvsim_highcard import enums as E
+
+N_POLICY_PARAMS = 1
+
+POLICIES = Policies(
+    [
+        PolicySpec("random", E.POLICY_RANDOM, "Plays any card of its hand, each card equally likely."),
+        PolicySpec("greedy", E.POLICY_GREEDY,
+                   "Plays its lowest card that beats the highest card shown this round, else its lowest card."),
+    ],
+    N_POLICY_PARAMS,
+)
+parse_policy = POLICIES.parse
+
+
+@njit(cache=True)
+def hand_size_nb(pub, hand):
+    n = 0
+    for v in range(1, pub[E.P_TOP] + 1):
+        n += hand[v]
+    return n
+
+
+@njit(cache=True)
+def nth_card_nb(pub, hand, k):
+    """The ``k``-th card of the hand, lowest first (copies counted)."""
+    for v in range(1, pub[E.P_TOP] + 1):
+        k -= hand[v]
+        if k < 0:
+            return v
+    return -1
+
+
+@njit(cache=True)
+def random_card_at_nb(pub, hand, states, row):
+    """random: card ``below(hand size)`` of the hand, lowest first, drawn from ``states[row]``."""
+    return nth_card_nb(pub, hand, below_at_nb(states, row, hand_size_nb(pub, hand)))
+
+
+@njit(cache=True)
+def greedy_card_nb(pub, hand):
+    """greedy: the lowest card above the best shown this round, else the lowest card."""
+    lowest = -1
+    for v in range(1, pub[E.P_TOP] + 1):
+        if hand[v] > 0:
+            if lowest < 0:
+                lowest = v
+            if v > pub[E.P_BEST]:
+                return v
+    return lowest
+
+
+@njit(cache=True)
+def choose_card_nb(policy_id, params, pub, hand, states, row):
+    """The card the seat to move plays; ``states[row]`` is its stream, read in place."""
+    if policy_id == E.POLICY_GREEDY:
+        return greedy_card_nb(pub, hand)
+    return random_card_at_nb(pub, hand, states, row)

@@ -1,0 +1,76 @@
+"""Replay: a High Card game given by hand, played through the reference engine.
+
+A script (JSON) gives the hands dealt and every card played::
+
+    {
+      "players": 2,
+      "rules": {"top": 5, "copies": 2},
+      "hands": [[5, 1, 3], [4, 4, 2]],
+      "rounds": [[5, 4], [2, 3]]
+    }
+
+``hands`` lists each seat's cards; ``rounds`` lists, for each round, the
+cards in the order they are played, from the round's leader (seat
+``round mod players``) on. ``rules`` takes the keys of a config's
+``[rules]`` table; ``players`` defaults to the hands given, ``hand`` to
+the first hand's size and ``rounds`` to the rounds listed. A script that
+breaks a rule raises :class:`~sim.errors.ScriptError` naming the round,
+the seat and the rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sim.errors import ScriptError, shown
+from sim.scripts import no_unknown_keys, read_script, script_rules
+
+from lvsim_highcard import enums as E
+from lvsim_highcard.params import Rules
+from lvsim_highcard.rules import GameState, IllegalMove, game_trace
+
+SCRIPT_KEYS = ("players", "rules", "hands", "rounds")
+
+
+def replay_path(path) -> dict:
+    """The trace of the script in the JSON file at ``path``."""
+    return replay_script(read_script(path))
+
+
+def replay_script(data: Any) -> dict:
+    if not isinstance(data, dict):
+        raise ScriptError("a script is a JSON object with 'hands' and 'rounds' (and optionally 'players', 'rules')")
+    no_unknown_keys(data, SCRIPT_KEYS, "script")
+    hands, rounds = data.get("hands"), data.get("rounds")
+    if not isinstance(hands, list) or not hands or not all(isinstance(h, list) for h in hands):
+        raise ScriptError(f"hands: must be a list of each seat's cards, got {shown(hands)}")
+    if not isinstance(rounds, list) or not rounds or not all(isinstance(r, list) for r in rounds):
+        raise ScriptError(f"rounds: must be a list of rounds, each the cards played in order, got {shown(rounds)}")
+    table = data.get("rules", {})
+    defaults = {"hand": len(hands[0])}
+    if "players" not in data:
+        defaults["players"] = len(hands)
+    if isinstance(table, dict):
+        data = {**data, "rules": {**defaults, **table}}
+    rules = script_rules(Rules, data, len(rounds), E.MAX_ROUNDS)
+    try:
+        state = GameState(rules, hands)
+    except ValueError as err:
+        raise ScriptError(f"hands: {err}") from None
+    for number, cards in enumerate(rounds, start=1):
+        if state.game_over:
+            raise ScriptError(f"round {number}: the game lasts {rules.rounds} rounds (rules.rounds)")
+        if len(cards) != rules.players:
+            raise ScriptError(f"round {number}: each of the {rules.players} players plays one card, "
+                              f"the script lists {len(cards)}")
+        state.start_round()
+        for card in cards:
+            seat = state.to_move
+            try:
+                state.play(seat, card)
+            except IllegalMove as err:
+                raise ScriptError(f"round {number}, seat {seat}: {err.rule}") from None
+        state.end_round()
+    if not state.game_over:
+        raise ScriptError(f"the game lasts {rules.rounds} rounds (rules.rounds), but the script gives {len(rounds)}")
+    return game_trace(state)
