@@ -55,9 +55,12 @@ class Game:
     ``rules.players`` and ``rules.rounds`` size its records. ``play_games``
     is the jitted core's entry point: ``(rules, seed, first_game, n_games,
     policy_ids, policy_params, threads=None) -> records``. A tally is the
-    game's mergeable statistics of a batch of records (``tally.games``,
-    ``tally.merge(other)``, ``tally.report`` what the report needs beyond
-    the summary, stored as ``tally.json``).
+    game's mergeable statistics of a batch of records (an
+    ``analysis.tally.MergeableTally``: ``tally.games``, ``tally.merge(other)``,
+    ``tally.report`` what the report needs beyond the summary, stored as
+    ``tally.json``). ``metrics`` declares what the summary measures
+    (``sim.metrics``); the strength profile, sweeps and tunes read their
+    metrics off it.
     """
 
     id: str
