@@ -187,9 +187,9 @@ def test_a_run_of_more_games_than_memory_holds_at_once_plays_them_chunk_by_chunk
             raise OSError(28, "No space left on device")  # stops the run after its third chunk
         return real(config, first_game, n_games, threads)
 
-    real = sim.runner.play_records
-    monkeypatch.setattr(sim.runner, "CHUNK_GAMES", 1_000)
-    monkeypatch.setattr(sim.runner, "play_records", play_records)
+    real = sim.runner.chunks.play_records
+    monkeypatch.setattr(sim.runner.chunks, "CHUNK_GAMES", 1_000)
+    monkeypatch.setattr(sim.runner.chunks, "play_records", play_records)
     path = config(tmp_path, "lasvegan")
     refused(lvsim("run", path, "--games", 10**13, "--out", tmp_path / "o"), "No space left")
     assert played == [(0, 1_000), (1_000, 1_000), (2_000, 1_000)]
@@ -516,7 +516,7 @@ def test_out_dot_in_a_folder_that_is_not_empty_is_refused_before_playing(in_tmp,
     def no_games(*args, **kwargs):
         raise AssertionError("a game was played")
 
-    monkeypatch.setattr(sim.runner, "_play", no_games)
+    monkeypatch.setattr(sim.runner.running, "_play", no_games)
     path = config(in_tmp, "lasvegan")
     refused(lvsim("run", path, "--out", "."), "out", "not empty")
 

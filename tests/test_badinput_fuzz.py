@@ -168,7 +168,7 @@ def workdir():
 @contextmanager
 def no_html():
     """Correct runs skip their HTML report (``lvsim report`` is fuzzed on its own): keeps the suite to a minute."""
-    with mock.patch.object(sim.runner, "write_report_or_say_how", lambda out_dir: None), \
+    with mock.patch.object(sim.runner.running, "write_report_or_say_how", lambda out_dir: None), \
             mock.patch("sim.sweep.REPORT_FILE", "sweep.html"), \
             mock.patch("analysis.sweep_report.sweep_report_html", lambda *a, **k: "<p>sweep</p>"):
         yield

@@ -142,7 +142,7 @@ def test_overrides_apply_to_a_given_config_file(tmp_path):
 
 def test_thread_count_and_chunking_do_not_change_the_results(tmp_path, monkeypatch):
     one = run_json("--games", 700, "--threads", 1, "--out", tmp_path / "one")
-    monkeypatch.setattr(sim.runner, "CHUNK_GAMES", 128)
+    monkeypatch.setattr(sim.runner.chunks, "CHUNK_GAMES", 128)
     chunked = run_json("--games", 700, "--threads", 2, "--out", tmp_path / "chunked")
     assert without_timing(chunked) == without_timing(one)
     pd.testing.assert_frame_equal(
@@ -259,7 +259,7 @@ def test_an_interrupted_run_leaves_nothing_behind(tmp_path, monkeypatch, failure
         return real_play_games(*args, **kwargs)
 
     monkeypatch.setattr(sim.lasvegan.nb, "play_games", play_games_then_fail)
-    monkeypatch.setattr(sim.runner, "CHUNK_GAMES", 50)
+    monkeypatch.setattr(sim.runner.chunks, "CHUNK_GAMES", 50)
     result = lvsim("--games", 500, "--out", tmp_path / "deep" / "run")
     assert result.exit_code != 0
     assert len(calls) == 4

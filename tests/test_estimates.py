@@ -155,7 +155,7 @@ def fake_evaluations(monkeypatch, clock, fixed=0.3, per_game=1e-4):
         half = 1.2 / math.sqrt(games)
         return {"mean_rounds": float(rounds), "mean_rounds_lo": rounds - half, "mean_rounds_hi": rounds + half}
 
-    monkeypatch.setattr(T, "evaluate", evaluate)
+    monkeypatch.setattr(T.evaluation, "evaluate", evaluate)
     return spent
 
 
@@ -216,7 +216,7 @@ def test_the_dry_run_and_the_tune_say_which_targets_their_games_cannot_resolve(t
 
 
 def test_a_sweep_cell_with_a_target_ci_plays_the_games_its_interval_needs_and_says_when_its_cap_comes_first():
-    from sim.sweep import CellPlan, _adaptive_games
+    from sim.sweep.plan import CellPlan, _adaptive_games
 
     plan = CellPlan(games=1000, target_ci=0.01, max_games=10_000)
     summary = {"games": 4000, "first_player_advantage_ci": [-0.02, 0.02]}  # +-0.02 at 4,000 games
@@ -281,9 +281,9 @@ def test_a_tune_with_a_skill_gap_target_is_estimated_within_what_it_then_spends(
                 "skill_gap_greedy_vs_random": 0.7, "skill_gap_greedy_vs_random_lo": 0.6,
                 "skill_gap_greedy_vs_random_hi": 0.8}
 
-    monkeypatch.setattr(sim.runner, "play_chunk", play_chunk)
-    monkeypatch.setattr(T, "_duel", duel)
-    monkeypatch.setattr(T, "evaluate", evaluate)
+    monkeypatch.setattr(sim.runner.chunks, "play_chunk", play_chunk)
+    monkeypatch.setattr(T.evaluation, "_duel", duel)
+    monkeypatch.setattr(T.evaluation, "evaluate", evaluate)
     tune = T.load_tune(write_tune(tmp_path, SKILL_TARGET))
     low, high = T.plan_tune(tune, report=False)["seconds"]
     spent.clear()

@@ -20,7 +20,8 @@ from analysis.sweep import TIMING_COLUMNS
 from sim.cli import main
 from sim.config import load_config
 from sim.errors import ConfigError
-from sim.sweep import CELLS_DIR, LOCK_FILE, _locked, load_sweep, run_sweep
+from sim.atomic import locked
+from sim.sweep import CELLS_DIR, LOCK_FILE, load_sweep, run_sweep
 
 BASE = """
 game = "lasvegan"
@@ -333,7 +334,7 @@ def test_a_directory_holding_something_else_is_refused(in_tmp):
 def test_two_sweeps_never_write_the_same_directory_at_once(in_tmp):
     make_sweep(in_tmp, GOLDEN)
     assert lvsim_sweep("s.toml", "--games", 100, "--out", "out").exit_code == 0
-    with _locked(in_tmp / "out" / LOCK_FILE):
+    with locked(in_tmp / "out" / LOCK_FILE, "sweep"):
         result = lvsim_sweep("s.toml", "--games", 100, "--out", "out")
     assert result.exit_code == 2 and result.stderr == "error: --out: out is in use by another lvsim sweep\n"
 

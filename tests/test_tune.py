@@ -166,12 +166,12 @@ def test_a_stopped_tune_resumes_to_the_result_of_an_uninterrupted_one(tmp_path, 
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(T, "evaluate", stop_at_the_fifth)
+    monkeypatch.setattr(T.evaluation, "evaluate", stop_at_the_fifth)
     with pytest.raises(KeyboardInterrupt):
         T.tune(path, out=tmp_path / "stopped", progress=False, report=False)
     assert not (tmp_path / "stopped" / T.RESULT_FILE).exists()  # nothing half-written
     assert not (tmp_path / "stopped" / T.CANDIDATES_FILE).exists()
-    monkeypatch.setattr(T, "evaluate", real)
+    monkeypatch.setattr(T.evaluation, "evaluate", real)
     resumed = T.tune(path, out=tmp_path / "stopped", progress=False, report=False)
     assert resumed.summary["timing"]["evaluations_reused"] >= 4
     _equal(comparable(tmp_path / "stopped"), comparable(tmp_path / "whole"))
@@ -195,7 +195,7 @@ def test_a_tune_killed_outright_resumes_to_the_same_result(tmp_path):
             if len(calls) == 7:
                 os.kill(os.getpid(), signal.SIGKILL)
             return real(*args, **kwargs)
-        T.evaluate = evaluate
+        T.evaluation.evaluate = evaluate
         T.tune({str(path)!r}, out={str(tmp_path / "killed")!r}, progress=False, report=False)
     """)
     done = subprocess.run([sys.executable, "-c", killer], cwd=ROOT, capture_output=True, text=True)
@@ -284,10 +284,10 @@ def test_the_same_command_without_out_continues_the_stopped_tune_under_reports(t
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(T, "evaluate", stop_at_the_third)
+    monkeypatch.setattr(T.evaluation, "evaluate", stop_at_the_third)
     with pytest.raises(KeyboardInterrupt):
         T.tune(path, progress=False, report=False)
-    monkeypatch.setattr(T, "evaluate", real)
+    monkeypatch.setattr(T.evaluation, "evaluate", real)
     [stopped] = (tmp_path / "reports").iterdir()
     resumed = T.tune(path, progress=False, report=False)
     assert resumed.out_dir == Path("reports") / stopped.name and resumed.summary["timing"]["evaluations_reused"] >= 2

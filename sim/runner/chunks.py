@@ -1,0 +1,95 @@
+"""Chunks of games, the unit of work of every run, and where they are played.
+
+:func:`play_chunk` plays a range of a config's games and tallies them: in
+this process (:data:`IN_PROCESS`) or on a Dask worker (``sim.cluster``). It
+depends on nothing but its arguments, since game ``i`` is a pure function
+of ``(seed, i)``: chunking never changes a result.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Protocol
+
+import numpy as np
+
+from sim.config import Config
+
+CHUNK_GAMES = 65_536
+
+
+def play_chunk(config: Config, first_game: int, n_games: int, threads: int | None = None):
+    """Play games ``first_game .. first_game + n_games - 1`` of ``config``; return ``(records, tally)``.
+
+    The unit of work of every run, in this process or on a cluster worker:
+    it depends on nothing but its arguments. ``threads`` applies when the
+    config sets none.
+    """
+    rec = play_records(config, first_game, n_games, threads)
+    return rec, config.game_spec.tally(rec)
+
+
+def play_records(config: Config, first_game: int, n_games: int, threads: int | None = None) -> dict[str, np.ndarray]:
+    """The records of :func:`play_chunk`, without their tally."""
+    game = config.game_spec
+    rules = config.rules
+    policy_ids, policy_params = game.parse_seats(config.seats, rules.players)
+    return game.play_games(
+        rules, config.seed, first_game, n_games, policy_ids, policy_params,
+        threads=config.threads if config.threads is not None else threads,
+    )
+
+
+def chunk_ranges(first_game: int, n_games: int, chunk_games: int) -> Iterator[tuple[int, int]]:
+    """``(first_game, n_games)`` of each chunk of the given games, in game order.
+
+    Made one at a time: a run of billions of games has millions of chunks,
+    and their list alone would fill the memory before the first was played.
+    """
+    end = first_game + n_games
+    for g in range(first_game, end, chunk_games):
+        yield g, min(chunk_games, end - g)
+
+
+class Cluster(Protocol):
+    """Where chunks of games are played: :data:`IN_PROCESS`, or a ``sim.cluster.DaskCluster``.
+
+    ``play`` yields ``(records, tally)`` of consecutive chunks in game order
+    (a tally of ``None``: tally them here),
+    whatever order they were played in, so a run's records and summary
+    never depend on where it ran.
+    """
+
+    where: str
+
+    def threads_of(self, config: Config) -> int | None: ...
+
+    def chunk_games(self, n_games: int) -> int: ...
+
+    def warm_up(self, config: Config) -> None: ...
+
+    def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict[str, np.ndarray], Any]]: ...
+
+
+class InProcess:
+    """Plays the chunks here, one after another, each on every thread numba may use."""
+
+    where = "in-process"
+
+    def threads_of(self, config: Config) -> int:
+        from sim.batches import threads_used
+
+        return threads_used(config.threads)
+
+    def chunk_games(self, n_games: int) -> int:
+        return CHUNK_GAMES
+
+    def warm_up(self, config: Config) -> None:
+        play_chunk(config, 0, 1)
+
+    def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict[str, np.ndarray], Any]]:
+        """Records of each chunk, untallied (``None``): the run tallies them beside the next chunk."""
+        for first, n in chunk_ranges(first_game, n_games, self.chunk_games(n_games)):
+            yield play_records(config, first, n), None
+
+
+IN_PROCESS = InProcess()

@@ -1,0 +1,223 @@
+"""A run: every game of a config played, summarised (skill gap and strength profile included) and written.
+
+:func:`run` is what ``lvsim run`` does. The results are complete and in
+place (``sim.runner.staging``) before the HTML report is written: a report
+that fails or is interrupted leaves them there and says how to finish it
+(``lvsim report DIR``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+import time
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from sim.config import Config, load_config
+from sim.layout import CONFIG_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE
+from sim.runner.chunks import IN_PROCESS, Cluster
+from sim.runner.played import GamesPlayed
+from sim.runner.provenance import run_meta
+from sim.runner.staging import (
+    DEFAULT_OUT,
+    _DefaultOut,
+    check_out_dir,
+    default_out_dir,
+    out_path,
+    staged_directory,
+    warn_about_partial_runs,
+)
+
+
+@dataclass(repr=False)
+class Results:
+    """What a run leaves: its summary and report tally, and its records on disk or in memory.
+
+    ``out_dir`` is None for an in-memory run (``run(config, out=None)``);
+    ``records`` is None unless the records were kept in memory. ``tally``
+    holds everything the report's tables need (the game's ``analysis/<game>/tables`` take it).
+    """
+
+    config: Config
+    summary: dict[str, Any]
+    out_dir: Path | None = None
+    records: dict[str, np.ndarray] | None = None
+    tally: Any = None  # the game's report tally
+    report_seconds: float | None = None  # how long the HTML report took, when one was written
+
+    @property
+    def records_path(self) -> Path | None:
+        return None if self.out_dir is None else self.out_dir / RECORDS_FILE
+
+    def to_pandas(self) -> pd.DataFrame:
+        """The per-game records, one row per game, one column per record cell."""
+        if self.records is not None:
+            return self.config.game_spec.records.to_frame(self.records)
+        if self.records_path is not None:
+            return pd.read_parquet(self.records_path)
+        raise ValueError("this run kept no records: run it with out=<directory> or keep_records=True")
+
+    def __repr__(self) -> str:
+        where = f"out_dir={str(self.out_dir)!r}" if self.out_dir else "in memory"
+        return f"<Results {self.config.name!r}: {self.summary['games']:,} games, {where}>"
+
+    def __str__(self) -> str:
+        return self.config.game_spec.summary_table(self.summary)
+
+
+def run(
+    config: Config | str | os.PathLike,
+    out: str | os.PathLike | None | _DefaultOut = DEFAULT_OUT,
+    *,
+    keep_records: bool | None = None,
+    progress: bool | None = None,
+    cluster: Cluster | None = None,
+    report: bool = True,
+) -> Results:
+    """Play every game of ``config`` and return the summary (and records).
+
+    ``config`` is a :class:`~sim.config.Config` or the path of a TOML file.
+    ``out`` is the results directory: by default a new
+    ``reports/<config name>-<timestamp>/``; an existing directory must be
+    empty; None writes nothing. ``progress`` shows a progress bar on
+    stderr; by default only when stderr is a terminal. ``cluster`` plays
+    the chunks elsewhere (see ``sim.cluster``); the results are the same
+    either way. ``report`` writes the HTML report beside the results.
+
+    What stays in memory: the summary and the report tally (``Results.tally``,
+    integer sums and histograms: a few kilobytes whatever the number of
+    games) and, when ``keep_records`` is true, every game's record (about
+    300 bytes a game at 4 players). ``keep_records`` defaults to true only
+    when nothing is written (``out=None``); ``run(config, out=None,
+    keep_records=False)`` keeps only the tallies, so a notebook can play a
+    hundred million games and still draw every table of the report
+    (for Las Vegan, ``analysis.lasvegan.tables.win_share_by_seat(results.tally)``).
+    """
+    if not isinstance(config, Config):
+        config = load_config(config)
+    if out is None:
+        out_dir = None
+    elif isinstance(out, _DefaultOut):
+        out_dir = default_out_dir(config.name)
+    else:
+        out_dir = out_path(out)
+        check_out_dir(out_dir)
+    if keep_records is None:
+        keep_records = out_dir is None
+    if progress is None:
+        progress = sys.stderr.isatty()
+    if cluster is None:
+        cluster = IN_PROCESS
+
+    if out_dir is None:
+        played = GamesPlayed(config, keep_records=keep_records)
+        _play(played, cluster, progress)
+        return Results(config, run_summary(config, played), None, played.records(), played.tally.report)
+
+    warn_about_partial_runs(out_dir)
+    started = time.perf_counter()
+    started_at = datetime.now(timezone.utc)
+    with staged_directory(out_dir) as staging:
+        (staging / CONFIG_FILE).write_text(config.to_toml(), encoding="utf-8")
+        with GamesPlayed(config, staging / RECORDS_FILE, keep_records=keep_records) as played:
+            _play(played, cluster, progress)
+        summary = run_summary(config, played)
+        write_json(staging / SUMMARY_FILE, summary)
+        config.game_spec.report_tally_io.write(staging / TALLY_FILE, played.tally.report)
+        meta = run_meta(config, played, out_dir, started_at, time.perf_counter() - started)
+        write_json(staging / META_FILE, meta)
+    # The results are complete and in place: whatever happens to the report
+    # from here on, they stay.
+    report_seconds = write_report_or_say_how(out_dir) if report else None
+    return Results(config, summary, out_dir, played.records(), played.tally.report, report_seconds)
+
+
+def run_summary(config: Config, played: "GamesPlayed") -> dict[str, Any]:
+    """The run's summary, with the skill gap and the strength profile unless switched off."""
+    summary = played.summary()
+    if config.skill_gap_deals > 0:
+        from sim.duel import skill_gap
+
+        summary["skill_gap"] = skill_gap(config.game_spec, config.rules, config.skill_gap_deals, config.seed,
+                                         threads=config.threads)
+    games, lookahead_games = config.strength_sizes
+    if games > 0 or lookahead_games > 0:
+        summary["strength"] = strength_profile(config, games, lookahead_games)
+    return summary
+
+
+def strength_profile(config: Config, games: int, lookahead_games: int) -> dict[str, Any]:
+    """The run's rules and deals played with every seat one strength of player.
+
+    What the verdicts of a run look like under each of the game's profile
+    policies (for Las Vegan ``random``, ``greedy`` and ``expert``:
+    ``games`` each, on the run's seed, so the same deals for all) and under
+    its slow, strong policy on a subsample (``lookahead_games``; for Las
+    Vegan ``lookahead``). ``analysis.strength`` compares them.
+    """
+    from analysis.strength import profile_entry, verdict
+
+    game = config.game_spec
+    plan = [(p, games) for p in game.strength_policies if games > 0]
+    if lookahead_games > 0 and game.strength_slow_policy is not None:
+        plan.append((game.strength_slow_policy, lookahead_games))
+    profiles = []
+    for policy, n in plan:
+        one = replace(config, seats=policy, games=n, skill_gap_games=0, strength_games=0, strength_lookahead_games=0)
+        summary = run(one, out=None, keep_records=False, progress=False, report=False).summary
+        profiles.append({"policy": policy, "games": n, "metrics": profile_entry(summary, game.strength_metrics)})
+    strength = {"profiles": profiles}
+    seats = set(config.seat_policies)
+    strength["verdict"] = verdict(strength, next(iter(seats)) if len(seats) == 1 else None, game.strength_metrics,
+                                  game.strength_order)
+    return strength
+
+
+def _play(played: GamesPlayed, cluster: Cluster, progress: bool) -> None:
+    """Play every game of the run's config into ``played``."""
+    from tqdm import tqdm
+
+    config = played.config
+    # Compiling (or loading the compiled core from cache) is not playing:
+    # keep it out of the timing.
+    cluster.warm_up(config)
+    bar = tqdm(total=config.games, unit="game", unit_scale=True, disable=not progress, file=sys.stderr, leave=False)
+    with bar:
+        played.play(0, config.games, cluster, bar)
+
+
+def write_json(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+def write_report_or_say_how(out_dir: Path) -> float | None:
+    """Write the HTML report of the finished results in ``out_dir``; the seconds it took, None if it failed.
+
+    The results are already complete and in place: a report that fails, or
+    is interrupted, leaves them there and says in one line how to finish
+    the job. Ctrl-C still ends the program, after that line.
+    """
+    from analysis.report import write_report
+
+    finish = f"the results are complete in {out_dir}; run 'lvsim report {shlex.quote(str(out_dir))}' to write it"
+    started = time.perf_counter()
+    try:
+        write_report(out_dir)
+    except KeyboardInterrupt:
+        print(f"interrupted: the HTML report was not written; {finish}", file=sys.stderr)
+        raise
+    except Exception as err:  # the games and their records are worth keeping without the report
+        for leftover in out_dir.glob("report.html*"):
+            leftover.unlink()
+        print(f"warning: the HTML report could not be written ({type(err).__name__}: {err}); {finish}",
+              file=sys.stderr)
+        return None
+    return time.perf_counter() - started

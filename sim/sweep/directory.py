@@ -1,0 +1,113 @@
+"""The sweep's directory: its files, its lock, and which cells a sweep stopped earlier already played.
+
+Run again on the same directory, a sweep keeps the finished cells (after
+checking they were played with the same config and options) and plays the
+rest, so a sweep killed at any moment resumes to the table an uninterrupted
+one gives.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+from sim.atomic import locked
+from sim.errors import ConfigError
+from sim.layout import META_FILE, PARTIAL_SUFFIX
+from sim.overrides import dotted
+from sim.sweep.precision import DEFAULT_TARGET_METRIC, CellPlan
+from sim.sweep.spec import Cell, Sweep, _spell
+
+CELLS_DIR = "cells"
+DEFINITION_FILE = "sweep.json"
+TABLE_FILE = "sweep.parquet"
+PAIRED_FILE = "paired.parquet"
+REPORT_FILE = "sweep.html"
+LOCK_FILE = ".lock"
+
+
+@contextmanager
+def _sweep_directory(out_dir: Path) -> Iterator[Path]:
+    """The sweep's directory, made if new, locked against a second sweep, cleared of leftovers.
+
+    A directory holding anything but a sweep is refused. Staging
+    directories and files left by a sweep that was killed are removed:
+    the lock guarantees no sweep is still writing them.
+    """
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ConfigError("--out", f"{out_dir} exists and is not a directory")
+    if out_dir.is_dir() and any(out_dir.iterdir()) and not (out_dir / DEFINITION_FILE).is_file():
+        raise ConfigError("--out", f"{out_dir} is not empty and holds no sweep; choose a new directory or remove it")
+    try:
+        (out_dir / CELLS_DIR).mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ConfigError("--out", f"cannot create {out_dir}: {err.strerror or err}") from None
+    with locked(out_dir / LOCK_FILE, "sweep"):
+        for leftover in [*out_dir.glob(f".*{PARTIAL_SUFFIX}"), *(out_dir / CELLS_DIR).glob(f".*{PARTIAL_SUFFIX}")]:
+            if leftover.is_dir():
+                shutil.rmtree(leftover, ignore_errors=True)
+            else:
+                leftover.unlink(missing_ok=True)
+        yield out_dir
+
+
+def _finished_cells(out_dir: Path, sweep: Sweep, plans: list[CellPlan]) -> set[int]:
+    """The cells already played in ``out_dir``; ConfigError if one was played differently."""
+    cells_dir = out_dir / CELLS_DIR
+    finished = set()
+    for path in sorted(cells_dir.iterdir()):
+        if path.name.startswith("."):
+            continue
+        where = f"{out_dir}/{CELLS_DIR}/{path.name}"
+        names = [cell.name for cell in sweep.cells]
+        if path.name not in names:
+            raise ConfigError("--out", f"{where} is not a cell of this sweep ({len(sweep.cells)} cells); "
+                                     "resume with the same sweep, or choose a new directory")
+        cell = sweep.cells[names.index(path.name)]
+        try:
+            stored = json.loads((path / META_FILE).read_text(encoding="utf-8"))["sweep"]["plan"]
+        except (OSError, ValueError, KeyError, TypeError):
+            raise ConfigError("--out", f"{where} is not a finished cell (no readable {META_FILE}); remove it") from None
+        wanted = _cell_plan_record(cell, plans[cell.index])
+        if stored != wanted:
+            key, was, now = _first_difference(stored, wanted)
+            raise ConfigError(
+                "--out",
+                f"{where} was played with {key} = {_spell(was)}, this sweep has {key} = {_spell(now)}; "
+                "resume with the same sweep and options, or choose a new directory",
+            )
+        finished.add(cell.index)
+    return finished
+
+
+def _first_difference(stored: Mapping[str, Any], wanted: Mapping[str, Any]) -> tuple[str, Any, Any]:
+    a, b = dotted(stored), dotted(wanted)
+    for key in [*b, *a]:
+        if a.get(key) != b.get(key):
+            return key.removeprefix("config."), a.get(key), b.get(key)
+    raise AssertionError("the plans differ")  # pragma: no cover
+
+
+def _cell_plan_record(cell: Cell, plan: CellPlan) -> dict[str, Any]:
+    """What decides a cell's results: its config (threads aside) and its precision plan."""
+    config = cell.config.to_dict()
+    config["run"].pop("threads", None)  # never changes the results
+    # Through JSON, as it is stored, so that a stored plan compares equal.
+    return json.loads(json.dumps({"config": config, **plan.as_dict()}))
+
+
+def _definition(sweep: Sweep, target_ci: float | None, max_games: int | None,
+                target_metric: str | None = None) -> dict[str, Any]:
+    return {
+        "name": sweep.name,
+        "base": str(sweep.base),
+        "seed": sweep.seed,
+        "axes": sweep.axes,
+        "cells": [{"cell": c.index, "label": c.label, "overrides": c.overrides} for c in sweep.cells],
+        "target_ci": target_ci,
+        "target_metric": (target_metric or DEFAULT_TARGET_METRIC) if target_ci is not None else None,
+        "max_games": max_games,
+    }

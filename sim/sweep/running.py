@@ -1,0 +1,238 @@
+"""Playing a sweep: every cell not yet played, into ``cells/<NNN>/``, then its tables and report."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sim.atomic import write_text_atomically
+from sim.errors import ConfigError, shown
+from sim.layout import CONFIG_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE
+from sim.runner import (
+    DEFAULT_OUT,
+    IN_PROCESS,
+    Cluster,
+    GamesPlayed,
+    _DefaultOut,
+    default_out_dir,
+    out_path,
+    run_meta,
+    run_summary,
+    staged_directory,
+    write_json,
+)
+from sim.sweep.directory import (
+    CELLS_DIR,
+    DEFINITION_FILE,
+    REPORT_FILE,
+    _cell_plan_record,
+    _definition,
+    _finished_cells,
+    _sweep_directory,
+)
+from sim.sweep.plan import resolution_lines, sweep_resolution
+from sim.sweep.precision import DEFAULT_TARGET_METRIC, CellPlan, half_width
+from sim.sweep.spec import Cell, Sweep, load_sweep
+from sim.sweep.tables import write_tables
+
+
+@dataclass(repr=False)
+class SweepResults:
+    """What a sweep leaves: the table of cells, the paired differences and where they are.
+
+    ``table`` has one row per cell in cell order (see ``analysis.sweep.summary_row``
+    for the metric columns); ``paired`` one row per cell and metric against
+    its baseline (:func:`baselines`: of its player count and seats; a cell
+    with none has no row). ``resumed`` lists the cells found already played.
+    """
+
+    sweep: Sweep
+    out_dir: Path
+    table: pd.DataFrame
+    paired: pd.DataFrame
+    baseline: int
+    resumed: tuple[int, ...] = ()
+
+    def cell_dir(self, index: int) -> Path:
+        return self.out_dir / CELLS_DIR / self.sweep.cells[index].name
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``lvsim sweep --json`` prints: plain JSON values, nan as None."""
+        return {
+            "name": self.sweep.name,
+            "out_dir": str(self.out_dir),
+            "seed": self.sweep.seed,
+            "baseline": self.baseline,
+            "resumed": list(self.resumed),
+            "cells": _json_rows(self.table),
+            "paired": _json_rows(self.paired),
+        }
+
+    def __repr__(self) -> str:
+        return f"<SweepResults {shown(self.sweep.name)}: {len(self.table)} cells, out_dir={shown(str(self.out_dir))}>"
+
+
+def _json_rows(table: pd.DataFrame) -> list[dict[str, Any]]:
+    # Through pandas' JSON writer: numpy scalars become plain numbers and nan null.
+    return json.loads(table.to_json(orient="records", double_precision=15))
+
+
+def run_sweep(
+    sweep: Sweep | str | os.PathLike,
+    out: str | os.PathLike | _DefaultOut = DEFAULT_OUT,
+    *,
+    cluster: Cluster | None = None,
+    target_ci: float | None = None,
+    max_games: int | None = None,
+    baseline: int = 0,
+    sort_by: str = "cell",
+    progress: bool | None = None,
+    report: bool = True,
+    target_metric: str | None = None,
+    say=None,
+) -> SweepResults:
+    """Play every cell of ``sweep`` not yet played into ``out`` and write the sweep's tables.
+
+    ``out`` is the sweep's directory: by default a new
+    ``reports/<sweep name>-<timestamp>/``. An existing sweep directory is
+    resumed: its finished cells are kept if they were played with the same
+    config and options (else ConfigError) and the others are played.
+    ``cluster`` plays the games elsewhere (``sim.cluster.open_cluster``);
+    ``target_ci``/``max_games`` turn on adaptive precision (:class:`CellPlan`);
+    ``baseline`` is the cell the paired differences are taken from (at
+    another player count or seating, the cell like it: :func:`baselines`);
+    ``sort_by`` orders the report's table; ``report`` writes ``sweep.html``.
+    """
+    from tqdm import tqdm
+
+    if not isinstance(sweep, Sweep):
+        sweep = load_sweep(sweep)
+    check_options(sweep, target_ci=target_ci, max_games=max_games, baseline=baseline, sort_by=sort_by,
+                  target_metric=target_metric)
+    out_dir = default_out_dir(sweep.name) if isinstance(out, _DefaultOut) else out_path(out)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    if cluster is None:
+        cluster = IN_PROCESS
+    plans = [CellPlan.of(cell.config, target_ci, max_games, target_metric) for cell in sweep.cells]
+
+    with _sweep_directory(out_dir) as out_dir:
+        finished = _finished_cells(out_dir, sweep, plans)
+        if say is not None and target_ci is not None:  # ``say``: told before playing which cells' caps come first
+            for line in resolution_lines(sweep_resolution(sweep, target_ci=target_ci, max_games=max_games,
+                                                          target_metric=target_metric)):
+                say(line)
+        write_text_atomically(out_dir / DEFINITION_FILE, json.dumps(_definition(sweep, target_ci, max_games, target_metric),
+                                                                 indent=2))
+        to_play = [c for c in sweep.cells if c.index not in finished]
+        cells_bar = tqdm(total=len(sweep.cells), initial=len(finished), unit="cell", disable=not progress,
+                         file=sys.stderr, position=0, leave=False)
+        with cells_bar:
+            if to_play:
+                cluster.warm_up(to_play[0].config)
+            for cell in to_play:
+                cells_bar.set_postfix_str(cell.label, refresh=False)
+                _play_cell(cell, plans[cell.index], out_dir, cluster, progress)
+                cells_bar.update(1)
+        table, paired = write_tables(out_dir, sweep, baseline)
+        if report:
+            from analysis.sweep_report import sweep_report_html
+
+            html = sweep_report_html(table, paired, sweep_name=sweep.name, parameters=sweep.parameters,
+                                     axes={k: sweep.values(k) for k in sweep.parameters},
+                                     game=sweep.game, baseline=baseline, sort_by=sort_by, target_ci=target_ci,
+                                     target_metric=target_metric or DEFAULT_TARGET_METRIC)
+            write_text_atomically(out_dir / REPORT_FILE, html)
+    return SweepResults(sweep, out_dir, table, paired, baseline, tuple(sorted(finished)))
+
+
+def check_options(
+    sweep: Sweep,
+    *,
+    target_ci: float | None = None,
+    max_games: int | None = None,
+    baseline: int = 0,
+    sort_by: str = "cell",
+    target_metric: str | None = None,
+) -> None:
+    """Refuse options that do not fit the sweep, before anything is played."""
+    from analysis.sweep import metric_columns
+
+    if target_ci is not None and not target_ci > 0:
+        raise ConfigError("--target-ci", f"must be a positive half-width, got {target_ci}")
+    if target_metric is not None:
+        if target_ci is None:
+            raise ConfigError("--target-metric", "only applies with --target-ci")
+        summary = sweep.game.summarize(sweep.game.empty_tally(sweep.cells[0].config.rules),
+                                       policies=list(sweep.cells[0].config.seat_policies))
+        with_interval = [k[:-3] for k in summary if k.endswith("_ci") and isinstance(summary[k], list)
+                         and len(summary[k]) == 2 and not isinstance(summary[k][0], list)]
+        if target_metric not in with_interval:
+            raise ConfigError("--target-metric", f"{shown(target_metric)} is not a metric with one interval "
+                                               f"(e.g. {', '.join(with_interval[:6])})")
+    if max_games is not None:
+        if target_ci is None:
+            raise ConfigError("--max-games", "only applies with --target-ci")
+        if max_games < 1:
+            raise ConfigError("--max-games", f"must be at least 1, got {max_games}")
+    if not 0 <= baseline < len(sweep.cells):
+        raise ConfigError("--baseline", f"must be a cell between 0 and {len(sweep.cells) - 1}, got {baseline}")
+    known = dict.fromkeys(["cell", *sweep.parameters, "label"])
+    for cell in sweep.cells:
+        known.update(dict.fromkeys(metric_columns(cell.config)))
+    if any(c.config.skill_gap_deals > 0 for c in sweep.cells):
+        duels = sweep.cells[0].config.game_spec.skill_gap_duels
+        known.update(dict.fromkeys(f"skill_gap_{d.name}{end}" for d in duels for end in ("", "_lo", "_hi")))
+    column = sort_by.removeprefix("-")
+    if column not in known:
+        import difflib
+
+        # The columns are many (every metric, its interval, per seat and round): name the likely ones.
+        close = difflib.get_close_matches(column, list(known), n=3, cutoff=0.6)
+        names = list(known)
+        examples = [*names[:names.index("label") + 1], *names[names.index("label") + 1:][:3]]
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        raise ConfigError("--sort-by", f"unknown column {shown(column)} ({hint}the {len(known)} columns are those of "
+                                     f"sweep.parquet, e.g. {', '.join(examples)})")
+
+
+def _play_cell(cell: Cell, plan: CellPlan, out_dir: Path, cluster: Cluster, progress: bool) -> None:
+    """Play one cell into ``cells/<NNN>``, which appears complete or not at all."""
+    from tqdm import tqdm
+
+    cell_dir = out_dir / CELLS_DIR / cell.name
+    started = time.perf_counter()
+    started_at = datetime.now(timezone.utc)
+    bar = tqdm(total=plan.games, unit="game", unit_scale=True, disable=not progress, file=sys.stderr,
+               position=1, leave=False)
+    with bar, staged_directory(cell_dir) as staging:
+        with GamesPlayed(cell.config, staging / RECORDS_FILE) as played:
+            played.play(0, plan.games, cluster, bar)
+            while more := plan.more_games(played.summary()):
+                bar.total += more
+                bar.refresh()
+                played.play(played.games, more, cluster, bar)
+        # The config as played: its games are what was played, so that
+        # `lvsim run cells/<NNN>/config.toml` repeats the cell.
+        config = replace(cell.config, games=played.games)
+        (staging / CONFIG_FILE).write_text(config.to_toml(), encoding="utf-8")
+        summary = run_summary(config, played)
+        write_json(staging / SUMMARY_FILE, summary)
+        # A cell is a run like any other: `lvsim report cells/<NNN>` writes its report from this.
+        cell.config.game_spec.report_tally_io.write(staging / TALLY_FILE, played.tally.report)
+        meta = run_meta(config, played, cell_dir, started_at, time.perf_counter() - started)
+        meta["sweep"] = {
+            "cell": cell.index,
+            "overrides": cell.overrides,
+            "plan": _cell_plan_record(cell, plan),
+            "target_met": None if plan.target_ci is None else half_width(summary, plan.metric) <= plan.target_ci,
+        }
+        write_json(staging / META_FILE, meta)

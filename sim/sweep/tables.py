@@ -1,0 +1,83 @@
+"""The tables of a played sweep: one row per cell, and the paired differences from each cell's baseline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from sim.atomic import write_parquet_atomically
+from sim.layout import RECORDS_FILE, SUMMARY_FILE
+from sim.sweep.directory import CELLS_DIR, PAIRED_FILE, TABLE_FILE
+from sim.sweep.spec import Cell, Sweep
+
+
+def sweep_table(out_dir: Path, sweep: Sweep) -> pd.DataFrame:
+    """One row per cell from the cells' summaries: the cell, its parameters, every metric."""
+    from analysis.sweep import metric_columns, summary_row
+
+    rows = []
+    columns = {key: sweep.column(key) for key in sweep.parameters}
+    for i, cell in enumerate(sweep.cells):
+        summary = json.loads((out_dir / CELLS_DIR / cell.name / SUMMARY_FILE).read_text(encoding="utf-8"))
+        params = {key: values[i] for key, values in columns.items()}
+        rows.append({"cell": cell.index, **params, "label": cell.label, **summary_row(summary)})
+    # Seats and rounds that only some cells have: their columns in seat order
+    # among the others (nan for the cells without them), not at the end.
+    widest = max((c.config for c in sweep.cells), key=lambda c: (c.players, c.rules.rounds))
+    columns = ["cell", *sweep.parameters, "label", *metric_columns(widest)]
+    # Metrics an empty summary does not have (the skill gap) follow, in order.
+    extra = dict.fromkeys(k for row in rows for k in row if k not in set(columns))
+    # The skill gap's columns are there even when no cell played its duels (empty), so
+    # that scripts reading sweep.parquet do not depend on whether the duels were skipped.
+    for duel in sweep.game.skill_gap_duels:
+        extra.update(dict.fromkeys(f"skill_gap_{duel.name}{end}" for end in ("", "_lo", "_hi")))
+    table = pd.DataFrame(rows, columns=columns + list(extra))
+    skill = [c for c in table.columns if c.startswith("skill_gap_")]
+    table[skill] = table[skill].astype(float)
+    return table
+
+
+def baselines(sweep: Sweep, baseline: int) -> dict[int, int]:
+    """The cell each cell's paired differences are taken from: a baseline per player count and seating.
+
+    Game ``i`` is dealt alike only at the same player count, and a
+    difference across seatings mixes the rules with the players: each cell
+    is compared with the cell that has its player count and seats and the
+    ``baseline`` cell's other values; failing that, the first cell with its
+    player count and seats (a cell with none is its own baseline).
+    """
+    def setting(cell: Cell) -> tuple:
+        return cell.config.players, cell.config.seat_policies
+
+    def rest(cell: Cell) -> str:
+        data = cell.config.to_dict()
+        data["rules"].pop("players")
+        data["run"].pop("threads", None)
+        data.pop("policies")
+        return json.dumps(data, sort_keys=True)
+
+    base = sweep.cells[baseline]
+    out = {}
+    for cell in sweep.cells:
+        same = [c for c in sweep.cells if setting(c) == setting(cell)]
+        if setting(cell) == setting(base):
+            out[cell.index] = baseline
+            continue
+        matching = [c for c in same if rest(c) == rest(base)]
+        out[cell.index] = (matching or same)[0].index
+    return out
+
+
+def write_tables(out_dir: Path, sweep: Sweep, baseline: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Write ``sweep.parquet`` and ``paired.parquet`` from the played cells; return both tables."""
+    from analysis.sweep import paired_table
+
+    table = sweep_table(out_dir, sweep)
+    records = {c.index: out_dir / CELLS_DIR / c.name / RECORDS_FILE for c in sweep.cells}
+    configs = {c.index: c.config for c in sweep.cells}
+    paired = paired_table(records, configs, baselines(sweep, baseline))
+    write_parquet_atomically(out_dir / TABLE_FILE, table)
+    write_parquet_atomically(out_dir / PAIRED_FILE, paired)
+    return table, paired

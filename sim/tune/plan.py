@@ -1,0 +1,31 @@
+"""A tune's dry run: what it would play, an estimate of its time and which targets its games resolve
+(``sim.estimates``). Writes nothing."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from sim.tune.spec import Tune
+
+
+def plan_tune(tune: Tune, *, calibrate: bool = True, report: bool = True,
+              report_games: int | None = None) -> dict[str, Any]:
+    """What a tune would play, an estimate of its time and which targets its games resolve; writes nothing.
+
+    Each (player count, policy) is timed as an evaluation of the base rules
+    (its skill-gap duels included) at two numbers of games, so that what an
+    evaluation costs whatever its games is counted once per evaluation
+    (``sim.estimates``). The search plays ``budget`` candidates; the
+    simplification, successive halving and the final replay add a range
+    (the final replay stops as soon as the targets are decided, at
+    ``max_games`` at the latest).
+    """
+    from sim.estimates import plan_tune as plan
+
+    return plan(tune, calibrate_costs=calibrate, report=report, report_games=report_games)
+
+
+def plan_text(tune: Tune, plan: Mapping[str, Any]) -> str:
+    from sim.estimates import tune_plan_text
+
+    return tune_plan_text(tune, plan)

@@ -1,0 +1,158 @@
+"""Running a tune: the search, the simplification, the halving and the final replay in the tune's
+directory, then its answer, ``best.toml``, the candidates table and the reports.
+
+Every step keeps what it played in ``state/`` as it finishes: a tune killed
+at any moment and run again with the same command ends with the results an
+uninterrupted tune gives, on any number of threads or workers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+from sim.atomic import locked, write_parquet_atomically, write_text_atomically
+from sim.runner import DEFAULT_OUT, IN_PROCESS, Cluster, _DefaultOut, default_out_dir, out_path
+from sim.tune.answer import answer, candidates_table
+from sim.tune.best import _best_reports, _best_toml
+from sim.tune.directory import (
+    BEST_FILE,
+    CANDIDATES_FILE,
+    DEFINITION_FILE,
+    EVALS_DIR,
+    LOCK_FILE,
+    REPORT_FILE,
+    RESULT_FILE,
+    TuneResults,
+    _tune_directory,
+    unfinished_tune_dir,
+)
+from sim.tune.evaluation import Judged, _Evaluations, search_score
+from sim.tune.search import _distinct, _final, _halving, _search_phase, _simplify, _study
+from sim.tune.spec import Tune
+from sim.tune.targets import _finite
+from sim.tune.tunefile import load_tune
+
+
+def tune(
+    spec: Tune | str | os.PathLike,
+    out: str | os.PathLike | _DefaultOut = DEFAULT_OUT,
+    *,
+    cluster: Cluster | None = None,
+    progress: bool | None = None,
+    report: bool = True,
+    report_games: int | None = None,
+    say=None,
+) -> TuneResults:
+    """Search the rules of ``spec`` for the smallest change that meets its targets; write the tune's directory.
+
+    ``say`` (a callable taking a line), if given, is told before any game is
+    played which targets are finer than the search's games resolve.
+
+    ``out`` is the tune's directory: by default a new
+    ``reports/<name>-<timestamp>/``, or the newest unfinished tune of the
+    same definition there (so the same command resumes a stopped tune). An
+    existing tune directory of the same definition is resumed; one of another
+    is refused. ``cluster`` plays the games elsewhere (``sim.cluster``);
+    ``report`` writes ``tune.html`` and a full balance report of the
+    recommended rules at every tuned player count and policy
+    (``best/<players>p-<policy>/``), each played with ``report_games`` games
+    (default: the tune's games).
+    """
+    from tqdm import tqdm
+
+    if not isinstance(spec, Tune):
+        spec = load_tune(spec)
+    tune_ = spec
+    if isinstance(out, _DefaultOut):
+        out_dir = unfinished_tune_dir(tune_) or default_out_dir(tune_.name)
+    else:
+        out_dir = out_path(out)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    if cluster is None:
+        cluster = IN_PROCESS
+    started = time.perf_counter()
+    state = _tune_directory(out_dir, tune_)
+    from sim.estimates import resolution_lines, tune_resolution
+
+    with locked(state / LOCK_FILE, "tune"):
+        # Written first, so a tune stopped at any moment after this is found and continued.
+        write_text_atomically(state / DEFINITION_FILE, json.dumps(tune_.definition(), indent=2))
+        # Whether the search's games can resolve each target, said before they are spent.
+        found = tune_resolution(tune_)
+        resolution = [r.as_dict() for r in found]
+        for line in resolution_lines(found) if say is not None else []:
+            say(line)
+        for players, policy in tune_.settings:
+            cluster.warm_up(tune_.config({}, players, policy, games=1, seed=tune_.seed))
+        evals = _Evaluations(tune_, state / EVALS_DIR, cluster)
+        study = _study(tune_, state)
+        bar = tqdm(total=tune_.budget, unit="candidate", disable=not progress, file=sys.stderr, leave=False,
+                   desc="search")
+        with bar:
+            searched = _search_phase(tune_, study, evals, bar)
+        ranked = sorted((j for j in _distinct(searched) if j.invalid is None), key=lambda j: j.rank_key(tune_))
+        bar = tqdm(total=None, unit="candidate", disable=not progress, file=sys.stderr, leave=False, desc="simplify")
+        with bar:
+            simplified = _simplify(tune_, ranked, evals, max(j.trial for j in searched) + 1, bar)
+        ranked = sorted((j for j in _distinct([*ranked, *simplified]) if j.invalid is None),
+                        key=lambda j: j.rank_key(tune_))
+        bar = tqdm(total=None, unit="candidate", disable=not progress, file=sys.stderr, leave=False, desc="halving")
+        with bar:
+            finalists, rungs = _halving(tune_, ranked, evals, bar)
+        base = Judged(-1, tune_.base_values(), tune_.games, tune_.seed, "base")
+        bar = tqdm(total=len(finalists) + 1, unit="candidate", disable=not progress, file=sys.stderr, leave=False,
+                   desc="final, fresh seed")
+        with bar:
+            # No candidate the game takes (every one refused): the base rules are all there is.
+            final = _final(tune_, finalists or [base], evals, bar)
+            final_base = next((f for f in final if f.values == base.values), None)
+            if final_base is None:
+                # At the finalists' games, so that the table compares like with like.
+                base.games = max(f.games for f in final)
+                final_base = _final(tune_, [base], evals, bar)[0]
+                final_base.stage = "final, base"
+        ranked_final = sorted(final, key=lambda j: j.rank_key(tune_, decided=True))
+        best = ranked_final[0]
+        summary = {
+            "name": tune_.name,
+            "game": tune_.base.game,
+            "base": str(tune_.base_path),
+            "seed": tune_.seed,
+            "final_seed": tune_.final_seed,
+            "budget": tune_.budget,
+            "games": tune_.games,
+            "max_games": tune_.max_games,
+            "players": list(tune_.players),
+            "policies": list(tune_.policies),
+            "search": [{"name": d.name, "base": d.base, "low": d.low, "high": d.high,
+                        "choices": None if d.choices is None else [json.loads(c) for c in d.choices]}
+                       for d in tune_.dims],
+            "targets": [t.as_dict() for t in tune_.targets],
+            **answer(tune_, ranked_final, final_base),
+            "convergence": [{"trial": j.trial, "score": _finite(search_score(tune_, j)), "met": j.met(tune_),
+                             "shortfall": _finite(j.shortfall(tune_)), "refused": j.invalid} for j in searched],
+            "candidates_tried": len(_distinct(searched)),
+            "simplified": len(simplified),
+            "resolution": resolution,
+        }
+        table = candidates_table(tune_, [*searched, *simplified, *rungs, *final, *([final_base] if final_base not in final else [])])
+        write_parquet_atomically(out_dir / CANDIDATES_FILE, table)
+        write_text_atomically(out_dir / BEST_FILE, _best_toml(tune_, best))
+        if report:
+            from analysis.tune_report import tune_report_html
+
+            summary["report"] = _best_reports(tune_, best, out_dir, report_games)
+            html = tune_report_html(summary, table, game=tune_.game)
+            write_text_atomically(out_dir / REPORT_FILE, html)
+        summary["timing"] = {"seconds": time.perf_counter() - started, "games_played_now": evals.played_games,
+                             "evaluations_reused": evals.reused}
+        write_text_atomically(out_dir / RESULT_FILE, json.dumps(summary, indent=2, default=str))
+    return TuneResults(tune_, out_dir, summary, table)
+
+
+# ``sim.run_tune``: the package's name for it, since ``sim.tune`` is the package.
+run_tune = tune

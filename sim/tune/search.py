@@ -1,0 +1,214 @@
+"""The search: Optuna's TPE sampler proposing candidates, the simplification of the best, successive halving,
+and the final replay on a fresh seed.
+
+Every candidate of the search is played on the same deals (the tune's
+seed: common random numbers). The promising third is played again with
+three times the games, on the same deals, until ``finalists`` remain; the
+finalists are then played on a fresh seed, with more games until every
+target's 95% interval is decided (or ``max_games``). The sampler of each
+trial is seeded by the tune's seed, the trial and the dimension, and keeps
+its trials in a journal in the tune's directory: a stopped search continues
+to the candidates an uninterrupted one tries.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from sim.tune.directory import JOURNAL_FILE
+from sim.tune.evaluation import Judged, _Evaluations, search_score
+from sim.tune.spec import FINAL_GROWTH, HALVING, MAX_TRIALS_FACTOR, Tune, domain_size
+from sim.tune.text import describe
+
+
+class _NoLock:
+    """The journal's lock: the tune directory is locked as a whole (one tune at a time), so none is needed here."""
+
+    def acquire(self) -> bool:
+        return True
+
+    def release(self) -> None:
+        pass
+
+
+def _study(tune: Tune, state: Path):
+    import optuna
+    from optuna.storages.journal import JournalFileBackend, JournalStorage
+    from optuna.storages.journal._file import BaseJournalFileLock
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    lock = type("DirectoryLock", (_NoLock, BaseJournalFileLock), {})()
+    storage = JournalStorage(JournalFileBackend(str(state / JOURNAL_FILE), lock_obj=lock))
+    return optuna.create_study(study_name=tune.name, storage=storage, direction="minimize",
+                               sampler=_sampler(tune, 0, 0), load_if_exists=True)
+
+
+def _sampler(tune: Tune, trial: int, dim: int):
+    """TPE seeded by the tune's seed, the trial and the dimension: each value a pure function of the trials before."""
+    import warnings
+
+    import optuna
+
+    digest = hashlib.sha256(f"{tune.seed}/{trial}/{dim}".encode()).digest()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        return optuna.samplers.TPESampler(seed=int.from_bytes(digest[:4], "little"),
+                                          n_startup_trials=min(10, max(3, tune.budget // 4)))
+
+
+def _suggest(study, trial, tune: Tune) -> dict[str, Any]:
+    """The trial's values: those already stored (a resumed trial) as they are, the rest sampled."""
+    values = {}
+    for i, d in enumerate(tune.dims):
+        study.sampler = _sampler(tune, trial.number, i)
+        if d.choices is not None:
+            values[d.name] = json.loads(trial.suggest_categorical(d.name, list(d.choices)))
+        else:
+            values[d.name] = trial.suggest_int(d.name, d.low, d.high)
+    return values
+
+
+def _search_phase(tune: Tune, study, evals: _Evaluations, bar) -> list[Judged]:
+    """Ask, play and tell until the budget of trials is spent; trial 0 is the base rules."""
+    import optuna
+    from optuna.trial import TrialState
+
+    judged: list[Judged] = []
+    base = {d.name: (json.dumps(d.base, sort_keys=True) if d.choices is not None else d.base) for d in tune.dims}
+    in_domain = all(base[d.name] in d.choices if d.choices is not None else d.low <= d.base <= d.high
+                    for d in tune.dims)
+    if in_domain and not study.get_trials(deepcopy=False):
+        study.enqueue_trial(base)  # the first candidate is the base rules: the sampler starts from them
+    # The budget counts distinct candidates: a sampler that proposes one again is told its result again
+    # (played once, kept), up to a limit on trials for a domain smaller than the budget.
+    wanted = min(tune.budget, domain_size(tune))
+    seen: set[str] = set()
+    number = 0
+    while len(seen) < wanted and number < MAX_TRIALS_FACTOR * tune.budget:
+        trials = study.get_trials(deepcopy=False)
+        if number < len(trials):
+            frozen = trials[number]
+            if frozen.state == TrialState.COMPLETE:
+                values = _values_of(tune, frozen.params)
+                result = evals.judge(number, values, tune.games, tune.seed, "search")
+                judged.append(result)
+                _bar_step(bar, tune, judged, seen)
+                number += 1
+                continue
+            if frozen.state == TrialState.RUNNING:
+                trial = optuna.trial.Trial(study, frozen._trial_id)  # asked, not told: a tune stopped here
+            else:
+                trial = study.ask()  # the base rules, enqueued
+        else:
+            trial = study.ask()
+        values = _suggest(study, trial, tune)
+        result = evals.judge(trial.number, values, tune.games, tune.seed, "search")
+        study.tell(trial, search_score(tune, result))
+        judged.append(result)
+        _bar_step(bar, tune, judged, seen)
+        number += 1
+    return judged
+
+
+def _values_of(tune: Tune, params: Mapping[str, Any]) -> dict[str, Any]:
+    return {d.name: json.loads(params[d.name]) if d.choices is not None else params[d.name] for d in tune.dims}
+
+
+def _bar_step(bar, tune: Tune, judged: list[Judged], seen: set[str]) -> None:
+    key = json.dumps(judged[-1].values, sort_keys=True)
+    if key in seen:
+        return
+    seen.add(key)
+    if bar is None:
+        return
+    best = min(judged, key=lambda j: j.rank_key(tune))
+    bar.set_postfix_str(f"best #{best.trial}: {describe(tune, best.values, short=True)}", refresh=False)
+    bar.update(1)
+
+
+def _distinct(judged: Iterable[Judged]) -> list[Judged]:
+    seen, out = set(), []
+    for j in judged:
+        key = json.dumps(j.values, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            out.append(j)
+    return out
+
+
+def _simplify(tune: Tune, ranked: list[Judged], evals: _Evaluations, first_trial: int, bar) -> list[Judged]:
+    """The best candidates meeting the targets, their changed values put back towards the base's while they still do.
+
+    A sampler lands on candidates that meet the targets by changing many
+    values at once; a designer wants to reprint as few as possible. For
+    each of the ``finalists`` best such candidates, each changed value is
+    put back to the base's (or, an integer, one step towards it) and kept
+    there if the targets are still met on the same deals, until no value
+    can move. Deterministic: the values are tried in the search's order.
+    """
+    known = {json.dumps(j.values, sort_keys=True): j for j in ranked}
+    out: list[Judged] = []
+    trial = first_trial
+    for current in [j for j in ranked if j.met(tune)][:tune.finalists]:
+        moved = True
+        while moved:
+            moved = False
+            for d in tune.dims:
+                value = current.values[d.name]
+                if value == d.base:
+                    continue
+                tries = [d.base]
+                if d.choices is None and abs(value - d.base) > 1:
+                    tries.append(value + (1 if d.base > value else -1))
+                for v in tries:
+                    values = {**current.values, d.name: v}
+                    key = json.dumps(values, sort_keys=True)
+                    if key not in known:
+                        known[key] = evals.judge(trial, values, tune.games, tune.seed, "simplify")
+                        out.append(known[key])
+                        trial += 1
+                        if bar is not None:
+                            bar.update(1)
+                    if known[key].invalid is None and known[key].met(tune):
+                        current, moved = known[key], True
+                        break
+                if moved:
+                    break
+    return out
+
+
+def _halving(tune: Tune, ranked: list[Judged], evals: _Evaluations, bar) -> tuple[list[Judged], list[Judged]]:
+    """Keep the best third, triple their games on the same deals, until ``finalists`` remain; every rung's results."""
+    rungs: list[Judged] = []
+    games = tune.games
+    while len(ranked) > tune.finalists and games * HALVING <= tune.max_games:
+        keep = max(tune.finalists, math.ceil(len(ranked) / HALVING))
+        games *= HALVING
+        promoted = [evals.judge(j.trial, j.values, games, tune.seed, f"games x{games // tune.games}")
+                    for j in ranked[:keep]]
+        if bar is not None:
+            bar.update(len(promoted))
+        rungs += promoted
+        ranked = sorted(promoted, key=lambda j: j.rank_key(tune))
+    return ranked[:tune.finalists], rungs
+
+
+def _final(tune: Tune, candidates: list[Judged], evals: _Evaluations, bar) -> list[Judged]:
+    """Each candidate on the fresh seed, its games growing until every target is decided or ``max_games``."""
+    out = []
+    for c in candidates:
+        games = max(c.games, tune.games)
+        while True:
+            judged = evals.judge(c.trial, c.values, games, tune.final_seed, "final")
+            undecided = "undecided" in judged.verdict(tune).values()
+            if not undecided or games >= tune.max_games:
+                break
+            games = min(tune.max_games, games * FINAL_GROWTH)
+        out.append(judged)
+        if bar is not None:
+            bar.update(1)
+    return out

@@ -1,0 +1,226 @@
+"""A tune's targets: what a good game looks like on one metric, and how a measured value meets it.
+
+A target is a range (``[0.40, 0.60]``), a bound (``{ min = 0.45 }``) or a
+value to be near (``{ near = 3.4 }``). It is judged on the 95% interval of
+the metric at each setting (a player count and a policy): met, missed or
+undecided.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from sim.errors import ConfigError, shown
+
+TARGET_KEYS = ("min", "max", "near", "within", "scale", "relative")
+# A skill-gap target stated against the fair share 1/players of each player count, and what it then bounds.
+RELATIVE = {"above_fair": "the win share minus the fair share 1/players",
+            "times_fair": "the win share times the players (1 is the fair share)"}
+# Targets on these metrics read the estimate that is not biased upward by noise at small samples.
+CORRECTED_COLUMNS = {"worst_seat_advantage": "worst_seat_advantage_corrected"}
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a good game looks like on one metric: a range, a bound, or a value to be near.
+
+    ``low``/``high`` bound the acceptable values (None: unbounded); a
+    ``near`` target accepts ``near ± within``. ``scale`` turns a shortfall
+    into ranges: a metric 0.05 below a range 0.20 wide falls 0.25 short.
+    ``relative`` states a skill-gap target against the fair share of the
+    player count (:data:`RELATIVE`): the bounds then apply to the win share
+    minus ``1 / players`` or to the win share times ``players``.
+    """
+
+    metric: str
+    low: float | None
+    high: float | None
+    scale: float
+    near: float | None = None
+    relative: str | None = None
+
+    @property
+    def column(self) -> str:
+        """The summary column the target reads: the worst seat's advantage is read bias-corrected."""
+        return CORRECTED_COLUMNS.get(self.metric, self.metric)
+
+    @property
+    def label(self) -> str:
+        """The metric as every output names it: ``worst_seat_advantage (bias-corrected)``, ``… − 1/players``."""
+        if self.relative == "above_fair":
+            return f"{self.metric} \u2212 1/players"
+        if self.relative == "times_fair":
+            return f"{self.metric} \u00d7 players"
+        if self.column != self.metric:
+            return f"{self.metric} (bias-corrected)"
+        return self.metric
+
+    @property
+    def spelled(self) -> str:
+        if self.near is not None:
+            return f"near {_g(self.near)} (± {_g((self.high - self.low) / 2)})"
+        if self.low is not None and self.high is not None:
+            return f"[{_g(self.low)}, {_g(self.high)}]"
+        return f"at least {_g(self.low)}" if self.low is not None else f"at most {_g(self.high)}"
+
+    def measure(self, row: Mapping[str, Any], players: int) -> tuple[float, float, float]:
+        """The value the target judges and its 95% interval in an evaluation's row (nan when missing)."""
+        x, lo, hi = (_nan(row.get(f"{self.column}{end}")) for end in ("", "_lo", "_hi"))
+        if f"{self.column}_lo" not in row and self.column.endswith("_rate"):
+            x, lo, hi = watched_value(row, self.column)  # a rate the summary gives no interval: Wilson's
+        if self.relative == "above_fair":
+            return x - 1 / players, lo - 1 / players, hi - 1 / players
+        if self.relative == "times_fair":
+            return x * players, lo * players, hi * players
+        return x, lo, hi
+
+    def judge(self, row: Mapping[str, Any], players: int) -> str:
+        """The verdict on an evaluation's row. A metric whose interval the summary leaves undefined (a duel of
+        too few deals to say) is undecided; a rate the summary gives no interval gets Wilson's over the games;
+        any other metric without one is taken as measured."""
+        x, lo, hi = self.measure(row, players)
+        if f"{self.column}_lo" in row and (_missing(lo) or _missing(hi)):
+            return "undecided"
+        return self.verdict(x, lo, hi)
+
+    def shortfall(self, x: float) -> float:
+        """How far ``x`` falls outside the acceptable values, in units of ``scale``; inf when unknown."""
+        if x is None or math.isnan(x):
+            return math.inf
+        below = self.low - x if self.low is not None and x < self.low else 0.0
+        above = x - self.high if self.high is not None and x > self.high else 0.0
+        return (below + above) / self.scale
+
+    def distance(self, x: float) -> float:
+        """How far from ``near`` (0 without one): ranks candidates that all meet the targets."""
+        if self.near is None or x is None or math.isnan(x):
+            return 0.0
+        return abs(x - self.near) / self.scale
+
+    def verdict(self, x: float, lo: float, hi: float) -> str:
+        """``met`` if the whole 95% interval is acceptable, ``missed`` if none of it is, else ``undecided``."""
+        if _missing(lo) or _missing(hi):
+            if _missing(x):
+                return "undecided"
+            lo = hi = x  # a metric with no interval is taken as measured
+        inside_low = self.low is None or lo >= self.low
+        inside_high = self.high is None or hi <= self.high
+        if inside_low and inside_high:
+            return "met"
+        if (self.low is not None and hi < self.low) or (self.high is not None and lo > self.high):
+            return "missed"
+        return "undecided"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"metric": self.metric, "low": self.low, "high": self.high, "near": self.near, "scale": self.scale,
+                "relative": self.relative, "column": self.column, "label": self.label, "spelled": self.spelled}
+
+
+def _nan(x: Any) -> float:
+    return math.nan if x is None else float(x)
+
+
+def _missing(x: Any) -> bool:
+    return x is None or (isinstance(x, float) and math.isnan(x))
+
+
+def _g(x: float) -> str:
+    return f"{x:g}"
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _finite_or_none(x: float) -> float | None:
+    return None if x is None or math.isnan(x) else x
+
+
+def _finite(x: float) -> float | None:
+    """A number for JSON: None for an infinite shortfall (a metric the game could not measure)."""
+    return x if math.isfinite(x) else None
+
+
+def setting_name(players: int, policy: str) -> str:
+    """A setting as every output names it: ``4 players, expert``."""
+    return f"{players} players, {policy}"
+
+
+def watched_value(row: Mapping[str, Any], metric: str) -> tuple[float, float, float]:
+    """A watched metric and its 95% interval in an evaluation's row.
+
+    A rule-hole rate has no interval in the summary: it gets a Wilson
+    interval counting each game once (a rate per round counts a game's
+    rounds as one observation, which a rate that rounds of the same game
+    share does not make narrower than it is).
+    """
+    x, lo, hi = (_nan(row.get(f"{metric}{end}")) for end in ("", "_lo", "_hi"))
+    if math.isnan(x) or not (math.isnan(lo) or math.isnan(hi)):
+        return x, lo, hi
+    from analysis.stats import wilson_interval
+
+    games = int(row.get("games") or 0)
+    if games <= 0 or not 0 <= x <= 1:
+        return x, math.nan, math.nan
+    lo, hi = wilson_interval(x * games, games)
+    return x, lo, hi
+
+
+def _number(where: str, x: Any) -> float:
+    if not _is_number(x) or not math.isfinite(x):
+        raise ConfigError(where, f"must be a number, got {shown(x)}")
+    return float(x)
+
+
+def _target(where: str, metric: str, spec: Any) -> Target:
+    if isinstance(spec, list):
+        if len(spec) != 2:
+            raise ConfigError(where, f"a range is [lowest, highest], got {shown(spec)}")
+        low, high = (_number(where, x) for x in spec)
+        if low > high:
+            raise ConfigError(where, f"[{_g(low)}, {_g(high)}] is an empty range: the lowest is above the highest")
+        scale = high - low
+        return Target(metric, low, high, scale if scale > 0 else _default_scale(low))
+    if not isinstance(spec, dict):
+        raise ConfigError(where, f"must be a range [lowest, highest] or a table with min, max or near, got "
+                                 f"{shown(spec)}")
+    for key in spec:
+        if key not in TARGET_KEYS:
+            raise ConfigError(f"{where}.{key}", f"unknown key (known: {', '.join(TARGET_KEYS)})")
+    relative = spec.get("relative")
+    if relative is not None:
+        if not metric.startswith("skill_gap_"):
+            raise ConfigError(f"{where}.relative", "only a skill-gap target (skill_gap_...) is stated relative to "
+                                                   "the fair share, which is one seat's 1/players")
+        if relative not in RELATIVE:
+            raise ConfigError(f"{where}.relative", "must be " + " or ".join(
+                f'"{k}" ({v})' for k, v in RELATIVE.items()) + f", got {shown(relative)}")
+    values = {k: _number(f"{where}.{k}", v) for k, v in spec.items() if k != "relative"}
+    if "near" in values:
+        if "min" in values or "max" in values:
+            raise ConfigError(where, "give near, or min and/or max, not both")
+        near = values["near"]
+        within = values.get("within", _default_scale(near) / 2)
+        if within <= 0:
+            raise ConfigError(f"{where}.within", f"must be above 0, got {_g(within)}")
+        return Target(metric, near - within, near + within, values.get("scale", within), near=near,
+                      relative=relative)
+    if "within" in values:
+        raise ConfigError(f"{where}.within", "only applies to a near target")
+    low, high = values.get("min"), values.get("max")
+    if low is None and high is None:
+        raise ConfigError(where, "give min, max or near")
+    if low is not None and high is not None and low > high:
+        raise ConfigError(where, f"min {_g(low)} is above max {_g(high)}: no value can meet it")
+    scale = values.get("scale", high - low if low is not None and high is not None and high > low
+                       else _default_scale(low if low is not None else high))
+    if scale <= 0:
+        raise ConfigError(f"{where}.scale", f"must be above 0, got {_g(scale)}")
+    return Target(metric, low, high, scale, relative=relative)
+
+
+def _default_scale(x: float) -> float:
+    """A tenth of the value, or 0.01 near 0: what a shortfall from a bare bound is measured in."""
+    return max(abs(x) / 10, 0.01)

@@ -1,0 +1,159 @@
+"""What a tune says, in the words the terminal, ``tune.json`` and ``tune.html`` share: the change, the
+headline verdict, what falls short, side effects, policies pulling apart."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from sim.tune.directory import STATE_DIR, TuneResults
+from sim.tune.evaluation import Judged
+from sim.tune.spec import Tune
+from sim.tune.verdict import watched_metrics
+from sim.wording import knob_words, value_words
+
+_spell = value_words
+
+
+def knob_label(tune: Tune, what: str) -> str:
+    """A changed knob (``tokens[2]``) as a designer says it (``token 3``): the wording's until the game
+    names its own knobs."""
+    return knob_words(what)
+
+
+def describe(tune: Tune, values: Mapping[str, Any], short: bool = False) -> str:
+    """The change in words: ``change tokens[2] from [0, -3] to [0, -2]``, or ``keep the base rules``."""
+    changes = tune.changes(values)
+    if not changes:
+        return "base rules" if short else "keep the base rules"
+    parts = [f"{knob_label(tune, c['what'])} {_spell(c['from'])}→{_spell(c['to'])}" if short
+             else f"{knob_label(tune, c['what'])} from {_spell(c['from'])} to {_spell(c['to'])}" for c in changes]
+    return ", ".join(parts) if short else "change " + ", ".join(parts)
+
+
+def all_met(tune: Tune, judged: Judged) -> bool:
+    """Every target met at every setting on the 95% interval: the only case in which the tune says "meet"."""
+    return set(judged.verdict(tune).values()) == {"met"}
+
+
+def shortfall_words(tune: Tune, judged: Judged) -> str:
+    """Which targets are missed or undecided, and where: ``elimination_rate missed (3 players, greedy), …``.
+
+    ``every target met`` when none is.
+    """
+    verdicts = judged.verdicts(tune)
+    parts = []
+    for t in tune.targets:
+        by_setting = verdicts[t.metric]
+        for word in ("missed", "undecided"):
+            where = [s for s, v in by_setting.items() if v == word]
+            if where:
+                places = "every setting" if len(where) == len(by_setting) > 1 else "; ".join(where)
+                parts.append(f"{t.label} {word} ({places})")
+    return ", ".join(parts) if parts else "every target met"
+
+
+def headline_parts(tune: Tune, judged: Judged) -> tuple[str, str, str]:
+    """The tune's answer in one sentence, as (before, the change, after): the terminal, tune.json and
+    tune.html say the same words.
+
+    "Recommendation" and "meet" only when every target is met at every
+    setting on the fresh seed; otherwise the closest candidate and what it
+    misses or leaves undecided.
+    """
+    sentence = describe(tune, judged.values)
+    if all_met(tune, judged):
+        after = (". They meet every target on a fresh seed." if not tune.changes(judged.values) else
+                 ". Every target is met on a fresh seed.")
+        return "Recommendation: ", sentence, after
+    return ("No candidate tried meets every target on a fresh seed. Closest: ", sentence,
+            f". Short of the targets: {shortfall_words(tune, judged)}.")
+
+
+def headline(tune: Tune, judged: Judged) -> str:
+    return "".join(headline_parts(tune, judged))
+
+
+def side_effect_words(tune: Tune, effects: Sequence[Mapping[str, Any]] | None) -> str:
+    """The side effects as a sentence; which metrics were watched when none got much worse; None: the
+    recommended rules are the base rules."""
+    if effects is None:
+        return "Side effects: none, since these are the base rules."
+    if not effects:
+        watched = ", ".join(watched_metrics(tune))
+        return (f"Side effects: no untargeted metric watched ({watched}) got much worse than with the base rules "
+                "on the fresh seed.") if watched else ""
+    parts = []
+    for metric in dict.fromkeys(e["metric"] for e in effects):
+        mine = [e for e in effects if e["metric"] == metric]
+        where = "; ".join(f"{_pct_ci(e['value'])} against {_pct_ci(e['base'])} at {e['setting']}" for e in mine)
+        parts.append(f"{metric} ({mine[0]['meaning']}): {where}")
+    return ("Side effects, untargeted and much worse than with the base rules (95% intervals, these rules against "
+            "the base rules): " + "; and ".join(parts) + ".")
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%".replace("-", "\u2212")
+
+
+def policies_apart_words(apart: Sequence[Mapping[str, Any]]) -> str:
+    """One sentence for the policies pulling apart (empty when they do not)."""
+    if not apart:
+        return ""
+    parts = []
+    for a in apart:
+        hi, lo = a["by_policy"][a["high"]], a["by_policy"][a["low"]]
+        parts.append(f"{a['label']} is {_g3(hi[0])} [{_g3(hi[1])}, {_g3(hi[2])}] with {a['high']} at every seat "
+                     f"but {_g3(lo[0])} [{_g3(lo[1])}, {_g3(lo[2])}] with {a['low']} at {a['players']} players")
+    return ("The policies pull apart under these rules: " + "; ".join(parts)
+            + ". Rules right for one kind of player are not right for the other; the verdicts above hold for each "
+              "policy separately.")
+
+
+def _g3(x: float) -> str:
+    return f"{x:.3g}".replace("-", "\u2212")
+
+
+def _pct_ci(measured: Sequence[float | None]) -> str:
+    x, lo, hi = measured
+    if x is None:
+        return "n/a"
+    ci = "" if lo is None or hi is None else f" [{_pct(lo)}, {_pct(hi)}]"
+    return f"{_pct(x)}{ci}"
+
+
+def tune_text(results: TuneResults) -> str:
+    """What ``lvsim tune`` prints: the answer, its verdicts, side effects, the runners-up, where the results are."""
+    summary = results.summary
+    best = summary["recommendation"]
+    lines = [summary["verdict"]["headline"],
+             f"On a fresh seed (seed {summary['final_seed']}, {best['games']:,} games per setting):"]
+    for t in results.tune.targets:
+        lines.append(f"  {t.label:<30} wanted {t.spelled:<22} {best['verdict'][t.metric]}")
+        for setting, (x, lo, hi) in ((s, m[t.metric]) for s, m in best["metrics"].items()):
+            ci = "" if lo is None or hi is None else f"  [{lo:.4g}, {hi:.4g}]"
+            shown_x = "n/a" if x is None else f"{x:.4g}"
+            lines.append(f"    {setting:<28} {shown_x}{ci}  {best['verdicts'][t.metric][setting]}")
+    for sentence in (summary["policies_apart"]["sentence"], summary["side_effects"]["sentence"]):
+        if sentence:
+            lines.append(sentence)
+    holes = summary.get("rule_holes") or []
+    if holes:
+        lines.append("Rule holes on the fresh seed (these rules; the base rules), 95% intervals:")
+        for h in holes:
+            lines.append(f"  {h['metric']:<22} {h['setting']:<24} {_pct_ci(h['value'])}; {_pct_ci(h['base'])}")
+    if summary["runners_up"]:
+        lines.append("Runners-up:")
+        for e in summary["runners_up"]:
+            lines.append(f"  #{e['trial']}: {e['sentence']} \u2014 {e['status']}")
+    timing = summary.get("timing", {})
+    if timing:
+        lines.append(f"Played {timing['games_played_now']:,} games now in {timing['seconds']:.1f} s wall time "
+                     f"({summary['candidates_tried']:,} distinct candidates tried; "
+                     f"{timing['evaluations_reused']:,} evaluations reused).")
+    report = summary.get("report")
+    if report:
+        lines.append(f"Balance reports of these rules, {report['games']:,} games each: "
+                     + ", ".join(f"{r['report']} ({r['setting']})" for r in report["settings"]))
+    files = ", ".join(sorted(p.name for p in results.out_dir.iterdir() if p.name != STATE_DIR))
+    lines.append(f"Results in {results.out_dir}/ ({files})")
+    return "\n".join(lines)
