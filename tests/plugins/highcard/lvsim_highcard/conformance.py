@@ -22,7 +22,7 @@ def rule_sets(draw) -> Rules:
     """Any valid rule set."""
     players = draw(st.integers(E.MIN_PLAYERS, E.MAX_PLAYERS))
     top = draw(st.integers(2, E.MAX_TOP))
-    copies = draw(st.integers(1, E.MAX_COPIES))
+    copies = draw(st.integers(-(-players // top), E.MAX_COPIES))  # a card for every player at least
     hand = draw(st.integers(1, min(E.MAX_HAND, top * copies // players)))
     return Rules(players=players, top=top, copies=copies, hand=hand,
                  rounds=draw(st.integers(1, min(hand, E.MAX_ROUNDS))), ties=draw(st.sampled_from(["nobody", "shared"])))
