@@ -243,6 +243,28 @@ def config_from_mapping(data: Mapping[str, Any], name: str = "custom") -> Config
     )
 
 
+def read_base(data: Mapping[str, Any], base_dir: Path, *, known: tuple[str, ...], starts: str,
+              name: str = "custom") -> tuple[Path, dict[str, Any], Config]:
+    """The config a sweep or tune file starts from, its ``base`` (relative to ``base_dir``): the path, the
+    mapping and the Config, once every key of the file is one of ``known``.
+
+    ``starts`` says in the refusal of a missing ``base`` what the config is
+    to the file: "every cell starts from, relative to the sweep file".
+    """
+    _reject_unknown("", data, known)
+    if "base" not in data:
+        raise ConfigError("base", f"missing (the config file {starts})")
+    if not isinstance(data["base"], str):
+        raise ConfigError("base", f"must be the path of a config file, got {shown(data['base'])}")
+    path = base_dir / data["base"]
+    mapping = read_toml(path, lambda problem: ConfigError("base", f"{path}: {problem}"))
+    try:
+        config = config_from_mapping(mapping, name=name)
+    except ConfigError as err:
+        raise ConfigError(f"base {data['base']}", str(err)) from None
+    return path, mapping, config
+
+
 def _reject_other_games_rules(game: Game, rules: Mapping[str, Any]) -> None:
     """A rule key of another game gets a message saying which game it belongs to."""
     for key in rules:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from sim.config import RUN_KEYS, Config, config_from_mapping, rule_keys
+from sim.config import RUN_KEYS, Config, config_from_mapping, read_base, rule_keys
 from sim.errors import ConfigError, cut, shown
 from sim.inputs import read_toml
 from sim.overrides import NoSuchEntry, dotted, entry_at, put_entry, rule_entry
@@ -125,20 +125,9 @@ def sweep_from_mapping(
     threads: int | None = None,
 ) -> Sweep:
     """A sweep from the mapping of a sweep file; ``base`` is read relative to ``base_dir``."""
-    for key in data:
-        if key not in SWEEP_FILE_KEYS:
-            what = "table" if isinstance(data[key], dict) else "key"
-            raise ConfigError(key, f"unknown {what} (known: {', '.join(SWEEP_FILE_KEYS)})")
-    if "base" not in data:
-        raise ConfigError("base", "missing (the config file every cell starts from, relative to the sweep file)")
-    if not isinstance(data["base"], str):
-        raise ConfigError("base", f"must be the path of a config file, got {shown(data['base'])}")
-    base_path = base_dir / data["base"]
-    base = read_toml(base_path, lambda problem: ConfigError("base", f"{base_path}: {problem}"))
-    try:
-        game_id = config_from_mapping(base).game
-    except ConfigError as err:
-        raise ConfigError(f"base {data['base']}", str(err)) from None
+    base_path, base, base_config = read_base(data, base_dir, known=SWEEP_FILE_KEYS,
+                                             starts="every cell starts from, relative to the sweep file")
+    game_id = base_config.game
 
     axes = _axes(data.get("sweep", {}), game_id)
     explicit = _explicit_cells(data.get("cells", []), game_id)

@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping
 
-from sim.config import MAX_SEED, Config, config_from_mapping
+from sim.config import MAX_SEED, Config, read_base
 from sim.errors import ConfigError, cut, shown
 from sim.inputs import read_toml
 from sim.overrides import NoSuchEntry, dotted, entry_at, rule_entry
@@ -42,20 +42,8 @@ def load_tune(path: str | os.PathLike, *, budget: int | None = None, games: int 
 def tune_from_mapping(data: Mapping[str, Any], *, base_dir: Path = Path("."), name: str = "tune",
                       path: Path | None = None, budget: int | None = None, games: int | None = None,
                       seed: int | None = None, threads: int | None = None) -> Tune:
-    for key in data:
-        if key not in TUNE_FILE_KEYS:
-            what = "table" if isinstance(data[key], dict) else "key"
-            raise ConfigError(key, f"unknown {what} (known: {', '.join(TUNE_FILE_KEYS)})")
-    if "base" not in data:
-        raise ConfigError("base", "missing (the config file the tune starts from, relative to the tune file)")
-    if not isinstance(data["base"], str):
-        raise ConfigError("base", f"must be the path of a config file, got {shown(data['base'])}")
-    base_path = base_dir / data["base"]
-    base_data = read_toml(base_path, lambda problem: ConfigError("base", f"{base_path}: {problem}"))
-    try:
-        base = config_from_mapping(base_data, name=name)
-    except ConfigError as err:
-        raise ConfigError(f"base {data['base']}", str(err)) from None
+    base_path, _, base = read_base(data, base_dir, known=TUNE_FILE_KEYS, name=name,
+                                   starts="the tune starts from, relative to the tune file")
     if threads is not None:
         base = replace(base, threads=threads)
     game = base.game_spec
