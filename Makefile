@@ -1,25 +1,39 @@
 # make run   — set up .venv if needed, then play the default config (configs/default.toml)
 # make test  — set up .venv if needed, then run the whole test suite
+# make test-fast — the suite without the slow Monte Carlo and differential runs
+# make lint  — ruff over the code
 
 VENV := .venv
 BIN := $(VENV)/bin
 # Reinstall only when the project's dependencies change.
 STAMP := $(VENV)/.installed
+# The test suite's own game, installed as a plugin from its own package (tests/plugins/highcard):
+# the suites then prove that a game from outside this package runs every command.
+TEST_GAME := tests/plugins/highcard
+TEST_STAMP := $(VENV)/.installed-test-game
 
 # The first python3 on PATH that is 3.11 or newer; only looked up when .venv is created.
 PYTHON ?= $(shell for p in python3 python3.13 python3.12 python3.11; do \
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
 	&& { echo $$p; break; }; done)
 
-.PHONY: run test setup browser clean
+.PHONY: run test test-fast lint setup test-game browser clean
 
 run: setup
 	$(BIN)/lvsim run
 
-test: setup browser
-	$(BIN)/python -m pytest -q -n auto
+test: setup test-game browser
+	$(BIN)/python -m pytest -q -n auto --durations=15
+
+test-fast: setup test-game
+	$(BIN)/python -m pytest -q -n auto -m "not slow"
+
+lint: setup
+	$(BIN)/ruff check sim analysis tests bench
 
 setup: $(STAMP)
+
+test-game: $(TEST_STAMP)
 
 # Compiled kernels, byte code and test caches; the environment and reports stay.
 clean:
@@ -44,4 +58,8 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	@touch $@
+
+$(TEST_STAMP): $(TEST_GAME)/pyproject.toml $(STAMP)
+	$(BIN)/python -m pip install --quiet -e $(TEST_GAME)
 	@touch $@
