@@ -29,7 +29,8 @@ class Rules(RuleKnobs):
             raise ConfigError("hand", f"{self.players} players x {self.hand} cards is more than the deck's "
                                       f"{self.deck_size} ({self.top} values x {self.copies} copies)")
         if self.rounds > self.hand:
-            raise ConfigError("rounds", f"{self.rounds} rounds need {self.rounds} cards a hand, but hand is {self.hand}")
+            raise ConfigError("rounds", f"{self.rounds} rounds need {self.rounds} cards in each hand, "
+                                        f"but hand is {self.hand}")
 
     @property
     def deck_size(self) -> int:

@@ -42,17 +42,16 @@ def replay_script(data: Any) -> dict:
         raise ScriptError("a script is a JSON object with 'hands' and 'rounds' (and optionally 'players', 'rules')")
     no_unknown_keys(data, SCRIPT_KEYS, "script")
     hands, rounds = data.get("hands"), data.get("rounds")
-    if not isinstance(hands, list) or not hands or not all(isinstance(h, list) for h in hands):
-        raise ScriptError(f"hands: must be a list of each seat's cards, got {shown(hands)}")
-    if not isinstance(rounds, list) or not rounds or not all(isinstance(r, list) for r in rounds):
-        raise ScriptError(f"rounds: must be a list of rounds, each the cards played in order, got {shown(rounds)}")
     table = data.get("rules", {})
-    defaults = {"hand": len(hands[0])}
-    if "players" not in data:
-        defaults["players"] = len(hands)
-    if isinstance(table, dict):
+    if isinstance(table, dict) and isinstance(hands, list) and hands and isinstance(hands[0], list):
+        defaults = {"hand": len(hands[0])} | ({} if "players" in data else {"players": len(hands)})
         data = {**data, "rules": {**defaults, **table}}
-    rules = script_rules(Rules, data, len(rounds), E.MAX_ROUNDS)
+    listed = len(rounds) if isinstance(rounds, list) and rounds else None
+    rules = script_rules(Rules, data, listed, E.MAX_ROUNDS)
+    if not listed or not all(isinstance(r, list) for r in rounds):
+        raise ScriptError(f"rounds: must be a list of rounds, each the cards played in order, got {shown(rounds)}")
+    if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
+        raise ScriptError(f"hands: must be a list of each seat's cards, got {shown(hands)}")
     try:
         state = GameState(rules, hands)
     except ValueError as err:
