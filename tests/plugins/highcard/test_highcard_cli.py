@@ -78,5 +78,39 @@ def test_tune_of_the_rounds_says_what_it_recommends(here):
 
 def test_replay_plays_the_script_through_the_reference_engine(here):
     trace = json.loads(lvsim("replay", "--game", "highcard", here / "highcard-replay.json"))
+    assert [r["leader"] for r in trace["rounds"]] == [0, 1, 2]
     assert [r["scorers"] for r in trace["rounds"]] == [[], [2], [1]]  # a tie of sixes scores nobody
     assert trace["points"] == [0, 1, 1] and trace["winners"] == [1, 2]
+
+
+def test_a_shared_tie_scores_every_tied_player(here):
+    script = json.loads((here / "highcard-replay.json").read_text(encoding="utf-8"))
+    script["rules"]["ties"] = "shared"
+    (here / "shared.json").write_text(json.dumps(script), encoding="utf-8")
+    trace = json.loads(lvsim("replay", "--game", "highcard", here / "shared.json"))
+    assert [r["scorers"] for r in trace["rounds"]] == [[0, 2], [2], [1]]
+    assert trace["points"] == [1, 1, 2] and trace["winners"] == [2]
+
+
+def test_a_card_not_in_hand_is_refused_naming_the_round_and_seat(here):
+    script = json.loads((here / "highcard-replay.json").read_text(encoding="utf-8"))
+    script["rounds"][2] = [3, 1, 5]  # seat 2 leads round 3 and holds no 3
+    (here / "bad.json").write_text(json.dumps(script), encoding="utf-8")
+    result = CliRunner().invoke(main, ["replay", "--game", "highcard", str(here / "bad.json")])
+    assert result.exit_code == 2
+    assert result.stderr == "error: round 3, seat 2: plays a card of its hand (1), not 3\n"
+
+
+@pytest.mark.parametrize("ties,tie_rate,shutout_rate", [("nobody", 1 / 3, 1.0), ("shared", 1 / 3, 2 / 3)])
+def test_one_card_each_from_two_pairs_ties_a_third_of_the_games(tmp_path, ties, tie_rate, shutout_rate):
+    """Two players, one card each from {1, 1, 2, 2}: the same value (a tie) with probability 2/6."""
+    games = 20_000
+    config = tmp_path / "pairs.toml"
+    config.write_text(f'game = "highcard"\n[run]\ngames = {games}\nseed = 2\nskill_gap_games = 0\n'
+                      f'strength_games = 0\n[rules]\nplayers = 2\ntop = 2\ncopies = 2\nhand = 1\nrounds = 1\n'
+                      f'ties = "{ties}"\n', encoding="utf-8")
+    summary = json.loads(lvsim("run", config, "--out", tmp_path / "run", "--json"))
+    tolerance = 5 * (tie_rate * (1 - tie_rate) / games) ** 0.5  # five standard errors
+    assert abs(summary["tie_rate"] - tie_rate) < tolerance
+    assert abs(summary["shutout_rate"] - shutout_rate) < tolerance
+    assert summary["win_share"][0] == pytest.approx(0.5, abs=tolerance)
