@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import InitVar, dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -42,12 +42,15 @@ DEFAULT_GAMES = 100_000
 DEFAULT_SEED = 1
 MAX_SKILL_GAP_GAMES = 100_000
 MAX_STRENGTH_GAMES = 10_000_000
-MAX_STRENGTH_LOOKAHEAD_GAMES = 100_000
+MAX_STRENGTH_SLOW_GAMES = 100_000
 # TOML integers are signed 64-bit: a larger seed or number of games could not be written back.
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 2**63 - 1
 
-RUN_KEYS = ("games", "seed", "threads", "skill_gap_games", "strength_games", "strength_lookahead_games")
+RUN_KEYS = ("games", "seed", "threads", "skill_gap_games", "strength_games", "strength_slow_games")
+# Earlier names of run keys, still read: the slow profile policy was Las Vegan's lookahead before it was
+# every game's.
+RUN_KEY_ALIASES = {"strength_lookahead_games": "strength_slow_games"}
 TABLES = ("run", "rules", "policies")
 TOP_LEVEL = ("game", *TABLES)
 
@@ -75,9 +78,13 @@ class Config:
     seats: str | tuple[str, ...] | None = None  # None: the game's default policy at every seat
     skill_gap_games: int | str = "auto"
     strength_games: int | str = "auto"
-    strength_lookahead_games: int | str = "auto"
+    strength_slow_games: int | str = "auto"
+    # The earlier name of strength_slow_games (RUN_KEY_ALIASES), still taken: a value given replaces it.
+    strength_lookahead_games: InitVar[int | str | None] = None
 
-    def __post_init__(self):
+    def __post_init__(self, strength_lookahead_games: int | str | None = None):
+        if strength_lookahead_games is not None:
+            object.__setattr__(self, "strength_slow_games", strength_lookahead_games)
         if isinstance(self.seats, list):
             object.__setattr__(self, "seats", tuple(self.seats))
         _check_choice("game", self.game, GAMES)
@@ -97,7 +104,7 @@ class Config:
                 raise ConfigError("run.skill_gap_games", f"must be a number or 'auto', got {shown(self.skill_gap_games)}")
             _check_int("run.skill_gap_games", self.skill_gap_games, low=0, high=MAX_SKILL_GAP_GAMES)
         for key, high in (("strength_games", MAX_STRENGTH_GAMES),
-                          ("strength_lookahead_games", MAX_STRENGTH_LOOKAHEAD_GAMES)):
+                          ("strength_slow_games", MAX_STRENGTH_SLOW_GAMES)):
             value = getattr(self, key)
             if value != "auto":
                 if isinstance(value, str):
@@ -132,13 +139,13 @@ class Config:
 
     @property
     def strength_sizes(self) -> tuple[int, int]:
-        """Games of the strength profile: per fast policy, and with lookahead seats.
+        """Games of the strength profile: per fast policy, and with the game's slow, strong policy.
 
         ``auto`` plays a tenth of the run with each fast policy (1,000 to
-        10,000 games) and a two-thousandth with lookahead (16 to 50 games);
-        0 skips that part.
+        10,000 games) and a two-thousandth with the slow one (16 to 50
+        games); 0 skips that part.
         """
-        fast, slow = self.strength_games, self.strength_lookahead_games
+        fast, slow = self.strength_games, self.strength_slow_games
         if fast == "auto":
             fast = min(10_000, max(1_000, self.games // 10))
         if slow == "auto":
@@ -183,7 +190,7 @@ class Config:
             run["threads"] = self.threads
         run["skill_gap_games"] = self.skill_gap_games
         run["strength_games"] = self.strength_games
-        run["strength_lookahead_games"] = self.strength_lookahead_games
+        run["strength_slow_games"] = self.strength_slow_games
         seats = self.seats if isinstance(self.seats, str) else list(self.seats)
         return {"game": self.game, "run": run, "rules": self.rules.to_dict(), "policies": {"seats": seats}}
 
@@ -224,23 +231,45 @@ def config_from_mapping(data: Mapping[str, Any], name: str = "custom") -> Config
         if not isinstance(value, dict):
             raise ConfigError(table, f"must be a table, got {shown(value)}")
         tables[table] = value
-    _reject_unknown("run", tables["run"], RUN_KEYS)
+    run = _run_table(tables["run"])
     _reject_unknown("policies", tables["policies"], ("seats",))
     _reject_other_games_rules(game, tables["rules"])
-    run = tables["run"]
     rules = game.Rules.from_mapping(tables["rules"])
-    return Config(
-        name=name,
-        game=data["game"],
-        games=run.get("games", DEFAULT_GAMES),
-        seed=run.get("seed", DEFAULT_SEED),
-        threads=run.get("threads"),
-        skill_gap_games=run.get("skill_gap_games", "auto"),
-        strength_games=run.get("strength_games", "auto"),
-        strength_lookahead_games=run.get("strength_lookahead_games", "auto"),
-        rules=rules,
-        seats=tables["policies"].get("seats"),
-    )
+    try:
+        return Config(
+            name=name,
+            game=data["game"],
+            games=run.get("games", DEFAULT_GAMES),
+            seed=run.get("seed", DEFAULT_SEED),
+            threads=run.get("threads"),
+            skill_gap_games=run.get("skill_gap_games", "auto"),
+            strength_games=run.get("strength_games", "auto"),
+            strength_slow_games=run.get("strength_slow_games", "auto"),
+            rules=rules,
+            seats=tables["policies"].get("seats"),
+        )
+    except ConfigError as err:  # a key the file spells by its earlier name is named so
+        spelled = {f"run.{new}": f"run.{old}" for old, new in RUN_KEY_ALIASES.items() if old in tables["run"]}
+        if err.field in spelled:
+            raise ConfigError(spelled[err.field], err.problem) from None
+        raise
+
+
+def run_key(name: str) -> str:
+    """A ``[run]`` key by its current name: an earlier name (:data:`RUN_KEY_ALIASES`) as the key it became."""
+    return RUN_KEY_ALIASES.get(name, name)
+
+
+def _run_table(run: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``[run]`` table with its keys checked and any earlier name of a key (RUN_KEY_ALIASES) read as its own."""
+    _reject_unknown("run", {k: v for k, v in run.items() if k not in RUN_KEY_ALIASES}, RUN_KEYS)
+    out = dict(run)
+    for old, new in RUN_KEY_ALIASES.items():
+        if old in out:
+            if new in out:
+                raise ConfigError(f"run.{old}", f"is the earlier name of run.{new}: give one of them")
+            out[new] = out.pop(old)
+    return out
 
 
 def read_base(data: Mapping[str, Any], base_dir: Path, *, known: tuple[str, ...], starts: str,

@@ -282,7 +282,7 @@ def report_seconds(config, *, clock: Clock = now) -> float:
         seats = ["random"] * (config.players - 1) + ["greedy"] if several else "random"
         small = replace(config, seats=seats, games=512, skill_gap_games=min(config.skill_gap_deals, 1),
                         strength_games=min(config.strength_sizes[0], 16) if config.strength_sizes[0] else 0,
-                        strength_lookahead_games=min(config.strength_sizes[1], 1) if config.strength_sizes[1] else 0)
+                        strength_slow_games=min(config.strength_sizes[1], 1) if config.strength_sizes[1] else 0)
         with tempfile.TemporaryDirectory(prefix="lvsim-estimate-") as tmp:
             out = Path(tmp) / "run"
             run(small, out=out, progress=False, report=False)

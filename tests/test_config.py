@@ -82,7 +82,7 @@ def test_a_full_custom_config_is_read(tmp_path):
         ('game = "lasvegan"\ncolour = 1', "colour: unknown key"),
         ('game = "lasvegan"\n[report]\nx = 1', "report: unknown table"),
         ('game = "lasvegan"\nrun = 5', "run: must be a table, got 5"),
-        ('game = "lasvegan"\n[run]\ngamez = 10', "run.gamez: unknown key (known: games, seed, threads, skill_gap_games, strength_games, strength_lookahead_games)"),
+        ('game = "lasvegan"\n[run]\ngamez = 10', "run.gamez: unknown key (known: games, seed, threads, skill_gap_games, strength_games, strength_slow_games)"),
         ('game = "lasvegan"\n[run]\ngames = 0', "run.games: must be at least 1, got 0"),
         ('game = "lasvegan"\n[run]\ngames = "many"', "run.games: must be an integer, got 'many'"),
         ('game = "lasvegan"\n[run]\ngames = 1e5', "run.games: must be an integer, got 100000.0"),
@@ -183,3 +183,17 @@ def test_the_resolved_toml_reads_back_to_the_same_config(config):
     text = config.to_toml()
     assert config_from_mapping(tomllib.loads(text), name=config.name) == config
     assert f"# Resolved config of experiment {config.name!r}." in text
+
+
+def test_the_slow_strength_games_are_read_under_their_earlier_name_too():
+    """run.strength_lookahead_games named Las Vegan's slow policy; configs written with it still run alike."""
+    new = config_from_mapping({"game": "lasvegan", "run": {"strength_slow_games": 3}})
+    old = config_from_mapping({"game": "lasvegan", "run": {"strength_lookahead_games": 3}})
+    assert old == new and old.strength_sizes[1] == 3
+    assert "strength_slow_games = 3" in old.to_toml() and "lookahead" not in old.to_toml()
+    assert Config(strength_lookahead_games=5) == Config(strength_slow_games=5)
+    with pytest.raises(ConfigError, match=r"^run\.strength_lookahead_games: must be between 0 and"):
+        config_from_mapping({"game": "lasvegan", "run": {"strength_lookahead_games": -1}})
+    with pytest.raises(ConfigError, match=r"^run\.strength_lookahead_games: is the earlier name of "
+                                          r"run\.strength_slow_games: give one of them"):
+        config_from_mapping({"game": "lasvegan", "run": {"strength_lookahead_games": 1, "strength_slow_games": 1}})

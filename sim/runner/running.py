@@ -148,30 +148,30 @@ def run_summary(config: Config, played: "GamesPlayed") -> dict[str, Any]:
 
         summary["skill_gap"] = skill_gap(config.game_spec, config.rules, config.skill_gap_deals, config.seed,
                                          threads=config.threads)
-    games, lookahead_games = config.strength_sizes
-    if games > 0 or lookahead_games > 0:
-        summary["strength"] = strength_profile(config, games, lookahead_games)
+    games, slow_games = config.strength_sizes
+    if games > 0 or slow_games > 0:
+        summary["strength"] = strength_profile(config, games, slow_games)
     return summary
 
 
-def strength_profile(config: Config, games: int, lookahead_games: int) -> dict[str, Any]:
+def strength_profile(config: Config, games: int, slow_games: int) -> dict[str, Any]:
     """The run's rules and deals played with every seat one strength of player.
 
     What the verdicts of a run look like under each of the game's profile
     policies (for Las Vegan ``random``, ``greedy`` and ``expert``:
     ``games`` each, on the run's seed, so the same deals for all) and under
-    its slow, strong policy on a subsample (``lookahead_games``; for Las
+    its slow, strong policy on a subsample (``slow_games``; for Las
     Vegan ``lookahead``). ``analysis.strength`` compares them.
     """
     from analysis.strength import profile_entry, verdict
 
     game = config.game_spec
     plan = [(p, games) for p in game.strength_policies if games > 0]
-    if lookahead_games > 0 and game.strength_slow_policy is not None:
-        plan.append((game.strength_slow_policy, lookahead_games))
+    if slow_games > 0 and game.strength_slow_policy is not None:
+        plan.append((game.strength_slow_policy, slow_games))
     profiles = []
     for policy, n in plan:
-        one = replace(config, seats=policy, games=n, skill_gap_games=0, strength_games=0, strength_lookahead_games=0)
+        one = replace(config, seats=policy, games=n, skill_gap_games=0, strength_games=0, strength_slow_games=0)
         summary = run(one, out=None, keep_records=False, progress=False, report=False).summary
         profiles.append({"policy": policy, "games": n, "metrics": profile_entry(summary, game.strength_metrics)})
     strength = {"profiles": profiles}

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from sim.config import RUN_KEYS, Config, config_from_mapping, read_base, rule_keys
+from sim.config import RUN_KEYS, Config, config_from_mapping, read_base, rule_keys, run_key
 from sim.errors import ConfigError, cut, shown
 from sim.inputs import read_toml
 from sim.overrides import NoSuchEntry, dotted, entry_at, put_entry, rule_entry
@@ -166,7 +166,7 @@ def _check_key(where: str, key: str, game_id: str) -> None:
     if entry is not None and entry[0] in rule_keys(game_id) and entry[0] != "players":
         return
     known = sweepable_keys(game_id)
-    if key not in known:
+    if _current(key) not in known:
         raise ConfigError(f'{where}."{key}"', f"unknown key (known: {', '.join(known)}; an entry of a list as "
                                               "rules.<key>[i])")
 
@@ -236,7 +236,10 @@ def _cell_config(base: Mapping[str, Any], overrides: Mapping[str, Any], index: i
             entries[key] = value  # put into the resolved list below, after the whole values
             continue
         table, _, field = key.partition(".")
-        data[table] = {**data.get(table, {}), field: value}
+        # The override replaces the base config's value even under an earlier name of the key.
+        kept = {k: v for k, v in data.get(table, {}).items()
+                if k == field or _current(f"{table}.{k}") != _current(key)}
+        data[table] = {**kept, field: value}
     label = ", ".join(f"{k}={_spell(v)}" for k, v in overrides.items())
     try:
         if entries:
@@ -260,8 +263,14 @@ def parameter_value(config: Config, key: str) -> Any:
     entry = _entry(key)
     if entry is not None:
         return entry_at(config.to_dict()["rules"], *entry)
-    table, _, field = key.partition(".")
+    table, _, field = _current(key).partition(".")
     return config.to_dict()[table].get(field)
+
+
+def _current(key: str) -> str:
+    """A dotted key by its current name (``run.strength_lookahead_games`` as ``run.strength_slow_games``)."""
+    table, _, field = key.partition(".")
+    return f"run.{run_key(field)}" if table == "run" else key
 
 
 def _show(value: Any) -> str | int | float | bool:
