@@ -145,8 +145,6 @@ def cheapest_nb(held_points, seat, n):
 def play_chunk_nb(
     seed, first_game, lo, hi, scalars, cards, table, points, symbol_best, machine_patterns, completions,
     policy_ids, policy_params,
-    # scratch, reused across the games of the chunk; rngs[stream] is each stream's state
-    pub, rngs, deck, at, hands, held_points, held_cards, keep,
     # outputs, rows lo .. hi - 1
     out_game, out_winner, out_win, out_score, out_combos, out_turns, out_rounds, out_scoring_turns,
     out_doubles, out_double_scored, out_double_won, out_double_given, out_pattern_scored, out_pattern_points, out_could_score,
@@ -159,9 +157,18 @@ def play_chunk_nb(
     counts kept per turn live in locals until the game ends, and the random
     policy is handed its legal plays as one word (``mechanics.held_nb``),
     which also answers "could this hand score?" with one AND
-    (``Rules.completions``).
+    (``Rules.completions``). Scratch is allocated once here and reset per
+    game; ``rngs[stream]`` is each stream's state.
     """
     players = scalars[S_PLAYERS]
+    pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
+    rngs = np.zeros((E.STREAM_POLICY + players, 4), dtype=np.uint64)
+    deck = np.zeros(cards.shape[0], dtype=np.int64)
+    at = np.zeros(2, dtype=np.int64)
+    hands = np.zeros((players, E.MAX_SYMBOLS), dtype=np.int64)
+    held_points = np.zeros((players, MAX_HELD), dtype=np.int64)
+    held_cards = np.zeros((players, MAX_HELD, E.REELS), dtype=np.int64)
+    keep = np.zeros(E.MAX_SYMBOLS, dtype=np.int64)
     k = scalars[S_SYMBOLS]
     target = scalars[S_TARGET]
     double_on = scalars[S_DOUBLE_ON]
@@ -376,21 +383,11 @@ def play_games_nb(
     out_doubles, out_double_scored, out_double_won, out_double_given, out_pattern_scored, out_pattern_points, out_could_score,
     out_full_rounds, out_drought_rounds, out_reshuffles, out_passes,
 ):
-    players = scalars[S_PLAYERS]
     n_chunks = (n_games + chunk - 1) // chunk
     for ch in prange(n_chunks):
-        pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
-        rngs = np.zeros((E.STREAM_POLICY + players, 4), dtype=np.uint64)
-        deck = np.zeros(cards.shape[0], dtype=np.int64)
-        at = np.zeros(2, dtype=np.int64)
-        hands = np.zeros((players, E.MAX_SYMBOLS), dtype=np.int64)
-        held_points = np.zeros((players, MAX_HELD), dtype=np.int64)
-        held_cards = np.zeros((players, MAX_HELD, E.REELS), dtype=np.int64)
-        keep = np.zeros(E.MAX_SYMBOLS, dtype=np.int64)
         play_chunk_nb(
             seed, first_game, ch * chunk, min(n_games, (ch + 1) * chunk), scalars, cards, table, points,
             symbol_best, machine_patterns, completions, policy_ids, policy_params,
-            pub, rngs, deck, at, hands, held_points, held_cards, keep,
             out_game, out_winner, out_win, out_score, out_combos, out_turns, out_rounds, out_scoring_turns,
             out_doubles, out_double_scored, out_double_won, out_double_given, out_pattern_scored, out_pattern_points, out_could_score,
             out_full_rounds, out_drought_rounds, out_reshuffles, out_passes,

@@ -102,8 +102,6 @@ def winners_nb(money, held, players, tie_break, kinds, win):
 @njit(cache=True, error_model="numpy")
 def play_chunk_nb(
     seed, first_game, lo, hi, scalars, bills, values, policy_ids, policy_params,
-    # scratch, reused across the games of the chunk; rngs[stream] is each stream's state
-    pub, rngs, pile, held, money, own, white, gains, win,
     # outputs, rows lo .. hi - 1
     out_game, out_money, out_bills, out_win, out_money_tied, out_margin, out_rounds,
     out_first, out_won, out_bills_won, out_laid_out, out_casino_laid_out, out_white_won,
@@ -113,7 +111,19 @@ def play_chunk_nb(
 
     One call per chunk rather than per game: the arrays are handed over once,
     and the streams are rows of one array read in place (no row view per draw).
+    Scratch is allocated once here and reset per game; ``rngs[stream]`` is
+    each stream's state.
     """
+    players = scalars[S_PLAYERS]
+    pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
+    rngs = np.zeros((E.STREAM_POLICY + players, 4), dtype=np.uint64)
+    pile = np.zeros(max(1, bills.shape[0]), dtype=np.int64)
+    held = np.zeros((players, values.shape[0]), dtype=np.int64)
+    money = np.zeros(players, dtype=np.int64)
+    own = np.zeros(E.MAX_CASINOS, dtype=np.int64)
+    white = np.zeros(E.MAX_CASINOS, dtype=np.int64)
+    gains = np.zeros(E.OWNERS, dtype=np.int64)
+    win = np.zeros(players, dtype=np.int64)
     for i in range(lo, hi):
         game = first_game + i
         players = scalars[S_PLAYERS]
@@ -266,21 +276,11 @@ def play_games_nb(
     out_first, out_won, out_bills_won, out_laid_out, out_casino_laid_out, out_white_won,
     out_unclaimed, out_payouts, out_tie_cancels, out_short, out_turns,
 ):
-    players = scalars[S_PLAYERS]
     n_chunks = (n_games + chunk - 1) // chunk
     for ch in prange(n_chunks):
-        pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
-        rngs = np.zeros((E.STREAM_POLICY + players, 4), dtype=np.uint64)
-        pile = np.zeros(max(1, bills.shape[0]), dtype=np.int64)
-        held = np.zeros((players, values.shape[0]), dtype=np.int64)
-        money = np.zeros(players, dtype=np.int64)
-        own = np.zeros(E.MAX_CASINOS, dtype=np.int64)
-        white = np.zeros(E.MAX_CASINOS, dtype=np.int64)
-        gains = np.zeros(E.OWNERS, dtype=np.int64)
-        win = np.zeros(players, dtype=np.int64)
         play_chunk_nb(
             seed, first_game, ch * chunk, min(n_games, (ch + 1) * chunk), scalars, bills, values, policy_ids,
-            policy_params, pub, rngs, pile, held, money, own, white, gains, win,
+            policy_params,
             out_game, out_money, out_bills, out_win, out_money_tied, out_margin, out_rounds,
             out_first, out_won, out_bills_won, out_laid_out, out_casino_laid_out, out_white_won,
             out_unclaimed, out_payouts, out_tie_cancels, out_short, out_turns,
