@@ -1,0 +1,155 @@
+"""The cost model every estimate rests on: ``fixed + games * per_game`` seconds a call, fitted by timing.
+
+Both terms are fitted by timing the same call at two sizes, the larger
+grown until one call takes long enough to time (:func:`calibrate`). The
+calibrations take the clock as an argument, so the arithmetic built on
+them is tested with made-up costs and clocks.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+Clock = Callable[[], float]
+
+# A calibration call is grown until it takes this long: long enough to time, short enough to answer in seconds.
+ENOUGH_SECONDS = 0.2
+GROWTH = 4
+# The range said around a time computed from calibrated costs: the machine's load changes between the
+# calibration and the playing (other programs, turbo, caches).
+BAND = (0.8, 1.25)
+MAX_SPAN = 4.0
+
+# Every cache of calibrations the estimates keep for the life of the process (see :func:`kept`).
+_KEPT: list[dict] = []
+
+
+def kept() -> dict:
+    """A new cache of calibrations, kept for the life of the process and emptied by :func:`forget`."""
+    cache: dict = {}
+    _KEPT.append(cache)
+    return cache
+
+
+def forget() -> None:
+    """Drop every cost kept by this process (the machine's load has changed, or a test starts afresh)."""
+    for cache in _KEPT:
+        cache.clear()
+
+
+def now() -> float:
+    """The clock every calibration reads unless given another: ``time.perf_counter``, looked up when read."""
+    return time.perf_counter()
+
+
+@dataclass(frozen=True)
+class Cost:
+    """Seconds of one call that plays ``games`` games: ``fixed + games * per_game``."""
+
+    fixed: float = 0.0
+    per_game: float = 0.0
+
+    def __call__(self, games: float, calls: float = 1) -> float:
+        return calls * self.fixed + games * self.per_game
+
+    def __add__(self, other: "Cost") -> "Cost":
+        return Cost(self.fixed + other.fixed, self.per_game + other.per_game)
+
+    def as_dict(self) -> dict[str, float]:
+        return {"fixed": self.fixed, "per_game": self.per_game}
+
+
+def fit(small: tuple[int, float], large: tuple[int, float]) -> Cost:
+    """The cost through two timed calls ``(games, seconds)``, neither term below zero."""
+    (n1, t1), (n2, t2) = small, large
+    if n2 <= n1:
+        raise ValueError(f"the larger call must play more games: {n1} then {n2}")
+    per_game = max(0.0, (t2 - t1) / (n2 - n1))
+    if per_game == 0.0:
+        # The larger call was no quicker than the smaller (noise): half of it start-up, half its games.
+        return Cost(t2 / 2, t2 / (2 * n2))
+    return Cost(max(0.0, t2 - n2 * per_game), per_game)
+
+
+@dataclass(frozen=True)
+class Timed:
+    """A calibration: the fitted cost, the largest call's games and what that call returned."""
+
+    cost: Cost
+    games: int
+    result: Any = None
+
+
+def calibrate(work: Callable[[int], Any], cap: int, *, start: int = 2, clock: Clock = now,
+              enough: float = ENOUGH_SECONDS, growth: int = GROWTH, warm_up: bool = True) -> Timed:
+    """Fit ``work(n)``'s cost: ``n`` from ``start``, times ``growth``, until a call takes ``enough`` or ``n`` is ``cap``.
+
+    ``start`` is at least the threads a call shares its games among (two
+    here): a call of one game leaves a thread idle and looks as slow as one
+    of two. The first call (compiling, or loading the compiled core) is not timed
+    when ``warm_up``. With one timed call only (it took long enough at
+    once), a second call at a quarter of its games (or at two games, after
+    one) gives the fit. The two calls fitted are timed twice, the quicker
+    time kept.
+    """
+    cap = max(1, cap)
+    n = min(max(1, start), cap)
+    if warm_up:
+        work(n)
+    points: list[tuple[int, float]] = []
+    result = None
+    while True:
+        began = clock()
+        result = work(n)
+        points.append((n, clock() - began))
+        if points[-1][1] >= enough or n >= cap:
+            break
+        n = min(cap, n * growth)
+    if len(points) == 1:
+        n, seconds = points[0]
+        if n == 1 and cap == 1:
+            return Timed(Cost(0.0, seconds), n, result)
+        if n == 1:  # one game took long enough: two tell its start-up apart
+            began = clock()
+            result = work(2)
+            points.append((2, clock() - began))
+        else:
+            smaller = max(1, n // growth)
+            began = clock()
+            work(smaller)
+            points.insert(0, (smaller, clock() - began))
+    # Other programs only ever add time: the two calls fitted are timed once more and the quicker kept.
+    (n1, t1), (n2, t2) = points[-2], points[-1]
+    began = clock()
+    work(n1)
+    t1 = min(t1, clock() - began)
+    began = clock()
+    result = work(n2)
+    t2 = min(t2, clock() - began)
+    return Timed(fit((n1, t1), (n2, t2)), n2, result)
+
+
+def band(low: float, high: float | None = None) -> tuple[float, float]:
+    """The range said for computed seconds ``low`` to ``high``: widened by the machine's load (:data:`BAND`).
+
+    Never wider than :data:`MAX_SPAN` times, a range that says little: the
+    low end is then raised to a quarter of the high end.
+    """
+    high = low if high is None else high
+    low, high = BAND[0] * low, BAND[1] * high
+    return max(low, high / MAX_SPAN), high
+
+
+def seconds_text(s: float) -> str:
+    if s < 60:
+        return f"{s:.1f} s"
+    if s < 3600:
+        return f"{s / 60:.1f} min"
+    return f"{s / 3600:.1f} h"
+
+
+def span_text(low: float, high: float) -> str:
+    a, b = seconds_text(low), seconds_text(high)
+    return a if a == b else f"{a} to {b}"

@@ -1,0 +1,171 @@
+"""What a run costs: its games (records written, summary made), skill-gap duels, strength profile and
+report, each calibrated on this machine; ``lvsim run --dry-run``."""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+from sim.estimates.costs import Clock, Cost, Timed, band, calibrate, kept, now, seconds_text, span_text
+
+_GAMES_COSTS: dict[tuple, Timed] = kept()
+_EXTRA_COSTS: dict[tuple, tuple[Cost, Cost, Cost]] = kept()
+_REPORT_SECONDS: dict[tuple, float] = kept()
+
+
+@dataclass(frozen=True)
+class RunCosts:
+    """What a run's parts cost on this machine: its games, skill-gap duels, strength profile and report."""
+
+    games: Cost  # per call playing the run's games, records written, summary made
+    skill_gap: Cost = Cost()  # per call of the skill gap, per deal of every duel
+    strength: Cost = Cost()  # per call of the fast profile policies, per game of each
+    strength_slow: Cost = Cost()  # per call of the slow profile policy, per game
+    report: float = 0.0  # the HTML report, whatever the games
+
+
+@dataclass(frozen=True)
+class RunSize:
+    games: int
+    deals: int = 0  # skill-gap deals
+    strength_games: int = 0
+    strength_slow_games: int = 0
+
+    @classmethod
+    def of(cls, config) -> "RunSize":
+        fast, slow = config.strength_sizes
+        has_slow = config.game_spec.strength_slow_policy is not None
+        return cls(config.games, config.skill_gap_deals, fast, slow if has_slow else 0)
+
+
+def run_seconds(size: RunSize, costs: RunCosts, report: bool = True) -> dict[str, float]:
+    """Seconds of each part of a run of ``size``, and their ``total``."""
+    parts = {
+        "games": costs.games(size.games),
+        "skill_gap": costs.skill_gap(size.deals) if size.deals > 0 else 0.0,
+        "strength": (costs.strength(size.strength_games) if size.strength_games > 0 else 0.0)
+        + (costs.strength_slow(size.strength_slow_games) if size.strength_slow_games > 0 else 0.0),
+        "report": costs.report if report else 0.0,
+    }
+    parts["total"] = sum(parts.values())
+    return parts
+
+
+def games_key(config) -> tuple:
+    return (config.game, config.rules, config.seat_policies, config.threads)
+
+
+def games_cost(config, *, clock: Clock = now, cap: int | None = None) -> Timed:
+    """The cost of playing ``config``'s games as a run does: in chunks, records written to Parquet, summary made.
+
+    Kept per (game, rules, seats, threads) for the life of the process.
+    The timed call's result is the summary of its games.
+    """
+    key = games_key(config)
+    if key not in _GAMES_COSTS:
+        from sim.runner import IN_PROCESS, GamesPlayed
+
+        with tempfile.TemporaryDirectory(prefix="lvsim-estimate-") as tmp:
+            path = Path(tmp) / "records.parquet"
+
+            def play(n: int) -> dict[str, Any]:
+                one = replace(config, games=n)
+                with GamesPlayed(one, path) as played:
+                    played.play(0, n, IN_PROCESS)
+                return played.summary()
+
+            _GAMES_COSTS[key] = calibrate(play, cap or config.games, clock=clock)
+    return _GAMES_COSTS[key]
+
+
+def extra_costs(config, *, clock: Clock = now) -> tuple[Cost, Cost, Cost]:
+    """Costs of the skill gap (per deal), the fast strength profile (per game) and its slow policy (per game).
+
+    The duels and profiles seat their own policies, and a rule change moves
+    their speed far less than the noise of timing them: kept per (game,
+    player count, rounds, threads) for the life of the process.
+    """
+    size = RunSize.of(config)
+    parts = (size.deals > 0, size.strength_games > 0, size.strength_slow_games > 0)
+    key = (config.game, config.players, getattr(config.rules, "rounds", None), config.threads, parts)
+    if key not in _EXTRA_COSTS:
+        from sim.duel import skill_gap
+        from sim.runner import strength_profile
+
+        game = config.game_spec
+        gap = Cost()
+        if size.deals > 0:
+            gap = calibrate(lambda n: skill_gap(game, config.rules, n, config.seed, threads=config.threads),
+                            size.deals, clock=clock).cost
+        fast = Cost()
+        if size.strength_games > 0:
+            fast = calibrate(lambda n: strength_profile(config, n, 0), size.strength_games, start=16,
+                             clock=clock).cost
+        slow = Cost()
+        if size.strength_slow_games > 0:
+            slow = calibrate(lambda n: strength_profile(config, 0, n), size.strength_slow_games,
+                             clock=clock).cost
+        _EXTRA_COSTS[key] = (gap, fast, slow)
+    return _EXTRA_COSTS[key]
+
+
+def report_seconds(config, *, clock: Clock = now) -> float:
+    """Seconds of a run's HTML report: one written for a small run of ``config`` in a scratch directory.
+
+    The report is drawn from the tallies, not the records: its time hardly
+    depends on the games or on who plays them, so the small run is played
+    at random (a slow policy would make the estimate as long as the run).
+    Nor does the player count change it much: kept per (game, one policy or
+    several) for the life of the process.
+    """
+    several = len(set(config.seat_policies)) > 1
+    key = (config.game, several)
+    if key not in _REPORT_SECONDS:
+        from sim.runner import run, write_report_or_say_how
+
+        seats = ["random"] * (config.players - 1) + ["greedy"] if several else "random"
+        small = replace(config, seats=seats, games=512, skill_gap_games=min(config.skill_gap_deals, 1),
+                        strength_games=min(config.strength_sizes[0], 16) if config.strength_sizes[0] else 0,
+                        strength_slow_games=min(config.strength_sizes[1], 1) if config.strength_sizes[1] else 0)
+        with tempfile.TemporaryDirectory(prefix="lvsim-estimate-") as tmp:
+            out = Path(tmp) / "run"
+            run(small, out=out, progress=False, report=False)
+            began = clock()  # the first report of a process sets up the plotting, as the run's will
+            write_report_or_say_how(out)
+            _REPORT_SECONDS[key] = clock() - began
+    return _REPORT_SECONDS[key]
+
+
+def run_costs(config, *, report: bool = True, clock: Clock = now) -> RunCosts:
+    gap, fast, slow = extra_costs(config, clock=clock)
+    return RunCosts(games_cost(config, clock=clock).cost, gap, fast, slow,
+                    report_seconds(config, clock=clock) if report else 0.0)
+
+
+def plan_run(config, *, report: bool = True, clock: Clock = now) -> dict[str, Any]:
+    """What ``lvsim run`` would play and about how long it takes; writes nothing."""
+    size = RunSize.of(config)
+    parts = run_seconds(size, run_costs(config, report=report, clock=clock), report=report)
+    low, high = band(parts["total"])
+    return {"name": config.name, "game": config.game, "players": config.players, "seats": list(config.seat_policies),
+            "games": size.games, "skill_gap_deals": size.deals, "strength_games": size.strength_games,
+            "strength_slow_games": size.strength_slow_games, "parts": parts, "seconds": [low, high]}
+
+
+def run_plan_text(plan: Mapping[str, Any]) -> str:
+    p = plan["parts"]
+    lines = [f"Run {plan['name']}: {plan['game']}, {plan['players']} players ({', '.join(dict.fromkeys(plan['seats']))}), "
+             f"{plan['games']:,} games"]
+    lines.append(f"games       {seconds_text(p['games'])}")
+    if plan["skill_gap_deals"]:
+        lines.append(f"skill gap   {seconds_text(p['skill_gap'])} ({plan['skill_gap_deals']:,} deals of each duel)")
+    if plan["strength_games"] or plan["strength_slow_games"]:
+        lines.append(f"strength    {seconds_text(p['strength'])} ({plan['strength_games']:,} games per profile policy, "
+                     f"{plan['strength_slow_games']:,} with the slow one)")
+    if p["report"]:
+        lines.append(f"report      {seconds_text(p['report'])}")
+    low, high = plan["seconds"]
+    lines += ["", f"About {span_text(low, high)} in this process on this machine. Nothing was written."]
+    return "\n".join(lines)

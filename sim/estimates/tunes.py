@@ -1,0 +1,241 @@
+"""What a tune costs: how many evaluations it plays at each number of games, what each costs at each
+setting, and which targets its games resolve; ``lvsim tune --dry-run``.
+
+A tune is read through what it offers (its settings, targets, ``evaluate``,
+``halving``...), so this module imports nothing of ``sim.tune``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any, Mapping, Sequence
+
+from sim.estimates.costs import Clock, Cost, Timed, band, calibrate, kept, now, seconds_text, span_text
+from sim.estimates.resolution import RESOLVING_SHARE, Z95, Resolution, resolution, resolution_lines, target_spread
+from sim.estimates.runs import RunSize, report_seconds, run_costs, run_seconds
+
+# What the search spends per candidate beyond its games, per value searched: the sampler's ask and
+# tell and the journal (measured on this machine: about 35 ms a trial with 10 values, at 150 trials).
+TRIAL_SECONDS_PER_DIM = 0.0035
+_EVALUATION_COSTS: dict[tuple, Timed] = kept()
+
+
+@dataclass(frozen=True)
+class Evaluations:
+    """How many evaluations (one candidate at every setting) a tune plays at each number of games.
+
+    ``low`` and ``high`` map games -> evaluations: about the least and the
+    most the tune can play; ``likely`` the most to expect: one finalist
+    replayed up to ``max_games`` (it sits on a target's edge), the others
+    stopping once their targets are decided.
+    """
+
+    low: dict[int, int]
+    likely: dict[int, int]
+    high: dict[int, int]
+
+    def games(self, which: str) -> int:
+        return sum(g * n for g, n in getattr(self, which).items())
+
+
+def _add(counts: dict[int, int], games: int, n: int) -> None:
+    if n > 0:
+        counts[games] = counts.get(games, 0) + n
+
+
+def tune_games(*, budget: int, domain: int, games: int, max_games: int, finalists: int, dims: int,
+               halving: int, final_growth: int, decided_games: int | None = None) -> Evaluations:
+    """The evaluations of a tune by games: search, simplification, successive halving and the final replay.
+
+    ``domain`` is how many distinct candidates exist; ``dims`` the values
+    searched (the simplification tries each changed value back towards the
+    base's, twice at most per value and finalist in the count of the
+    ``high`` end); ``decided_games`` the games at which a target's
+    interval is narrow enough to be decided for a candidate that is not on
+    its edge (None: the first final replay decides).
+    """
+    searched = min(budget, domain)
+    # The simplified candidates join the searched ones in the halving: none, each changed value of each
+    # finalist tried once, and once more a step towards the base's.
+    simplified = {"low": 0, "likely": finalists * dims, "high": finalists * 2 * dims}
+    out = {}
+    for end, extra in simplified.items():
+        counts: dict[int, int] = {}
+        _add(counts, games, searched + extra)
+        n, g = searched + extra, games
+        while n > finalists and g * halving <= max_games:
+            n = max(finalists, math.ceil(n / halving))
+            g *= halving
+            _add(counts, g, n)
+        kept = min(n, finalists)
+        # The finalists and the base rules (unless the base is a finalist) on the fresh seed, each replayed
+        # with more games until its targets are decided: one in a target's middle half at ``decided_games``,
+        # one on a target's edge (a finalist met the targets on the search's deals, often only just) at
+        # ``max_games``.
+        steps = [min(max_games, g * final_growth ** k) for k in range(_growth_steps(g, max_games, final_growth))]
+        decided_steps = []
+        for step in steps:
+            decided_steps.append(step)
+            if decided_games is None or step >= decided_games:
+                break
+        if end == "high":
+            for step in steps:
+                _add(counts, step, finalists + 1)
+        else:
+            for step in decided_steps:
+                _add(counts, step, kept + 1)
+            if end == "likely":
+                for step in steps[len(decided_steps):]:
+                    _add(counts, step, 1)
+        out[end] = counts
+    low, likely, high = out["low"], out["likely"], out["high"]
+    return Evaluations(low, likely, high)
+
+
+def _growth_steps(games: int, max_games: int, growth: int) -> int:
+    k = 1
+    while games * growth ** (k - 1) < max_games:
+        k += 1
+    return k
+
+
+def tune_seconds(evaluations: Evaluations, costs: Sequence[Cost], *, report: float = 0.0,
+                 trial: float = 0.0) -> dict[str, float]:
+    """Seconds at each end: every evaluation costs the sum over the settings of each setting's cost at its games.
+
+    ``report`` is the balance report's seconds; ``trial`` what the search
+    spends per candidate beyond its games (the sampler, the stored file).
+    """
+    def total(counts: Mapping[int, int]) -> float:
+        return sum(n * (sum(c(g) for c in costs) + trial) for g, n in counts.items()) + report
+
+    return {"low": total(evaluations.low), "likely": total(evaluations.likely), "high": total(evaluations.high)}
+
+
+def evaluation_cost(tune, players: int, policy: str, *, clock: Clock = now) -> Timed:
+    """The cost of one evaluation of a candidate at one setting (its games and the skill-gap duels its targets name).
+
+    Timed on the base rules at growing games, up to the tune's; the timed
+    call's result is the evaluation's row. Kept for the life of the process.
+    """
+    import json
+
+    key = (json.dumps(tune.definition(), sort_keys=True, default=str), tune.base.threads, players, policy)
+    if key not in _EVALUATION_COSTS:
+        values = tune.base_values()
+        _EVALUATION_COSTS[key] = calibrate(
+            lambda n: tune.evaluate(values, players, policy, n, tune.seed), tune.games, start=2 * players,
+            clock=clock)
+    return _EVALUATION_COSTS[key]
+
+
+def tune_resolution(tune, *, clock: Clock = now) -> list[Resolution]:
+    """For each two-sided target and setting: one standard error at the search's games against the target's width."""
+    out = []
+    for players, policy in tune.settings:
+        timed = evaluation_cost(tune, players, policy, clock=clock)
+        for t in tune.targets:
+            if t.low is None or t.high is None:
+                continue  # a bare bound has no width to resolve
+            spread = target_spread(t, timed.result, players, timed.games)
+            if spread is not None:
+                out.append(resolution(getattr(t, "label", t.metric), f"{players} players, {policy}", t.high - t.low,
+                                      spread, tune.games))
+    return out
+
+
+def _decided_games(tune, rows: Mapping[tuple[int, str], Timed]) -> int | None:
+    """The games at which every target's 95% half-width is a quarter of its width (a candidate in its middle half
+    is decided), at the slowest-resolving setting; None when no target can say."""
+    need = None
+    for (players, _), timed in rows.items():
+        for t in tune.targets:
+            spread = target_spread(t, timed.result, players, timed.games)
+            if t.low is None or t.high is None:
+                continue  # a bare bound is decided as soon as the interval clears it: no width says when
+            width = t.high - t.low
+            if spread is None or width <= 0:
+                continue
+            n = spread.games_for(RESOLVING_SHARE * width / Z95)
+            need = n if need is None else max(need, n)
+    return need
+
+
+def _report_configs(tune, games: int) -> list:
+    """The runs of the tune's balance report: one per setting the tune reports, else one at the base's setting."""
+    values = tune.base_values()
+    return [replace(tune.config(values, players, policy, name=f"{tune.name}-best"), games=games)
+            for players, policy in tune.report_settings()]
+
+
+def plan_tune(tune, *, calibrate_costs: bool = True, report: bool = True, report_games: int | None = None,
+              clock: Clock = now) -> dict[str, Any]:
+    """What a tune would play, about how long it takes and which targets its games can resolve; writes nothing."""
+
+    rows = {s: evaluation_cost(tune, *s, clock=clock) for s in tune.settings} if calibrate_costs else {}
+    decided = _decided_games(tune, rows) if rows else None
+    counts = tune_games(budget=tune.budget, domain=tune.domain_size(), games=tune.games, max_games=tune.max_games,
+                        finalists=tune.finalists, dims=len(tune.dims), halving=tune.halving,
+                        final_growth=tune.final_growth, decided_games=decided)
+    report_games = (report_games or tune.games) if report else 0
+    plan: dict[str, Any] = {
+        "name": tune.name, "game": tune.base.game, "seed": tune.seed, "budget": tune.budget,
+        "settings": [tune.setting_name(p, pol) for p, pol in tune.settings],
+        "games_per_setting": {"low": counts.games("low"), "likely": counts.games("likely"),
+                              "high": counts.games("high"), "report": report_games},
+        "evaluations": {k: {str(g): n for g, n in sorted(getattr(counts, k).items())}
+                        for k in ("low", "likely", "high")},
+        "seconds": None, "worst_seconds": None, "resolution": [],
+    }
+    if not rows:
+        return plan
+    report_s = 0.0
+    if report:
+        for config in _report_configs(tune, report_games):
+            report_s += run_seconds(RunSize.of(config), run_costs(config, clock=clock))["total"]
+            report_s += report_seconds(config, clock=clock)  # tune.html, drawn as a run's report is
+    seconds = tune_seconds(counts, [r.cost for r in rows.values()], report=report_s,
+                           trial=TRIAL_SECONDS_PER_DIM * len(tune.dims))
+    low, high = band(seconds["low"], seconds["likely"])
+    plan["seconds"] = [low, high]
+    plan["worst_seconds"] = band(seconds["high"])[1]
+    plan["report_seconds"] = report_s
+    plan["costs"] = {tune.setting_name(p, pol): rows[(p, pol)].cost.as_dict() for p, pol in tune.settings}
+    plan["resolution"] = [r.as_dict() for r in tune_resolution(tune, clock=clock)]
+    return plan
+
+
+def tune_plan_text(tune, plan: Mapping[str, Any]) -> str:
+    g = plan["games_per_setting"]
+    skill = any(t.metric.startswith("skill_gap_") for t in tune.targets)
+    lines = [
+        f"Tune {tune.name}: {tune.game.title}, {len(tune.dims)} values searched, {len(tune.targets)} targets, "
+        f"seed {tune.seed}",
+        f"judged at: {'; '.join(plan['settings'])}",
+        "",
+        f"search      {tune.budget:,} candidates x {tune.games:,} games (fewer if the domain is smaller)",
+        f"simplify    none to {tune.finalists * 2 * len(tune.dims):,} candidates x {tune.games:,} games "
+        "(each changed value of the best put back towards the base's)",
+        f"halving     the best third, three times the games, same deals, until {tune.finalists} remain",
+        f"final       the finalists and the base on a fresh seed, the games x{tune.final_growth} until every target "
+        f"is decided (at most {tune.max_games:,})",
+        f"in all      {g['low']:,} to {g['likely']:,} games per setting"
+        + (f" ({g['high']:,} if every finalist's replay reaches {tune.max_games:,})" if g["high"] > g["likely"] else ""),
+        f"report      {g['report']:,} games of the recommended rules, with skill gap and strength profile",
+    ]
+    if skill:
+        lines.append("skill gap   every evaluation also plays the skill-gap duels the targets name, on about its "
+                     "games (timed with them)")
+    found = [Resolution(**{**{k: r[k] for k in ("metric", "setting", "width", "games", "games_needed")},
+                           "se": r["standard_error"]}) for r in plan.get("resolution", [])]
+    res = resolution_lines(found)
+    if res:
+        lines += [""] + res
+    if plan["seconds"] is not None:
+        low, high = plan["seconds"]
+        worst = plan.get("worst_seconds")
+        more = (f"; up to {seconds_text(worst)} if a finalist sits on a target's edge and its replay grows to "
+                f"{tune.max_games:,} games") if worst is not None and seconds_text(worst) != seconds_text(high) else ""
+        lines += ["", f"About {span_text(low, high)} in this process on this machine{more}. Nothing was written."]
+    return "\n".join(lines)
