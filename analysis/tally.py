@@ -51,6 +51,11 @@ class MergeableTally:
         """The tally of one batch of game records."""
         raise NotImplementedError
 
+    @classmethod
+    def of_source(cls, source):
+        """The tally itself, or the tally of per-game records (a notebook's)."""
+        return source if isinstance(source, cls) else cls.of(source)
+
     @property
     def shape(self) -> tuple[int, ...]:
         return tuple(getattr(self, name) for name in self.SHAPE)

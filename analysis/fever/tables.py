@@ -18,9 +18,7 @@ from analysis.fever.summary import Tally
 SECONDS_PER_TURN = (10, 15, 20, 30)
 
 
-def tally_of(source: Tally | Mapping[str, np.ndarray]) -> Tally:
-    """The tally itself, or the tally of per-game records."""
-    return source if isinstance(source, Tally) else Tally.of(source)
+tally_of = Tally.of_source  # the tally itself, or the tally of per-game records
 
 
 def win_share_by_seat(source) -> pd.DataFrame:

@@ -17,7 +17,7 @@ with the number of games. Every estimate comes with a 95% interval in
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -33,9 +33,7 @@ TRAJECTORY_QUANTILES = (5, 25, 50, 75, 95)
 END_REASONS = ("a seat ran out in this round", "a seat ran out earlier and played on", "nobody ran out")
 
 
-def tally_of(source: ReportTally | Mapping[str, np.ndarray]) -> ReportTally:
-    """The report tally itself, or the tally of per-game records."""
-    return source if isinstance(source, ReportTally) else ReportTally.of(source)
+tally_of = ReportTally.of_source  # the tally itself, or the tally of per-game records
 
 
 def _interval_row(mean: float, low: float, high: float) -> dict:

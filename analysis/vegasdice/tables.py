@@ -16,7 +16,7 @@ interval in ``low``/``high`` columns:
 from __future__ import annotations
 
 import math
-from typing import Mapping, Sequence
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -29,9 +29,7 @@ from analysis.vegasdice.summary import Tally
 QUANTILES = (5, 25, 50, 75, 95)
 
 
-def tally_of(source: Tally | Mapping[str, np.ndarray]) -> Tally:
-    """The tally itself, or the tally of per-game records."""
-    return source if isinstance(source, Tally) else Tally.of(source)
+tally_of = Tally.of_source  # the tally itself, or the tally of per-game records
 
 
 def win_share_by_seat(source) -> pd.DataFrame:
