@@ -26,12 +26,18 @@ GAMES_PER_CHUNK = 4096
 @njit(cache=True)
 def play_chunk_nb(
     seed, first_game, lo, hi, scalars, deck, policy_ids, policy_params,
-    pub, rngs, cards, hands,  # scratch, reused across the chunk's games
     out_game, out_points, out_win, out_margin, out_leader, out_card, out_high, out_scored,
 ):
-    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``."""
+    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``.
+
+    Scratch is allocated once here and reset per game; ``rngs[stream]`` is each stream's state.
+    """
     players, rounds, top = scalars[S_PLAYERS], scalars[S_ROUNDS], scalars[S_TOP]
     hand, ties = scalars[S_HAND], scalars[S_TIES]
+    pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
+    rngs = np.zeros((E.STREAM_POLICY + players, 4), dtype=np.uint64)
+    cards = np.zeros(deck.shape[0], dtype=np.int64)
+    hands = np.zeros((players, E.MAX_TOP + 1), dtype=np.int64)  # [seat, value]: cards held
     for i in range(lo, hi):
         game = first_game + i
         for row in range(E.STREAM_POLICY + players):
@@ -95,20 +101,19 @@ def play_games_nb(
     seed, first_game, n_games, chunk, scalars, deck, policy_ids, policy_params,
     out_game, out_points, out_win, out_margin, out_leader, out_card, out_high, out_scored,
 ):
-    players = scalars[S_PLAYERS]
     n_chunks = (n_games + chunk - 1) // chunk
     for ch in prange(n_chunks):
-        pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
-        rngs = np.zeros((E.STREAM_POLICY + players, 4), dtype=np.uint64)
-        cards = np.zeros(deck.shape[0], dtype=np.int64)
-        hands = np.zeros((players, E.MAX_TOP + 1), dtype=np.int64)
         play_chunk_nb(
             seed, first_game, ch * chunk, min(n_games, (ch + 1) * chunk), scalars, deck, policy_ids, policy_params,
-            pub, rngs, cards, hands,
             out_game, out_points, out_win, out_margin, out_leader, out_card, out_high, out_scored,
         )
 
 
 # ``play_games(rules, seed, first_game, n_games, policy_ids, policy_params, threads=None, chunk=None) -> records``
-play_games = BatchKernel(kernel=play_games_nb, layout=LAYOUT, rule_arrays=lambda rules: rules.kernel_args(),
-                         most=GAMES_PER_CHUNK)
+play_games = BatchKernel(
+    # looked up when called, so that a test may run the game loops as Python (tests/conformance)
+    kernel=lambda *args: play_games_nb(*args),
+    layout=LAYOUT,
+    rule_arrays=lambda rules: rules.kernel_args(),
+    most=GAMES_PER_CHUNK,
+)
