@@ -1,0 +1,84 @@
+"""What the commands share: the option types, --game and the cluster options, and the checks of a player
+count given on the command line."""
+
+from __future__ import annotations
+
+import click
+
+from sim.errors import ConfigError
+from sim.games import GAME_IDS
+
+
+class IntRange(click.IntRange):
+    """A whole number within bounds, called an integer in help and refusals ('x' is not a valid integer)."""
+
+    name = "integer"
+
+
+class FloatRange(click.FloatRange):
+    """A number within bounds, called a number in help and refusals ('x' is not a valid number)."""
+
+    name = "number"
+
+
+def game_option(help_text: str, default: str = "lasvegan; `lvsim games` lists them"):
+    """--game ID: the game of a command that reads no config; ``default`` says what no --game means."""
+    return click.option(
+        "--game", "game_id", type=click.Choice(GAME_IDS), default=None, metavar="ID",
+        help=f"{help_text} One of: {', '.join(GAME_IDS)} (default: {default}).",
+    )
+
+
+def _seats_example(game, players: int = 4) -> str:
+    """One seat of the game's default player against weaker seats: ``expert,greedy,greedy,greedy``."""
+    strong = game.default_policy
+    weak = "random" if strong == "greedy" else "greedy"
+    return ",".join([strong] + [weak] * (players - 1))
+
+
+def _game(game_id: str | None):
+    from sim.games import get_game
+
+    return get_game(game_id or "lasvegan", field="--game")
+
+
+def cluster_options(fn):
+    """--workers N / --scheduler ADDRESS: where the games are played (never changes the results)."""
+    fn = click.option(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="Play on the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://10.0.0.5:8786).",
+    )(fn)
+    fn = click.option(
+        "--workers",
+        type=IntRange(1),
+        default=None,
+        help="Play on N local worker processes (a Dask LocalCluster on 127.0.0.1).",
+    )(fn)
+    return fn
+
+
+def _check_seats_carry_over(config: str, players: int) -> None:
+    """Refuse, naming --players, a config whose seat list is one policy per seat of another count."""
+    from sim.config import load_config
+
+    try:
+        own = load_config(config)
+    except ConfigError:
+        return  # wrong at its own count too: the file's error stands
+    if not isinstance(own.seats, str) and len(own.seats) != players:
+        raise ConfigError(
+            "--players", f"the config lists one policy per seat for {own.rules.players} players; give "
+            f"[policies] seats one policy name for every seat, or a list of {players}"
+        )
+
+
+def _rules_for(game, rules: dict, players: int):
+    """The game's rules with ``players`` put in; a count the game does not allow names --players."""
+    try:
+        return game.Rules.from_mapping({**rules, "players": players})
+    except ConfigError as err:
+        if err.field != "rules.players":
+            raise  # another rule that does not hold at this count names itself
+        raise ConfigError("--players", f"{err.problem} for {game.title}") from None

@@ -1,0 +1,171 @@
+"""``lvsim run``, ``lvsim replay`` and ``lvsim bench``: playing games of one config, one script, or the
+jitted core alone."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from sim.cli.common import IntRange, _check_seats_carry_over, _game, _rules_for, cluster_options, game_option
+from sim.cli.group import main
+from sim.config import MAX_GAMES, MAX_SEED
+from sim.errors import ConfigError, ScriptError, counted
+
+# Games `lvsim bench` times by default: a second or so of the fast policies, and of the
+# slow ones (a search per move, tens of games a second) a minute, not a day.
+BENCH_GAMES = 1_000_000
+BENCH_GAMES_SLOW = 1_000
+
+
+@main.command()
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.option("--games", type=IntRange(1, MAX_GAMES), default=None, help="Games to play (overrides run.games).")
+@click.option("--seed", type=IntRange(0, MAX_SEED), default=None, help="Base seed (overrides run.seed).")
+@click.option(
+    "--players",
+    type=IntRange(1),
+    default=None,
+    help="Player count (overrides rules.players; the rules are checked again for it).",
+)
+@click.option(
+    "--threads",
+    type=IntRange(1),
+    default=None,
+    help="Worker threads (overrides run.threads; default: all cores). Never changes the results.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Results directory; must be new or empty (default: reports/<config name>-<timestamp>/).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object instead of a table.")
+@click.option("--dry-run", is_flag=True, help="Say what would be played and the estimated time; play and write nothing.")
+@cluster_options
+def run(config, games, seed, players, threads, out, as_json, dry_run, workers, scheduler):
+    """Play the games of CONFIG, print a summary and write the results.
+
+    CONFIG is a TOML experiment file; its `game` says which game (default:
+    configs/default.toml, the rulebook Las Vegan at 4 players). The results
+    directory gets the per-game records (records.parquet), the resolved
+    config (config.toml), the summary (summary.json), the report's tallies
+    (tally.json), what is needed to reproduce the run (meta.json) and the
+    HTML report (report.html). The results are in place before the report
+    is written: if it fails, `lvsim report DIR` finishes the job.
+    """
+    from sim.cluster import open_cluster
+    from sim.config import default_config, load_config
+    from sim.runner import DEFAULT_OUT
+    from sim.runner import run as run_config
+
+    if config and players is not None:
+        # The file is checked at the count given: a rule may hold only there.
+        try:
+            cfg = load_config(config, players=players)
+        except ConfigError as err:
+            if err.field == "policies.seats":
+                _check_seats_carry_over(config, players)
+            if err.field != "rules.players":
+                raise
+            raise ConfigError("--players", err.problem) from None  # the count is the option's, not the file's
+    else:
+        cfg = load_config(config) if config else default_config()
+        if players is not None:
+            _rules_for(cfg.game_spec, cfg.rules.to_dict(), players)  # a bad count names --players
+            cfg = cfg.with_overrides(players=players)
+    cfg = cfg.with_overrides(games=games, seed=seed, threads=threads)
+    if dry_run:
+        from sim.estimates import plan_run, run_plan_text
+
+        plan = plan_run(cfg)
+        click.echo(json.dumps(plan) if as_json else run_plan_text(plan))
+        return
+    import time
+
+    with open_cluster(workers=workers, scheduler=scheduler) as cluster:
+        started = time.perf_counter()
+        results = run_config(cfg, out=DEFAULT_OUT if out is None else out, cluster=cluster)
+        wall = time.perf_counter() - started
+    if as_json:
+        click.echo(json.dumps(results.summary))
+        return
+    click.echo(cfg.game_spec.summary_table({**results.summary, "wall_seconds": wall}))
+    files = ", ".join(sorted(p.name for p in results.out_dir.iterdir()))
+    click.echo(f"\nResults in {results.out_dir}/ ({files})")
+    report = results.out_dir / "report.html"
+    if report.is_file():
+        took = f" (written in {results.report_seconds:.1f} s)" if results.report_seconds is not None else ""
+        click.echo(f"Report: {report}{took}")
+
+
+@main.command()
+@click.argument("script", type=click.Path(dir_okay=False))
+@game_option("The game the script is a game of.")
+def replay(script, game_id):
+    """Play the hand-scripted game in SCRIPT (JSON) and print its trace as JSON.
+
+    For Las Vegan the script gives, for each round, the machines, token
+    faces, hands and every card played and token placed; for Las Vegas
+    (--game vegas-dice) the bill pile and every roll and value chosen; for
+    $ Fever (--game fever) the deck's order and every turn's double, play
+    and keep. The reference engine checks every move against the rules. An
+    illegal or inconsistent script exits with code 2 and one line naming
+    where and which rule. docs/replay.md gives every schema.
+    """
+    game = _game(game_id)
+    try:
+        trace = game.replay_path(script)
+    except (ConfigError, ScriptError) as err:
+        other = _game_replaying(script, game)
+        if other is None:
+            raise
+        raise ScriptError(f"{err} (it is a script of {other.title}: give --game {other.id})") from None
+    click.echo(json.dumps(trace))
+
+
+def _game_replaying(script: str, refused_by):
+    """The other game whose replay takes the script ``refused_by`` refused (a --game left out), else None."""
+    from sim.games import all_games
+
+    for game in all_games():
+        if game.id == refused_by.id:
+            continue
+        try:
+            game.replay_path(script)
+        except Exception:  # noqa: BLE001  (any refusal: not this game's script either)
+            continue
+        return game
+    return None
+
+
+@main.command()
+@game_option("The game to time.")
+@click.option("--players", type=IntRange(1), default=4, show_default=True, help="Player count.")
+@click.option("--policy", default=None,
+              help="Policy for every seat (e.g. random, greedy; default: the game's default player, "
+              "expert for Las Vegan).")
+@click.option("--games", type=IntRange(1), default=None,
+              help=f"Games to time (default: {BENCH_GAMES:,}, or {BENCH_GAMES_SLOW:,} with a slow policy such as "
+              "lookahead or montecarlo; at most 20,000,000: their records are held in memory).")
+@click.option("--threads", type=IntRange(1), default=None, help="Threads (default: all cores).")
+@click.option("--seed", type=IntRange(0, 2**64 - 1), default=1, show_default=True, help="Base seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
+def bench(game_id, players, policy, games, threads, seed, as_json):
+    """Time the jitted core alone on the rulebook rules of --game: no file output, compilation excluded."""
+    from sim.bench import bench_core
+
+    game = _game(game_id)
+    rules = _rules_for(game, {}, players)
+    policy = game.default_policy if policy is None else policy
+    if games is None:
+        games = BENCH_GAMES_SLOW if game.is_slow([policy]) else BENCH_GAMES
+    result = bench_core(game, rules, policy=policy, games=games, threads=threads, seed=seed)
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        click.echo(
+            f"{game.title}: {counted(result['games'], 'game')} at {counted(players, 'player')} ({policy}), "
+            f"{result['threads']} thread{'' if result['threads'] == 1 else 's'}: "
+            f"{result['seconds']:.2f} s, {result['games_per_second']:,.0f} games/s"
+        )

@@ -1,0 +1,165 @@
+"""``lvsim sweep`` and ``lvsim tune``: many rule sets on the same deals, and the search for the smallest
+change that meets a designer's targets."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from sim.cli.common import FloatRange, IntRange, cluster_options
+from sim.cli.group import main
+from sim.config import MAX_GAMES, MAX_SEED
+
+
+@main.command()
+@click.argument("sweep_file", metavar="SWEEP", type=click.Path(dir_okay=False))
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Sweep directory: new, empty, or that of an interrupted sweep to resume "
+    "(default: reports/<sweep name>-<timestamp>/).",
+)
+@click.option("--games", type=IntRange(1, MAX_GAMES), default=None,
+              help="Games per cell (overrides run.games of every cell).")
+@click.option("--seed", type=IntRange(0, MAX_SEED), default=None, help="Seed of every cell (overrides run.seed).")
+@click.option(
+    "--threads", type=IntRange(1), default=None, help="Threads (overrides run.threads). Never changes the results."
+)
+@cluster_options
+@click.option("--dry-run", is_flag=True, help="List the cells and the estimated time; play and write nothing.")
+@click.option(
+    "--target-ci",
+    type=FloatRange(0, min_open=True),
+    default=None,
+    metavar="X",
+    help="Add games to each cell until its first-player advantage's 95% interval is at most ±X (e.g. 0.005).",
+)
+@click.option(
+    "--max-games",
+    type=IntRange(1, MAX_GAMES),
+    default=None,
+    help="With --target-ci: the most games a cell may play (default: 10 times its games).",
+)
+@click.option(
+    "--target-metric",
+    default=None,
+    metavar="METRIC",
+    help="With --target-ci: the metric whose interval is narrowed (default: first_player_advantage; "
+    "e.g. worst_seat_advantage, the seat furthest from its fair share).",
+)
+@click.option(
+    "--sort-by",
+    default="cell",
+    show_default=True,
+    metavar="METRIC",
+    help="Column of sweep.parquet to sort the cells by (e.g. elimination_rate); -METRIC sorts from the largest.",
+)
+@click.option(
+    "--baseline",
+    type=IntRange(0),
+    default=0,
+    show_default=True,
+    metavar="K",
+    help="Cell the paired differences are taken from.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the cells and differences as one JSON object.")
+def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, target_ci, max_games, target_metric,
+          sort_by, baseline, as_json):
+    """Play every cell of the sweep in SWEEP on the same deals and compare them.
+
+    SWEEP is a TOML file: `base = "<config>.toml"` (relative to SWEEP), a
+    [sweep] table of dotted keys and the values to try (the cells are
+    their grid) and/or [[cells]] tables of dotted keys and values. Every
+    cell is checked before anything is played. The sweep directory gets
+    each cell's results (cells/<NNN>/), one row per cell with every metric
+    and its interval (sweep.parquet), the paired differences from the
+    baseline cell (paired.parquet) and the report (sweep.html). Run again
+    with the same --out, an interrupted sweep plays only the missing cells.
+    """
+    from analysis.sweep import sweep_text
+    from sim.cluster import open_cluster
+    from sim.runner import DEFAULT_OUT
+    from sim.sweep import check_options, load_sweep, plan_sweep, plan_text, report_seconds, run_sweep
+
+    swp = load_sweep(sweep_file, games=games, seed=seed, threads=threads)
+    check_options(swp, target_ci=target_ci, max_games=max_games, baseline=baseline, sort_by=sort_by,
+                  target_metric=target_metric)
+    if dry_run:
+        plan = plan_sweep(swp, out, target_ci=target_ci, max_games=max_games, target_metric=target_metric)
+        report = report_seconds(swp)
+        click.echo(json.dumps({"name": swp.name, "seed": swp.seed, "cells": plan, "report_seconds": report})
+                   if as_json else plan_text(swp, plan, report))
+        return
+    with open_cluster(workers=workers, scheduler=scheduler) as cluster:
+        results = run_sweep(
+            swp, DEFAULT_OUT if out is None else out, cluster=cluster, target_ci=target_ci, max_games=max_games,
+            baseline=baseline, sort_by=sort_by, target_metric=target_metric,
+            say=lambda line: click.echo(line, err=True),
+        )
+    if as_json:
+        click.echo(json.dumps(results.to_json()))
+        return
+    click.echo(sweep_text(results.table, results.paired, swp.parameters, game=swp.game, baseline=baseline,
+                          sort_by=sort_by))
+    resumed = f"; {len(results.resumed)} cells were already played" if results.resumed else ""
+    click.echo(f"\nResults in {results.out_dir}/ (sweep.html, sweep.parquet, paired.parquet, cells/){resumed}")
+
+
+@main.command()
+@click.argument("tune_file", metavar="TUNE", type=click.Path(dir_okay=False))
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Tune directory: new, empty, or that of a stopped tune to resume (default: the newest unfinished "
+    "reports/<tune name>-*/ of the same tune, else a new reports/<tune name>-<timestamp>/).",
+)
+@click.option("--budget", type=IntRange(1), default=None, help="Candidates to try (overrides tune.budget).")
+@click.option("--games", type=IntRange(2), default=None,
+              help="Games per candidate, player count and policy at first (overrides tune.games).")
+@click.option("--seed", type=IntRange(0, MAX_SEED), default=None, help="Seed of the search (overrides tune.seed).")
+@click.option(
+    "--threads", type=IntRange(1), default=None, help="Threads (overrides run.threads). Never changes the results."
+)
+@cluster_options
+@click.option("--dry-run", is_flag=True, help="Say what would be played and the estimated time; play and write nothing.")
+@click.option("--metrics", "list_metrics", is_flag=True, help="List the metrics a target may name, and stop.")
+@click.option("--no-report", is_flag=True, help="Write no tune.html and play no balance report of the recommended rules.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result (tune.json) as one JSON object.")
+def tune(tune_file, out, budget, games, seed, threads, workers, scheduler, dry_run, list_metrics, no_report, as_json):
+    """Search the rules for the smallest change to the base config that meets the targets in TUNE.
+
+    TUNE is a TOML file: `base = "<config>.toml"` (relative to TUNE), a
+    [search] table of knobs and their domains (`{ faces = [lo, hi] }` for
+    every integer of a knob, a list of choices, `"rules.tokens[2]"` for one
+    token), a [targets] table of summary metrics (a range `[lo, hi]`, or
+    `{ min = x }`, `{ max = x }`, `{ near = x }`) and a [tune] table
+    (players, policies, budget, games, seed). Every candidate plays the same
+    deals; the best are replayed on a fresh seed until each target is met,
+    missed or the most games allowed. The tune directory gets
+    candidates.parquet, best.toml, tune.json and tune.html. Stopped at any
+    moment, the same command continues where it stopped.
+    """
+    from sim.cluster import open_cluster
+    from sim.runner import DEFAULT_OUT
+    from sim.tune import load_tune, metric_names, plan_text, plan_tune, tune_text
+    from sim.tune import tune as run_tune
+
+    spec = load_tune(tune_file, budget=budget, games=games, seed=seed, threads=threads)
+    if list_metrics:
+        names = metric_names(spec)
+        click.echo(json.dumps(names) if as_json else "\n".join(names))
+        return
+    if dry_run:
+        plan = plan_tune(spec, report=not no_report)
+        click.echo(json.dumps(plan) if as_json else plan_text(spec, plan))
+        return
+    with open_cluster(workers=workers, scheduler=scheduler) as cluster:
+        results = run_tune(spec, DEFAULT_OUT if out is None else out, cluster=cluster, report=not no_report,
+                           say=lambda line: click.echo(line, err=True))
+    if as_json:
+        click.echo(json.dumps(results.summary, default=str))
+        return
+    click.echo(tune_text(results))
