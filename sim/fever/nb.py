@@ -397,7 +397,8 @@ def play_games_nb(
 # The one Python entry point: ``play_games(rules, seed, first_game, n_games, policy_ids, policy_params,
 # threads=None, chunk=None) -> records`` (see ``sim.batches.BatchKernel``).
 play_games = BatchKernel(
-    kernel=play_games_nb,
+    # looked up when called, so that a test may run the game loops as Python (tests/conformance)
+    kernel=lambda *args: play_games_nb(*args),
     layout=LAYOUT,
     rule_arrays=lambda rules: (
         *rules.kernel_args(), np.array(rules.symbol_best, dtype=np.int64), rules.machine_patterns, rules.completions,
