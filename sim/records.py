@@ -19,6 +19,11 @@ import numpy as np
 FieldSpec = tuple[tuple[str, ...], type, str]  # dims, dtype, meaning
 
 
+def slice_records(rec: Mapping[str, np.ndarray], sl) -> dict[str, np.ndarray]:
+    """The games ``sl`` of a batch (a slice or an index array along the games axis)."""
+    return {k: v[sl] for k, v in rec.items()}
+
+
 @dataclass(frozen=True)
 class RecordLayout:
     """The record fields of one game and the sizes of their axes under given rules.
@@ -45,6 +50,13 @@ class RecordLayout:
                 arr.fill(-1)
             out[name] = arr
         return out
+
+    def one_game(self, rules) -> dict[str, np.ndarray]:
+        """An empty record of one game: :meth:`empty` without the games axis (the reference engine's record).
+
+        Scalar fields become 0-d arrays, still views into the batch, so ``rec["game"][...] = 3`` fills them.
+        """
+        return {name: arr.reshape(arr.shape[1:]) for name, arr in self.empty(1, rules).items()}
 
     def differences(self, a: Mapping[str, np.ndarray], b: Mapping[str, np.ndarray]) -> list[str]:
         """The fields on which two records of one game disagree (empty: the same game)."""

@@ -8,6 +8,8 @@ the table, seats 0 to players - 1.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 
 from sim.records import RecordLayout
@@ -45,13 +47,6 @@ LAYOUT = RecordLayout(
 )
 
 
-class _Shape:
-    """The numbers the record shapes depend on, for callers that have no Rules at hand."""
-
-    def __init__(self, players: int, patterns: int):
-        self.players, self.patterns = players, patterns
-
-
 def empty_records(n_games: int, players: int, patterns: int) -> dict[str, np.ndarray]:
     """Preallocated batch: zeros, and -1 where -1 means 'nobody'."""
-    return LAYOUT.empty(n_games, _Shape(players, patterns))
+    return LAYOUT.empty(n_games, SimpleNamespace(players=players, patterns=patterns))

@@ -33,7 +33,7 @@ from sim import reference
 from sim.fever import enums as E
 from sim.fever import policies as jitted
 from sim.fever.params import MAX_REDEALS, Rules
-from sim.fever.records import empty_records
+from sim.fever.records import LAYOUT
 from sim.reference import IllegalMove, PlayLoop
 from sim.rng import Stream
 
@@ -546,18 +546,11 @@ def play_out(rules: Rules, table: Stream, streams: Sequence[Stream], policies: S
     return state
 
 
-def play_game(rules: Rules, seed: int, game: int, policies: Sequence[Policy] | None = None, trace: bool = False):
-    """Play game number ``game`` of ``seed``: its records (and its trace when asked), see
-    :meth:`sim.reference.PlayLoop.play_game`."""
-    return PLAY_LOOP.play_game(rules, seed, game, policies, trace)
-
-
 def game_records(state: GameState, game: int) -> dict[str, np.ndarray]:
     """The per-game record of a finished game, shaped as ``records.RECORD_FIELDS`` without the games axis."""
     rules = state.rules
     players = rules.players
-    batch = empty_records(1, players, rules.patterns)
-    rec = {name: arr.reshape(arr.shape[1:]) for name, arr in batch.items()}
+    rec = LAYOUT.one_game(rules)
     turns = state.turns
     rec["game"][...] = game
     rec["winner"][...] = -1 if state.winner is None else state.winner
@@ -647,3 +640,4 @@ PLAY_LOOP = PlayLoop(
     records=game_records,
     trace=game_trace,
 )
+play_game = PLAY_LOOP.play_game  # (rules, seed, game, policies=None, trace=False) -> records [, trace]

@@ -8,11 +8,12 @@ round. A batch is a dict of arrays with one leading axis of games.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
-import pandas as pd
 
 from sim.lasvegan import enums as E
-from sim.records import RecordLayout
+from sim.records import RecordLayout, slice_records  # slice_records: re-exported for this game's callers
 
 RECORD_FIELDS: dict[str, tuple[tuple[str, ...], type, str]] = {
     "game": ((), np.int64, "game index (the seed's counter)"),
@@ -49,33 +50,17 @@ LAYOUT = RecordLayout(
 )
 
 
-class _Shape:
-    """The two numbers Las Vegan's record shapes depend on, for callers that have no Rules at hand."""
-
-    def __init__(self, players: int, rounds: int):
-        self.players, self.rounds = players, rounds
+concat_records = LAYOUT.concat
+records_to_frame = LAYOUT.to_frame  # one row per game, one flat column per record cell (``delta_r0_s2``)
 
 
 def field_shape(name: str, players: int, rounds: int) -> tuple[int, ...]:
-    return LAYOUT.field_shape(name, _Shape(players, rounds))
+    return LAYOUT.field_shape(name, SimpleNamespace(players=players, rounds=rounds))
 
 
 def empty_records(n_games: int, players: int, rounds: int) -> dict[str, np.ndarray]:
     """Preallocated batch: zeros, and -1 where -1 means 'nothing'."""
-    return LAYOUT.empty(n_games, _Shape(players, rounds))
-
-
-def concat_records(batches: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    return LAYOUT.concat(batches)
-
-
-def slice_records(rec: dict[str, np.ndarray], sl) -> dict[str, np.ndarray]:
-    return {k: v[sl] for k, v in rec.items()}
-
-
-def records_to_frame(rec: dict[str, np.ndarray]) -> pd.DataFrame:
-    """One row per game, one flat column per record cell (``delta_r0_s2``)."""
-    return LAYOUT.to_frame(rec)
+    return LAYOUT.empty(n_games, SimpleNamespace(players=players, rounds=rounds))
 
 
 def field_columns(name: str, players: int, rounds: int) -> list[str]:
@@ -85,4 +70,4 @@ def field_columns(name: str, players: int, rounds: int) -> list[str]:
     field's array: reading a few fields of a large Parquet file this way
     skips every other column.
     """
-    return LAYOUT.field_columns(name, _Shape(players, rounds))
+    return LAYOUT.field_columns(name, SimpleNamespace(players=players, rounds=rounds))

@@ -31,7 +31,7 @@ from sim.errors import shown
 from sim.lasvegan import enums as E
 from sim.lasvegan import policies as jitted_policies
 from sim.lasvegan.params import PAYOUT_ORDERS, Rules, machine_name
-from sim.lasvegan.records import empty_records
+from sim.lasvegan.records import LAYOUT
 from sim.reference import IllegalMove, PlayLoop
 from sim.rng import Stream
 
@@ -782,18 +782,10 @@ def play_out(rules: Rules, table: Stream, streams: Sequence[Stream], policies: S
     return state
 
 
-def play_game(rules: Rules, seed: int, game: int, policies: Sequence[Policy] | None = None, trace: bool = False):
-    """Play game number ``game`` of ``seed``: its records (and its trace when asked), see
-    :meth:`sim.reference.PlayLoop.play_game`."""
-    return PLAY_LOOP.play_game(rules, seed, game, policies, trace)
-
-
 def game_records(state: GameState, game: int) -> dict[str, np.ndarray]:
     """The per-game record of a finished game, shaped as ``records.RECORD_FIELDS`` without the games axis."""
     rules = state.rules
-    batch = empty_records(1, rules.players, rules.rounds)
-    # drop the games axis; scalar fields become 0-d arrays, still views into the batch
-    rec = {name: arr.reshape(arr.shape[1:]) for name, arr in batch.items()}
+    rec = LAYOUT.one_game(rules)
     rec["game"][...] = game
     rec["final_cabbages"][:] = state.cabbages
     rec["win_share"][:] = win_shares(state.cabbages)
@@ -857,3 +849,4 @@ PLAY_LOOP = PlayLoop(
     records=game_records,
     trace=lambda state: game_trace(state.results, state.winners()),
 )
+play_game = PLAY_LOOP.play_game  # (rules, seed, game, policies=None, trace=False) -> records [, trace]

@@ -9,10 +9,11 @@ dollars. In every played round the money laid out is accounted for:
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
+from types import SimpleNamespace
 
-from sim.records import RecordLayout
+import numpy as np
+
+from sim.records import RecordLayout, slice_records  # slice_records: re-exported for this game's callers
 
 RECORD_FIELDS: dict[str, tuple[tuple[str, ...], type, str]] = {
     "game": ((), np.int64, "game index (the seed's counter)"),
@@ -47,35 +48,19 @@ LAYOUT = RecordLayout(
 )
 
 
-class _Shape:
-    """The numbers Las Vegas's record shapes depend on, for callers that have no Rules at hand."""
-
-    def __init__(self, players: int, rounds: int, casinos: int):
-        self.players, self.rounds, self.casinos = players, rounds, casinos
+concat_records = LAYOUT.concat
+records_to_frame = LAYOUT.to_frame  # one row per game, one flat column per record cell (``won_r0_s2``)
 
 
 def field_shape(name: str, players: int, rounds: int, casinos: int) -> tuple[int, ...]:
-    return LAYOUT.field_shape(name, _Shape(players, rounds, casinos))
+    return LAYOUT.field_shape(name, SimpleNamespace(players=players, rounds=rounds, casinos=casinos))
 
 
 def empty_records(n_games: int, players: int, rounds: int, casinos: int) -> dict[str, np.ndarray]:
     """Preallocated batch: zeros, and -1 where -1 means 'not played'."""
-    return LAYOUT.empty(n_games, _Shape(players, rounds, casinos))
-
-
-def concat_records(batches: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    return LAYOUT.concat(batches)
-
-
-def slice_records(rec: dict[str, np.ndarray], sl) -> dict[str, np.ndarray]:
-    return {k: v[sl] for k, v in rec.items()}
-
-
-def records_to_frame(rec: dict[str, np.ndarray]) -> pd.DataFrame:
-    """One row per game, one flat column per record cell (``won_r0_s2``)."""
-    return LAYOUT.to_frame(rec)
+    return LAYOUT.empty(n_games, SimpleNamespace(players=players, rounds=rounds, casinos=casinos))
 
 
 def field_columns(name: str, players: int, rounds: int, casinos: int) -> list[str]:
     """The flat columns of one field in :func:`records_to_frame`, in C order of its cells."""
-    return LAYOUT.field_columns(name, _Shape(players, rounds, casinos))
+    return LAYOUT.field_columns(name, SimpleNamespace(players=players, rounds=rounds, casinos=casinos))

@@ -34,7 +34,7 @@ from sim.rng import Stream
 from sim.vegasdice import enums as E
 from sim.vegasdice import policies as jitted_policies
 from sim.vegasdice.params import Rules
-from sim.vegasdice.records import empty_records
+from sim.vegasdice.records import LAYOUT
 
 WHITE = "white"  # the fictitious owner of the white dice on a casino
 
@@ -495,17 +495,10 @@ def play_out(rules: Rules, table: Stream, streams: Sequence[Stream], policies: S
     return state
 
 
-def play_game(rules: Rules, seed: int, game: int, policies: Sequence[Policy] | None = None, trace: bool = False):
-    """Play game number ``game`` of ``seed``: its records (and its trace when asked), see
-    :meth:`sim.reference.PlayLoop.play_game`."""
-    return PLAY_LOOP.play_game(rules, seed, game, policies, trace)
-
-
 def game_records(state: GameState, game: int) -> dict[str, np.ndarray]:
     """The per-game record of a finished game, shaped as ``records.RECORD_FIELDS`` without the games axis."""
     rules = state.rules
-    batch = empty_records(1, rules.players, rules.rounds, rules.casinos)
-    rec = {name: arr.reshape(arr.shape[1:]) for name, arr in batch.items()}
+    rec = LAYOUT.one_game(rules)
     money = state.money
     richest = max(money)
     others = sorted(money, reverse=True)[1]
@@ -603,3 +596,4 @@ PLAY_LOOP = PlayLoop(
     records=game_records,
     trace=game_trace,
 )
+play_game = PLAY_LOOP.play_game  # (rules, seed, game, policies=None, trace=False) -> records [, trace]
