@@ -94,12 +94,9 @@ POLICIES = Policies(
     N_POLICY_PARAMS,
 )
 
-# The tables a config's policies are read from, derived from the declarations above.
-POLICY_IDS = POLICIES.ids
-POLICY_SYNTAX = POLICIES.syntax  # how each policy reads in a config: the forms parse_policy accepts
-POLICY_DESCRIPTIONS = POLICIES.descriptions
-parse_policy = POLICIES.parse
-parse_seats = POLICIES.parse_seats
+# What configs, the reference engine and tests read, derived from the declarations above.
+POLICY_IDS, POLICY_SYNTAX, POLICY_DESCRIPTIONS = POLICIES.ids, POLICIES.syntax, POLICIES.descriptions
+parse_policy, parse_seats = POLICIES.parse, POLICIES.parse_seats
 
 
 # --- random ----------------------------------------------------------------
