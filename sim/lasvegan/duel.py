@@ -6,7 +6,7 @@ See ``sim.duel`` for how a duel rotates the seats over the same deals.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Sequence
+from functools import partial
 
 from sim import duel as shared
 from sim.game import SkillDuel
@@ -20,17 +20,10 @@ SKILL_GAP_GAMES = GAME.skill_gap_games
 SKILL_GAP_LOOKAHEAD = GAME.skill_gap_duels[0].policy
 SKILL_GAP_DUELS = tuple(d.name for d in GAME.skill_gap_duels)
 duel_table = shared.duel_table
-
-
-def duel(rules: Rules, seats: Sequence[str], games: int, seed: int, threads: int | None = None,
-         field: str = "--seats", progress: bool = False) -> dict:
-    """:func:`sim.duel.duel` of Las Vegan."""
-    return shared.duel(GAME, rules, seats, games, seed, threads, field, progress)
-
-
-def tournament(rules: Rules, policies: Sequence[str], games: int, seed: int, threads: int | None = None) -> dict:
-    """:func:`sim.duel.tournament` of Las Vegan."""
-    return shared.tournament(GAME, rules, policies, games, seed, threads)
+# :func:`sim.duel.duel` of Las Vegan: (rules, seats, games, seed, threads=None, field="--seats", progress=False)
+duel = partial(shared.duel, GAME)
+# :func:`sim.duel.tournament` of Las Vegan: (rules, policies, games, seed, threads=None)
+tournament = partial(shared.tournament, GAME)
 
 
 def skill_gap(rules: Rules, games: int = SKILL_GAP_GAMES, seed: int = 1, lookahead: str = SKILL_GAP_LOOKAHEAD,

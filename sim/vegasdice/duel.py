@@ -7,19 +7,15 @@ match for as long as the players hold the same numbers of dice.
 
 from __future__ import annotations
 
-from typing import Sequence
+from functools import partial
 
 from sim import duel as shared
 from sim.vegasdice.game import GAME
 from sim.vegasdice.params import Rules
 
 duel_table = shared.duel_table
-
-
-def duel(rules: Rules, seats: Sequence[str], games: int, seed: int, threads: int | None = None,
-         field: str = "--seats", progress: bool = False) -> dict:
-    """:func:`sim.duel.duel` of Las Vegas."""
-    return shared.duel(GAME, rules, seats, games, seed, threads, field, progress)
+# :func:`sim.duel.duel` of Las Vegas: (rules, seats, games, seed, threads=None, field="--seats", progress=False)
+duel = partial(shared.duel, GAME)
 
 
 def skill_gap(rules: Rules, games: int = GAME.skill_gap_games, seed: int = 1, threads: int | None = None) -> dict:
