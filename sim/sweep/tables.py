@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from sim.atomic import write_parquet_atomically
+from sim.config import Config
 from sim.layout import RECORDS_FILE, SUMMARY_FILE
 from sim.sweep.directory import CELLS_DIR, PAIRED_FILE, TABLE_FILE
 from sim.sweep.spec import Cell, Sweep
@@ -25,8 +26,7 @@ def sweep_table(out_dir: Path, sweep: Sweep) -> pd.DataFrame:
         rows.append({"cell": cell.index, **params, "label": cell.label, **summary_row(summary)})
     # Seats and rounds that only some cells have: their columns in seat order
     # among the others (nan for the cells without them), not at the end.
-    widest = max((c.config for c in sweep.cells), key=lambda c: (c.players, c.rules.rounds))
-    columns = ["cell", *sweep.parameters, "label", *metric_columns(widest)]
+    columns = ["cell", *sweep.parameters, "label", *metric_columns(_widest(sweep))]
     # Metrics an empty summary does not have (the skill gap) follow, in order.
     extra = dict.fromkeys(k for row in rows for k in row if k not in set(columns))
     # The skill gap's columns are there even when no cell played its duels (empty), so
@@ -37,6 +37,14 @@ def sweep_table(out_dir: Path, sweep: Sweep) -> pd.DataFrame:
     skill = [c for c in table.columns if c.startswith("skill_gap_")]
     table[skill] = table[skill].astype(float)
     return table
+
+
+def _widest(sweep: Sweep) -> Config:
+    """The config of the cell whose summary has the most columns: the most seats, then the most rounds.
+
+    A game without a round count (no ``rules.rounds``) is ordered by its seats alone.
+    """
+    return max((c.config for c in sweep.cells), key=lambda c: (c.players, getattr(c.rules, "rounds", 0)))
 
 
 def baselines(sweep: Sweep, baseline: int) -> dict[int, int]:
