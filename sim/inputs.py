@@ -39,17 +39,8 @@ def read_text(path: str | os.PathLike, fail: Fail, what: str = "file") -> str:
 
 def read_toml(path: str | os.PathLike, fail: Fail, what: str = "TOML file") -> dict[str, Any]:
     """The mapping of the TOML file at ``path``."""
-    text = read_text(path, fail, what)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise fail(f"not valid TOML: {err}") from None
-    except RecursionError:
-        raise fail(_too_deep()) from None
-    except ValueError as err:  # an integer of more digits than Python converts
-        raise fail(f"not usable TOML ({err})") from None
-    check_depth(data, fail)
-    return data
+    return _parsed(tomllib.loads, read_text(path, fail, what), fail, "TOML", tomllib.TOMLDecodeError,
+                   lambda err: f"not valid TOML: {err}")
 
 
 def read_json(path: str | os.PathLike, fail: Fail, what: str = "JSON file") -> Any:
@@ -58,14 +49,20 @@ def read_json(path: str | os.PathLike, fail: Fail, what: str = "JSON file") -> A
 
 
 def parse_json(text: str, fail: Fail) -> Any:
+    return _parsed(json.loads, text, fail, "JSON", json.JSONDecodeError, lambda err: f"not valid JSON ({err})")
+
+
+def _parsed(loads: Callable[[str], Any], text: str, fail: Fail, kind: str, malformed: type[ValueError],
+            malformed_problem: Callable[[ValueError], str]) -> Any:
+    """``loads(text)``, nested no deeper than :data:`MAX_DEPTH`; whatever goes wrong is one ``fail(problem)``."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise fail(f"not valid JSON ({err})") from None
+        data = loads(text)
+    except malformed as err:
+        raise fail(malformed_problem(err)) from None
     except RecursionError:
         raise fail(_too_deep()) from None
     except ValueError as err:  # an integer of more digits than Python converts
-        raise fail(f"not usable JSON ({err})") from None
+        raise fail(f"not usable {kind} ({err})") from None
     check_depth(data, fail)
     return data
 
