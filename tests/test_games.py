@@ -137,10 +137,11 @@ def test_games_come_from_the_entry_point_group_shipped_ones_first(monkeypatch):
 
     import sim.games
 
-    shipped = [EntryPoint(g, sim.games.ENTRY_POINTS[g].value, sim.games.GROUP) for g in reversed(GAME_IDS)]
+    shipped_order = sim.games.SHIPPED_ORDER
+    shipped = [EntryPoint(g, sim.games.ENTRY_POINTS[g].value, sim.games.GROUP) for g in reversed(shipped_order)]
     extra = EntryPoint("aardvark", "somewhere.game:GAME", sim.games.GROUP)
     monkeypatch.setattr(sim.games, "entry_points", lambda group: [extra, *shipped] if group == sim.games.GROUP else [])
-    assert list(sim.games._registered()) == [*GAME_IDS, "aardvark"]
+    assert list(sim.games._registered()) == [*shipped_order, "aardvark"]
 
 
 def test_two_packages_registering_one_id_are_refused(monkeypatch):
