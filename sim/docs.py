@@ -16,6 +16,12 @@ and ``tests/test_docs.py`` fails until they are:
 
 Only the text between the markers is touched; the rest of a page is
 written by hand.
+
+The pages under ``docs/games/`` are those of the games shipped in this
+repository (their Game in a ``sim.`` module). A game from another package
+keeps its page in its own package; name it to check or rewrite it too:
+
+    python -m sim.docs --check --page highcard=tests/plugins/highcard/README.md
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sim.games import all_games
+from sim.games import GAME_MODULES, get_game
 
 DOCS_GAMES = Path(__file__).resolve().parent.parent / "docs" / "games"
 SECTIONS = ("knobs", "policies")
@@ -41,6 +47,11 @@ def game_doc_tables(game) -> dict[str, str]:
     """Markdown for the page's generated sections: ``{"knobs": ..., "policies": ...}``."""
     described = game.describe()
     return {"knobs": _knobs(described), "policies": _policies(described, getattr(game, "default_policy", None))}
+
+
+def shipped_games() -> list:
+    """The games shipped in this repository, whose pages are under ``docs/games/``."""
+    return [get_game(g) for g, module in GAME_MODULES.items() if module.startswith("sim.")]
 
 
 def page_path(game) -> Path:
@@ -120,9 +131,10 @@ def _replace(text: str, section: str, body: str, where: Path) -> str:
     return pattern.sub(lambda _: f"{start}\n{body}\n{END}", text)
 
 
-def rendered(game) -> tuple[Path, str, str]:
-    """The game's page: its path, its text now and its text with fresh generated sections."""
-    path = page_path(game)
+def rendered(game, path: Path | None = None) -> tuple[Path, str, str]:
+    """The game's page (``path``, else its page under ``docs/games/``): its path, its text now and its text with
+    fresh generated sections."""
+    path = page_path(game) if path is None else Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no page for game {game.id!r}")
     text = path.read_text(encoding="utf-8")
@@ -132,15 +144,20 @@ def rendered(game) -> tuple[Path, str, str]:
     return path, text, fresh
 
 
-def stale_pages() -> list[Path]:
+def _pages(extra: dict[str, Path] | None) -> list[tuple[Path, str, str]]:
+    """Every shipped game's page, then the pages named in ``extra`` (game id -> page of a game of another package)."""
+    return [*(rendered(g) for g in shipped_games()), *(rendered(get_game(g), p) for g, p in (extra or {}).items())]
+
+
+def stale_pages(extra: dict[str, Path] | None = None) -> list[Path]:
     """The game pages whose generated sections differ from what the games declare."""
-    return [path for path, text, fresh in map(rendered, all_games()) if text != fresh]
+    return [path for path, text, fresh in _pages(extra) if text != fresh]
 
 
-def write_pages() -> list[Path]:
+def write_pages(extra: dict[str, Path] | None = None) -> list[Path]:
     """Rewrite every game page's generated sections; the pages that changed."""
     changed = []
-    for path, text, fresh in map(rendered, all_games()):
+    for path, text, fresh in _pages(extra):
         if text != fresh:
             path.write_text(fresh, encoding="utf-8")
             changed.append(path)
@@ -152,12 +169,22 @@ def main(argv: list[str] | None = None) -> int:
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--check", action="store_true", help="exit 1 if a page's generated sections are out of date")
     mode.add_argument("--write", action="store_true", help="rewrite the generated sections")
+    parser.add_argument("--page", action="append", default=[], metavar="GAME=PATH",
+                        help="also the page of a game from another package (repeatable)")
     args = parser.parse_args(argv)
+    extra = {}
+    for entry in args.page:
+        game_id, sep, path = entry.partition("=")
+        if not sep or not path:
+            parser.error(f"--page {entry!r}: write GAME=PATH")
+        if game_id not in GAME_MODULES:
+            parser.error(f"--page {entry!r}: no game {game_id!r} is registered")
+        extra[game_id] = Path(path)
     if args.write:
-        for path in write_pages():
+        for path in write_pages(extra):
             print(f"rewrote {path}")
         return 0
-    stale = stale_pages()
+    stale = stale_pages(extra)
     for path in stale:
         print(f"{path}: out of date; run `python -m sim.docs --write`", file=sys.stderr)
     return 1 if stale else 0
