@@ -276,3 +276,32 @@ BAD_RULES: list[tuple[dict[str, Any], str]] = [
 # The random streams of a game: the table's, then one per seat's policy.
 def streams(players: int) -> dict[str, int]:
     return {"table": E.STREAM_TABLE, **{f"seat {s} policy": E.STREAM_POLICY + s for s in range(players)}}
+
+
+# --- what the bad-input and fuzz suites garble (tests/test_badinput*.py) -------------------
+
+# A small game, a value of every kind a [rules] table holds: the suites add the game and a [run].
+SMALL_CONFIG = """
+[rules]
+players = 3
+target = 4
+deck = { cherry = 8, bar = 5, double_bar = 3, seven = 4 }
+paytable = [
+  { symbols = ["seven", "seven", "seven"], points = 3 },
+  { symbols = ["bar|double_bar", "*", "bar"], points = 2 },
+]
+turn_cap = 60
+
+[policies]
+seats = ["greedy", "random:0.3", "montecarlo:2"]
+"""
+# A rule knob and two of its whole values: a sweep steps them, a tune searches the range between. $ Fever has no
+# rounds: the target it is.
+SWEEP_AXIS = ("rules.target", (2, 4))
+# A hand-given game that `lvsim replay` plays (docs/replay.md).
+REPLAY_SCRIPT = """{
+ "players": 2,
+ "rules": {"target": 1},
+ "deck": ["cherry", "lemon", "cherry", "lemon", "bell", "seven", "cherry", "bell", "lemon"],
+ "turns": [{"seat": 0, "play": {"symbol": "cherry", "reels": [2, 3]}}]
+}"""

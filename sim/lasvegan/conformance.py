@@ -263,3 +263,31 @@ BAD_RULES: list[tuple[dict[str, Any], str]] = [
 # The random streams of a game: the table's, then one per seat's policy.
 def streams(players: int) -> dict[str, int]:
     return {"table": E.STREAM_TABLE, **{f"seat {s} policy": E.STREAM_POLICY + s for s in range(players)}}
+
+
+# --- what the bad-input and fuzz suites garble (tests/test_badinput*.py) -------------------
+
+# A small game, a value of every kind a [rules] table holds: the suites add the game and a [run].
+SMALL_CONFIG = """
+[rules]
+players = 3
+rounds = 2
+tokens = [[1, -1], [1, -2], [0, -3]]
+golden_token = [3, 4]
+machines = ["suit:green", "suit:red", "value:1", "value:5", "value:8", "value:9"]
+
+[policies]
+seats = ["greedy", "random", "epsilon:0.2:greedy"]
+"""
+# A rule knob and two of its whole values: a sweep steps them, a tune searches the range between.
+SWEEP_AXIS = ("rules.rounds", (1, 2))
+
+
+def _replay_example() -> str:
+    from pathlib import Path
+
+    return (Path(__file__).resolve().parents[2] / "tests" / "data" / "replay_example.json").read_text(encoding="utf-8")
+
+
+# A hand-given game that `lvsim replay` plays (docs/replay.md).
+REPLAY_SCRIPT = _replay_example()

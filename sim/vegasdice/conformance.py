@@ -220,3 +220,29 @@ BAD_RULES: list[tuple[dict[str, Any], str]] = [
 # The random streams of a game: the table's, then one per seat's policy.
 def streams(players: int) -> dict[str, int]:
     return {"table": E.STREAM_TABLE, **{f"seat {s} policy": E.STREAM_POLICY + s for s in range(players)}}
+
+
+# --- what the bad-input and fuzz suites garble (tests/test_badinput*.py) -------------------
+
+# A small game, a value of every kind a [rules] table holds: the suites add the game and a [run].
+SMALL_CONFIG = """
+[rules]
+players = 3
+rounds = 2
+casinos = 6
+white_dice = 2
+bills = [[10000, 6], [50000, 6], [90000, 5]]
+
+[policies]
+seats = ["greedy", "random", "montecarlo:2"]
+"""
+# A rule knob and two of its whole values: a sweep steps them, a tune searches the range between.
+SWEEP_AXIS = ("rules.rounds", (1, 2))
+# A hand-given game that `lvsim replay` plays (docs/replay.md).
+REPLAY_SCRIPT = """{
+ "players": 2,
+ "rules": {"casinos": 2, "dice_per_player": 2, "white_dice": 0, "bills": [[50000, 2], [90000, 2]]},
+ "pile": [90000, 50000, 50000, 90000],
+ "rounds": [{"turns": [{"seat": 0, "roll": [1, 1], "place": 1}, {"seat": 1, "roll": [2, 1], "place": 2},
+                       {"seat": 1, "roll": [1], "place": 1}]}]
+}"""

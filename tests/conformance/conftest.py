@@ -33,6 +33,10 @@ HOOKS = {
     "decision_stream": "situation -> a fresh policy stream for the seat to move",
     "BAD_RULES": "[(bad [rules] table, the key its ConfigError must name)]",
     "streams": "players -> {name: stream number} of a game's random streams",
+    # What the bad-input and fuzz suites (tests/test_badinput*.py) start from and garble.
+    "SMALL_CONFIG": "TOML text of a small game's [rules] and [policies] tables (the suites add game and [run])",
+    "SWEEP_AXIS": "(rule knob path, two whole values): a sweep's axis, and a tune's search range between them",
+    "REPLAY_SCRIPT": "JSON text of a hand-given game that `lvsim replay --game <id>` plays",
 }
 
 

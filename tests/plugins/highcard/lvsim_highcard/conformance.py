@@ -175,3 +175,29 @@ BAD_RULES: list[tuple[dict[str, Any], str]] = [
 
 def streams(players: int) -> dict[str, int]:
     return {"table": E.STREAM_TABLE, **{f"seat {s} policy": E.STREAM_POLICY + s for s in range(players)}}
+
+
+# --- what the bad-input and fuzz suites garble (tests/test_badinput*.py) -------------------
+
+# A small game, a value of every kind a [rules] table holds: the suites add the game and a [run].
+SMALL_CONFIG = """
+[rules]
+players = 3
+top = 6
+copies = 2
+hand = 3
+rounds = 2
+ties = "shared"
+
+[policies]
+seats = ["greedy", "random", "random"]
+"""
+# A rule knob and two of its whole values: a sweep steps them, a tune searches the range between.
+SWEEP_AXIS = ("rules.rounds", (1, 2))
+# A hand-given game that `lvsim replay --game highcard` plays (highcard-replay.json).
+REPLAY_SCRIPT = """{
+  "players": 3,
+  "rules": {"top": 6, "copies": 2, "rounds": 3},
+  "hands": [[6, 2, 3], [5, 5, 1], [6, 4, 1]],
+  "rounds": [[6, 5, 6], [1, 4, 2], [1, 3, 5]]
+}"""
