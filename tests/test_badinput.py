@@ -20,7 +20,9 @@ from click.testing import CliRunner
 
 from sim.cli import main
 from sim.errors import MAX_LINE
-from tests.test_badinput_fuzz import SCRIPTS
+from sim.games import GAME_IDS, get_game
+from tests.conformance.conftest import hooks
+from tests.test_badinput_fuzz import script
 
 FAST_RUN = """
 [run]
@@ -32,7 +34,9 @@ strength_lookahead_games = 0
 """
 LASVEGAN = 'game = "lasvegan"\n' + FAST_RUN
 DICE = 'game = "vegas-dice"\n' + FAST_RUN
-BOTH = pytest.mark.parametrize("game", ["lasvegan", "vegas-dice"])
+# Every registered game, whichever package it comes from; what a case needs of a game comes from its
+# declaration (sim.games.get_game) or its conformance module (tests/conformance/conftest.py, HOOKS).
+EVERY_GAME = pytest.mark.parametrize("game", GAME_IDS)
 
 
 def lvsim(*args, **kwargs):
@@ -62,7 +66,8 @@ def write(path: Path, text: str | bytes) -> Path:
 
 
 def config(tmp_path: Path, game: str, extra: str = "", name: str = "c.toml") -> Path:
-    return write(tmp_path / name, (LASVEGAN if game == "lasvegan" else DICE) + dedent(extra))
+    """A quick run of ``game`` at its default rules, then ``extra``."""
+    return write(tmp_path / name, f'game = "{game}"\n' + FAST_RUN + dedent(extra))
 
 
 @pytest.fixture(autouse=True)
@@ -77,28 +82,32 @@ def nested(depth: int) -> str:
     return "[" * depth + "]" * depth
 
 
-SLOW_POLICY = {"lasvegan": "lookahead", "vegas-dice": "montecarlo"}
+def policy_with_a_parameter(game: str) -> str:
+    """The game's slow policy (its parameter a number of samples or a depth); else its default player, which a
+    parameter makes a policy it does not know just the same."""
+    g = get_game(game)
+    return (g.slow_policies or (g.default_policy,))[0].split(":")[0]
 
 
 # --- unicode digits in policy parameters, at every entry point ----------------------
 
 
-@BOTH
+@EVERY_GAME
 @pytest.mark.parametrize("digits", ["²", "١٢", "9" * 5000])
 def test_policy_parameters_with_other_digits_are_refused_in_a_config(tmp_path, game, digits):
-    path = config(tmp_path, game, f'[policies]\nseats = "{SLOW_POLICY[game]}:{digits}"\n')
+    path = config(tmp_path, game, f'[policies]\nseats = "{policy_with_a_parameter(game)}:{digits}"\n')
     refused(lvsim("run", path, "--out", tmp_path / "o"), "policies.seats")
     assert not (tmp_path / "o").exists()
 
 
-def test_epsilon_over_a_policy_with_other_digits_is_refused(tmp_path):
+def test_epsilon_over_a_policy_with_other_digits_is_refused(tmp_path):  # only Las Vegan has epsilon
     path = config(tmp_path, "lasvegan", '[policies]\nseats = "epsilon:0.5:lookahead:²"\n')
     refused(lvsim("run", path, "--out", tmp_path / "o"), "policies.seats")
 
 
-@BOTH
+@EVERY_GAME
 def test_policy_parameters_with_other_digits_are_refused_by_duel_bench_and_sweep(tmp_path, game):
-    bad = f"{SLOW_POLICY[game]}:²"
+    bad = f"{policy_with_a_parameter(game)}:²"
     refused(lvsim("duel", "--game", game, "--seats", f"{bad},random"), "--seats[0]")
     refused(lvsim("bench", "--game", game, "--policy", bad, "--games", 10), "--policy")
     base = config(tmp_path, game)
@@ -126,7 +135,7 @@ def test_deeply_nested_sweep_and_base_files_are_refused(tmp_path):
     refused(lvsim("sweep", sweep, "--out", tmp_path / "o"), "base", "nested too deeply")
 
 
-@BOTH
+@EVERY_GAME
 @pytest.mark.parametrize("depth", [100, 10_000, 1_000_000])
 def test_a_deeply_nested_replay_file_is_refused(tmp_path, game, depth):
     script = write(tmp_path / "deep.json", '{"rounds": ' + nested(depth) + "}")
@@ -142,7 +151,7 @@ def test_bench_and_duel_check_the_seed(seed):
     refused(lvsim("duel", "--seats", "random,random", "--seed", seed, "--games", 10), "--seed")
 
 
-@BOTH
+@EVERY_GAME
 def test_more_games_than_memory_holds_are_refused_before_playing(game):
     started = time.perf_counter()
     refused(lvsim("bench", "--game", game, "--games", 10**12), "--games")
@@ -150,11 +159,10 @@ def test_more_games_than_memory_holds_are_refused_before_playing(game):
     assert time.perf_counter() - started < 30
 
 
-@pytest.mark.parametrize("game,policy,games", [
-    ("lasvegan", "random", 1_000_000), ("lasvegan", "lookahead:8", 1_000), ("vegas-dice", "montecarlo", 1_000),
-    ("fever", "montecarlo:4", 1_000), ("fever", "greedy", 1_000_000),
-])
-def test_bench_times_a_slow_policy_on_fewer_games_by_default(monkeypatch, game, policy, games):
+@EVERY_GAME
+def test_bench_times_a_slow_policy_on_fewer_games_by_default(monkeypatch, game):
+    """Every policy of the game, in its cheap forms (the conformance module's POLICY_FORMS): 1,000 games for the
+    game's slow policies, a million for the others."""
     import sim.bench
 
     timed = []
@@ -164,8 +172,12 @@ def test_bench_times_a_slow_policy_on_fewer_games_by_default(monkeypatch, game, 
         return {"games": games, "threads": 1, "seconds": 1.0, "games_per_second": float(games)}
 
     monkeypatch.setattr(sim.bench, "bench_core", bench_core)
-    assert lvsim("bench", "--game", game, "--policy", policy).exit_code == 0
-    assert timed == [games]
+    forms = [form for forms in hooks(get_game(game)).POLICY_FORMS.values() for form in forms]
+    expected = [1_000 if form.split(":")[0] in get_game(game).slow_policies else 1_000_000 for form in forms]
+    for form in forms:
+        assert lvsim("bench", "--game", game, "--policy", form).exit_code == 0, form
+    assert timed == expected
+    assert set(get_game(game).slow_policies) <= {form.split(":")[0] for form in forms}
 
 
 def test_duel_of_a_config_for_another_player_count_plays_its_one_policy(tmp_path):
@@ -254,16 +266,14 @@ def test_report_of_a_sweep_or_tune_directory_says_what_it_is_and_where_its_repor
     refused(lvsim("report", tmp_path / "run"), "not the results directory of a run", "records.parquet")
 
 
-@pytest.mark.parametrize("game", sorted(SCRIPTS))
-@pytest.mark.parametrize("given", [None, "lasvegan", "vegas-dice", "fever"])
+@EVERY_GAME
+@pytest.mark.parametrize("given", [None, *GAME_IDS])
 def test_a_replay_given_the_wrong_game_says_which_game_the_script_is_of(tmp_path, game, given):
-    from sim.games import get_game
-
-    script = write(tmp_path / "g.json", SCRIPTS[game])
-    if (given or "lasvegan") == game:
-        assert lvsim("replay", *(["--game", given] if given else []), script).exit_code == 0
+    path = write(tmp_path / "g.json", script(game))
+    if (given or "lasvegan") == game:  # lasvegan: replay's default game
+        assert lvsim("replay", *(["--game", given] if given else []), path).exit_code == 0
         return
-    refused(lvsim("replay", *(["--game", given] if given else []), script), f"script of {get_game(game).title}",
+    refused(lvsim("replay", *(["--game", given] if given else []), path), f"script of {get_game(game).title}",
             f"--game {game}")
 
 
@@ -279,7 +289,7 @@ def test_one_of_a_thing_is_said_in_the_singular(tmp_path):
     assert bench.exit_code == 0 and "1 game at 1 player " in bench.stdout, bench.stdout
 
 
-@pytest.mark.parametrize("game", ["lasvegan", "vegas-dice", "fever"])
+@EVERY_GAME
 def test_utf8_files_that_start_with_a_byte_order_mark_are_read(tmp_path, game):
     bom = "\ufeff".encode()
     path = write(tmp_path / "c.toml", bom + f'game = "{game}"\n{FAST_RUN}'.encode())
@@ -287,8 +297,8 @@ def test_utf8_files_that_start_with_a_byte_order_mark_are_read(tmp_path, game):
     assert lvsim("duel", path, "--games", 5, "--json").exit_code == 0
     write(tmp_path / "s.toml", bom + b'base = "c.toml"\n[sweep]\n"run.games" = [10, 20]\n')
     assert lvsim("sweep", tmp_path / "s.toml", "--dry-run").exit_code == 0
-    script = write(tmp_path / "g.json", bom + SCRIPTS[game].encode())
-    assert lvsim("replay", "--game", game, script).exit_code == 0
+    path = write(tmp_path / "g.json", bom + script(game).encode())
+    assert lvsim("replay", "--game", game, path).exit_code == 0
 
 
 # --- sweep ----------------------------------------------------------------------------
@@ -347,14 +357,14 @@ def test_an_unknown_sort_column_is_named_in_a_short_line(tmp_path):
 # --- replay -------------------------------------------------------------------------
 
 
-@BOTH
+@EVERY_GAME
 @pytest.mark.parametrize("encoding", ["latin-1", "utf-16", "utf-32"])
 def test_a_replay_file_that_is_not_utf8_is_refused(tmp_path, game, encoding):
     script = write(tmp_path / "s.json", '{"players": 4, "rules": {"x": "Café é"}, "rounds": []}'.encode(encoding))
     refused(lvsim("replay", "--game", game, script), "s.json", "UTF-8")
 
 
-@BOTH
+@EVERY_GAME
 def test_a_replay_file_with_a_huge_integer_is_refused(tmp_path, game):
     script = write(tmp_path / "s.json", '{"players": ' + "7" * 5000 + ', "rounds": [{}]}')
     refused(lvsim("replay", "--game", game, script), "s.json")
@@ -362,7 +372,7 @@ def test_a_replay_file_with_a_huge_integer_is_refused(tmp_path, game):
     refused(lvsim("replay", "--game", game, script), "players")
 
 
-@BOTH
+@EVERY_GAME
 @pytest.mark.parametrize("path", ["missing.json", ".", "a\0b.json", "x" * 300 + ".json"])
 def test_an_unusable_replay_path_is_refused(tmp_path, game, path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -401,6 +411,8 @@ EDITS = {
     "summary without seed": lambda d: edit_json(d / "summary.json", lambda s: s.pop("seed")),
     "summary games a string": lambda d: edit_json(d / "summary.json", lambda s: s.update(games="many")),
     "summary win_share a number": lambda d: edit_json(d / "summary.json", lambda s: s.update(win_share=1)),
+    "summary first_player_advantage a string": lambda d: edit_json(
+        d / "summary.json", lambda s: s.update(first_player_advantage="")),
     "summary a list": lambda d: write(d / "summary.json", "[1, 2]"),
     "summary nested deep": lambda d: write(d / "summary.json", '{"a": ' + nested(100_000) + "}"),
     "summary in latin-1": lambda d: write(d / "summary.json", '{"a": "é"}'.encode("latin-1")),
@@ -421,7 +433,14 @@ EDITS = {
 }
 
 
-@pytest.mark.parametrize("edit", list(EDITS))
+# A summary metric of the wrong type reaches the report's formatting unchecked: an internal error, not a refusal.
+SUMMARY_METRIC_UNCHECKED = pytest.mark.xfail(
+    strict=True, reason="lvsim report formats a summary metric without checking its type (ValueError: Unknown "
+                        "format code 'f' for object of type 'str')")
+
+
+@pytest.mark.parametrize("edit", [pytest.param(e, marks=SUMMARY_METRIC_UNCHECKED) if "first_player_advantage" in e
+                                  else e for e in EDITS])
 def test_a_results_directory_with_edited_or_unreadable_files_is_refused(results, edit):
     if "unreadable" in edit and not Path("/proc/self/mem").exists():
         pytest.skip("no /proc")
@@ -618,13 +637,20 @@ def test_an_empty_seat_list_is_refused_as_empty(tmp_path, seats, with_config):
     refused(lvsim("duel", *path, "--seats", seats, "--players", 2), "--seats", "is empty")
 
 
-@pytest.mark.parametrize("game", ["lasvegan", "vegas-dice", "fever"])
+@EVERY_GAME
 def test_run_at_another_player_count_than_the_configs_seat_list_names_players(tmp_path, game):
-    path = config(tmp_path, game, '[policies]\nseats = ["greedy", "random", "random", "random"]\n')
-    refused(lvsim("run", path, "--players", 3, "--out", tmp_path / "o"), "--players", "for 4 players", "a list of 3")
+    g = get_game(game)
+    players = g.knobs["players"].default  # the config's count: its seat list names one policy a seat
+    other = players - 1 if players - 1 >= g.min_players else players + 1
+    seats = json.dumps(["greedy"] + ["random"] * (players - 1))
+    path = config(tmp_path, game, f"[policies]\nseats = {seats}\n")
+    refused(lvsim("run", path, "--players", other, "--out", tmp_path / "o"), "--players", f"for {players} players",
+            f"a list of {other}")
     assert not (tmp_path / "o").exists()
-    path = config(tmp_path, game, '[policies]\nseats = ["greedy", "random"]\n', name="bad.toml")
-    refused(lvsim("run", path, "--players", 3, "--out", tmp_path / "o"), "policies.seats")
+    short = next(n for n in (2, 5, 1) if n not in (players, other))
+    path = config(tmp_path, game, f"[policies]\nseats = {json.dumps(['greedy'] + ['random'] * (short - 1))}\n",
+                  name="bad.toml")
+    refused(lvsim("run", path, "--players", other, "--out", tmp_path / "o"), "policies.seats")
 
 
 def test_the_programs_help_names_every_game():
