@@ -739,6 +739,32 @@ def test_a_budget_of_0_on_the_command_line_is_refused(tmp_path):
     assert not (tmp_path / "o").exists()
 
 
+# --- bad [rules] tables, every game's --------------------------------------------------------
+
+
+def toml_value(value) -> str:
+    """A TOML literal on one line: JSON spells the scalars and arrays the same way; tables inline."""
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{json.dumps(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    return json.dumps(value)
+
+
+@EVERY_GAME
+def test_every_bad_rules_table_of_the_game_is_one_line_naming_its_key_before_playing(tmp_path, game):
+    """The conformance module's BAD_RULES through run, duel and sweep: refused naming the key, nothing written."""
+    for i, (table, key) in enumerate(hooks(get_game(game)).BAD_RULES):
+        here = tmp_path / str(i)
+        here.mkdir()
+        path = config(here, game, "[rules]\n" + "".join(f"{k} = {toml_value(v)}\n" for k, v in table.items()))
+        refused(lvsim("run", path, "--out", here / "o"), f"rules.{key}")
+        refused(lvsim("duel", path, "--games", 2), f"rules.{key}")
+        sweep = write(here / "s.toml", 'base = "c.toml"\n[sweep]\n"run.games" = [5, 6]\n')
+        refused(lvsim("sweep", sweep, "--out", here / "so"), f"rules.{key}")
+        assert sorted(p.name for p in here.iterdir()) == ["c.toml", "s.toml"], table
+
+
 # --- $ Fever: a pay table or deck that cannot be played ----------------------------------------
 
 FEVER = 'game = "fever"\n' + FAST_RUN
