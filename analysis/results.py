@@ -131,6 +131,8 @@ def _check_summary(path: Path, summary: dict, config: Config) -> None:
     for key, want in fresh.items():
         if key not in summary:
             raise ConfigError(str(path), f"has no {key!r}; was the file edited? (lvsim run writes it)")
+        if want is None and key in game.metric and not game.metric[key].per:
+            want = 0.0  # a declared metric of no games is null, but a number in a run of any
         problem = _form_problem(summary[key], want)
         if problem:
             raise ConfigError(str(path), f"{key} {problem}; was the file edited?")

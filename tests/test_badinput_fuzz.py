@@ -309,11 +309,7 @@ def results_dirs(tmp_path_factory) -> dict[str, Path]:
     return made
 
 
-# Las Vegan's examples reach a summary metric of the wrong type, which the report formats unchecked: an internal
-# error (tests/test_badinput.py, "summary first_player_advantage a string").
-@pytest.mark.parametrize("game", [pytest.param(g, marks=pytest.mark.xfail(
-    strict=True, reason="lvsim report formats a summary metric without checking its type")) if g == "lasvegan" else g
-    for g in GAME_IDS])
+@pytest.mark.parametrize("game", GAME_IDS)
 @settings(FUZZ, max_examples=7, phases=(Phase.explicit, Phase.generate))  # no shrinking: each try writes a report
 @given(file=st.sampled_from(["summary.json", "meta.json", "tally.json", "config.toml"]), data=st.data())
 def test_report_of_a_results_directory_with_a_garbled_file(results_dirs, game, file, data):
