@@ -1,8 +1,8 @@
 """What a tune costs: how many evaluations it plays at each number of games, what each costs at each
 setting, and which targets its games resolve; ``lvsim tune --dry-run``.
 
-A tune is read through what it offers (its settings, targets, ``evaluate``,
-``halving``...), so this module imports nothing of ``sim.tune``.
+A tune is read through what it offers (its settings, targets, ``halving``...);
+an evaluation is played by ``sim.tune.evaluation``, imported when first timed.
 """
 
 from __future__ import annotations
@@ -123,9 +123,11 @@ def evaluation_cost(tune, players: int, policy: str, *, clock: Clock = now) -> T
 
     key = (json.dumps(tune.definition(), sort_keys=True, default=str), tune.base.threads, players, policy)
     if key not in _EVALUATION_COSTS:
+        from sim.tune.evaluation import evaluate
+
         values = tune.base_values()
         _EVALUATION_COSTS[key] = calibrate(
-            lambda n: tune.evaluate(values, players, policy, n, tune.seed), tune.games, start=2 * players,
+            lambda n: evaluate(tune, values, players, policy, n, tune.seed), tune.games, start=2 * players,
             clock=clock)
     return _EVALUATION_COSTS[key]
 

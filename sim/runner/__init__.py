@@ -37,7 +37,7 @@ from sim.runner.staging import (
     MAX_NAME_BYTES,
     REPORTS_DIR,
     RESULT_NAMES,
-    _DefaultOut,
+    _DefaultOut as _DefaultOut,
     check_out_dir,
     default_out_dir,
     out_path,

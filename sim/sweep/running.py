@@ -130,8 +130,8 @@ def run_sweep(
             for line in resolution_lines(sweep_resolution(sweep, target_ci=target_ci, max_games=max_games,
                                                           target_metric=target_metric)):
                 say(line)
-        write_text_atomically(out_dir / DEFINITION_FILE, json.dumps(_definition(sweep, target_ci, max_games, target_metric),
-                                                                 indent=2))
+        definition = _definition(sweep, target_ci, max_games, target_metric)
+        write_text_atomically(out_dir / DEFINITION_FILE, json.dumps(definition, indent=2))
         to_play = [c for c in sweep.cells if c.index not in finished]
         cells_bar = tqdm(total=len(sweep.cells), initial=len(finished), unit="cell", disable=not progress,
                          file=sys.stderr, position=0, leave=False)

@@ -69,10 +69,11 @@ from sim.tune.directory import (
     TuneResults,
     unfinished_tune_dir,
 )
-from sim.tune.evaluation import Judged, _Evaluations, evaluate, search_score, skill_duels
+from sim.tune.evaluation import Judged, evaluate, search_score, skill_duels
+from sim.tune.evaluation import _Evaluations as _Evaluations
 from sim.tune.plan import plan_text, plan_tune
 from sim.tune.running import run_tune, tune
-from sim.tune.search import _simplify
+from sim.tune.search import _simplify as _simplify
 from sim.tune.spec import (
     DEFAULT_FINALISTS,
     DEFAULT_MAX_GAMES_FACTOR,
@@ -83,7 +84,8 @@ from sim.tune.spec import (
     domain_size,
     report_settings,
 )
-from sim.tune.targets import CORRECTED_COLUMNS, RELATIVE, Target, _target, setting_name, watched_value
+from sim.tune.targets import CORRECTED_COLUMNS, RELATIVE, Target, setting_name, watched_value
+from sim.tune.targets import _target as _target
 from sim.tune.text import (
     all_met,
     describe,

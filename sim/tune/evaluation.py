@@ -20,10 +20,8 @@ from sim.atomic import write_text_atomically
 from sim.config import Config
 from sim.errors import ConfigError
 from sim.runner import IN_PROCESS, Cluster
+from sim.tune.spec import Tune
 from sim.tune.targets import setting_name
-
-# ``Tune`` (``sim.tune.spec``) is named in annotations only: a tune plays its candidates through this module,
-# which therefore imports none of it.
 
 # Summary values that time the run: left out of an evaluation, which is the same whenever it is played.
 TIMING = ("seconds", "games_per_second")

@@ -83,14 +83,9 @@ class Tune:
     def final_seed(self) -> int:
         return (self.seed + FRESH_SEED_STEP) % (MAX_SEED + 1)
 
-    # What the time estimates (``sim.estimates``) ask of a tune, so that module needs none of this one.
+    # What the time estimates (``sim.estimates``) read of a tune, beside its settings and targets.
     halving = HALVING
     final_growth = FINAL_GROWTH
-
-    def evaluate(self, values: Mapping[str, Any], players: int, policy: str, games: int, seed: int):
-        from sim.tune.evaluation import evaluate
-
-        return evaluate(self, values, players, policy, games, seed)
 
     def domain_size(self) -> int:
         return domain_size(self)
