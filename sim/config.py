@@ -260,6 +260,14 @@ def run_key(name: str) -> str:
     return RUN_KEY_ALIASES.get(name, name)
 
 
+def with_current_run_keys(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A config as ``Config.to_dict`` gives it, any earlier name of a ``[run]`` key as its current one: a sweep
+    or tune directory that stored its config before a key was renamed still resumes."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("run"), Mapping):
+        return data
+    return {**data, "run": {run_key(k): v for k, v in data["run"].items()}}
+
+
 def _run_table(run: Mapping[str, Any]) -> dict[str, Any]:
     """The ``[run]`` table with its keys checked and any earlier name of a key (RUN_KEY_ALIASES) read as its own."""
     _reject_unknown("run", {k: v for k, v in run.items() if k not in RUN_KEY_ALIASES}, RUN_KEYS)

@@ -290,6 +290,19 @@ def test_a_sweep_killed_mid_way_resumes_to_the_table_of_an_uninterrupted_one(tmp
         pd.testing.assert_frame_equal(records(killed, cell), records(tmp_path / "whole", cell))
 
 
+def test_cells_stored_under_the_earlier_name_of_a_run_key_are_kept(tmp_path):
+    """A sweep played before run.strength_lookahead_games became run.strength_slow_games still resumes."""
+    sweep = load_sweep(make_sweep(tmp_path, GOLDEN), games=300)
+    out = tmp_path / "out"
+    run_sweep(sweep, out, report=False)
+    meta_path = out / CELLS_DIR / "001" / "meta.json"
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    run = meta["sweep"]["plan"]["config"]["run"]
+    run["strength_lookahead_games"] = run.pop("strength_slow_games")
+    meta_path.write_text(json.dumps(meta), encoding="utf-8")
+    assert run_sweep(sweep, out, report=False).resumed == (0, 1)
+
+
 def test_running_again_keeps_finished_cells_and_cleans_up_leftovers(tmp_path):
     sweep = load_sweep(make_sweep(tmp_path, GOLDEN), games=300)
     out = tmp_path / "out"

@@ -154,6 +154,20 @@ def test_candidates_are_compared_on_the_same_deals(tmp_path):
     assert np.var(paired, ddof=1) < np.var(independent, ddof=1)
 
 
+def test_a_tune_stored_under_the_earlier_name_of_a_run_key_resumes(tmp_path):
+    """A tune begun before run.strength_lookahead_games became run.strength_slow_games is found and continued."""
+    tune = T.load_tune(write_tune(tmp_path))
+    out = tmp_path / "stopped"
+    T.tune(tune, out=out, progress=False, report=False)
+    (out / T.RESULT_FILE).unlink()  # as if stopped before the end
+    stored_path = out / T.STATE_DIR / T.DEFINITION_FILE
+    stored = json.loads(stored_path.read_text(encoding="utf-8"))
+    stored["base"]["run"]["strength_lookahead_games"] = stored["base"]["run"].pop("strength_slow_games")
+    stored_path.write_text(json.dumps(stored), encoding="utf-8")
+    resumed = T.tune(tune, out=out, progress=False, report=False)
+    assert resumed.summary["timing"]["games_played_now"] == 0
+
+
 def test_a_stopped_tune_resumes_to_the_result_of_an_uninterrupted_one(tmp_path, monkeypatch):
     path = write_tune(tmp_path)
     T.tune(T.load_tune(path, threads=1), out=tmp_path / "whole", progress=False, report=False)

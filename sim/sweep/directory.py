@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from sim.atomic import locked
+from sim.config import with_current_run_keys
 from sim.errors import ConfigError
 from sim.layout import META_FILE, PARTIAL_SUFFIX
 from sim.overrides import dotted
@@ -72,6 +73,8 @@ def _finished_cells(out_dir: Path, sweep: Sweep, plans: list[CellPlan]) -> set[i
         except (OSError, ValueError, KeyError, TypeError):
             raise ConfigError("--out", f"{where} is not a finished cell (no readable {META_FILE}); remove it") from None
         wanted = _cell_plan_record(cell, plans[cell.index])
+        if isinstance(stored, dict) and "config" in stored:  # stored before a run key was renamed: its name now
+            stored = {**stored, "config": with_current_run_keys(stored["config"])}
         if stored != wanted:
             key, was, now = _first_difference(stored, wanted)
             raise ConfigError(

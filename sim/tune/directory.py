@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sim.config import with_current_run_keys
 from sim.errors import ConfigError
 from sim.layout import PARTIAL_SUFFIX
 from sim.runner import REPORTS_DIR
@@ -42,7 +43,7 @@ def unfinished_tune_dir(tune: Tune) -> Path | None:
         if not state.is_file() or (path / RESULT_FILE).is_file():
             continue
         try:
-            if json.loads(state.read_text(encoding="utf-8")) == wanted:
+            if _stored_definition(state) == wanted:
                 found.append(path)
         except (OSError, ValueError):
             continue
@@ -59,7 +60,7 @@ def _tune_directory(out_dir: Path, tune: Tune) -> Path:
         if not stored_path.is_file():
             raise ConfigError("--out", f"{out_dir} is not empty and holds no tune; choose a new directory or remove it")
         try:
-            stored = json.loads(stored_path.read_text(encoding="utf-8"))
+            stored = _stored_definition(stored_path)
         except (OSError, ValueError):
             raise ConfigError("--out", f"{stored_path} is unreadable; choose a new directory") from None
         if stored != tune.definition():
@@ -73,6 +74,14 @@ def _tune_directory(out_dir: Path, tune: Tune) -> Path:
     for leftover in out_dir.glob(f".*{PARTIAL_SUFFIX}"):
         leftover.unlink(missing_ok=True)
     return state
+
+
+def _stored_definition(path: Path) -> dict[str, Any]:
+    """The definition a tune stored, its base config's run keys by their current names."""
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    if isinstance(stored, dict) and "base" in stored:
+        stored = {**stored, "base": with_current_run_keys(stored["base"])}
+    return stored
 
 
 @dataclass(repr=False)
