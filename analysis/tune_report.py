@@ -21,7 +21,7 @@ import pandas as pd
 from analysis import figure_style
 from analysis import report_html as H
 from sim.game import Game
-from sim.wording import knob_words, value_words
+from sim.wording import value_words
 
 VERDICT_CLASS = {"met": "pos", "missed": "neg", "undecided": "zero"}
 
@@ -50,7 +50,7 @@ def tune_report_html(summary: Mapping[str, Any], candidates: pd.DataFrame, *, ga
     body = [
         H.section("recommendation", title, _recommendation(summary, best)),
         H.section("side-effects", "Side effects and rule holes", _side_effects(summary)),
-        H.section("finalists", "Finalists against the base rules", _finalists(summary)),
+        H.section("finalists", "Finalists against the base rules", _finalists(summary, game)),
         H.section("convergence", "How the search converged", _convergence(summary)),
         H.section("trade-off", "Trade-off between targets", _trade_off(summary, candidates)),
         H.section("tune", "The tune", _definition(summary)),
@@ -93,7 +93,7 @@ def _recommendation(summary: Mapping[str, Any], best: Mapping[str, Any]) -> str:
         links.append(f"The full balance report of these rules at every tuned player count and policy "
                      f"({report['games']:,} games each, with its rule holes):</p><ul>{items}</ul><p>")
     return (lead + (f"<p><strong>{H.e(apart)}</strong></p>" if apart else "")
-            + H.table(["target", "wanted", "verdict (95% interval, every setting)"], rows, numeric_from=9)
+            + H.table(["metric", "wanted", "verdict (95% interval, every setting)"], rows, numeric_from=9)
             + "<p>" + " ".join(links) + "</p>")
 
 
@@ -153,25 +153,25 @@ def _entries(summary: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
     return out
 
 
-def _change_cell(e: Mapping[str, Any]) -> str:
+def _change_cell(e: Mapping[str, Any], game: Game) -> str:
     """Each changed value on a line of its own, never broken inside: ``token 1: [1, −1] → [2, −4]``."""
     if not e["changes"]:
         return "none"
-    lines = [f"{_what(c['what'])}: {_spell(c['from'])} \u2192 {_spell(c['to'])}" for c in e["changes"]]
+    lines = [f"{game.knob_label('rules.' + c['what'])}: {_spell(c['from'])} \u2192 {_spell(c['to'])}"
+             for c in e["changes"]]
     return "".join(f"<span>{H.e(line)}</span>" for line in lines)
 
 
-_what = knob_words
 _spell = value_words
 
 
-def _finalists(summary: Mapping[str, Any]) -> str:
+def _finalists(summary: Mapping[str, Any], game: Game) -> str:
     entries = _entries(summary)
     targets = summary["targets"]
     header = ["candidate", "change", "games", *(H.e(_label(t)) for t in targets)]
     rows = []
     for label, e in entries:
-        rows.append([H.e(label), _change_cell(e), f"{e['games']:,}", *(_verdict(e["verdict"][t["metric"]])
+        rows.append([H.e(label), _change_cell(e, game), f"{e['games']:,}", *(_verdict(e["verdict"][t["metric"]])
                                                                         for t in targets)])
     table = H.table(header, rows, numeric_from=2).replace('<td class="">' + "none", '<td class="change">none')
     table = _mark_change_cells(table)

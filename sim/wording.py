@@ -1,18 +1,10 @@
-"""How a rule knob and its value are said to a designer, in the terminal and the tune report."""
+"""How a rule knob's value is said to a designer, in the terminal and the tune report (the knob's own name
+comes from its declaration: ``Game.knob_label``)."""
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
-
-
-def knob_words(label: str) -> str:
-    """``tokens[2]`` as a designer says it: token 3 (counting from 1)."""
-    m = re.match(r"^tokens\[(\d+)\]$", label)
-    if m:
-        return f"token {int(m.group(1)) + 1}"
-    return label.replace("_", " ")
 
 
 def value_words(value: Any) -> str:

@@ -109,16 +109,9 @@ class Tune:
         return rules
 
     def rules_at_players(self, table: dict[str, Any], players: int) -> dict[str, Any]:
-        """The ``[rules]`` table ``table`` at ``players``, with the knobs that do not apply there reset.
-
-        Las Vegan's cards set aside depend on the player count: set for the
-        base config's, they go back to ``"auto"`` at another. (To become the
-        game's own ``rules_at_players`` when the game declares it.)
-        """
-        table["players"] = players
-        if table.get("set_aside") not in (None, "auto") and players != self.base.players:
-            table["set_aside"] = "auto"
-        return table
+        """The ``[rules]`` table ``table`` at ``players``: the knobs the game declares to follow the player
+        count (cards set aside, say) go back to their default at another count."""
+        return self.game.rules_at_players(table, players)
 
     def config(self, values: Mapping[str, Any], players: int | None = None, policy: str | None = None,
                games: int | None = None, seed: int | None = None, name: str | None = None) -> Config:

@@ -9,15 +9,14 @@ from sim.tune.directory import STATE_DIR, TuneResults
 from sim.tune.evaluation import Judged
 from sim.tune.spec import Tune
 from sim.tune.verdict import watched_metrics
-from sim.wording import knob_words, value_words
+from sim.wording import value_words
 
 _spell = value_words
 
 
 def knob_label(tune: Tune, what: str) -> str:
-    """A changed knob (``tokens[2]``) as a designer says it (``token 3``): the wording's until the game
-    names its own knobs."""
-    return knob_words(what)
+    """A changed knob (``tokens[2]``) as the game names it (``token 3``)."""
+    return tune.game.knob_label(f"rules.{what}")
 
 
 def describe(tune: Tune, values: Mapping[str, Any], short: bool = False) -> str:
