@@ -33,11 +33,10 @@ from typing import Any, Mapping
 
 from sim.errors import ConfigError, shown
 from sim.game import Game
-from sim.games import GAME_IDS, get_game, games_with_rule
+from sim.games import DEFAULT_GAME, GAME_IDS, get_game, games_with_rule
 from sim.inputs import read_toml
 
 GAMES = GAME_IDS
-DEFAULT_GAME = "lasvegan"
 DEFAULT_GAMES = 100_000
 DEFAULT_SEED = 1
 MAX_SKILL_GAP_GAMES = 100_000

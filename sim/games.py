@@ -43,6 +43,8 @@ def _registered() -> dict[str, EntryPoint]:
 
 ENTRY_POINTS = _registered()
 GAME_IDS = tuple(ENTRY_POINTS)
+# The game of a command given no config and no --game, and of a config object built without one.
+DEFAULT_GAME = GAME_IDS[0]
 # Game id -> the module holding its Game.
 GAME_MODULES = {game_id: ep.module for game_id, ep in ENTRY_POINTS.items()}
 

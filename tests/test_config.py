@@ -7,6 +7,7 @@ import pytest
 
 from sim.config import DEFAULT_CONFIG_PATH, Config, config_from_mapping, default_config, load_config
 from sim.errors import ConfigError
+from sim.games import GAME_IDS
 from sim.lasvegan.params import Rules
 
 
@@ -77,7 +78,7 @@ def test_a_full_custom_config_is_read(tmp_path):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ('game = "lasvegas"', "game: must be 'lasvegan' or 'vegas-dice' or 'fever', got 'lasvegas'"),
+        ('game = "lasvegas"', f"game: must be {' or '.join(map(repr, GAME_IDS))}, got 'lasvegas'"),
         ("[run]\ngames = 10", "game: missing"),
         ('game = "lasvegan"\ncolour = 1', "colour: unknown key"),
         ('game = "lasvegan"\n[report]\nx = 1', "report: unknown table"),

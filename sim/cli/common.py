@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from sim.errors import ConfigError
-from sim.games import GAME_IDS
+from sim.games import DEFAULT_GAME, GAME_IDS
 
 
 class IntRange(click.IntRange):
@@ -21,7 +21,7 @@ class FloatRange(click.FloatRange):
     name = "number"
 
 
-def game_option(help_text: str, default: str = "lasvegan; `lvsim games` lists them"):
+def game_option(help_text: str, default: str = f"{DEFAULT_GAME}; `lvsim games` lists them"):
     """--game ID: the game of a command that reads no config; ``default`` says what no --game means."""
     return click.option(
         "--game", "game_id", type=click.Choice(GAME_IDS), default=None, metavar="ID",
@@ -39,7 +39,7 @@ def _seats_example(game, players: int = 4) -> str:
 def _game(game_id: str | None):
     from sim.games import get_game
 
-    return get_game(game_id or "lasvegan", field="--game")
+    return get_game(game_id or DEFAULT_GAME, field="--game")
 
 
 def cluster_options(fn):

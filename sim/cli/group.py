@@ -8,14 +8,24 @@ from sim import __version__
 from sim.boundary import BoundedGroup
 
 
-@click.group(cls=BoundedGroup, context_settings={"help_option_names": ["-h", "--help"]})
+class _Main(BoundedGroup):
+    """The group whose help names the games installed, read from the registry when the help is shown."""
+
+    def format_help_text(self, ctx, formatter):
+        from sim.games import all_games
+
+        games = [f'{g.title} (`game = "{g.id}"`)' for g in all_games()]
+        listed = games[0] if len(games) == 1 else ", ".join(games[:-1]) + " and " + games[-1]
+        self.help = self.help.replace("{games}", listed)
+        super().format_help_text(ctx, formatter)
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="lvsim")
 def main():
     """Monte Carlo rules-balance simulator for a family of tabletop games.
 
-    Las Vegan (the card game, `game = "lasvegan"`), Las Vegas (the dice
-    game, `game = "vegas-dice"`) and $ Fever (the slot-machine card game,
-    `game = "fever"`): run batches of games from TOML configs
+    The games installed: {games}. Run batches of games from TOML configs
     and read their HTML reports, sweep rule parameters on the same deals,
     search the rules for the smallest change that meets a designer's
     targets, measure how much skill matters with duels, replay a game given by hand,

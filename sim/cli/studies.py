@@ -54,7 +54,7 @@ from sim.config import MAX_GAMES, MAX_SEED
     default="cell",
     show_default=True,
     metavar="METRIC",
-    help="Column of sweep.parquet to sort the cells by (e.g. elimination_rate); -METRIC sorts from the largest.",
+    help="Column of sweep.parquet to sort the cells by (e.g. first_player_advantage); -METRIC sorts from the largest.",
 )
 @click.option(
     "--baseline",

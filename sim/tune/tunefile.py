@@ -22,8 +22,8 @@ from sim.tune.targets import Target, _target
 TUNE_FILE_KEYS = ("base", "search", "targets", "tune")
 TUNE_KEYS = ("players", "policies", "budget", "games", "seed", "finalists", "max_games")
 DOMAIN_KEYS = ("faces", "range", "choices")
-# Summary values that describe the run rather than measure the game.
-NOT_METRICS = ("game", "title", "players", "rounds", "games", "seed", "seconds", "games_per_second")
+# Summary values that describe the run rather than measure the game (and any rule knob the summary repeats).
+NOT_METRICS = ("game", "title", "players", "games", "seed", "seconds", "games_per_second")
 
 
 def load_tune(path: str | os.PathLike, *, budget: int | None = None, games: int | None = None,
@@ -229,7 +229,7 @@ def metric_names(tune: Tune) -> list[str]:
     names = None
     for players in tune.players:
         columns = metric_columns(tune.config({}, players, tune.policies[0], games=1, seed=tune.seed))
-        ok = [c for c in columns if c not in NOT_METRICS and not c.endswith(("_lo", "_hi"))
+        ok = [c for c in columns if c not in NOT_METRICS and c not in tune.game.knobs and not c.endswith(("_lo", "_hi"))
               and not c.startswith("policy_")]
         names = ok if names is None else [c for c in names if c in ok]
     names += [f"skill_gap_{d.name}" for d in tune.game.skill_gap_duels]
@@ -238,8 +238,9 @@ def metric_names(tune: Tune) -> list[str]:
 
 def _targets(table: Mapping[str, Any], tune: Tune) -> tuple[Target, ...]:
     if not table:
+        example = next(iter(tune.game.headline_metrics))
         raise ConfigError("targets", "is empty: give the metrics and what they should be, e.g. "
-                                     "elimination_rate = [0.40, 0.60]")
+                                     f"{example} = [0.40, 0.60]")
     known = metric_names(tune)
     out = []
     for metric, spec in table.items():
