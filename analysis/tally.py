@@ -41,7 +41,7 @@ STATISTICS = {"IntHistogram": IntHistogram, "FirstGames": FirstGames, "Moments":
 class MergeableTally:
     """Sufficient statistics of a batch of games; the base of every game's tally (see the module)."""
 
-    SHAPE: ClassVar[tuple[str, ...]] = ("players", "rounds")  # fields two merged tallies share
+    SHAPE: ClassVar[tuple[str, ...]] = ("players",)  # fields two merged tallies share (a game adds its own)
     WHAT: ClassVar[str] = "tally"  # what a malformed tally.json is not: "not a $ Fever tally"
     LAYOUT: ClassVar[Any] = None  # the game's RecordLayout, to read a records file
     RECORD_FIELDS: ClassVar[tuple[str, ...] | None] = None  # the record fields ``of`` reads (None: all)

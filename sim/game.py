@@ -52,7 +52,7 @@ class Game:
 
     ``Rules`` is the game's rule-knob class: ``Rules.from_mapping(table,
     prefix)`` checks a ``[rules]`` table, ``rules.to_dict()`` gives it back,
-    ``rules.players`` and ``rules.rounds`` size its records. ``play_games``
+    ``rules.players`` and the game's ``table_shape`` size its records. ``play_games``
     is the jitted core's entry point: ``(rules, seed, first_game, n_games,
     policy_ids, policy_params, threads=None) -> records``. A tally is the
     game's mergeable statistics of a batch of records (an
@@ -178,6 +178,10 @@ class Game:
     def empty_tally(self, rules):
         return self.tally(self.records.empty(0, rules))
 
+    def table_shape(self, rules) -> tuple[int, ...]:
+        """The sizes the rules give a game's records and tallies (players, rounds, ...: ``report_tally_io.names``)."""
+        return tuple(self.report_tally_io.rules_shape(rules))
+
     def knob_label(self, path: str) -> str:
         """A knob or one entry of it as a designer says it: ``rules.tokens[2][1]`` -> ``token 3, face 2``."""
         from sim.knobs import knob_label
@@ -213,12 +217,12 @@ class TallyIO:
     from_records_file: Callable[[Path, Any], Any]  # (records path, rules) -> report tally
     shape: Callable[[Any], tuple]  # report tally -> what must match the rules (players, rounds, ...)
     rules_shape: Callable[[Any], tuple]  # rules -> the same
-    names: tuple[str, ...] = ("players", "rounds")  # what each number of the shape counts
+    names: tuple[str, ...]  # what each number of the shape counts: ("players", "rounds")
 
     @classmethod
-    def of(cls, tally_class: str, shape: tuple[str, ...] = ("players", "rounds")) -> "TallyIO":
+    def of(cls, tally_class: str, shape: tuple[str, ...]) -> "TallyIO":
         """The storage of a report tally class ``"module:Class"`` (an ``analysis.tally.MergeableTally``),
-        imported when first used; ``shape`` names the rules' values its merges keep (players, rounds)."""
+        imported when first used; ``shape`` names the rules' values its merges keep (the class's SHAPE)."""
         return cls(
             write=lambda path, tally: tally.write(path),
             read=lazy(f"{tally_class}.read"),

@@ -8,7 +8,7 @@ unknown key are the same for every game, each failure a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from sim.errors import ConfigError, ScriptError, shown
 from sim.inputs import read_json
@@ -19,9 +19,10 @@ def read_script(path) -> Any:
     return read_json(path, lambda problem: ScriptError(f"{path}: {problem}"), what="script")
 
 
-def script_rules(Rules, data: dict, n_rounds: int | None = None, max_rounds: int | None = None):
-    """The game's ``Rules`` for a script: its ``rules`` object, its ``players``, and (a game played
-    in rounds, ``n_rounds`` given) as many rounds as it lists unless ``rules.rounds`` says otherwise."""
+def script_rules(Rules, data: dict, listed: Mapping[str, tuple[int, int]] | None = None):
+    """The game's ``Rules`` for a script: its ``rules`` object, its ``players``, and each knob the script's
+    length implies (``listed``: knob -> (how many the script lists, the most a game has); a game of rounds
+    gives ``{"rounds": (len(rounds), MAX_ROUNDS)}``) unless ``rules`` sets it."""
     table = data.get("rules", {})
     if not isinstance(table, dict):
         raise ScriptError("rules: must be an object with the keys of a config's [rules] table")
@@ -30,11 +31,11 @@ def script_rules(Rules, data: dict, n_rounds: int | None = None, max_rounds: int
         if "players" in table and table["players"] != data["players"]:
             raise ScriptError(f"players: {shown(data['players'])} at the top but rules.players is {shown(table['players'])}")
         table["players"] = data["players"]
-    if n_rounds is not None and "rounds" not in table:
-        if n_rounds > max_rounds:
-            raise ScriptError(f"rounds: the script lists {n_rounds} rounds, a game has at most {max_rounds}")
-        # a scripted game lasts as many rounds as it lists
-        table["rounds"] = n_rounds
+    for knob, (n, most) in (listed or {}).items():
+        if knob not in table:
+            if n > most:
+                raise ScriptError(f"{knob}: the script lists {n} {knob}, a game has at most {most}")
+            table[knob] = n  # a scripted game lasts as long as it lists
     try:
         return Rules.from_mapping(table, prefix="rules")
     except ConfigError as err:

@@ -141,7 +141,7 @@ BAD_SWEEPS = [
     ('base = "base.toml"\n[sweep]\n"rules.players" = [2, 3, 4, 5, 7]',
      "sweep cell 4 (rules.players=7): rules.players: must be between 2 and 5, got 7"),
     ('base = "base.toml"\n[sweep]\n"rules.players" = [3, 4]\n"rules.golden_token" = [[3, 4], [99, 1]]',
-     "sweep cell 1 (rules.players=3, rules.golden_token=[99, 1]): rules.golden_token: must be between"),
+     "sweep cell 1 (rules.players=3, rules.golden_token=[99, 1]): rules.golden_token[0]: must be between"),
     ('base = "base.toml"\ncells = 3', "cells: must be an array of tables"),
     ('base = "base.toml"\n[[cells]]\n', "cells[0]: is empty"),
     ('base = "base.toml"\n[[cells]]\n"rules.reserve" = "bottomless"',

@@ -47,6 +47,8 @@ class ReportTally(MergeableTally):
     ``P`` players, ``K`` machine kinds.
     """
 
+    SHAPE = ("players", "rounds")
+
     players: int
     rounds: int
     games: int

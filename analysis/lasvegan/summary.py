@@ -60,6 +60,8 @@ class Tally(MergeableTally):
     1/lcm(1..players) of a win, so that 1/k of a win is whole for any tie.
     """
 
+    SHAPE = ("players", "rounds")
+
     players: int
     rounds: int
     games: int

@@ -66,6 +66,8 @@ class Tally(MergeableTally):
     (the example games) are kept for the report alone.
     """
 
+    SHAPE = ("players", "rounds")
+
     players: int
     rounds: int
     games: int

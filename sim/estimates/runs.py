@@ -85,11 +85,11 @@ def extra_costs(config, *, clock: Clock = now) -> tuple[Cost, Cost, Cost]:
 
     The duels and profiles seat their own policies, and a rule change moves
     their speed far less than the noise of timing them: kept per (game,
-    player count, rounds, threads) for the life of the process.
+    table shape, threads) for the life of the process.
     """
     size = RunSize.of(config)
     parts = (size.deals > 0, size.strength_games > 0, size.strength_slow_games > 0)
-    key = (config.game, config.players, getattr(config.rules, "rounds", None), config.threads, parts)
+    key = (config.game, config.game_spec.table_shape(config.rules), config.threads, parts)
     if key not in _EXTRA_COSTS:
         from sim.duel import skill_gap
         from sim.runner import strength_profile

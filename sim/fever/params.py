@@ -96,11 +96,6 @@ class Rules(RuleKnobs):
 
     # --- derived -------------------------------------------------------
     @property
-    def rounds(self) -> int:
-        """Rounds of the table the turn cap allows (the machinery sizes nothing by it: records have no round axis)."""
-        return -(-self.turn_cap // self.players)
-
-    @property
     def symbols(self) -> tuple[str, ...]:
         return tuple(name for name, _ in self.deck)
 

@@ -43,7 +43,7 @@ GAME = Game(
     tally=lazy("analysis.lasvegan.summary:Tally.of"),
     summarize=lazy("analysis.lasvegan.summary:summarize"),
     summary_table=lazy("analysis.lasvegan.summary:summary_table"),
-    report_tally_io=TallyIO.of("analysis.lasvegan.report_tally:ReportTally"),
+    report_tally_io=TallyIO.of("analysis.lasvegan.report_tally:ReportTally", ("players", "rounds")),
     build_report=lazy("analysis.lasvegan.report:build_report"),
     replay_path=lazy("sim.lasvegan.replay:replay_path"),
     # The first is the lookahead duel (``sim.lasvegan.duel.skill_gap`` may swap its player); then each step

@@ -60,7 +60,7 @@ def replay_script(data: dict) -> dict:
     rounds = data.get("rounds")
     if not isinstance(rounds, list) or not rounds:
         raise ScriptError("rounds: must be a non-empty list of rounds")
-    rules = script_rules(Rules, data, len(rounds), E.MAX_ROUNDS)
+    rules = script_rules(Rules, data, {"rounds": (len(rounds), E.MAX_ROUNDS)})
     state = GameState(rules)
     for number, round_script in enumerate(rounds, start=1):
         if state.game_over:

@@ -40,11 +40,9 @@ def sweep_table(out_dir: Path, sweep: Sweep) -> pd.DataFrame:
 
 
 def _widest(sweep: Sweep) -> Config:
-    """The config of the cell whose summary has the most columns: the most seats, then the most rounds.
-
-    A game without a round count (no ``rules.rounds``) is ordered by its seats alone.
-    """
-    return max((c.config for c in sweep.cells), key=lambda c: (c.players, getattr(c.rules, "rounds", 0)))
+    """The config of the cell whose summary has the most columns: the largest table shape (the most seats, then,
+    in a game of rounds, the most rounds)."""
+    return max((c.config for c in sweep.cells), key=lambda c: c.game_spec.table_shape(c.rules))
 
 
 def baselines(sweep: Sweep, baseline: int) -> dict[int, int]:

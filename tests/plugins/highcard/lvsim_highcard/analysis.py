@@ -32,6 +32,8 @@ from lvsim_highcard.records import LAYOUT as RECORD_LAYOUT
 class Tally(MergeableTally):
     """Counts and integer sums of a batch of games; win shares in units of 1/lcm(1..players) of a win."""
 
+    SHAPE = ("players", "rounds")
+
     players: int
     rounds: int
     games: int

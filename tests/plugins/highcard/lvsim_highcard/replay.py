@@ -47,7 +47,7 @@ def replay_script(data: Any) -> dict:
         defaults = {"hand": len(hands[0])} | ({} if "players" in data else {"players": len(hands)})
         data = {**data, "rules": {**defaults, **table}}
     listed = len(rounds) if isinstance(rounds, list) and rounds else None
-    rules = script_rules(Rules, data, listed, E.MAX_ROUNDS)
+    rules = script_rules(Rules, data, {"rounds": (listed, E.MAX_ROUNDS)})
     if not listed or not all(isinstance(r, list) for r in rounds):
         raise ScriptError(f"rounds: must be a list of rounds, each the cards played in order, got {shown(rounds)}")
     if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
