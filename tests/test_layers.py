@@ -79,3 +79,15 @@ def test_imports_have_no_cycle():
     for name in sorted(graph):
         if name not in state:
             visit(name, [name])
+
+
+def test_shared_modules_name_no_game_nor_what_only_some_games_have():
+    """What a shared module knows of a game comes from the game's declarations, never from its words: no game id,
+    and no knob, metric or policy name that only some games have (bench/game_words.py lists any it finds)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("game_words", ROOT / "bench" / "game_words.py")
+    census = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(census)
+    found = census.census()
+    assert found == [], "\n".join(f"{f}:{line}: [{words}] {text}" for f, line, words, text in found)
