@@ -158,7 +158,7 @@ def _text_room(fig, renderer) -> Iterator[tuple]:
     panels = [ax for ax in fig.axes if ax.get_visible()]
     frames = {ax: ax.get_window_extent(renderer) for ax in panels}
     for ax, frame in frames.items():
-        def beside(right: bool) -> list:
+        def beside(right: bool, ax=ax, frame=frame) -> list:
             return [other for other, box in frames.items() if other is not ax and box.y0 < frame.y1
                     and box.y1 > frame.y0 and (box.x0 >= frame.x1 - 1 if right else box.x1 <= frame.x0 + 1)]
 

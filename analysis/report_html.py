@@ -602,7 +602,8 @@ nav ol { display: flex; flex-wrap: wrap; gap: 4px 18px; padding: 0; margin: 14px
 nav a { color: var(--accent); text-decoration: none; }
 nav a:hover { text-decoration: underline; }
 code, pre { font-family: "SFMono-Regular", Menlo, Consolas, "Liberation Mono", monospace; font-size: 13px; }
-pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--soft); border: 1px solid var(--line); border-radius: 6px; padding: 10px 14px;
+pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--soft); border: 1px solid var(--line);
+  border-radius: 6px; padding: 10px 14px;
   overflow-x: auto; }
 #headline { margin-top: 18px; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 18px; margin: 0 0 18px;

@@ -341,7 +341,7 @@ def _line_figure(table: pd.DataFrame, axis: str, lines, axes: Mapping[str, Seque
     for ax, (metric, (label, scale, signed)) in zip(panels.ravel(), game.sweep_plotted.items()):
         for i, (name, group) in enumerate(lines):
             shift = (i - (len(lines) - 1) / 2) * dodge
-            group = group.assign(_x=group[axis].map(lambda v: positions[format_value(v)] + shift)).sort_values("_x")
+            group = group.assign(_x=group[axis].map(lambda v, shift=shift: positions[format_value(v)] + shift)).sort_values("_x")
             y = group[metric].to_numpy(float) * scale
             err = np.nan_to_num(np.vstack([y - group[metric + "_lo"].to_numpy(float) * scale,
                                            group[metric + "_hi"].to_numpy(float) * scale - y]))

@@ -60,7 +60,8 @@ def duel(
     "fair_share", "win_share", "win_share_ci", "win_share_ci_reason"}}}`` with
     names in order of first appearance in ``seats``. With fewer than
     ``MIN_SAMPLES`` deals the interval is ``[None, None]`` and ``win_share_ci_reason`` says
-    why (``"too few deals to say (...)"``); otherwise the reason is None. ``progress`` shows a progress bar on stderr. ``field`` and
+    why (``"too few deals to say (...)"``); otherwise the reason is None. ``progress`` shows a progress bar on
+    stderr. ``field`` and
     ``games_field`` are the names a bad seat list or number of games is
     reported under; a number of deals that does not fit in memory is refused.
     """

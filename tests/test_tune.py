@@ -6,7 +6,6 @@ Budgets are tiny: a few hundred games per candidate, a handful of candidates.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys

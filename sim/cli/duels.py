@@ -63,7 +63,8 @@ def duel(config, game_id, seats, games, seed, players, threads, as_json):
 
         cfg = load_config(config)
         if game_id is not None and game_id != cfg.game:
-            raise ConfigError("--game", f"{shown(game_id)} differs from the config's game {shown(cfg.game)}; give one or the other")
+            raise ConfigError("--game", f"{shown(game_id)} differs from the config's game {shown(cfg.game)}; "
+                                        "give one or the other")
         game = cfg.game_spec
         if seats is not None and seat_list is None:
             raise ConfigError("--seats", f"is empty: give one policy per seat, e.g. --seats {_seats_example(game)}")

@@ -389,7 +389,8 @@ def play_games_nb(
             seed, first_game, ch * chunk, min(n_games, (ch + 1) * chunk), scalars, cards, table, points,
             symbol_best, machine_patterns, completions, policy_ids, policy_params,
             out_game, out_winner, out_win, out_score, out_combos, out_turns, out_rounds, out_scoring_turns,
-            out_doubles, out_double_scored, out_double_won, out_double_given, out_pattern_scored, out_pattern_points, out_could_score,
+            out_doubles, out_double_scored, out_double_won, out_double_given, out_pattern_scored, out_pattern_points,
+            out_could_score,
             out_full_rounds, out_drought_rounds, out_reshuffles, out_passes,
         )
 

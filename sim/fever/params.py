@@ -276,7 +276,8 @@ def _coerce_paytable(v: Any, field: str = "paytable") -> Any:
             raise ConfigError(f"paytable[{i}]", f"must be {{ symbols = [three entries], points = n }}, got {shown(row)}")
         entries, points = row
         if not isinstance(entries, (list, tuple)) or len(entries) != 3 or not all(isinstance(x, str) for x in entries):
-            raise ConfigError(f"paytable[{i}].symbols", f"must be a list of three entries (symbol, 'a|b' or '*'), got {shown(entries)}")
+            raise ConfigError(f"paytable[{i}].symbols",
+                              f"must be a list of three entries (symbol, 'a|b' or '*'), got {shown(entries)}")
         out.append((tuple(entries), points))
     return tuple(out)
 

@@ -378,7 +378,8 @@ def card_features_nb(pub, hand, legal, feats, w):
         score += put_nb(feats, j, w, row, F_SUIT_LATER, p * later_suit_worth)
         score += put_nb(feats, j, w, row, F_LOSE_SUIT_LATER, (1.0 - p) * later_suit_worth)
         score += put_nb(feats, j, w, row, F_SUIT_UNSEEN, popcount_nb(unseen & SUIT_MASK[suit]) / 10.0)
-        score += put_nb(feats, j, w, row, F_LEAD_SUIT_ZEROS, (other_zeros - popcount_nb(unseen & ZEROS & SUIT_MASK[suit])) * shown_void / 4.0)
+        score += put_nb(feats, j, w, row, F_LEAD_SUIT_ZEROS,
+                        (other_zeros - popcount_nb(unseen & ZEROS & SUIT_MASK[suit])) * shown_void / 4.0)
         if score > top:
             top = score
             choice = card

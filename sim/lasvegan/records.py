@@ -13,7 +13,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from sim.lasvegan import enums as E
-from sim.records import RecordLayout, slice_records  # slice_records: re-exported for this game's callers
+from sim.records import RecordLayout
+from sim.records import slice_records as slice_records  # re-exported for this game's callers
 
 RECORD_FIELDS: dict[str, tuple[tuple[str, ...], type, str]] = {
     "game": ((), np.int64, "game index (the seed's counter)"),

@@ -139,7 +139,8 @@ def tune(
             "simplified": len(simplified),
             "resolution": resolution,
         }
-        table = candidates_table(tune_, [*searched, *simplified, *rungs, *final, *([final_base] if final_base not in final else [])])
+        kept_base = [final_base] if final_base not in final else []
+        table = candidates_table(tune_, [*searched, *simplified, *rungs, *final, *kept_base])
         write_parquet_atomically(out_dir / CANDIDATES_FILE, table)
         write_text_atomically(out_dir / BEST_FILE, _best_toml(tune_, best))
         if report:

@@ -6,7 +6,6 @@ so it is cheap: two payouts of one casino per value shown.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from sim.bits import popcount_nb

@@ -1,8 +1,6 @@
 """The report's tally: tables from mergeable statistics equal tables from the records themselves."""
 
-from dataclasses import replace
 
-import numpy as np
 import pandas as pd
 import pytest
 
