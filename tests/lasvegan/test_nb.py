@@ -7,6 +7,7 @@ from sim.lasvegan.nb import play_games
 from sim.lasvegan.params import Rules
 from sim.lasvegan.policies import parse_seats
 from sim.lasvegan.records import concat_records
+from tests.helpers import assert_records_independent_of_threads_and_chunking
 
 
 def run(rules, n, seed=5, first=0, **kw):
@@ -14,21 +15,9 @@ def run(rules, n, seed=5, first=0, **kw):
     return play_games(rules, seed, first, n, ids, params, **kw)
 
 
-def assert_same(a, b):
-    assert a.keys() == b.keys()
-    for k in a:
-        np.testing.assert_array_equal(a[k], b[k], err_msg=k)
-
-
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_same_records_on_any_thread_count_and_chunking(players):
-    rules = Rules(players=players)
-    whole = run(rules, 3000, threads=2, chunk=64)
-    assert_same(whole, run(rules, 3000, threads=1, chunk=3000))
-    assert_same(whole, run(rules, 3000, threads=2, chunk=7))
-    # Split into batches at arbitrary points: game indices carry the randomness.
-    parts = [run(rules, 1000, first=0), run(rules, 1234, first=1000), run(rules, 766, first=2234)]
-    assert_same(whole, concat_records(parts))
+    assert_records_independent_of_threads_and_chunking(run, Rules(players=players), concat_records)
 
 
 def test_seed_changes_games():
