@@ -66,7 +66,6 @@ class Game:
     id: str
     title: str
     Rules: type
-    knobs: Mapping[str, "Knob"]  # the rule knobs as declared (sim.knobs): default, domain, label, help
     policies: "Policies"  # the game's policies as declared (sim.policy_spec): syntax, parameters, descriptions
     min_players: int
     max_players: int
@@ -178,6 +177,11 @@ class Game:
     def empty_tally(self, rules):
         return self.tally(self.records.empty(0, rules))
 
+    @property
+    def knobs(self) -> Mapping[str, "Knob"]:
+        """The rule knobs as ``Rules`` declares them (sim.knobs): default, domain, label, help."""
+        return self.Rules.KNOBS
+
     def table_shape(self, rules) -> tuple[int, ...]:
         """The sizes the rules give a game's records and tallies (players, rounds, ...: ``report_tally_io.names``)."""
         return tuple(self.report_tally_io.rules_shape(rules))
@@ -231,6 +235,28 @@ class TallyIO:
             rules_shape=lambda rules: tuple(getattr(rules, name) for name in shape),
             names=shape,
         )
+
+
+def laid_out(package: str, summary: str | None = None, report: str | None = None) -> dict[str, Any]:
+    """The fields of a Game found where a game package keeps them, as ``Game(**laid_out(...), ...)`` takes them.
+
+    ``package`` holds ``nb.play_games``, ``replay.replay_path`` and the conformance hooks; ``summary`` (default:
+    ``analysis.<name>.summary``, beside the package) the tally ``Tally``, ``summarize``, ``summary_table`` and
+    ``paired_values``; ``report`` (default: ``analysis.<name>.report``) ``build_report``.
+    """
+    name = package.rsplit(".", 1)[-1]
+    summary = summary or f"analysis.{name}.summary"
+    report = report or f"analysis.{name}.report"
+    return dict(
+        play_games=lazy(f"{package}.nb:play_games"),
+        replay_path=lazy(f"{package}.replay:replay_path"),
+        conformance=f"{package}.conformance",
+        tally=lazy(f"{summary}:Tally.of"),
+        summarize=lazy(f"{summary}:summarize"),
+        summary_table=lazy(f"{summary}:summary_table"),
+        per_game=lazy(f"{summary}:paired_values"),
+        build_report=lazy(f"{report}:build_report"),
+    )
 
 
 def lazy(target: str) -> Callable[..., Any]:

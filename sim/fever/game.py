@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from sim.fever import enums as E
-from sim.fever.params import KNOBS, Rules
+from sim.fever.params import Rules
 from sim.fever.policies import POLICIES
 from sim.fever.records import LAYOUT
-from sim.game import Game, SkillDuel, TallyIO, lazy
+from sim.game import Game, SkillDuel, TallyIO, laid_out
 from sim.metrics import (
     CLUSTER, FIRST_PLAYER_ADVANTAGE, MEAN, RATE, STUDENT_T, WILSON, WIN_SHARE, WORST_SEAT_ADVANTAGE,
     WORST_SEAT_ADVANTAGE_CORRECTED, Metric,
@@ -29,21 +29,15 @@ METRICS = (
 )
 
 GAME = Game(
+    **laid_out("sim.fever"),
     id=E.GAME_ID,
     title=E.TITLE,
     Rules=Rules,
-    knobs=KNOBS,
     policies=POLICIES,
     min_players=E.MIN_PLAYERS,
     max_players=E.MAX_PLAYERS,
-    play_games=lazy("sim.fever.nb:play_games"),
     records=LAYOUT,
-    tally=lazy("analysis.fever.summary:Tally.of"),
-    summarize=lazy("analysis.fever.summary:summarize"),
-    summary_table=lazy("analysis.fever.summary:summary_table"),
     report_tally_io=TallyIO.of("analysis.fever.summary:Tally", ("players", "patterns")),
-    build_report=lazy("analysis.fever.report:build_report"),
-    replay_path=lazy("sim.fever.replay:replay_path"),
     skill_gap_duels=(
         SkillDuel("montecarlo_vs_greedy", "montecarlo:16", "greedy", 1),
         SkillDuel("greedy_vs_random", "greedy", "random", 4),
@@ -56,8 +50,6 @@ GAME = Game(
     default_policy="montecarlo:4",
     sweep_panels=("first_player_advantage", "unfinished_rate", "turns_mean", "drought_rate"),
     sweep_heatmap=("turns_mean", "unfinished_rate"),
-    per_game=lazy("analysis.fever.summary:paired_values"),
     per_game_fields=("win_share", "winner", "turns"),
     slow_policies=("montecarlo",),
-    conformance="sim.fever.conformance",
 )

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from sim.game import Game, SkillDuel, TallyIO, lazy
+from sim.game import Game, SkillDuel, TallyIO, laid_out
 from sim.lasvegan import enums as E
-from sim.lasvegan.params import KNOBS, Rules
+from sim.lasvegan.params import Rules
 from sim.lasvegan.policies import POLICIES
 from sim.lasvegan.records import LAYOUT
 from sim.metrics import (
@@ -31,21 +31,15 @@ METRICS = (
 )
 
 GAME = Game(
+    **laid_out("sim.lasvegan"),
     id="lasvegan",
     title="Las Vegan",
     Rules=Rules,
-    knobs=KNOBS,
     policies=POLICIES,
     min_players=E.MIN_PLAYERS,
     max_players=E.MAX_PLAYERS,
-    play_games=lazy("sim.lasvegan.nb:play_games"),
     records=LAYOUT,
-    tally=lazy("analysis.lasvegan.summary:Tally.of"),
-    summarize=lazy("analysis.lasvegan.summary:summarize"),
-    summary_table=lazy("analysis.lasvegan.summary:summary_table"),
     report_tally_io=TallyIO.of("analysis.lasvegan.report_tally:ReportTally", ("players", "rounds")),
-    build_report=lazy("analysis.lasvegan.report:build_report"),
-    replay_path=lazy("sim.lasvegan.replay:replay_path"),
     # The first is the lookahead duel (``sim.lasvegan.duel.skill_gap`` may swap its player); then each step
     # of skill: random -> greedy -> expert -> lookahead:16. A lookahead:16 deal costs about ninety expert
     # ones, so that duel plays the run's skill-gap deals alone, as the lookahead:32 one does.
@@ -63,8 +57,6 @@ GAME = Game(
     default_policy="expert",
     sweep_panels=("first_player_advantage", "elimination_rate", "mean_rounds", "tie_rate"),
     sweep_heatmap=("elimination_rate", "first_player_advantage"),
-    per_game=lazy("analysis.lasvegan.summary:paired_values"),
     per_game_fields=("win_share", "elim_round", "rounds_played"),
     slow_policies=("lookahead",),
-    conformance="sim.lasvegan.conformance",
 )

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from sim.game import Game, SkillDuel, TallyIO, lazy
+from sim.game import Game, SkillDuel, TallyIO, laid_out
 from sim.metrics import (
     FIRST_PLAYER_ADVANTAGE, NO_INTERVAL, RATE, TIE_RATE, WILSON, WIN_SHARE, WORST_SEAT_ADVANTAGE,
     WORST_SEAT_ADVANTAGE_CORRECTED, Metric,
 )
 from sim.vegasdice import enums as E
-from sim.vegasdice.params import KNOBS, Rules
+from sim.vegasdice.params import Rules
 from sim.vegasdice.policies import POLICIES
 from sim.vegasdice.records import LAYOUT
 
@@ -26,21 +26,15 @@ METRICS = (
 )
 
 GAME = Game(
+    **laid_out("sim.vegasdice"),
     id=E.GAME_ID,
     title=E.TITLE,
     Rules=Rules,
-    knobs=KNOBS,
     policies=POLICIES,
     min_players=E.MIN_PLAYERS,
     max_players=E.MAX_PLAYERS,
-    play_games=lazy("sim.vegasdice.nb:play_games"),
     records=LAYOUT,
-    tally=lazy("analysis.vegasdice.summary:Tally.of"),
-    summarize=lazy("analysis.vegasdice.summary:summarize"),
-    summary_table=lazy("analysis.vegasdice.summary:summary_table"),
     report_tally_io=TallyIO.of("analysis.vegasdice.summary:Tally", ("players", "rounds")),
-    build_report=lazy("analysis.vegasdice.report:build_report"),
-    replay_path=lazy("sim.vegasdice.replay:replay_path"),
     skill_gap_duels=(
         SkillDuel("montecarlo_vs_greedy", "montecarlo:16", "greedy", 1),
         SkillDuel("greedy_vs_random", "greedy", "random", 20),
@@ -53,8 +47,6 @@ GAME = Game(
     default_policy="greedy",
     sweep_panels=("first_player_advantage", "tie_rate", "money_tie_rate", "white_dice_share"),
     sweep_heatmap=("first_player_advantage", "white_dice_share"),
-    per_game=lazy("analysis.vegasdice.summary:paired_values"),
     per_game_fields=("win_share", "money_tied"),
     slow_policies=("montecarlo",),
-    conformance="sim.vegasdice.conformance",
 )

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from sim.game import Game, SkillDuel, TallyIO, lazy
+from sim.game import Game, SkillDuel, TallyIO, laid_out
 from sim.metrics import (
     FIRST_PLAYER_ADVANTAGE, MEAN, RATE, STUDENT_T, TIE_RATE, WILSON, WIN_SHARE, WORST_SEAT_ADVANTAGE,
     WORST_SEAT_ADVANTAGE_CORRECTED, Metric,
 )
 
 from lvsim_highcard import enums as E
-from lvsim_highcard.params import KNOBS, Rules
+from lvsim_highcard.params import Rules
 from lvsim_highcard.policies import POLICIES
 from lvsim_highcard.records import LAYOUT
 
@@ -25,21 +25,15 @@ METRICS = (
 )
 
 GAME = Game(
+    **laid_out("lvsim_highcard", summary="lvsim_highcard.analysis", report="lvsim_highcard.report"),
     id=E.GAME_ID,
     title=E.TITLE,
     Rules=Rules,
-    knobs=KNOBS,
     policies=POLICIES,
     min_players=E.MIN_PLAYERS,
     max_players=E.MAX_PLAYERS,
-    play_games=lazy("lvsim_highcard.nb:play_games"),
     records=LAYOUT,
-    tally=lazy("lvsim_highcard.analysis:Tally.of"),
-    summarize=lazy("lvsim_highcard.analysis:summarize"),
-    summary_table=lazy("lvsim_highcard.analysis:summary_table"),
     report_tally_io=TallyIO.of("lvsim_highcard.analysis:Tally", ("players", "rounds")),
-    build_report=lazy("lvsim_highcard.report:build_report"),
-    replay_path=lazy("lvsim_highcard.replay:replay_path"),
     skill_gap_duels=(SkillDuel("greedy_vs_random", "greedy", "random", 4),),
     skill_gap_games=256,
     strength_policies=("random", "greedy"),
@@ -49,7 +43,5 @@ GAME = Game(
     default_policy="greedy",
     sweep_panels=("first_player_advantage", "tie_rate", "shutout_rate", "mean_points"),
     sweep_heatmap=("first_player_advantage", "shutout_rate"),
-    per_game=lazy("lvsim_highcard.analysis:paired_values"),
     per_game_fields=("win_share", "points"),
-    conformance="lvsim_highcard.conformance",
 )
