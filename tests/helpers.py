@@ -18,3 +18,14 @@ def assert_records_independent_of_threads_and_chunking(run, rules, concat_record
     # Split into batches at arbitrary points: game indices carry the randomness.
     parts = [run(rules, 1000, first=0), run(rules, 1234, first=1000), run(rules, 766, first=2234)]
     assert_same_records(whole, concat_records(parts))
+
+
+def assert_records_match_reference(records: dict, reference_game, games: int, fields) -> None:
+    """Game ``g`` of the kernel's ``records`` equals ``reference_game(g)`` in every field; all differences listed."""
+    mismatches = []
+    for g in range(games):
+        ref = reference_game(g)
+        for field in fields:
+            if not np.array_equal(records[field][g], ref[field]):
+                mismatches.append((g, field, records[field][g].tolist(), np.asarray(ref[field]).tolist()))
+    assert not mismatches, f"{len(mismatches)} differing records, first: {mismatches[:3]}"

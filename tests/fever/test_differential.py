@@ -5,7 +5,6 @@ per-game streams, so every record of every game must be identical, at every
 player count, with and without doubling, under every policy and rule knob.
 """
 
-import numpy as np
 import pytest
 
 from sim.fever.nb import play_games
@@ -13,6 +12,7 @@ from sim.fever.params import Rules
 from sim.fever.policies import parse_seats
 from sim.fever.records import RECORD_FIELDS
 from sim.fever.rules import play_game, policy_named
+from tests.helpers import assert_records_match_reference
 
 MIXED = ["random", "greedy", "montecarlo:2", "random:0.5", "greedy:4"]
 WIDE_TABLE = [
@@ -48,10 +48,7 @@ def test_jitted_core_matches_reference_engine(name):
     ids, params = parse_seats(seats, rules.players)
     rec = play_games(rules, seed, 0, n, ids, params)
     policies = [policy_named(s, rules) for s in seats]
-    for g in range(n):
-        ref = play_game(rules, seed, g, policies)
-        differ = [f for f in RECORD_FIELDS if not np.array_equal(ref[f], rec[f][g])]
-        assert not differ, f"{name} game {g}: {differ}"
+    assert_records_match_reference(rec, lambda g: play_game(rules, seed, g, policies), n, RECORD_FIELDS)
 
 
 def test_the_rule_sets_exercise_what_they_are_named_for():

@@ -5,7 +5,6 @@ record of every game must be identical, for the rulebook game at each player
 count and for rule sets that exercise the other knobs.
 """
 
-import numpy as np
 import pytest
 
 from sim.lasvegan.nb import play_games
@@ -13,6 +12,7 @@ from sim.lasvegan.params import Rules
 from sim.lasvegan.policies import parse_seats
 from sim.lasvegan.records import RECORD_FIELDS
 from sim.lasvegan.rules import play_game
+from tests.helpers import assert_records_match_reference
 
 RULE_SETS = {
     "2p": (Rules(players=2), 2000),
@@ -45,10 +45,4 @@ def test_jitted_core_matches_reference_engine(name):
     seed = 20261130
     ids, params = parse_seats("random", rules.players)
     rec = play_games(rules, seed, 0, n, ids, params)
-    mismatches = []
-    for g in range(n):
-        ref = play_game(rules, seed, g)
-        for field in RECORD_FIELDS:
-            if not np.array_equal(rec[field][g], ref[field]):
-                mismatches.append((g, field, rec[field][g].tolist(), np.asarray(ref[field]).tolist()))
-    assert not mismatches, f"{len(mismatches)} differing records, first: {mismatches[:3]}"
+    assert_records_match_reference(rec, lambda g: play_game(rules, seed, g), n, RECORD_FIELDS)

@@ -5,7 +5,6 @@ per-game streams, so every record of every game must be identical, at every
 player count, with and without white dice, under every policy.
 """
 
-import numpy as np
 import pytest
 
 from sim.vegasdice.nb import play_games
@@ -13,6 +12,7 @@ from sim.vegasdice.params import Rules
 from sim.vegasdice.policies import parse_seats
 from sim.vegasdice.records import RECORD_FIELDS
 from sim.vegasdice.rules import play_game, policy_named
+from tests.helpers import assert_records_match_reference
 
 MIXED = ["random", "greedy", "montecarlo:2", "greedy", "random"]
 
@@ -48,13 +48,7 @@ def test_jitted_core_matches_reference_engine(name):
     ids, params = parse_seats(seats, rules.players)
     rec = play_games(rules, seed, 0, n, ids, params)
     policies = [policy_named(s) for s in seats]
-    mismatches = []
-    for g in range(n):
-        ref = play_game(rules, seed, g, policies)
-        for field in RECORD_FIELDS:
-            if not np.array_equal(rec[field][g], ref[field]):
-                mismatches.append((g, field, rec[field][g].tolist(), np.asarray(ref[field]).tolist()))
-    assert not mismatches, f"{len(mismatches)} differing records, first: {mismatches[:3]}"
+    assert_records_match_reference(rec, lambda g: play_game(rules, seed, g, policies), n, RECORD_FIELDS)
 
 
 def test_the_rule_sets_exercise_what_they_are_named_for():
