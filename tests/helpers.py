@@ -29,3 +29,12 @@ def assert_records_match_reference(records: dict, reference_game, games: int, fi
             if not np.array_equal(records[field][g], ref[field]):
                 mismatches.append((g, field, records[field][g].tolist(), np.asarray(ref[field]).tolist()))
     assert not mismatches, f"{len(mismatches)} differing records, first: {mismatches[:3]}"
+
+
+def copy_sweep_on_quick_base(directory, config, sweep) -> None:
+    """Copy the shipped ``sweep`` and its base ``config`` into ``directory``, the base without the skill gap
+    and the strength profile, so the shipped sweep stays quick."""
+    base = config.read_text(encoding="utf-8").replace(
+        "[run]\n", "[run]\nskill_gap_games = 0\nstrength_games = 0\nstrength_lookahead_games = 0\n", 1)
+    (directory / config.name).write_text(base, encoding="utf-8")
+    (directory / "sweep.toml").write_text(sweep.read_text(encoding="utf-8"), encoding="utf-8")

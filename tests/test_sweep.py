@@ -49,6 +49,12 @@ def make_sweep(directory: Path, body: str, base: str = BASE, name: str = "s.toml
     return path
 
 
+def quick_base(games: int, game: str = "lasvegan", extra: str = "") -> str:
+    """A base config at seed 3 with the skill gap and the strength profile off, to keep a sweep quick."""
+    return (f'game = "{game}"\n[run]\ngames = {games}\nseed = 3\nskill_gap_games = 0\nstrength_games = 0\n'
+            f'strength_lookahead_games = 0\n{extra}')
+
+
 def lvsim_sweep(*args):
     return CliRunner().invoke(main, ["sweep", *map(str, args)])
 
@@ -481,8 +487,7 @@ def test_skill_gap_columns_stay_in_the_table_empty_when_the_duels_are_skipped(tm
     from sim.sweep import load_sweep, run_sweep
 
     base = tmp_path / "base.toml"
-    base.write_text(f'game = "{game}"\n[run]\ngames = 40\nseed = 3\nskill_gap_games = 0\nstrength_games = 0\n'
-                    'strength_lookahead_games = 0\n')
+    base.write_text(quick_base(40, game))
     sweep_file = tmp_path / "s.toml"
     sweep_file.write_text('base = "base.toml"\n[sweep]\n"rules.players" = [3, 4]\n')
     run_sweep(load_sweep(sweep_file), out=tmp_path / "out", progress=False)
@@ -499,8 +504,7 @@ def test_each_player_count_has_its_own_baseline(tmp_path):
     from sim.sweep import baselines, load_sweep, run_sweep
 
     base = tmp_path / "base.toml"
-    base.write_text('game = "lasvegan"\n[run]\ngames = 60\nseed = 3\nskill_gap_games = 0\nstrength_games = 0\n'
-                    'strength_lookahead_games = 0\n')
+    base.write_text(quick_base(60))
     sweep_file = tmp_path / "s.toml"
     sweep_file.write_text('base = "base.toml"\n[sweep]\n"rules.players" = [3, 4]\n'
                           '"rules.golden_token" = [[3, 4], [4, 5]]\n')
@@ -621,8 +625,7 @@ def test_rule_holes_are_compared_with_the_baseline_of_the_same_player_count_only
 def test_a_cell_alone_at_its_player_count_is_said_to_have_no_baseline(tmp_path):
     """The printed sweep and the report say which cells have no baseline, instead of comparing across counts."""
     base = tmp_path / "base.toml"
-    base.write_text('game = "lasvegan"\n[run]\ngames = 300\nseed = 3\nskill_gap_games = 0\nstrength_games = 0\n'
-                    'strength_lookahead_games = 0\n[policies]\nseats = "greedy"\n')
+    base.write_text(quick_base(300, extra='[policies]\nseats = "greedy"\n'))
     sweep_file = tmp_path / "s.toml"
     sweep_file.write_text('base = "base.toml"\n[[cells]]\n"rules.players" = 3\n[[cells]]\n"rules.players" = 3\n'
                           '"rules.golden_token" = [4, 5]\n[[cells]]\n"rules.players" = 5\n'
@@ -695,8 +698,7 @@ def test_a_figure_over_keys_varied_together_labels_every_value(tmp_path, monkeyp
     draw = report._img
     monkeypatch.setattr(report, "_img", lambda fig: (figures.append(fig), draw(fig))[1])
     base = tmp_path / "base.toml"
-    base.write_text('game = "lasvegan"\n[run]\ngames = 60\nseed = 3\nskill_gap_games = 0\nstrength_games = 0\n'
-                    'strength_lookahead_games = 0\n[policies]\nseats = "greedy"\n')
+    base.write_text(quick_base(60, extra='[policies]\nseats = "greedy"\n'))
     sweep_file = tmp_path / "s.toml"
     sweep_file.write_text('base = "base.toml"\n[sweep]\n"rules.golden_token[1]" = [4, 5]\n'
                           '"rules.players, rules.starting_cabbages" = [[3, 20], [4, 16], [5, 12]]\n')

@@ -6,6 +6,7 @@ from pathlib import Path
 import pandas as pd
 
 from sim.sweep import load_sweep, run_sweep
+from tests.helpers import copy_sweep_on_quick_base
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 SHIPPED = CONFIGS / "sweep_fever_paytable.toml"
@@ -20,10 +21,7 @@ def test_the_shipped_sweep_adds_patterns_to_the_stand_in_pay_table():
 
 
 def test_the_sweep_writes_its_table_and_report(tmp_path):
-    base = (CONFIGS / "fever.toml").read_text(encoding="utf-8").replace(
-        "[run]\n", "[run]\nskill_gap_games = 0\nstrength_games = 0\nstrength_lookahead_games = 0\n", 1)
-    (tmp_path / "fever.toml").write_text(base, encoding="utf-8")
-    (tmp_path / "sweep.toml").write_text(SHIPPED.read_text(encoding="utf-8"), encoding="utf-8")
+    copy_sweep_on_quick_base(tmp_path, CONFIGS / "fever.toml", SHIPPED)
     out = tmp_path / "out"
     run_sweep(load_sweep(tmp_path / "sweep.toml", games=200), out, report=True)
     table = pd.read_parquet(out / "sweep.parquet")

@@ -5,6 +5,7 @@ from pathlib import Path
 import pandas as pd
 
 from sim.sweep import load_sweep, run_sweep
+from tests.helpers import copy_sweep_on_quick_base
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 SHIPPED = CONFIGS / "sweep_vegas_dice.toml"
@@ -21,11 +22,7 @@ def test_the_shipped_sweep_is_white_dice_on_and_off_at_each_player_count():
 
 
 def test_the_sweep_writes_its_table_and_a_report_with_the_white_dice(tmp_path):
-    # The shipped sweep on a base without the skill gap and the strength profile, to stay quick.
-    base = (CONFIGS / "vegas-dice.toml").read_text(encoding="utf-8").replace(
-        "[run]\n", "[run]\nskill_gap_games = 0\nstrength_games = 0\nstrength_lookahead_games = 0\n", 1)
-    (tmp_path / "vegas-dice.toml").write_text(base, encoding="utf-8")
-    (tmp_path / "sweep.toml").write_text(SHIPPED.read_text(encoding="utf-8"), encoding="utf-8")
+    copy_sweep_on_quick_base(tmp_path, CONFIGS / "vegas-dice.toml", SHIPPED)
     out = tmp_path / "out"
     run_sweep(load_sweep(tmp_path / "sweep.toml", games=150), out, report=True)
     table = pd.read_parquet(out / "sweep.parquet")
