@@ -75,37 +75,11 @@ base = "base.toml"
 "rules.golden_token" = [[2, 3], [3, 4], [4, 5]]
 """
 
-TUNE_SMALL = """
-base = "base.toml"
-[search]
-"rules.rounds" = { range = [1, 4] }
-"rules.golden_token[1]" = [4, 5]
-[targets]
-mean_rounds = [2.5, 3.5]
-[tune]
-players = [2]
-policies = ["random"]
-budget = 8
-games = 200
-seed = 3
-finalists = 2
-"""
+# The tune the tests plant a known answer in (only rounds = 3 meets the target), shared with them.
+PLANTED = ROOT / "tests" / "data" / "planted_tune"
+TUNE_SMALL = (PLANTED / "tune.toml").read_text(encoding="utf-8")
 
-BASE_PLANTED = """
-game = "lasvegan"
-[run]
-games = 200
-seed = 3
-skill_gap_games = 0
-strength_games = 0
-strength_lookahead_games = 0
-[rules]
-players = 2
-starting_cabbages = 1000
-total_cabbages = 5000
-[policies]
-seats = "random"
-"""
+BASE_PLANTED = (PLANTED / "base.toml").read_text(encoding="utf-8")
 
 TUNE_SKILL = """
 base = "base.toml"

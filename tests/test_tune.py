@@ -24,36 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # At 2 players with cabbages no one can lose, every game lasts all its rounds:
 # the mean number of rounds is the rules' own, so only rounds = 3 lands in [2.5, 3.5].
-PLANTED_BASE = """
-game = "lasvegan"
-[run]
-games = 200
-seed = 3
-skill_gap_games = 0
-strength_games = 0
-strength_lookahead_games = 0
-[rules]
-players = 2
-starting_cabbages = 1000
-total_cabbages = 5000
-[policies]
-seats = "random"
-"""
-PLANTED = """
-base = "base.toml"
-[search]
-"rules.rounds" = { range = [1, 4] }
-"rules.golden_token[1]" = [4, 5]
-[targets]
-mean_rounds = [2.5, 3.5]
-[tune]
-players = [2]
-policies = ["random"]
-budget = 8
-games = 200
-seed = 3
-finalists = 2
-"""
+PLANTED_BASE = (ROOT / "tests" / "data" / "planted_tune" / "base.toml").read_text(encoding="utf-8")
+PLANTED = (ROOT / "tests" / "data" / "planted_tune" / "tune.toml").read_text(encoding="utf-8")
 
 
 def write_tune(d: Path, tune: str = PLANTED, base: str = PLANTED_BASE) -> Path:
