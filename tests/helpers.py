@@ -38,3 +38,9 @@ def copy_sweep_on_quick_base(directory, config, sweep) -> None:
         "[run]\n", "[run]\nskill_gap_games = 0\nstrength_games = 0\nstrength_lookahead_games = 0\n", 1)
     (directory / config.name).write_text(base, encoding="utf-8")
     (directory / "sweep.toml").write_text(sweep.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+def assert_fields_equal(a: dict, b: dict, fields) -> None:
+    """The records of one game, ``a`` and ``b``, agree in every one of ``fields`` (the field named on failure)."""
+    for name in fields:
+        assert np.array_equal(a[name], b[name]), name

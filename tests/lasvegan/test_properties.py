@@ -20,6 +20,7 @@ from sim.lasvegan.rules import (
     suit_of,
 )
 from sim.rng import Stream
+from tests.helpers import assert_fields_equal
 
 def follows_suit(card, hand, trick) -> bool:
     """The rule, restated from the seat's own view: follow the led suit when able."""
@@ -82,8 +83,7 @@ def test_every_game_conserves_cards_plays_legally_and_keeps_cabbages_sound(rules
     # the checked run is the very game play_game plays
     checked = game_records(state, game)
     played = play_game(rules, seed, game)
-    for name in RECORD_FIELDS:
-        assert np.array_equal(checked[name], played[name]), name
+    assert_fields_equal(checked, played, RECORD_FIELDS)
 
 
 @settings(max_examples=40, deadline=None)
