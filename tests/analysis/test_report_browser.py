@@ -50,12 +50,19 @@ def decimals_shown(text: str) -> int:
     return len(match.group(1) or "") if match else 0
 
 
+def every_game_headline(s: dict) -> dict:
+    """The headline numbers every game's report shows: the setup, seat 0's wins, the first-player advantage."""
+    return {
+        "players": s["players"], "games": s["games"], "seed": s["seed"], "win_share_0": s["win_share"][0],
+        "first_player_advantage": s["first_player_advantage"],
+        "first_player_advantage_ci": s["first_player_advantage_ci"],
+    }
+
+
 def las_vegan_metrics(s: dict) -> tuple[dict, set]:
     """The headline numbers of a Las Vegan report, and those shown in percent."""
     expected = {
-        "players": s["players"], "games": s["games"], "seed": s["seed"], "win_share_0": s["win_share"][0],
-        "first_player_advantage": s["first_player_advantage"], "elimination_rate": s["elimination_rate"],
-        "mean_rounds": s["mean_rounds"], "first_player_advantage_ci": s["first_player_advantage_ci"],
+        **every_game_headline(s), "elimination_rate": s["elimination_rate"], "mean_rounds": s["mean_rounds"],
         "elimination_rate_ci": s["elimination_rate_ci"], "mean_rounds_ci": s["mean_rounds_ci"],
     }
     return expected, {"win_share_0", "first_player_advantage", "elimination_rate"}
@@ -65,9 +72,7 @@ def las_vegas_metrics(s: dict) -> tuple[dict, set]:
     """The headline numbers of a Las Vegas (dice) report, and those shown in percent."""
     margin = s["winner_margin"]
     expected = {
-        "players": s["players"], "games": s["games"], "seed": s["seed"], "win_share_0": s["win_share"][0],
-        "first_player_advantage": s["first_player_advantage"],
-        "first_player_advantage_ci": s["first_player_advantage_ci"],
+        **every_game_headline(s),
         "first_card_advantage": s["first_card_advantage"], "first_card_advantage_ci": s["first_card_advantage_ci"],
         "first_card_share": s["first_card_share"], "tie_cancel_rate": s["tie_cancel_rate"],
         "tie_cancel_rate_ci": s["tie_cancel_rate_ci"], "winner_margin_mean": margin["mean"],
@@ -84,9 +89,7 @@ def fever_metrics(s: dict) -> tuple[dict, set]:
     """The headline numbers of a $ Fever report, and those shown in percent."""
     turns = s["game_length_turns"]
     expected = {
-        "players": s["players"], "games": s["games"], "seed": s["seed"], "win_share_0": s["win_share"][0],
-        "first_player_advantage": s["first_player_advantage"],
-        "first_player_advantage_ci": s["first_player_advantage_ci"],
+        **every_game_headline(s),
         "game_length_turns_p50": turns["p50"], "game_length_turns_mean": turns["mean"],
         "game_length_turns_p95": turns["p95"], "unfinished_rate": s["unfinished_rate"],
         "unfinished_rate_ci": s["unfinished_rate_ci"], "double_gain": s["double_gain"],
