@@ -12,9 +12,18 @@ from typing import Any, NamedTuple
 import numpy as np
 from hypothesis import strategies as st
 
+from sim.conformance_kit import (
+    Recorded,
+    cheap_policies,
+    decision_stream as decision_stream,  # a hook of the suite
+    play_reference_by,
+    reference_observations_by,
+    seat_policies_from,
+    streams_of,
+)
 from sim.fever import enums as E
 from sim.fever.params import Rules
-from sim.fever.rules import GameState, Observation, RandomPolicy, play_game, play_turn, policy_named, shuffled_deck
+from sim.fever.rules import PLAY_LOOP, GameState, Observation, RandomPolicy, play_turn, policy_named, shuffled_deck
 from sim.rng import Stream
 
 SYMBOL_NAMES = ("cherry", "lemon", "bell", "bar", "seven", "plum")
@@ -70,17 +79,15 @@ POLICY_FORMS: dict[str, tuple[str, ...]] = {
     "greedy": ("greedy", "greedy:4"),
     "montecarlo": ("montecarlo:2", "montecarlo:3"),
 }
-CHEAP_POLICIES = tuple(form for forms in POLICY_FORMS.values() for form in forms)
+CHEAP_POLICIES = cheap_policies(POLICY_FORMS)
+seat_policies = seat_policies_from(CHEAP_POLICIES)
 
 
-def seat_policies(players: int):
-    """A policy per seat, any of the cheap forms."""
-    return st.lists(st.sampled_from(CHEAP_POLICIES), min_size=players, max_size=players)
+def _player(rules: Rules, name: str):
+    return policy_named(name, rules)
 
 
-def play_reference(rules: Rules, seed: int, game: int, seats: list[str]) -> dict[str, np.ndarray]:
-    """Game ``game`` of ``seed`` played by the reference engine, in the kernel's record layout."""
-    return play_game(rules, seed, game, [policy_named(s, rules) for s in seats])
+play_reference = play_reference_by(PLAY_LOOP, _player)
 
 
 # --- what a policy is handed, in either engine ----------------------------------------
@@ -115,15 +122,11 @@ KERNEL_POLICY_CALLS = {
 }
 
 
-class _Recorded:
+class _Recorded(Recorded):
     """A reference-engine player that notes what it is handed before deciding."""
 
-    def __init__(self, policy, log: list):
-        self.policy = policy
-        self.log = log
-
     def _note(self, decision: str, obs: Observation) -> None:
-        self.log.append(_seen(decision, obs.to_pub(), obs.hand_array()))
+        self.note(_seen(decision, obs.to_pub(), obs.hand_array()))
 
     def double(self, obs, rng):
         self._note("double", obs)
@@ -138,11 +141,7 @@ class _Recorded:
         return self.policy.keep(obs, rng)
 
 
-def reference_observations(rules: Rules, seed: int, game: int, seats: list[str]) -> list[dict[str, Any]]:
-    """What each policy is handed at every decision of the game, in the reference engine."""
-    log: list = []
-    play_game(rules, seed, game, [_Recorded(policy_named(s, rules), log) for s in seats])
-    return log
+reference_observations = reference_observations_by(PLAY_LOOP, _player, _Recorded)
 
 
 # --- situations that differ only in what the seat to move cannot see ----------------------
@@ -225,10 +224,6 @@ def decide(sit: Situation, policy: str, stream: Stream) -> int:
     return policy_named(policy, sit.rules).play(sit.obs, stream).code
 
 
-def decision_stream(sit: Situation) -> Stream:
-    return Stream(5, 9, sit.obs.seat)
-
-
 def seen_otherwise(sit: Situation) -> list[Situation]:
     """The situation with something the seat does see changed: its hand, or the machine."""
     obs = sit.obs
@@ -273,9 +268,7 @@ BAD_RULES: list[tuple[dict[str, Any], str]] = [
 ]
 
 
-# The random streams of a game: the table's, then one per seat's policy.
-def streams(players: int) -> dict[str, int]:
-    return {"table": E.STREAM_TABLE, **{f"seat {s} policy": E.STREAM_POLICY + s for s in range(players)}}
+streams = streams_of(PLAY_LOOP)
 
 
 # --- what the bad-input and fuzz suites garble (tests/test_badinput*.py) -------------------

@@ -15,9 +15,17 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
+from sim.conformance_kit import (
+    Recorded,
+    cheap_policies,
+    play_reference_by,
+    reference_observations_by,
+    seat_policies_from,
+    streams_of,
+)
 from sim.lasvegan import enums as E
 from sim.lasvegan.params import Rules
-from sim.lasvegan.rules import card_mask, play_game, policy_named
+from sim.lasvegan.rules import PLAY_LOOP, card_mask, policy_named
 from sim.lasvegan.table import Table, mask_cards, seat_stream
 
 # --- rule sets and seats -----------------------------------------------------------
@@ -61,17 +69,15 @@ POLICY_FORMS: dict[str, tuple[str, ...]] = {
     "lookahead": ("lookahead:2", "lookahead:2:win"),
     "epsilon": ("epsilon:0.3:greedy", "epsilon:0.5:lookahead:2", "epsilon:0.2:expert", "epsilon:0.4:cautious"),
 }
-CHEAP_POLICIES = tuple(form for forms in POLICY_FORMS.values() for form in forms)
+CHEAP_POLICIES = cheap_policies(POLICY_FORMS)
+seat_policies = seat_policies_from(CHEAP_POLICIES)
 
 
-def seat_policies(players: int):
-    """A policy per seat, any of the cheap forms."""
-    return st.lists(st.sampled_from(CHEAP_POLICIES), min_size=players, max_size=players)
+def _player(rules: Rules, name: str):
+    return policy_named(name)
 
 
-def play_reference(rules: Rules, seed: int, game: int, seats: list[str]) -> dict[str, np.ndarray]:
-    """Game ``game`` of ``seed`` played by the reference engine, in the kernel's record layout."""
-    return play_game(rules, seed, game, [policy_named(s) for s in seats])
+play_reference = play_reference_by(PLAY_LOOP, _player)
 
 
 # --- what a policy is handed, in either engine ----------------------------------------
@@ -109,27 +115,19 @@ KERNEL_POLICY_CALLS = {
 }
 
 
-class _Recorded:
+class _Recorded(Recorded):
     """A reference-engine player that notes what it is handed before deciding."""
 
-    def __init__(self, policy, log: list):
-        self.policy = policy
-        self.log = log
-
     def choose_card(self, obs, legal, rng):
-        self.log.append(_card(obs.to_pub(), card_mask(obs.hand), card_mask(legal)))
+        self.note(_card(obs.to_pub(), card_mask(obs.hand), card_mask(legal)))
         return self.policy.choose_card(obs, legal, rng)
 
     def choose_placement(self, obs, rng):
-        self.log.append(_placement(obs.to_pub(), card_mask(obs.hand)))
+        self.note(_placement(obs.to_pub(), card_mask(obs.hand)))
         return self.policy.choose_placement(obs, rng)
 
 
-def reference_observations(rules: Rules, seed: int, game: int, seats: list[str]) -> list[dict[str, Any]]:
-    """What each policy is handed at every decision of the game, in the reference engine."""
-    log: list = []
-    play_game(rules, seed, game, [_Recorded(policy_named(s), log) for s in seats])
-    return log
+reference_observations = reference_observations_by(PLAY_LOOP, _player, _Recorded)
 
 
 # --- situations that differ only in what the seat to move cannot see ----------------------
@@ -260,9 +258,7 @@ BAD_RULES: list[tuple[dict[str, Any], str]] = [
     ({"cabages": 3}, "cabages"),
 ]
 
-# The random streams of a game: the table's, then one per seat's policy.
-def streams(players: int) -> dict[str, int]:
-    return {"table": E.STREAM_TABLE, **{f"seat {s} policy": E.STREAM_POLICY + s for s in range(players)}}
+streams = streams_of(PLAY_LOOP)
 
 
 # --- what the bad-input and fuzz suites garble (tests/test_badinput*.py) -------------------

@@ -13,15 +13,24 @@ from typing import Any, NamedTuple
 import numpy as np
 from hypothesis import strategies as st
 
+from sim.conformance_kit import (
+    Recorded,
+    cheap_policies,
+    decision_stream as decision_stream,  # a hook of the suite
+    play_reference_by,
+    reference_observations_by,
+    seat_policies_from,
+    streams_of,
+)
 from sim.rng import Stream
 from sim.vegasdice import enums as E
 from sim.vegasdice.params import Rules
 from sim.vegasdice.rules import (
+    PLAY_LOOP,
     GameState,
     Observation,
     RandomPolicy,
     Roll,
-    play_game,
     policy_named,
     roll_counts,
     roll_for,
@@ -60,17 +69,15 @@ POLICY_FORMS: dict[str, tuple[str, ...]] = {
     "greedy": ("greedy",),
     "montecarlo": ("montecarlo:2", "montecarlo:3"),
 }
-CHEAP_POLICIES = tuple(form for forms in POLICY_FORMS.values() for form in forms)
+CHEAP_POLICIES = cheap_policies(POLICY_FORMS)
+seat_policies = seat_policies_from(CHEAP_POLICIES)
 
 
-def seat_policies(players: int):
-    """A policy per seat, any of the cheap forms."""
-    return st.lists(st.sampled_from(CHEAP_POLICIES), min_size=players, max_size=players)
+def _player(rules: Rules, name: str):
+    return policy_named(name)
 
 
-def play_reference(rules: Rules, seed: int, game: int, seats: list[str]) -> dict[str, np.ndarray]:
-    """Game ``game`` of ``seed`` played by the reference engine, in the kernel's record layout."""
-    return play_game(rules, seed, game, [policy_named(s) for s in seats])
+play_reference = play_reference_by(PLAY_LOOP, _player)
 
 
 # --- what a policy is handed, in either engine ----------------------------------------
@@ -94,24 +101,16 @@ KERNEL_POLICY_CALLS = {
 }
 
 
-class _Recorded:
+class _Recorded(Recorded):
     """A reference-engine player that notes what it is handed before deciding."""
-
-    def __init__(self, policy, log: list):
-        self.policy = policy
-        self.log = log
 
     def choose_value(self, obs: Observation, roll: Roll, rng: Stream) -> int:
         own, white = roll_counts(roll, obs.casinos)
-        self.log.append(_value(obs.to_pub(), own, white))
+        self.note(_value(obs.to_pub(), own, white))
         return self.policy.choose_value(obs, roll, rng)
 
 
-def reference_observations(rules: Rules, seed: int, game: int, seats: list[str]) -> list[dict[str, Any]]:
-    """What each policy is handed at every decision of the game, in the reference engine."""
-    log: list = []
-    play_game(rules, seed, game, [_Recorded(policy_named(s), log) for s in seats])
-    return log
+reference_observations = reference_observations_by(PLAY_LOOP, _player, _Recorded)
 
 
 # --- situations that differ only in what the seat to move cannot see ----------------------
@@ -181,10 +180,6 @@ def decide(sit: Situation, policy: str, stream: Stream) -> int:
     return policy_named(policy).choose_value(sit.obs, sit.roll, stream)
 
 
-def decision_stream(sit: Situation) -> Stream:
-    return Stream(5, 9, sit.obs.seat)
-
-
 def seen_otherwise(sit: Situation) -> list[Situation]:
     """The situation with something the seat does see changed: its roll, or the bills on casino 6."""
     casinos = sit.obs.casinos
@@ -217,9 +212,7 @@ BAD_RULES: list[tuple[dict[str, Any], str]] = [
 ]
 
 
-# The random streams of a game: the table's, then one per seat's policy.
-def streams(players: int) -> dict[str, int]:
-    return {"table": E.STREAM_TABLE, **{f"seat {s} policy": E.STREAM_POLICY + s for s in range(players)}}
+streams = streams_of(PLAY_LOOP)
 
 
 # --- what the bad-input and fuzz suites garble (tests/test_badinput*.py) -------------------

@@ -8,11 +8,20 @@ from typing import Any, NamedTuple
 import numpy as np
 from hypothesis import strategies as st
 
+from sim.conformance_kit import (
+    Recorded,
+    cheap_policies,
+    decision_stream as decision_stream,  # a hook of the suite
+    play_reference_by,
+    reference_observations_by,
+    seat_policies_from,
+    streams_of,
+)
 from sim.rng import Stream
 
 from lvsim_highcard import enums as E
 from lvsim_highcard.params import Rules
-from lvsim_highcard.rules import GameState, Observation, RandomPolicy, deal, play_game, policy_named
+from lvsim_highcard.rules import PLAY_LOOP, GameState, Observation, RandomPolicy, deal, policy_named
 
 # --- rule sets and seats -------------------------------------------------------------------
 
@@ -29,15 +38,15 @@ def rule_sets(draw) -> Rules:
 
 
 POLICY_FORMS: dict[str, tuple[str, ...]] = {"random": ("random",), "greedy": ("greedy",)}
-CHEAP_POLICIES = tuple(form for forms in POLICY_FORMS.values() for form in forms)
+CHEAP_POLICIES = cheap_policies(POLICY_FORMS)
+seat_policies = seat_policies_from(CHEAP_POLICIES)
 
 
-def seat_policies(players: int):
-    return st.lists(st.sampled_from(CHEAP_POLICIES), min_size=players, max_size=players)
+def _player(rules: Rules, name: str):
+    return policy_named(name)
 
 
-def play_reference(rules: Rules, seed: int, game: int, seats: list[str]) -> dict[str, np.ndarray]:
-    return play_game(rules, seed, game, [policy_named(s) for s in seats])
+play_reference = play_reference_by(PLAY_LOOP, _player)
 
 
 # --- what a policy is handed, in either engine ------------------------------------------------
@@ -56,19 +65,13 @@ KERNEL_POLICY_CALLS = {
 }
 
 
-class _Recorded:
-    def __init__(self, policy, log: list):
-        self.policy, self.log = policy, log
-
+class _Recorded(Recorded):
     def choose_card(self, obs: Observation, rng: Stream) -> int:
-        self.log.append(_card(obs.to_pub(), obs.hand_array()))
+        self.note(_card(obs.to_pub(), obs.hand_array()))
         return self.policy.choose_card(obs, rng)
 
 
-def reference_observations(rules: Rules, seed: int, game: int, seats: list[str]) -> list[dict[str, Any]]:
-    log: list = []
-    play_game(rules, seed, game, [_Recorded(policy_named(s), log) for s in seats])
-    return log
+reference_observations = reference_observations_by(PLAY_LOOP, _player, _Recorded)
 
 
 # --- situations differing only in what the seat to move cannot see -----------------------------
@@ -140,10 +143,6 @@ def decide(sit: Situation, policy: str, stream: Stream) -> int:
     return policy_named(policy).choose_card(sit.obs, stream)
 
 
-def decision_stream(sit: Situation) -> Stream:
-    return Stream(5, 9, sit.obs.seat)
-
-
 def seen_otherwise(sit: Situation) -> list[Situation]:
     """The situation with the seat's own hand changed, or a higher card shown this round."""
     hand = list(sit.obs.hand)
@@ -173,8 +172,7 @@ BAD_RULES: list[tuple[dict[str, Any], str]] = [
 ]
 
 
-def streams(players: int) -> dict[str, int]:
-    return {"table": E.STREAM_TABLE, **{f"seat {s} policy": E.STREAM_POLICY + s for s in range(players)}}
+streams = streams_of(PLAY_LOOP)
 
 
 # --- what the bad-input and fuzz suites garble (tests/test_badinput*.py) -------------------

@@ -1,0 +1,86 @@
+"""What every game's conformance module derives alike, from the game's own declarations.
+
+A game's ``conformance.py`` answers the shared suite (``tests/conformance``);
+the hooks that follow from what the game declares — its policies' cheap
+forms, its reference engine's :class:`~sim.reference.PlayLoop` and player
+for a policy name — are built here, so that each game states only what is
+its own. Like the conformance modules, this one is imported by the tests
+only: it imports hypothesis.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping
+
+import numpy as np
+from hypothesis import strategies as st
+
+from sim.reference import PlayLoop
+from sim.rng import Stream
+
+# (rules, policy name) -> the reference engine's player for it
+Player = Callable[[Any, str], Any]
+
+
+def cheap_policies(policy_forms: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """Every cheap form of every policy, in the order ``POLICY_FORMS`` lists them."""
+    return tuple(form for forms in policy_forms.values() for form in forms)
+
+
+def seat_policies_from(cheap: tuple[str, ...]) -> Callable[[int], Any]:
+    """The ``seat_policies`` hook: players -> a strategy drawing one of the ``cheap`` forms per seat."""
+
+    def seat_policies(players: int):
+        """A policy per seat, any of the cheap forms."""
+        return st.lists(st.sampled_from(cheap), min_size=players, max_size=players)
+
+    return seat_policies
+
+
+def play_reference_by(loop: PlayLoop, player: Player) -> Callable[..., dict[str, np.ndarray]]:
+    """The ``play_reference`` hook: one game played by ``loop`` with ``player(rules, name)`` in each seat."""
+
+    def play_reference(rules, seed: int, game: int, seats: list[str]) -> dict[str, np.ndarray]:
+        """Game ``game`` of ``seed`` played by the reference engine, in the kernel's record layout."""
+        return loop.play_game(rules, seed, game, [player(rules, s) for s in seats])
+
+    return play_reference
+
+
+class Recorded:
+    """A reference-engine player that notes what it is handed before deciding; a game's subclass
+    names its decisions, each noting (:meth:`note`) and then asking ``self.policy``."""
+
+    def __init__(self, policy, log: list):
+        self.policy = policy
+        self.log = log
+
+    def note(self, seen: dict[str, Any]) -> None:
+        self.log.append(seen)
+
+
+def reference_observations_by(loop: PlayLoop, player: Player, recorded: type[Recorded]) -> Callable[..., list]:
+    """The ``reference_observations`` hook: the game played as by :func:`play_reference_by`, each seat's
+    player wrapped in ``recorded`` so that what it is handed is noted in order."""
+
+    def reference_observations(rules, seed: int, game: int, seats: list[str]) -> list[dict[str, Any]]:
+        """What each policy is handed at every decision of the game, in the reference engine."""
+        log: list = []
+        loop.play_game(rules, seed, game, [recorded(player(rules, s), log) for s in seats])
+        return log
+
+    return reference_observations
+
+
+def streams_of(loop: PlayLoop) -> Callable[[int], dict[str, int]]:
+    """The ``streams`` hook: the random streams of a game, the table's, then one per seat's policy."""
+
+    def streams(players: int) -> dict[str, int]:
+        return {"table": loop.table_stream, **{f"seat {s} policy": loop.policy_stream + s for s in range(players)}}
+
+    return streams
+
+
+def decision_stream(sit) -> Stream:
+    """A fresh stream for the seat to move of a situation holding its observation as ``obs``."""
+    return Stream(5, 9, sit.obs.seat)
