@@ -35,7 +35,6 @@ and the rule.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from sim.errors import ConfigError, ScriptError, shown
@@ -43,6 +42,7 @@ from sim.fever import enums as E
 from sim.fever.params import Rules
 from sim.fever.rules import GameState, IllegalMove, Play, game_trace, play_turn, policy_named
 from sim.rng import Stream
+from sim.script_kit import stacked
 from sim.scripts import no_unknown_keys, read_script, script_rules
 
 SCRIPT_KEYS = ("players", "rules", "deck", "seed", "turns", "seats")
@@ -101,19 +101,11 @@ def _deck(first: Any, rules: Rules) -> list[int]:
     """The deck, top first: the script's cards, then the others in ``rules.deck`` order."""
     if not isinstance(first, list):
         raise ScriptError(f"deck: must be a list of symbol names, top first, got {shown(first)}")
-    left = Counter(rules.cards)
-    cards = []
-    for i, name in enumerate(first):
-        x = _symbol(name, rules, f"deck[{i}]")
-        if left[x] == 0:
-            raise ScriptError(f"deck[{i}]: no {name} card is left (rules.deck holds {rules.deck[x][1]})")
-        left[x] -= 1
-        cards.append(x)
-    for x in rules.cards:
-        if left[x]:
-            cards.append(x)
-            left[x] -= 1
-    return cards
+
+    def none_left(i: int, name: str, x: int) -> ScriptError:
+        return ScriptError(f"deck[{i}]: no {name} card is left (rules.deck holds {rules.deck[x][1]})")
+
+    return stacked(first, rules.cards, lambda i, name: _symbol(name, rules, f"deck[{i}]"), none_left)
 
 
 def _play_turn(state: GameState, turn: Any, number: int, rules: Rules) -> None:

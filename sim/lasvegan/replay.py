@@ -35,7 +35,8 @@ import json
 from typing import Any
 
 from sim.errors import ScriptError, cut, shown
-from sim.scripts import no_unknown_keys, read_script, script_rules
+from sim.script_kit import listed_script
+from sim.scripts import no_unknown_keys, read_script
 from sim.lasvegan import enums as E
 from sim.lasvegan.params import Rules, machine_code
 from sim.lasvegan.rules import GameState, IllegalMove, Placement, game_trace, parse_card
@@ -54,13 +55,7 @@ def replay_path(path) -> dict:
 
 def replay_script(data: dict) -> dict:
     """Play a scripted game (already parsed from JSON) and return its trace."""
-    if not isinstance(data, dict):
-        raise ScriptError("a script is a JSON object with 'rounds' (and optionally 'players', 'rules')")
-    no_unknown_keys(data, SCRIPT_KEYS, "script")
-    rounds = data.get("rounds")
-    if not isinstance(rounds, list) or not rounds:
-        raise ScriptError("rounds: must be a non-empty list of rounds")
-    rules = script_rules(Rules, data, {"rounds": (len(rounds), E.MAX_ROUNDS)})
+    rules, rounds = listed_script(data, Rules, SCRIPT_KEYS, "rounds", E.MAX_ROUNDS)
     state = GameState(rules)
     for number, round_script in enumerate(rounds, start=1):
         if state.game_over:

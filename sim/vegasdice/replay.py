@@ -39,7 +39,8 @@ from collections import Counter
 from typing import Any
 
 from sim.errors import ScriptError, cut, shown
-from sim.scripts import no_unknown_keys, read_script, script_rules
+from sim.script_kit import listed_script, stacked
+from sim.scripts import no_unknown_keys, read_script
 from sim.vegasdice import enums as E
 from sim.vegasdice.params import Rules
 from sim.vegasdice.rules import GameState, IllegalMove, Roll, game_trace
@@ -57,13 +58,7 @@ def replay_path(path) -> dict:
 
 def replay_script(data: Any) -> dict:
     """Play a scripted game (already parsed from JSON) and return its trace."""
-    if not isinstance(data, dict):
-        raise ScriptError("a script is a JSON object with 'rounds' (and optionally 'players', 'rules', 'pile')")
-    no_unknown_keys(data, SCRIPT_KEYS, "script")
-    rounds = data.get("rounds")
-    if not isinstance(rounds, list) or not rounds:
-        raise ScriptError("rounds: must be a non-empty list of rounds")
-    rules = script_rules(Rules, data, {"rounds": (len(rounds), E.MAX_ROUNDS)})
+    rules, rounds = listed_script(data, Rules, SCRIPT_KEYS, "rounds", E.MAX_ROUNDS)
     state = GameState(rules, _pile(data.get("pile", []), rules))
     for number, round_script in enumerate(rounds, start=1):
         if state.game_over:
@@ -101,20 +96,12 @@ def _pile(first: Any, rules: Rules) -> list[int]:
     """The pile, top first: the script's bills, then the others in ``rules.bills`` order."""
     if not isinstance(first, list) or not all(isinstance(b, int) and not isinstance(b, bool) for b in first):
         raise ScriptError(f"pile: must be a list of bill values in dollars, got {shown(first)}")
-    left = Counter(rules.pile)
-    for i, bill in enumerate(first):
-        if left[bill] == 0:
-            have = Counter(rules.pile)[bill]
-            raise ScriptError(
-                f"pile[{i}]: no bill of {bill} dollars is left (rules.bills holds {have} of them)"
-            )
-        left[bill] -= 1
-    rest = []
-    for bill in rules.pile:
-        if left[bill]:
-            rest.append(bill)
-            left[bill] -= 1
-    return list(first) + rest
+
+    def none_left(i: int, bill: int, _: int) -> ScriptError:
+        have = Counter(rules.pile)[bill]
+        return ScriptError(f"pile[{i}]: no bill of {bill} dollars is left (rules.bills holds {have} of them)")
+
+    return stacked(first, rules.pile, lambda i, bill: bill, none_left)
 
 
 def _faces(value: Any, what: str, where: str) -> tuple[int, ...]:
