@@ -50,36 +50,28 @@ def decimals_shown(text: str) -> int:
     return len(match.group(1) or "") if match else 0
 
 
-def every_game_headline(s: dict) -> dict:
-    """The headline numbers every game's report shows: the setup, seat 0's wins, the first-player advantage."""
-    return {
-        "players": s["players"], "games": s["games"], "seed": s["seed"], "win_share_0": s["win_share"][0],
-        "first_player_advantage": s["first_player_advantage"],
-        "first_player_advantage_ci": s["first_player_advantage_ci"],
-    }
+def headline(s: dict, names: str, quantiles: str = "") -> dict:
+    """The headline numbers a report shows: those every game's shows (the setup, seat 0's wins, the first-player
+    advantage), the summary's own ``names`` and the mean, p50 and p95 of its distribution ``quantiles``."""
+    shown = {"players": s["players"], "games": s["games"], "seed": s["seed"], "win_share_0": s["win_share"][0]}
+    for name in ["first_player_advantage", "first_player_advantage_ci", *names.split()]:
+        shown[name] = s[name]
+    for stat in ("mean", "p50", "p95") if quantiles else ():
+        shown[f"{quantiles}_{stat}"] = s[quantiles][stat]
+    return shown
 
 
 def las_vegan_metrics(s: dict) -> tuple[dict, set]:
     """The headline numbers of a Las Vegan report, and those shown in percent."""
-    expected = {
-        **every_game_headline(s), "elimination_rate": s["elimination_rate"], "mean_rounds": s["mean_rounds"],
-        "elimination_rate_ci": s["elimination_rate_ci"], "mean_rounds_ci": s["mean_rounds_ci"],
-    }
+    expected = headline(s, "elimination_rate mean_rounds elimination_rate_ci mean_rounds_ci")
     return expected, {"win_share_0", "first_player_advantage", "elimination_rate"}
 
 
 def las_vegas_metrics(s: dict) -> tuple[dict, set]:
     """The headline numbers of a Las Vegas (dice) report, and those shown in percent."""
-    margin = s["winner_margin"]
-    expected = {
-        **every_game_headline(s),
-        "first_card_advantage": s["first_card_advantage"], "first_card_advantage_ci": s["first_card_advantage_ci"],
-        "first_card_share": s["first_card_share"], "tie_cancel_rate": s["tie_cancel_rate"],
-        "tie_cancel_rate_ci": s["tie_cancel_rate_ci"], "winner_margin_mean": margin["mean"],
-        "winner_margin_p50": margin["p50"], "winner_margin_p95": margin["p95"],
-        "white_dice_share": s["white_dice_share"], "unclaimed_share": s["unclaimed_share"],
-        "money_tie_rate": s["money_tie_rate"], "tie_rate": s["tie_rate"],
-    }
+    expected = headline(s, "first_card_advantage first_card_advantage_ci first_card_share tie_cancel_rate "
+                           "tie_cancel_rate_ci white_dice_share unclaimed_share money_tie_rate tie_rate",
+                        quantiles="winner_margin")
     percent = {"win_share_0", "first_player_advantage", "first_card_share", "tie_cancel_rate", "white_dice_share",
                "unclaimed_share", "money_tie_rate", "tie_rate"}
     return expected, percent
@@ -87,14 +79,8 @@ def las_vegas_metrics(s: dict) -> tuple[dict, set]:
 
 def fever_metrics(s: dict) -> tuple[dict, set]:
     """The headline numbers of a $ Fever report, and those shown in percent."""
-    turns = s["game_length_turns"]
-    expected = {
-        **every_game_headline(s),
-        "game_length_turns_p50": turns["p50"], "game_length_turns_mean": turns["mean"],
-        "game_length_turns_p95": turns["p95"], "unfinished_rate": s["unfinished_rate"],
-        "unfinished_rate_ci": s["unfinished_rate_ci"], "double_gain": s["double_gain"],
-        "double_rate": s["double_rate"], "drought_rate": s["drought_rate"], "turns_per_game": s["turns_per_game"],
-    }
+    expected = headline(s, "unfinished_rate unfinished_rate_ci double_gain double_rate drought_rate turns_per_game",
+                        quantiles="game_length_turns")
     return expected, {"win_share_0", "first_player_advantage", "unfinished_rate", "double_rate", "drought_rate"}
 
 
