@@ -218,18 +218,18 @@ def test_duel_with_a_garbled_config(game, data):
         assert_clean(lvsim("duel", d / "c.toml", "--games", 2, "--json"), d)
 
 
+def write_one_garbled(directory, data, which: str, files: dict) -> None:
+    """Write ``files`` (role: (file name, text)) into ``directory``, the one whose role is ``which`` garbled."""
+    for role, (name, text) in files.items():
+        (directory / name).write_bytes(data.draw(garbled(text)) if role == which else text.encode())
+
+
 @EACH_GAME
 @PER_GAME
 @given(data=st.data(), which=st.sampled_from(["sweep", "base"]))
 def test_sweep_with_a_garbled_sweep_or_base(game, data, which):
     with workdir() as d, no_html():
-        sweep, base = sweep_text(game).encode(), config_text(game).encode()
-        if which == "sweep":
-            sweep = data.draw(garbled(sweep_text(game)))
-        else:
-            base = data.draw(garbled(config_text(game)))
-        (d / "s.toml").write_bytes(sweep)
-        (d / "base.toml").write_bytes(base)
+        write_one_garbled(d, data, which, {"sweep": ("s.toml", sweep_text(game)), "base": ("base.toml", config_text(game))})
         assert_clean(lvsim("sweep", d / "s.toml", "--games", 2, "--out", d / "out"), d)
 
 
@@ -238,13 +238,7 @@ def test_sweep_with_a_garbled_sweep_or_base(game, data, which):
 @given(data=st.data(), which=st.sampled_from(["tune", "base"]))
 def test_tune_with_a_garbled_tune_file_or_base(game, data, which):
     with workdir() as d:
-        tune, base = tune_text(game).encode(), config_text(game).encode()
-        if which == "tune":
-            tune = data.draw(garbled(tune_text(game)))
-        else:
-            base = data.draw(garbled(config_text(game)))
-        (d / "t.toml").write_bytes(tune)
-        (d / "base.toml").write_bytes(base)
+        write_one_garbled(d, data, which, {"tune": ("t.toml", tune_text(game)), "base": ("base.toml", config_text(game))})
         result = lvsim("tune", d / "t.toml", "--no-report", "--out", d / "out")
         assert_clean(result, d)
         if result.exit_code == 2:
