@@ -12,15 +12,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from hypothesis import strategies as st
 
-from sim.conformance_kit import (
-    Recorded,
-    cheap_policies,
-    decision_stream as decision_stream,  # a hook of the suite
-    play_reference_by,
-    reference_observations_by,
-    seat_policies_from,
-    streams_of,
-)
+from sim import conformance_kit as kit
+from sim.conformance_kit import decision_stream as decision_stream  # a hook of the suite
 from sim.fever import enums as E
 from sim.fever.params import Rules
 from sim.fever.rules import PLAY_LOOP, GameState, Observation, RandomPolicy, play_turn, policy_named, shuffled_deck
@@ -79,15 +72,11 @@ POLICY_FORMS: dict[str, tuple[str, ...]] = {
     "greedy": ("greedy", "greedy:4"),
     "montecarlo": ("montecarlo:2", "montecarlo:3"),
 }
-CHEAP_POLICIES = cheap_policies(POLICY_FORMS)
-seat_policies = seat_policies_from(CHEAP_POLICIES)
+CHEAP_POLICIES = kit.cheap_policies(POLICY_FORMS)
+seat_policies = kit.seat_policies_from(CHEAP_POLICIES)
+streams = kit.streams_of(PLAY_LOOP)
 
-
-def _player(rules: Rules, name: str):
-    return policy_named(name, rules)
-
-
-play_reference = play_reference_by(PLAY_LOOP, _player)
+play_reference = kit.play_reference_by(PLAY_LOOP, lambda rules, name: policy_named(name, rules))
 
 
 # --- what a policy is handed, in either engine ----------------------------------------
@@ -122,7 +111,7 @@ KERNEL_POLICY_CALLS = {
 }
 
 
-class _Recorded(Recorded):
+class _Recorded(kit.Recorded):
     """A reference-engine player that notes what it is handed before deciding."""
 
     def _note(self, decision: str, obs: Observation) -> None:
@@ -141,7 +130,7 @@ class _Recorded(Recorded):
         return self.policy.keep(obs, rng)
 
 
-reference_observations = reference_observations_by(PLAY_LOOP, _player, _Recorded)
+reference_observations = kit.reference_observations_by(PLAY_LOOP, lambda rules, name: policy_named(name, rules), _Recorded)
 
 
 # --- situations that differ only in what the seat to move cannot see ----------------------
@@ -266,9 +255,6 @@ BAD_RULES: list[tuple[dict[str, Any], str]] = [
     ({"dealt_combination": "scores"}, "dealt_combination"),
     ({"colours": 5}, "colours"),
 ]
-
-
-streams = streams_of(PLAY_LOOP)
 
 
 # --- what the bad-input and fuzz suites garble (tests/test_badinput*.py) -------------------

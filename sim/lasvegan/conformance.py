@@ -15,14 +15,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from sim.conformance_kit import (
-    Recorded,
-    cheap_policies,
-    play_reference_by,
-    reference_observations_by,
-    seat_policies_from,
-    streams_of,
-)
+from sim import conformance_kit as kit
 from sim.lasvegan import enums as E
 from sim.lasvegan.params import Rules
 from sim.lasvegan.rules import PLAY_LOOP, card_mask, policy_named
@@ -69,15 +62,11 @@ POLICY_FORMS: dict[str, tuple[str, ...]] = {
     "lookahead": ("lookahead:2", "lookahead:2:win"),
     "epsilon": ("epsilon:0.3:greedy", "epsilon:0.5:lookahead:2", "epsilon:0.2:expert", "epsilon:0.4:cautious"),
 }
-CHEAP_POLICIES = cheap_policies(POLICY_FORMS)
-seat_policies = seat_policies_from(CHEAP_POLICIES)
+CHEAP_POLICIES = kit.cheap_policies(POLICY_FORMS)
+seat_policies = kit.seat_policies_from(CHEAP_POLICIES)
+streams = kit.streams_of(PLAY_LOOP)
 
-
-def _player(rules: Rules, name: str):
-    return policy_named(name)
-
-
-play_reference = play_reference_by(PLAY_LOOP, _player)
+play_reference = kit.play_reference_by(PLAY_LOOP, lambda rules, name: policy_named(name))
 
 
 # --- what a policy is handed, in either engine ----------------------------------------
@@ -115,7 +104,7 @@ KERNEL_POLICY_CALLS = {
 }
 
 
-class _Recorded(Recorded):
+class _Recorded(kit.Recorded):
     """A reference-engine player that notes what it is handed before deciding."""
 
     def choose_card(self, obs, legal, rng):
@@ -127,7 +116,7 @@ class _Recorded(Recorded):
         return self.policy.choose_placement(obs, rng)
 
 
-reference_observations = reference_observations_by(PLAY_LOOP, _player, _Recorded)
+reference_observations = kit.reference_observations_by(PLAY_LOOP, lambda rules, name: policy_named(name), _Recorded)
 
 
 # --- situations that differ only in what the seat to move cannot see ----------------------
@@ -257,8 +246,6 @@ BAD_RULES: list[tuple[dict[str, Any], str]] = [
     ({"payout_order": "richest"}, "payout_order"),
     ({"cabages": 3}, "cabages"),
 ]
-
-streams = streams_of(PLAY_LOOP)
 
 
 # --- what the bad-input and fuzz suites garble (tests/test_badinput*.py) -------------------

@@ -13,15 +13,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from hypothesis import strategies as st
 
-from sim.conformance_kit import (
-    Recorded,
-    cheap_policies,
-    decision_stream as decision_stream,  # a hook of the suite
-    play_reference_by,
-    reference_observations_by,
-    seat_policies_from,
-    streams_of,
-)
+from sim import conformance_kit as kit
+from sim.conformance_kit import decision_stream as decision_stream  # a hook of the suite
 from sim.rng import Stream
 from sim.vegasdice import enums as E
 from sim.vegasdice.params import Rules
@@ -69,15 +62,11 @@ POLICY_FORMS: dict[str, tuple[str, ...]] = {
     "greedy": ("greedy",),
     "montecarlo": ("montecarlo:2", "montecarlo:3"),
 }
-CHEAP_POLICIES = cheap_policies(POLICY_FORMS)
-seat_policies = seat_policies_from(CHEAP_POLICIES)
+CHEAP_POLICIES = kit.cheap_policies(POLICY_FORMS)
+seat_policies = kit.seat_policies_from(CHEAP_POLICIES)
+streams = kit.streams_of(PLAY_LOOP)
 
-
-def _player(rules: Rules, name: str):
-    return policy_named(name)
-
-
-play_reference = play_reference_by(PLAY_LOOP, _player)
+play_reference = kit.play_reference_by(PLAY_LOOP, lambda rules, name: policy_named(name))
 
 
 # --- what a policy is handed, in either engine ----------------------------------------
@@ -101,7 +90,7 @@ KERNEL_POLICY_CALLS = {
 }
 
 
-class _Recorded(Recorded):
+class _Recorded(kit.Recorded):
     """A reference-engine player that notes what it is handed before deciding."""
 
     def choose_value(self, obs: Observation, roll: Roll, rng: Stream) -> int:
@@ -110,7 +99,7 @@ class _Recorded(Recorded):
         return self.policy.choose_value(obs, roll, rng)
 
 
-reference_observations = reference_observations_by(PLAY_LOOP, _player, _Recorded)
+reference_observations = kit.reference_observations_by(PLAY_LOOP, lambda rules, name: policy_named(name), _Recorded)
 
 
 # --- situations that differ only in what the seat to move cannot see ----------------------
@@ -210,9 +199,6 @@ BAD_RULES: list[tuple[dict[str, Any], str]] = [
     ({"casino_minimum": 200_000}, "casino_minimum"),
     ({"colours": 5}, "colours"),
 ]
-
-
-streams = streams_of(PLAY_LOOP)
 
 
 # --- what the bad-input and fuzz suites garble (tests/test_badinput*.py) -------------------

@@ -8,15 +8,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from hypothesis import strategies as st
 
-from sim.conformance_kit import (
-    Recorded,
-    cheap_policies,
-    decision_stream as decision_stream,  # a hook of the suite
-    play_reference_by,
-    reference_observations_by,
-    seat_policies_from,
-    streams_of,
-)
+from sim import conformance_kit as kit
+from sim.conformance_kit import decision_stream as decision_stream  # a hook of the suite
 from sim.rng import Stream
 
 from lvsim_highcard import enums as E
@@ -38,15 +31,11 @@ def rule_sets(draw) -> Rules:
 
 
 POLICY_FORMS: dict[str, tuple[str, ...]] = {"random": ("random",), "greedy": ("greedy",)}
-CHEAP_POLICIES = cheap_policies(POLICY_FORMS)
-seat_policies = seat_policies_from(CHEAP_POLICIES)
+CHEAP_POLICIES = kit.cheap_policies(POLICY_FORMS)
+seat_policies = kit.seat_policies_from(CHEAP_POLICIES)
+streams = kit.streams_of(PLAY_LOOP)
 
-
-def _player(rules: Rules, name: str):
-    return policy_named(name)
-
-
-play_reference = play_reference_by(PLAY_LOOP, _player)
+play_reference = kit.play_reference_by(PLAY_LOOP, lambda rules, name: policy_named(name))
 
 
 # --- what a policy is handed, in either engine ------------------------------------------------
@@ -65,13 +54,13 @@ KERNEL_POLICY_CALLS = {
 }
 
 
-class _Recorded(Recorded):
+class _Recorded(kit.Recorded):
     def choose_card(self, obs: Observation, rng: Stream) -> int:
         self.note(_card(obs.to_pub(), obs.hand_array()))
         return self.policy.choose_card(obs, rng)
 
 
-reference_observations = reference_observations_by(PLAY_LOOP, _player, _Recorded)
+reference_observations = kit.reference_observations_by(PLAY_LOOP, lambda rules, name: policy_named(name), _Recorded)
 
 
 # --- situations differing only in what the seat to move cannot see -----------------------------
@@ -170,9 +159,6 @@ BAD_RULES: list[tuple[dict[str, Any], str]] = [
     ({"hand": 3, "rounds": 4}, "rounds"),
     ({"suits": 4}, "suits"),
 ]
-
-
-streams = streams_of(PLAY_LOOP)
 
 
 # --- what the bad-input and fuzz suites garble (tests/test_badinput*.py) -------------------
