@@ -42,8 +42,7 @@ from sim.fever import enums as E
 from sim.fever.params import Rules
 from sim.fever.rules import GameState, IllegalMove, Play, game_trace, play_turn, policy_named
 from sim.rng import Stream
-from sim.script_kit import stacked
-from sim.scripts import no_unknown_keys, read_script, script_rules
+from sim.scripts import no_unknown_keys, read_script, script_rules, stacked
 
 SCRIPT_KEYS = ("players", "rules", "deck", "seed", "turns", "seats")
 TURN_KEYS = ("seat", "double", "play", "keep")

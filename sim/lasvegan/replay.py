@@ -35,11 +35,10 @@ import json
 from typing import Any
 
 from sim.errors import ScriptError, cut, shown
-from sim.script_kit import listed_script
-from sim.scripts import no_unknown_keys, read_script
 from sim.lasvegan import enums as E
 from sim.lasvegan.params import Rules, machine_code
 from sim.lasvegan.rules import GameState, IllegalMove, Placement, game_trace, parse_card
+from sim.scripts import listed_script, no_unknown_keys, read_script
 
 SCRIPT_KEYS = ("players", "rules", "rounds")
 ROUND_KEYS = ("machines", "token_faces", "golden_face", "hands", "set_aside", "plays", "placements")

@@ -39,11 +39,10 @@ from collections import Counter
 from typing import Any
 
 from sim.errors import ScriptError, cut, shown
-from sim.script_kit import listed_script, stacked
-from sim.scripts import no_unknown_keys, read_script
 from sim.vegasdice import enums as E
 from sim.vegasdice.params import Rules
 from sim.vegasdice.rules import GameState, IllegalMove, Roll, game_trace
+from sim.scripts import listed_script, no_unknown_keys, read_script, stacked
 
 SCRIPT_KEYS = ("players", "rules", "pile", "rounds")
 ROUND_KEYS = ("extra_white", "turns")
