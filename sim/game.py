@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
+from sim.knobs import Knob, knob_label, table_at_players
 from sim.metrics import ROUND, Metric, by_name
 
 if TYPE_CHECKING:  # the machinery's command line starts without numpy
     import numpy as np
 
-    from sim.knobs import Knob
     from sim.policy_spec import Policies
     from sim.records import RecordLayout
 
@@ -178,7 +178,7 @@ class Game:
         return self.tally(self.records.empty(0, rules))
 
     @property
-    def knobs(self) -> Mapping[str, "Knob"]:
+    def knobs(self) -> Mapping[str, Knob]:
         """The rule knobs as ``Rules`` declares them (sim.knobs): default, domain, label, help."""
         return self.Rules.KNOBS
 
@@ -188,14 +188,10 @@ class Game:
 
     def knob_label(self, path: str) -> str:
         """A knob or one entry of it as a designer says it: ``rules.tokens[2][1]`` -> ``token 3, face 2``."""
-        from sim.knobs import knob_label
-
         return knob_label(self.knobs, path)
 
     def rules_at_players(self, table: Mapping[str, Any], players: int) -> dict[str, Any]:
         """A ``[rules]`` table moved to another player count: knobs that follow the count go back to default."""
-        from sim.knobs import table_at_players
-
         return table_at_players(self.knobs, table, players)
 
     def is_slow(self, seats: Sequence[str]) -> bool:

@@ -62,6 +62,15 @@ class Domain:
         """``value`` as the rules keep it (lists as tuples); a ConfigError naming ``field`` if it is not one."""
         raise NotImplementedError
 
+    def has_form(self, value: Any) -> bool:
+        """Whether ``value`` is of the domain's form (a string, a pair of integers), whatever its range: a list of
+        entries of the wrong form is refused as a whole before any entry is checked."""
+        return True
+
+    def check_entries(self, value: Any, field: str) -> Any:
+        """The second pass of a knob whose entries are checked after every knob's form (a list's): ``value``."""
+        return value
+
     def text(self) -> str:
         """The values in a designer's words: ``1 to 10,000``, ``'finite' or 'unlimited'``."""
         raise NotImplementedError
@@ -104,6 +113,9 @@ class Choice(Domain):
     options: Mapping[str, str]
     summary: str = ""  # the options in short, where listing them all is too long: "'suit:<colour>' or 'value:<0-9>'"
     wrong: str = ""  # the problem with a value not among them, "{value}" standing for it; default "must be …"
+
+    def has_form(self, value):
+        return isinstance(value, str)
 
     def check(self, value, field):
         if not isinstance(value, str) or value not in self.options:
@@ -174,9 +186,11 @@ class Pair(Domain):
     form: str  # "a [face, face] integer pair"
     noun: str = "entries"  # what the entries are, for "faces -20 to 20"
 
+    def has_form(self, value):
+        return isinstance(value, (list, tuple)) and len(value) == len(self.items) and all(is_int(v) for v in value)
+
     def check(self, value, field):
-        if not isinstance(value, (list, tuple)) or len(value) != len(self.items) or not all(
-                is_int(v) for v in value):
+        if not self.has_form(value):
             raise ConfigError(field, f"must be {self.form}, got {shown(value)}")
         return tuple(d.check(v, f"{field}[{i}]") for i, (d, v) in enumerate(zip(self.items, value)))
 
@@ -212,13 +226,7 @@ class ListOf(Domain):
     noun: str = "entries"  # what the length counts, for "needs between 1 and 4 ordinary tokens"
 
     def check(self, value, field):
-        if not isinstance(value, (list, tuple)):
-            raise ConfigError(field, f"must be {self.form}, got {shown(value)}")
-        if isinstance(self.item, Pair) and not all(
-                isinstance(v, (list, tuple)) and len(v) == len(self.item.items) and all(is_int(x) for x in v)
-                for v in value):
-            raise ConfigError(field, f"must be {self.form}, got {shown(value)}")
-        if isinstance(self.item, Choice) and not all(isinstance(v, str) for v in value):
+        if not isinstance(value, (list, tuple)) or not all(self.item.has_form(v) for v in value):
             raise ConfigError(field, f"must be {self.form}, got {shown(value)}")
         return tuple(value)
 
@@ -379,8 +387,7 @@ class RuleKnobs:
             checked = knob.domain.check(value, knob.name)
             object.__setattr__(self, knob.name, checked)
         for knob in self.KNOBS.values():
-            if isinstance(knob.domain, ListOf):
-                object.__setattr__(self, knob.name, knob.domain.check_entries(getattr(self, knob.name), knob.name))
+            object.__setattr__(self, knob.name, knob.domain.check_entries(getattr(self, knob.name), knob.name))
         self.check_combinations()
 
     def check_combinations(self) -> None:

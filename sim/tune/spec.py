@@ -108,18 +108,13 @@ class Tune:
                 put_entry(rules, d.knob, d.path, values[d.name])
         return rules
 
-    def rules_at_players(self, table: dict[str, Any], players: int) -> dict[str, Any]:
-        """The ``[rules]`` table ``table`` at ``players``: the knobs the game declares to follow the player
-        count (cards set aside, say) go back to their default at another count."""
-        return self.game.rules_at_players(table, players)
-
     def config(self, values: Mapping[str, Any], players: int | None = None, policy: str | None = None,
                games: int | None = None, seed: int | None = None, name: str | None = None) -> Config:
         """The base config with ``values`` put in, at ``players`` with ``policy`` at every seat."""
         data = self.base.to_dict()
         data["rules"] = self.rules_table(values)
         if players is not None:
-            data["rules"] = self.rules_at_players(data["rules"], players)
+            data["rules"] = self.game.rules_at_players(data["rules"], players)
         if policy is not None:
             data["policies"]["seats"] = policy
         run = data["run"]

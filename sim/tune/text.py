@@ -14,18 +14,14 @@ from sim.wording import value_words
 _spell = value_words
 
 
-def knob_label(tune: Tune, what: str) -> str:
-    """A changed knob (``tokens[2]``) as the game names it (``token 3``)."""
-    return tune.game.knob_label(f"rules.{what}")
-
-
 def describe(tune: Tune, values: Mapping[str, Any], short: bool = False) -> str:
     """The change in words: ``change tokens[2] from [0, -3] to [0, -2]``, or ``keep the base rules``."""
     changes = tune.changes(values)
     if not changes:
         return "base rules" if short else "keep the base rules"
-    parts = [f"{knob_label(tune, c['what'])} {_spell(c['from'])}→{_spell(c['to'])}" if short
-             else f"{knob_label(tune, c['what'])} from {_spell(c['from'])} to {_spell(c['to'])}" for c in changes]
+    label = tune.game.knob_label
+    parts = [f"{label('rules.' + c['what'])} {_spell(c['from'])}→{_spell(c['to'])}" if short
+             else f"{label('rules.' + c['what'])} from {_spell(c['from'])} to {_spell(c['to'])}" for c in changes]
     return ", ".join(parts) if short else "change " + ", ".join(parts)
 
 
