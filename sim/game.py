@@ -236,14 +236,29 @@ class TallyIO:
 def laid_out(package: str, summary: str | None = None, report: str | None = None) -> dict[str, Any]:
     """The fields of a Game found where a game package keeps them, as ``Game(**laid_out(...), ...)`` takes them.
 
-    ``package`` holds ``nb.play_games``, ``replay.replay_path`` and the conformance hooks; ``summary`` (default:
-    ``analysis.<name>.summary``, beside the package) the tally ``Tally``, ``summarize``, ``summary_table`` and
-    ``paired_values``; ``report`` (default: ``analysis.<name>.report``) ``build_report``.
+    ``package`` holds ``enums`` (``GAME_ID``, ``TITLE``, ``MIN_PLAYERS``, ``MAX_PLAYERS``), ``params.Rules``,
+    ``policies.POLICIES``, ``records.LAYOUT``, ``nb.play_games``, ``replay.replay_path`` and the conformance
+    hooks; ``summary`` (default: ``analysis.<name>.summary``, beside the package) the tally ``Tally``,
+    ``summarize``, ``summary_table`` and ``paired_values``; ``report`` (default: ``analysis.<name>.report``)
+    ``build_report``. The kernels and the analysis are imported when first used.
     """
+    import importlib
+
+    def part(module: str):
+        return importlib.import_module(f"{package}.{module}")
+
+    enums = part("enums")
     name = package.rsplit(".", 1)[-1]
     summary = summary or f"analysis.{name}.summary"
     report = report or f"analysis.{name}.report"
     return dict(
+        id=enums.GAME_ID,
+        title=enums.TITLE,
+        min_players=enums.MIN_PLAYERS,
+        max_players=enums.MAX_PLAYERS,
+        Rules=part("params").Rules,
+        policies=part("policies").POLICIES,
+        records=part("records").LAYOUT,
         play_games=lazy(f"{package}.nb:play_games"),
         replay_path=lazy(f"{package}.replay:replay_path"),
         conformance=f"{package}.conformance",

@@ -111,6 +111,11 @@ class PlayLoop:
     records: Callable[[Any, int], dict[str, np.ndarray]]
     trace: Callable[[Any], dict]
 
+    @classmethod
+    def of(cls, enums, random_policy, play_out, records, trace) -> "PlayLoop":
+        """The loop of a game whose ``enums`` number its streams ``STREAM_TABLE`` and ``STREAM_POLICY``."""
+        return cls(enums.STREAM_TABLE, enums.STREAM_POLICY, random_policy, play_out, records, trace)
+
     def play_game(self, rules, seed: int, game: int, policies: Sequence[Any] | None = None, trace: bool = False):
         """Play game number ``game`` of ``seed``: its records (and its trace when asked).
 

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from sim.fever import enums as E
-from sim.fever.params import Rules
-from sim.fever.policies import POLICIES
-from sim.fever.records import LAYOUT
 from sim.game import Game, SkillDuel, TallyIO, laid_out
 from sim.metrics import (
     CLUSTER, FIRST_PLAYER_ADVANTAGE, MEAN, RATE, STUDENT_T, WILSON, WIN_SHARE, WORST_SEAT_ADVANTAGE,
@@ -30,13 +26,6 @@ METRICS = (
 
 GAME = Game(
     **laid_out("sim.fever"),
-    id=E.GAME_ID,
-    title=E.TITLE,
-    Rules=Rules,
-    policies=POLICIES,
-    min_players=E.MIN_PLAYERS,
-    max_players=E.MAX_PLAYERS,
-    records=LAYOUT,
     report_tally_io=TallyIO.of("analysis.fever.summary:Tally", ("players", "patterns")),
     skill_gap_duels=(
         SkillDuel("montecarlo_vs_greedy", "montecarlo:16", "greedy", 1),

@@ -19,6 +19,9 @@ SUIT_LETTERS = "GBRP"
 SUIT_NAMES = ("green", "blue", "red", "purple")
 SEVEN = 7
 
+GAME_ID = "lasvegan"
+TITLE = "Las Vegan"
+
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 MAX_ROUNDS = 4

@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 from sim.game import Game, SkillDuel, TallyIO, laid_out
-from sim.lasvegan import enums as E
-from sim.lasvegan.params import Rules
-from sim.lasvegan.policies import POLICIES
-from sim.lasvegan.records import LAYOUT
 from sim.metrics import (
     CLUSTER, FIRST_PLAYER_ADVANTAGE, MEAN, NO_INTERVAL, RATE, ROUND, STUDENT_T, TIE_RATE, WILSON, WIN_SHARE,
     WORST_SEAT_ADVANTAGE, WORST_SEAT_ADVANTAGE_CORRECTED, Metric,
@@ -32,13 +28,6 @@ METRICS = (
 
 GAME = Game(
     **laid_out("sim.lasvegan"),
-    id="lasvegan",
-    title="Las Vegan",
-    Rules=Rules,
-    policies=POLICIES,
-    min_players=E.MIN_PLAYERS,
-    max_players=E.MAX_PLAYERS,
-    records=LAYOUT,
     report_tally_io=TallyIO.of("analysis.lasvegan.report_tally:ReportTally", ("players", "rounds")),
     # The first is the lookahead duel (``sim.lasvegan.duel.skill_gap`` may swap its player); then each step
     # of skill: random -> greedy -> expert -> lookahead:16. A lookahead:16 deal costs about ninety expert

@@ -841,12 +841,5 @@ def game_trace(results: Sequence[RoundResult], winning_seats: Sequence[int]) -> 
     return {"rounds": [round_trace(res) for res in results], "winners": list(winning_seats)}
 
 
-PLAY_LOOP = PlayLoop(
-    table_stream=E.STREAM_TABLE,
-    policy_stream=E.STREAM_POLICY,
-    random_policy=RandomPolicy,
-    play_out=play_out,
-    records=game_records,
-    trace=lambda state: game_trace(state.results, state.winners()),
-)
+PLAY_LOOP = PlayLoop.of(E, RandomPolicy, play_out, game_records, lambda state: game_trace(state.results, state.winners()))
 play_game = PLAY_LOOP.play_game  # (rules, seed, game, policies=None, trace=False) -> records [, trace]

@@ -7,10 +7,6 @@ from sim.metrics import (
     FIRST_PLAYER_ADVANTAGE, NO_INTERVAL, RATE, TIE_RATE, WILSON, WIN_SHARE, WORST_SEAT_ADVANTAGE,
     WORST_SEAT_ADVANTAGE_CORRECTED, Metric,
 )
-from sim.vegasdice import enums as E
-from sim.vegasdice.params import Rules
-from sim.vegasdice.policies import POLICIES
-from sim.vegasdice.records import LAYOUT
 
 # The headline metrics in the order the strength profile shows them; the money tie rate is only compared.
 METRICS = (
@@ -27,13 +23,6 @@ METRICS = (
 
 GAME = Game(
     **laid_out("sim.vegasdice"),
-    id=E.GAME_ID,
-    title=E.TITLE,
-    Rules=Rules,
-    policies=POLICIES,
-    min_players=E.MIN_PLAYERS,
-    max_players=E.MAX_PLAYERS,
-    records=LAYOUT,
     report_tally_io=TallyIO.of("analysis.vegasdice.summary:Tally", ("players", "rounds")),
     skill_gap_duels=(
         SkillDuel("montecarlo_vs_greedy", "montecarlo:16", "greedy", 1),

@@ -588,12 +588,5 @@ def game_trace(state: GameState) -> dict:
     }
 
 
-PLAY_LOOP = PlayLoop(
-    table_stream=E.STREAM_TABLE,
-    policy_stream=E.STREAM_POLICY,
-    random_policy=RandomPolicy,
-    play_out=play_out,
-    records=game_records,
-    trace=game_trace,
-)
+PLAY_LOOP = PlayLoop.of(E, RandomPolicy, play_out, game_records, game_trace)
 play_game = PLAY_LOOP.play_game  # (rules, seed, game, policies=None, trace=False) -> records [, trace]

@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 
 from sim.errors import ConfigError
-from sim.lasvegan.conformance import hidden_dealt_otherwise, owed_placement, random_table, situations
+from sim.lasvegan.conformance import (
+    hidden_dealt_otherwise, owed_placement, random_table, seen_otherwise, situations,
+)
 from sim.lasvegan import enums as E
 from sim.lasvegan.heuristics import lead_takers_nb, lowest_value_card_nb, takes_lead_nb
 from sim.lasvegan.nb import play_games
@@ -72,19 +74,7 @@ def test_a_decision_does_depend_on_what_the_seat_sees(policy):
         table = random_table(4, seed, moves=2 + 3 * seed)
         stream = seat_stream(5, 9, table.seat)
         card = table.choose_card(policy, stream.copy())
-        faces = table.copy()
-        faces.pub[E.P_TOKEN_VALUE:E.P_TOKEN_VALUE + 4] *= -1
-        changed += faces.choose_card(policy, stream.copy()) != card
-        # Swap the seat's lowest legal card for an unseen card of the same suit.
-        hand = table.copy()
-        low = mask_cards(hand.legal())[0]
-        for s in range(hand.players):
-            same = [c for c in mask_cards(int(hand.hands[s])) if c // 10 == low // 10]
-            if s != hand.seat and same:
-                hand.hands[hand.seat] ^= np.uint64((1 << low) | (1 << same[0]))
-                hand.hands[s] ^= np.uint64((1 << low) | (1 << same[0]))
-                changed += hand.choose_card(policy, stream.copy()) != card
-                break
+        changed += sum(other.choose_card(policy, stream.copy()) != card for other in seen_otherwise(table))
     assert changed > 0
 
 
@@ -131,24 +121,20 @@ def test_greedy_ducks_a_trick_it_does_not_want_with_its_highest_losing_card():
     assert table.choose_card("greedy") == card_id("G6")
 
 
-def test_greedy_wins_a_trick_it_wants_with_its_cheapest_winning_card():
+@pytest.mark.parametrize("tokens_on, last_hand, expected", [
+    # wanted: the cheapest card that wins it
+    (LUCKY_FIVES, ("B5", "B6", "B7"), "G6"),
+    # not wanted but forced to win: the highest card goes with it
+    (POISON_FIVES, ("B5", "B6", "B8"), "G9"),
+], ids=["wants-it-cheapest-winner", "forced-highest-card"])
+def test_greedy_last_to_a_trick_it_can_win(tokens_on, last_hand, expected):
     table = Table(
-        [cards("G5", "B1", "B2"), cards("G3", "B3", "B4"), cards("B5", "B6", "B7"), cards("G6", "G8", "G9")],
-        tokens_on=LUCKY_FIVES,
+        [cards("G5", "B1", "B2"), cards("G3", "B3", "B4"), cards(*last_hand), cards("G6", "G8", "G9")],
+        tokens_on=tokens_on,
     )
     for card in ("G5", "G3", "B5"):
         table.play(card)
-    assert table.choose_card("greedy") == card_id("G6")
-
-
-def test_greedy_forced_to_win_a_bad_trick_wins_it_with_its_highest_card():
-    table = Table(
-        [cards("G5", "B1", "B2"), cards("G3", "B3", "B4"), cards("B5", "B6", "B8"), cards("G6", "G8", "G9")],
-        tokens_on=POISON_FIVES,
-    )
-    for card in ("G5", "G3", "B5"):
-        table.play(card)
-    assert table.choose_card("greedy") == card_id("G9")
+    assert table.choose_card("greedy") == card_id(expected)
 
 
 def test_greedy_discards_its_most_dangerous_card_when_void():

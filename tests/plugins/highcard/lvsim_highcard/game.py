@@ -8,10 +8,6 @@ from sim.metrics import (
     WORST_SEAT_ADVANTAGE_CORRECTED, Metric,
 )
 
-from lvsim_highcard import enums as E
-from lvsim_highcard.params import Rules
-from lvsim_highcard.policies import POLICIES
-from lvsim_highcard.records import LAYOUT
 
 METRICS = (
     FIRST_PLAYER_ADVANTAGE,
@@ -26,13 +22,6 @@ METRICS = (
 
 GAME = Game(
     **laid_out("lvsim_highcard", summary="lvsim_highcard.analysis", report="lvsim_highcard.report"),
-    id=E.GAME_ID,
-    title=E.TITLE,
-    Rules=Rules,
-    policies=POLICIES,
-    min_players=E.MIN_PLAYERS,
-    max_players=E.MAX_PLAYERS,
-    records=LAYOUT,
     report_tally_io=TallyIO.of("lvsim_highcard.analysis:Tally", ("players", "rounds")),
     skill_gap_duels=(SkillDuel("greedy_vs_random", "greedy", "random", 4),),
     skill_gap_games=256,
