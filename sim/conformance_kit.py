@@ -10,6 +10,7 @@ only: it imports hypothesis.
 
 from __future__ import annotations
 
+from types import ModuleType, SimpleNamespace
 from typing import Any, Callable, Mapping
 
 import numpy as np
@@ -84,3 +85,38 @@ def streams_of(loop: PlayLoop) -> Callable[[int], dict[str, int]]:
 def decision_stream(sit) -> Stream:
     """A fresh stream for the seat to move of a situation holding its observation as ``obs``."""
     return Stream(5, 9, sit.obs.seat)
+
+
+# What a game's conformance module declares, from which :func:`completed` derives the rest.
+DECLARED = {
+    "PLAY_LOOP": "the reference engine's PlayLoop (sim.reference)",
+    "POLICY_FORMS": "policy -> its cheap concrete forms, for every policy of the game",
+    "reference_player": "(rules, policy name) -> the reference engine's player for it",
+    "Recorded": "a conformance_kit.Recorded that notes what each decision of the reference engine is handed",
+}
+
+
+def completed(module: ModuleType) -> SimpleNamespace:
+    """A game's conformance module with the hooks that follow from its declarations (:data:`DECLARED`)
+    filled in where the module does not give its own: the cheap policies and a seat strategy over them,
+    the streams, the reference engine's plays and observations, the kernel's module (``nb`` beside the
+    conformance module) and game loops, and the fresh decision stream of a situation holding ``obs``."""
+    hooks = SimpleNamespace(**{k: v for k, v in vars(module).items() if not k.startswith("__")})
+    if not all(hasattr(hooks, name) for name in DECLARED):
+        return hooks
+    loop, player = hooks.PLAY_LOOP, hooks.reference_player
+    cheap = cheap_policies(hooks.POLICY_FORMS)
+    derived = {
+        "CHEAP_POLICIES": cheap,
+        "seat_policies": seat_policies_from(cheap),
+        "streams": streams_of(loop),
+        "play_reference": play_reference_by(loop, player),
+        "reference_observations": reference_observations_by(loop, player, hooks.Recorded),
+        "KERNEL_MODULE": module.__name__.rsplit(".", 1)[0] + ".nb",
+        "KERNEL_LOOPS": ("play_games_nb", "play_chunk_nb"),
+        "decision_stream": decision_stream,
+    }
+    for name, value in derived.items():
+        if not hasattr(hooks, name):
+            setattr(hooks, name, value)
+    return hooks

@@ -13,10 +13,10 @@ import numpy as np
 from hypothesis import strategies as st
 
 from sim import conformance_kit as kit
-from sim.conformance_kit import decision_stream as decision_stream  # a hook of the suite
 from sim.fever import enums as E
 from sim.fever.params import Rules
-from sim.fever.rules import PLAY_LOOP, GameState, Observation, RandomPolicy, play_turn, policy_named, shuffled_deck
+from sim.fever.rules import PLAY_LOOP as PLAY_LOOP  # declared to the suite
+from sim.fever.rules import GameState, Observation, RandomPolicy, play_turn, policy_named, shuffled_deck
 from sim.rng import Stream
 
 SYMBOL_NAMES = ("cherry", "lemon", "bell", "bar", "seven", "plum")
@@ -72,17 +72,15 @@ POLICY_FORMS: dict[str, tuple[str, ...]] = {
     "greedy": ("greedy", "greedy:4"),
     "montecarlo": ("montecarlo:2", "montecarlo:3"),
 }
-CHEAP_POLICIES = kit.cheap_policies(POLICY_FORMS)
-seat_policies = kit.seat_policies_from(CHEAP_POLICIES)
-streams = kit.streams_of(PLAY_LOOP)
 
-play_reference = kit.play_reference_by(PLAY_LOOP, lambda rules, name: policy_named(name, rules))
+
+def reference_player(rules, name: str):
+    """The reference engine's player for a policy name."""
+    return policy_named(name, rules)
 
 
 # --- what a policy is handed, in either engine ----------------------------------------
 
-KERNEL_MODULE = "sim.fever.nb"
-KERNEL_LOOPS = ("play_games_nb", "play_chunk_nb")
 
 
 def _held(pub, hand) -> int:
@@ -111,7 +109,7 @@ KERNEL_POLICY_CALLS = {
 }
 
 
-class _Recorded(kit.Recorded):
+class Recorded(kit.Recorded):
     """A reference-engine player that notes what it is handed before deciding."""
 
     def _note(self, decision: str, obs: Observation) -> None:
@@ -130,7 +128,6 @@ class _Recorded(kit.Recorded):
         return self.policy.keep(obs, rng)
 
 
-reference_observations = kit.reference_observations_by(PLAY_LOOP, lambda rules, name: policy_named(name, rules), _Recorded)
 
 
 # --- situations that differ only in what the seat to move cannot see ----------------------

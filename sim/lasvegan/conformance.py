@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from sim import conformance_kit as kit
 from sim.lasvegan import enums as E
 from sim.lasvegan.params import Rules
-from sim.lasvegan.rules import PLAY_LOOP, card_mask, policy_named
+from sim.lasvegan.rules import PLAY_LOOP as PLAY_LOOP  # declared to the suite
+from sim.lasvegan.rules import card_mask, policy_named
 from sim.lasvegan.table import Table, mask_cards, seat_stream
 
 # --- rule sets and seats -----------------------------------------------------------
@@ -62,17 +63,15 @@ POLICY_FORMS: dict[str, tuple[str, ...]] = {
     "lookahead": ("lookahead:2", "lookahead:2:win"),
     "epsilon": ("epsilon:0.3:greedy", "epsilon:0.5:lookahead:2", "epsilon:0.2:expert", "epsilon:0.4:cautious"),
 }
-CHEAP_POLICIES = kit.cheap_policies(POLICY_FORMS)
-seat_policies = kit.seat_policies_from(CHEAP_POLICIES)
-streams = kit.streams_of(PLAY_LOOP)
 
-play_reference = kit.play_reference_by(PLAY_LOOP, lambda rules, name: policy_named(name))
+
+def reference_player(rules, name: str):
+    """The reference engine's player for a policy name."""
+    return policy_named(name)
 
 
 # --- what a policy is handed, in either engine ----------------------------------------
 
-KERNEL_MODULE = "sim.lasvegan.nb"
-KERNEL_LOOPS = ("play_games_nb", "play_chunk_nb")
 
 
 def _card(pub, hand, legal):
@@ -104,7 +103,7 @@ KERNEL_POLICY_CALLS = {
 }
 
 
-class _Recorded(kit.Recorded):
+class Recorded(kit.Recorded):
     """A reference-engine player that notes what it is handed before deciding."""
 
     def choose_card(self, obs, legal, rng):
@@ -116,7 +115,6 @@ class _Recorded(kit.Recorded):
         return self.policy.choose_placement(obs, rng)
 
 
-reference_observations = kit.reference_observations_by(PLAY_LOOP, lambda rules, name: policy_named(name), _Recorded)
 
 
 # --- situations that differ only in what the seat to move cannot see ----------------------

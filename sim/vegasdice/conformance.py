@@ -14,12 +14,11 @@ import numpy as np
 from hypothesis import strategies as st
 
 from sim import conformance_kit as kit
-from sim.conformance_kit import decision_stream as decision_stream  # a hook of the suite
 from sim.rng import Stream
 from sim.vegasdice import enums as E
 from sim.vegasdice.params import Rules
+from sim.vegasdice.rules import PLAY_LOOP as PLAY_LOOP  # declared to the suite
 from sim.vegasdice.rules import (
-    PLAY_LOOP,
     GameState,
     Observation,
     RandomPolicy,
@@ -62,17 +61,15 @@ POLICY_FORMS: dict[str, tuple[str, ...]] = {
     "greedy": ("greedy",),
     "montecarlo": ("montecarlo:2", "montecarlo:3"),
 }
-CHEAP_POLICIES = kit.cheap_policies(POLICY_FORMS)
-seat_policies = kit.seat_policies_from(CHEAP_POLICIES)
-streams = kit.streams_of(PLAY_LOOP)
 
-play_reference = kit.play_reference_by(PLAY_LOOP, lambda rules, name: policy_named(name))
+
+def reference_player(rules, name: str):
+    """The reference engine's player for a policy name."""
+    return policy_named(name)
 
 
 # --- what a policy is handed, in either engine ----------------------------------------
 
-KERNEL_MODULE = "sim.vegasdice.nb"
-KERNEL_LOOPS = ("play_games_nb", "play_chunk_nb")
 
 
 def _value(pub, own, white):
@@ -90,7 +87,7 @@ KERNEL_POLICY_CALLS = {
 }
 
 
-class _Recorded(kit.Recorded):
+class Recorded(kit.Recorded):
     """A reference-engine player that notes what it is handed before deciding."""
 
     def choose_value(self, obs: Observation, roll: Roll, rng: Stream) -> int:
@@ -99,7 +96,6 @@ class _Recorded(kit.Recorded):
         return self.policy.choose_value(obs, roll, rng)
 
 
-reference_observations = kit.reference_observations_by(PLAY_LOOP, lambda rules, name: policy_named(name), _Recorded)
 
 
 # --- situations that differ only in what the seat to move cannot see ----------------------

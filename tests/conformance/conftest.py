@@ -2,21 +2,25 @@
 
 Every test takes ``game`` (a :class:`sim.game.Game`, one per id in
 ``sim.games.GAME_IDS``); :func:`hooks` imports the module the game names in
-``Game.conformance``. A game registered without it, or without one of the
-hooks the suite asks for, fails here by name rather than being skipped.
+``Game.conformance`` and derives what follows from its declarations
+(``sim.conformance_kit.completed``). A game registered without it, or without
+one of the hooks the suite asks for, fails here by name rather than being
+skipped.
 """
 
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
+from types import SimpleNamespace
 
 import pytest
 
+from sim.conformance_kit import DECLARED, completed
 from sim.games import GAME_IDS, get_game
 
 # What the suite asks of every game's conformance module.
 HOOKS = {
+    **DECLARED,
     "rule_sets": "hypothesis strategy drawing any valid Rules",
     "POLICY_FORMS": "policy -> its cheap concrete forms, for every policy of the game",
     "seat_policies": "players -> hypothesis strategy drawing a policy name per seat",
@@ -40,11 +44,11 @@ HOOKS = {
 }
 
 
-def hooks(game) -> ModuleType:
-    """The game's conformance module; a failure naming the game and what is missing otherwise."""
+def hooks(game) -> SimpleNamespace:
+    """The game's conformance hooks; a failure naming the game and what is missing otherwise."""
     if not game.conformance:
         pytest.fail(f"game {game.id!r} names no conformance module (Game.conformance) for the shared suite")
-    module = importlib.import_module(game.conformance)
+    module = completed(importlib.import_module(game.conformance))
     missing = [name for name in HOOKS if not hasattr(module, name)]
     if missing:
         pytest.fail(f"{game.conformance} (game {game.id!r}) lacks "

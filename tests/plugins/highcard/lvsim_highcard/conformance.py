@@ -9,12 +9,12 @@ import numpy as np
 from hypothesis import strategies as st
 
 from sim import conformance_kit as kit
-from sim.conformance_kit import decision_stream as decision_stream  # a hook of the suite
 from sim.rng import Stream
 
 from lvsim_highcard import enums as E
 from lvsim_highcard.params import Rules
-from lvsim_highcard.rules import PLAY_LOOP, GameState, Observation, RandomPolicy, deal, policy_named
+from lvsim_highcard.rules import PLAY_LOOP as PLAY_LOOP  # declared to the suite
+from lvsim_highcard.rules import GameState, Observation, RandomPolicy, deal, policy_named
 
 # --- rule sets and seats -------------------------------------------------------------------
 
@@ -31,17 +31,15 @@ def rule_sets(draw) -> Rules:
 
 
 POLICY_FORMS: dict[str, tuple[str, ...]] = {"random": ("random",), "greedy": ("greedy",)}
-CHEAP_POLICIES = kit.cheap_policies(POLICY_FORMS)
-seat_policies = kit.seat_policies_from(CHEAP_POLICIES)
-streams = kit.streams_of(PLAY_LOOP)
 
-play_reference = kit.play_reference_by(PLAY_LOOP, lambda rules, name: policy_named(name))
+
+def reference_player(rules, name: str):
+    """The reference engine's player for a policy name."""
+    return policy_named(name)
 
 
 # --- what a policy is handed, in either engine ------------------------------------------------
 
-KERNEL_MODULE = "lvsim_highcard.nb"
-KERNEL_LOOPS = ("play_games_nb", "play_chunk_nb")
 
 
 def _card(pub, hand):
@@ -54,13 +52,12 @@ KERNEL_POLICY_CALLS = {
 }
 
 
-class _Recorded(kit.Recorded):
+class Recorded(kit.Recorded):
     def choose_card(self, obs: Observation, rng: Stream) -> int:
         self.note(_card(obs.to_pub(), obs.hand_array()))
         return self.policy.choose_card(obs, rng)
 
 
-reference_observations = kit.reference_observations_by(PLAY_LOOP, lambda rules, name: policy_named(name), _Recorded)
 
 
 # --- situations differing only in what the seat to move cannot see -----------------------------
