@@ -14,6 +14,8 @@ import importlib
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sim.conformance_kit import DECLARED, completed
 from sim.games import GAME_IDS, get_game
@@ -66,3 +68,21 @@ def assert_same_records(kernel, reference, fields, where=""):
     differ = [f for f in fields if not (kernel[f].shape == reference[f].shape and (kernel[f] == reference[f]).all())]
     assert not differ, f"{where}: fields differ: " + "; ".join(
         f"{f}: kernel {kernel[f].tolist()} reference {reference[f].tolist()}" for f in differ[:3])
+
+
+def over_drawn_games(max_examples: int):
+    """A test ``(game, data, seed, first)`` run on ``max_examples`` draws of a seed and a first game number;
+    :func:`drawn_table` draws its rules and seats from ``data``."""
+
+    def wrap(test):
+        drawn = given(data=st.data(), seed=st.integers(0, 2**64 - 1), first=st.integers(0, 2**40))(test)
+        return settings(max_examples=max_examples, deadline=None,
+                        suppress_health_check=[HealthCheck.function_scoped_fixture])(drawn)
+
+    return wrap
+
+
+def drawn_table(h, data):
+    """Rules drawn by the game's strategy, then a policy per seat for their players."""
+    rules = data.draw(h.rule_sets(), label="rules")
+    return rules, data.draw(h.seat_policies(rules.players), label="seats")

@@ -1,11 +1,10 @@
 """A game's records do not depend on threads, chunks, how the games are split, or where they ran."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.config import config_from_mapping
-from tests.conformance.conftest import hooks
+from tests.conformance.conftest import drawn_table, hooks, over_drawn_games
 
 N_GAMES = 23
 TIMING = ("seconds", "games_per_second")
@@ -16,12 +15,10 @@ def same(a, b, fields, where):
     assert not differ, f"{where}: {differ}"
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.data(), seed=st.integers(0, 2**64 - 1), first=st.integers(0, 2**40))
+@over_drawn_games(6)
 def test_threads_chunks_and_splits_give_the_same_records(game, data, seed, first):
     h = hooks(game)
-    rules = data.draw(h.rule_sets(), label="rules")
-    seats = data.draw(h.seat_policies(rules.players), label="seats")
+    rules, seats = drawn_table(h, data)
     cut = data.draw(st.integers(1, N_GAMES - 1), label="cut")
     ids, params = game.parse_seats(seats, rules.players)
     fields = game.records.fields

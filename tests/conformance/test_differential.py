@@ -6,10 +6,8 @@ game must be equal.
 """
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from tests.conformance.conftest import assert_same_records, hooks
+from tests.conformance.conftest import assert_same_records, drawn_table, hooks, over_drawn_games
 
 GAMES_EACH = 2
 
@@ -23,12 +21,10 @@ def assert_engines_agree(game, h, rules, seats, seed, first):
                             f"{game.id} {rules} seats {seats} seed {seed} game {first + i}")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.data(), seed=st.integers(0, 2**64 - 1), first=st.integers(0, 2**40))
+@over_drawn_games(40)
 def test_reference_equals_kernel_on_drawn_rules_and_seats(game, data, seed, first):
     h = hooks(game)
-    rules = data.draw(h.rule_sets(), label="rules")
-    seats = data.draw(h.seat_policies(rules.players), label="seats")
+    rules, seats = drawn_table(h, data)
     assert_engines_agree(game, h, rules, seats, seed, first)
 
 

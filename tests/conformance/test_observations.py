@@ -17,10 +17,8 @@ import importlib
 from contextlib import contextmanager
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from tests.conformance.conftest import assert_same_records, hooks
+from tests.conformance.conftest import assert_same_records, drawn_table, hooks, over_drawn_games
 
 
 @contextmanager
@@ -71,15 +69,13 @@ def assert_same_observations(kernel, reference, where):
                 f"kernel    {np.asarray(value).tolist()}\nreference {np.asarray(r[key]).tolist()}")
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=st.data(), seed=st.integers(0, 2**64 - 1), g=st.integers(0, 2**40))
-def test_each_policy_is_handed_the_same_observation_in_both_engines(game, data, seed, g):
+@over_drawn_games(25)
+def test_each_policy_is_handed_the_same_observation_in_both_engines(game, data, seed, first):
     h = hooks(game)
-    rules = data.draw(h.rule_sets(), label="rules")
-    seats = data.draw(h.seat_policies(rules.players), label="seats")
-    kernel = kernel_observations(game, h, rules, seats, seed, g)
-    reference = h.reference_observations(rules, seed, g, list(seats))
-    assert_same_observations(kernel, reference, f"{game.id} {rules} seats {seats} seed {seed} game {g}")
+    rules, seats = drawn_table(h, data)
+    kernel = kernel_observations(game, h, rules, seats, seed, first)
+    reference = h.reference_observations(rules, seed, first, list(seats))
+    assert_same_observations(kernel, reference, f"{game.id} {rules} seats {seats} seed {seed} game {first}")
 
 
 def test_the_observations_compared_include_the_public_table(game):
