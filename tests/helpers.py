@@ -31,6 +31,21 @@ def assert_records_match_reference(records: dict, reference_game, games: int, fi
     assert not mismatches, f"{len(mismatches)} differing records, first: {mismatches[:3]}"
 
 
+def assert_kernel_plays_as_reference(game_id: str, rules, seats, games: int, seed: int = 20261130) -> None:
+    """The jitted core's first ``games`` games of ``seed`` under ``rules`` and ``seats`` equal the reference
+    engine's, every record field (its player for each seat as the game's conformance module names it)."""
+    from importlib import import_module
+
+    from sim.conformance_kit import completed
+    from sim.games import get_game
+
+    game = get_game(game_id)
+    ids, params = game.parse_seats(list(seats), rules.players)
+    records = game.play_games(rules, seed, 0, games, ids, params)
+    reference = completed(import_module(game.conformance)).play_reference
+    assert_records_match_reference(records, lambda g: reference(rules, seed, g, list(seats)), games, game.records.fields)
+
+
 def copy_sweep_on_quick_base(directory, config, sweep) -> None:
     """Copy the shipped ``sweep`` and its base ``config`` into ``directory``, the base without the skill gap
     and the strength profile, so the shipped sweep stays quick."""

@@ -10,9 +10,7 @@ import pytest
 from sim.fever.nb import play_games
 from sim.fever.params import Rules
 from sim.fever.policies import parse_seats
-from sim.fever.records import RECORD_FIELDS
-from sim.fever.rules import play_game, policy_named
-from tests.helpers import assert_records_match_reference
+from tests.helpers import assert_kernel_plays_as_reference
 
 MIXED = ["random", "greedy", "montecarlo:2", "random:0.5", "greedy:4"]
 WIDE_TABLE = [
@@ -43,12 +41,7 @@ RULE_SETS = {
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(RULE_SETS))
 def test_jitted_core_matches_reference_engine(name):
-    rules, seats, n = RULE_SETS[name]
-    seed = 20261130
-    ids, params = parse_seats(seats, rules.players)
-    rec = play_games(rules, seed, 0, n, ids, params)
-    policies = [policy_named(s, rules) for s in seats]
-    assert_records_match_reference(rec, lambda g: play_game(rules, seed, g, policies), n, RECORD_FIELDS)
+    assert_kernel_plays_as_reference("fever", *RULE_SETS[name])
 
 
 def test_the_rule_sets_exercise_what_they_are_named_for():
