@@ -143,6 +143,15 @@ def test_a_skill_gap_duels_start_up_is_counted_once_per_evaluation_not_once_per_
     assert per_game_only > 50 * seconds["low"]
 
 
+def one_by_one(evaluate):
+    """``evaluate_many`` (what a tune plays; the estimate times ``evaluate``) through a stand-in for ``evaluate``."""
+    def evaluate_many(tune, requests, cluster=None):
+        for i, request in enumerate(requests):
+            yield i, evaluate(tune, *request)
+
+    return evaluate_many
+
+
 def fake_evaluations(monkeypatch, clock, fixed=0.3, per_game=1e-4):
     """sim.tune.evaluate replaced by one that costs ``fixed + games * per_game`` on ``clock``: the planted rows."""
     spent = []
@@ -156,6 +165,7 @@ def fake_evaluations(monkeypatch, clock, fixed=0.3, per_game=1e-4):
         return {"mean_rounds": float(rounds), "mean_rounds_lo": rounds - half, "mean_rounds_hi": rounds + half}
 
     monkeypatch.setattr(T.evaluation, "evaluate", evaluate)
+    monkeypatch.setattr(T.evaluation, "evaluate_many", one_by_one(evaluate))
     return spent
 
 
@@ -284,6 +294,7 @@ def test_a_tune_with_a_skill_gap_target_is_estimated_within_what_it_then_spends(
     monkeypatch.setattr(sim.runner.chunks, "play_chunk", play_chunk)
     monkeypatch.setattr(T.evaluation, "_duel", duel)
     monkeypatch.setattr(T.evaluation, "evaluate", evaluate)
+    monkeypatch.setattr(T.evaluation, "evaluate_many", one_by_one(evaluate))
     tune = T.load_tune(write_tune(tmp_path, SKILL_TARGET))
     low, high = T.plan_tune(tune, report=False)["seconds"]
     spent.clear()
