@@ -26,6 +26,7 @@ import threading
 import warnings
 from collections import deque
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
 import numpy as np
@@ -177,6 +178,66 @@ class DaskCluster:
                     future.cancel()
 
 
+@dataclass(frozen=True)
+class ClusterShape:
+    """What a cluster plays at once, for an estimate: ``workers`` kernels of ``threads`` threads, on ``cores`` cores.
+
+    A dry run plays nothing and starts no workers: it times this process
+    and scales the games' share by :meth:`speed_up`.
+    """
+
+    workers: int
+    threads: int  # each kernel's threads
+    cores: int  # the cores the workers run on, in all
+
+    @property
+    def parallel(self) -> int:
+        """Threads playing at once: no more than the cores they share."""
+        return max(1, min(self.workers * self.threads, self.cores))
+
+    def speed_up(self, threads_here: int) -> float:
+        """How many times faster than this process, on ``threads_here`` threads, the cluster plays games."""
+        return self.parallel / max(1, threads_here)
+
+    def words(self) -> str:
+        return (f"on {self.workers} worker{'s' if self.workers != 1 else ''} ({self.workers} x {self.threads} "
+                f"thread{'s' if self.threads != 1 else ''}, {self.parallel} playing at once)")
+
+
+def cluster_shape(workers: int | None = None, scheduler: str | None = None, *,
+                  timeout: str = CONNECT_TIMEOUT) -> ClusterShape | None:
+    """The shape of the cluster ``open_cluster`` would give, None for this process; starts no worker.
+
+    ``--workers N`` shares this machine's cores as ``open_cluster`` splits
+    them; ``--scheduler`` asks the scheduler for its workers and each for its
+    cores (each kernel uses every core of its worker's machine).
+    """
+    if workers is not None and scheduler is not None:
+        raise ConfigError("--workers", "give either --workers N (local worker processes) or --scheduler ADDRESS, not both")
+    if workers is None and scheduler is None:
+        return None
+    cores = os.cpu_count() or 1
+    if workers is not None:
+        if workers < 1:
+            raise ConfigError("--workers", f"must be at least 1, got {workers}")
+        return ClusterShape(workers, max(1, cores // workers), cores)
+    from distributed import Client
+
+    try:
+        client = Client(scheduler, timeout=timeout)
+    except (OSError, TimeoutError, ValueError) as err:
+        raise ConfigError("--scheduler", f"cannot connect to {scheduler}: {err}") from None
+    with client:
+        per_worker = client.run(os.cpu_count)
+    hosts: dict[str, int] = {}
+    for address, n in per_worker.items():
+        host = address.rsplit(":", 1)[0]
+        hosts[host] = max(hosts.get(host, 0), n or 1)
+    workers = max(1, len(per_worker))
+    total = sum(hosts.values()) or 1
+    return ClusterShape(workers, max(1, total // workers), total)
+
+
 @contextmanager
 def open_cluster(
     workers: int | None = None, scheduler: str | None = None, *, timeout: str = CONNECT_TIMEOUT
@@ -223,4 +284,4 @@ def open_cluster(
             dashboard_address=None,
         )
     with local, Client(local) as client:
-        yield DaskCluster(client, threads=threads, where=f"dask LocalCluster ({workers} workers)")
+        yield DaskCluster(client, threads=threads, where=f"dask LocalCluster ({workers} worker{'s' if workers != 1 else ''})")
