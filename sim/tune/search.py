@@ -5,7 +5,10 @@ Every candidate of the search is played on the same deals (the tune's
 seed: common random numbers). The promising third is played again with
 three times the games, on the same deals, until ``finalists`` remain; the
 finalists are then played on a fresh seed, with more games until every
-target's 95% interval is decided (or ``max_games``). The sampler of each
+target's 95% interval is decided (or ``max_games``). The sampler proposes
+``SEARCH_BATCH`` candidates before it is told their results, and every
+batch (the halving's rungs, the final replay's rounds) is played at once,
+so a cluster's workers are all busy. The sampler of each
 trial is seeded by the tune's seed, the trial and the dimension, and keeps
 its trials in a journal in the tune's directory: a stopped search continues
 to the candidates an uninterrupted one tries.
