@@ -26,7 +26,8 @@ import threading
 import warnings
 from collections import deque
 from contextlib import contextmanager
-from typing import Any, Iterator
+from dataclasses import dataclass
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -34,11 +35,15 @@ from sim.config import Config
 from sim.errors import ConfigError
 from sim.runner import CHUNK_GAMES, chunk_ranges, play_chunk
 
-# Below this a chunk costs more in messages than in playing.
-MIN_CHUNK_GAMES = 4_096
+# Below this a chunk costs more in messages than in playing: a task's round trip is a few
+# milliseconds, a hundred games of the slowest scripted policy take longer.
+MIN_CHUNK_GAMES = 256
 # Chunks waiting or playing per worker: one playing, one queued behind it,
 # so no worker idles while the client takes a result.
 IN_FLIGHT_PER_WORKER = 2
+# Chunks a batch (a sweep's cells, a tune's candidates) is cut into per worker, at least: enough that
+# the last ones to finish leave the others idle for a fraction of the batch only.
+CHUNKS_PER_WORKER = 4
 CONNECT_TIMEOUT = "10s"
 
 # numba's default threading layer must not be entered by two threads at
@@ -54,6 +59,22 @@ def play_chunk_on_worker(config: Config, first_game: int, n_games: int, threads:
 
 def _warm_up_worker(config: Config) -> None:
     play_chunk_on_worker(config, 0, 1, 1)
+
+
+def chunk_size(n_games: Sequence[int], workers: int) -> int:
+    """Games per chunk of a batch of jobs of ``n_games`` each on ``workers`` workers.
+
+    At least :data:`CHUNKS_PER_WORKER` chunks per worker over the whole
+    batch, so every worker has work until near its end, and at most
+    :data:`CHUNK_GAMES` (a chunk's records in memory); never below
+    :data:`MIN_CHUNK_GAMES`, nor above the largest job, which would only
+    say more games than a chunk holds.
+    """
+    total = sum(n_games)
+    if total == 0:
+        return CHUNK_GAMES
+    per_worker = math.ceil(total / (CHUNKS_PER_WORKER * max(1, workers)))
+    return max(1, min(CHUNK_GAMES, max(n_games), max(MIN_CHUNK_GAMES, per_worker)))
 
 
 class DaskCluster:
@@ -73,14 +94,21 @@ class DaskCluster:
         # Workers may come and go while a sweep runs: ask each time.
         return max(1, len(self.client.scheduler_info()["workers"]))
 
+    @property
+    def slots(self) -> int:
+        """Chunks the cluster plays at once: one per worker (each plays one kernel at a time, on its threads)."""
+        return self.workers
+
     def threads_of(self, config: Config) -> int | None:
         """Threads a chunk uses on its worker; None: as many as the worker has cores."""
         return config.threads if config.threads is not None else self.threads
 
     def chunk_games(self, n_games: int) -> int:
         """Small enough to keep every worker busy, large enough to be worth a message."""
-        per_worker = math.ceil(n_games / (IN_FLIGHT_PER_WORKER * self.workers))
-        return max(MIN_CHUNK_GAMES, min(CHUNK_GAMES, per_worker))
+        return chunk_size([n_games], self.workers)
+
+    def batch_chunk_games(self, n_games: Sequence[int]) -> int:
+        return chunk_size(n_games, self.workers)
 
     def warm_up(self, config: Config) -> None:
         # Compiling (or loading the compiled core) on every worker at once,
@@ -94,21 +122,120 @@ class DaskCluster:
         ])
 
     def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict[str, np.ndarray], Any]]:
+        for _, rec, tally in self.play_many([(config, first_game, n_games)], self.chunk_games(n_games)):
+            yield rec, tally
+
+    def play_many(self, jobs: Sequence[tuple[Config, int, int]],
+                  chunk_games: int) -> Iterator[tuple[int, dict[str, np.ndarray], Any]]:
+        """Every job's chunks, submitted in job order, each job's handed back in its game order.
+
+        At most :data:`IN_FLIGHT_PER_WORKER` chunks per worker are playing or
+        queued, and as many again finished but waiting for an earlier chunk
+        of their job: the client holds a bounded number of chunks, and each
+        worker no more than its queue, however many jobs and games.
+        """
+        from distributed import as_completed
+
+        chunks = ((i, config, first, n) for i, (config, first_game, n_games) in enumerate(jobs)
+                  for first, n in chunk_ranges(first_game, n_games, chunk_games))
         in_flight = IN_FLIGHT_PER_WORKER * self.workers
-        pending: deque = deque()
+        queues: dict[int, deque] = {}  # per job, its submitted chunks in game order
+        job_of: dict[str, int] = {}
+        finished: set[str] = set()
+        playing = 0
+        completed = as_completed()
         try:
-            for first, n in chunk_ranges(first_game, n_games, self.chunk_games(n_games)):
-                pending.append(
-                    self.client.submit(play_chunk_on_worker, config, first, n, self.threads, pure=False)
-                )
-                if len(pending) >= in_flight:
-                    yield pending.popleft().result()
-            while pending:
-                yield pending.popleft().result()
+            def submit_more() -> None:
+                nonlocal playing
+                while playing < in_flight and playing + len(finished) < 2 * in_flight:
+                    item = next(chunks, None)
+                    if item is None:
+                        return
+                    i, config, first, n = item
+                    future = self.client.submit(play_chunk_on_worker, config, first, n, self.threads, pure=False)
+                    queues.setdefault(i, deque()).append(future)
+                    job_of[future.key] = i
+                    completed.add(future)
+                    playing += 1
+
+            submit_more()
+            for future in completed:
+                playing -= 1
+                finished.add(future.key)
+                i = job_of[future.key]
+                queue = queues[i]
+                while queue and queue[0].key in finished:
+                    head = queue.popleft()
+                    finished.discard(head.key)
+                    del job_of[head.key]
+                    rec, tally = head.result()
+                    yield i, rec, tally
+                submit_more()
         finally:
             # An abandoned run (error, Ctrl-C) leaves no work behind on the cluster.
-            for future in pending:
-                future.cancel()
+            for queue in queues.values():
+                for future in queue:
+                    future.cancel()
+
+
+@dataclass(frozen=True)
+class ClusterShape:
+    """What a cluster plays at once, for an estimate: ``workers`` kernels of ``threads`` threads, on ``cores`` cores.
+
+    A dry run plays nothing and starts no workers: it times this process
+    and scales the games' share by :meth:`speed_up`.
+    """
+
+    workers: int
+    threads: int  # each kernel's threads
+    cores: int  # the cores the workers run on, in all
+
+    @property
+    def parallel(self) -> int:
+        """Threads playing at once: no more than the cores they share."""
+        return max(1, min(self.workers * self.threads, self.cores))
+
+    def speed_up(self, threads_here: int) -> float:
+        """How many times faster than this process, on ``threads_here`` threads, the cluster plays games."""
+        return self.parallel / max(1, threads_here)
+
+    def words(self) -> str:
+        return (f"on {self.workers} worker{'s' if self.workers != 1 else ''} ({self.workers} x {self.threads} "
+                f"thread{'s' if self.threads != 1 else ''}, {self.parallel} playing at once)")
+
+
+def cluster_shape(workers: int | None = None, scheduler: str | None = None, *,
+                  timeout: str = CONNECT_TIMEOUT) -> ClusterShape | None:
+    """The shape of the cluster ``open_cluster`` would give, None for this process; starts no worker.
+
+    ``--workers N`` shares this machine's cores as ``open_cluster`` splits
+    them; ``--scheduler`` asks the scheduler for its workers and each for its
+    cores (each kernel uses every core of its worker's machine).
+    """
+    if workers is not None and scheduler is not None:
+        raise ConfigError("--workers", "give either --workers N (local worker processes) or --scheduler ADDRESS, not both")
+    if workers is None and scheduler is None:
+        return None
+    cores = os.cpu_count() or 1
+    if workers is not None:
+        if workers < 1:
+            raise ConfigError("--workers", f"must be at least 1, got {workers}")
+        return ClusterShape(workers, max(1, cores // workers), cores)
+    from distributed import Client
+
+    try:
+        client = Client(scheduler, timeout=timeout)
+    except (OSError, TimeoutError, ValueError) as err:
+        raise ConfigError("--scheduler", f"cannot connect to {scheduler}: {err}") from None
+    with client:
+        per_worker = client.run(os.cpu_count)
+    hosts: dict[str, int] = {}
+    for address, n in per_worker.items():
+        host = address.rsplit(":", 1)[0]
+        hosts[host] = max(hosts.get(host, 0), n or 1)
+    workers = max(1, len(per_worker))
+    total = sum(hosts.values()) or 1
+    return ClusterShape(workers, max(1, total // workers), total)
 
 
 @contextmanager
@@ -157,4 +284,4 @@ def open_cluster(
             dashboard_address=None,
         )
     with local, Client(local) as client:
-        yield DaskCluster(client, threads=threads, where=f"dask LocalCluster ({workers} workers)")
+        yield DaskCluster(client, threads=threads, where=f"dask LocalCluster ({workers} worker{'s' if workers != 1 else ''})")

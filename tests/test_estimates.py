@@ -143,6 +143,15 @@ def test_a_skill_gap_duels_start_up_is_counted_once_per_evaluation_not_once_per_
     assert per_game_only > 50 * seconds["low"]
 
 
+def one_by_one(evaluate):
+    """``evaluate_many`` (what a tune plays; the estimate times ``evaluate``) through a stand-in for ``evaluate``."""
+    def evaluate_many(tune, requests, cluster=None):
+        for i, request in enumerate(requests):
+            yield i, evaluate(tune, *request)
+
+    return evaluate_many
+
+
 def fake_evaluations(monkeypatch, clock, fixed=0.3, per_game=1e-4):
     """sim.tune.evaluate replaced by one that costs ``fixed + games * per_game`` on ``clock``: the planted rows."""
     spent = []
@@ -156,6 +165,7 @@ def fake_evaluations(monkeypatch, clock, fixed=0.3, per_game=1e-4):
         return {"mean_rounds": float(rounds), "mean_rounds_lo": rounds - half, "mean_rounds_hi": rounds + half}
 
     monkeypatch.setattr(T.evaluation, "evaluate", evaluate)
+    monkeypatch.setattr(T.evaluation, "evaluate_many", one_by_one(evaluate))
     return spent
 
 
@@ -284,6 +294,7 @@ def test_a_tune_with_a_skill_gap_target_is_estimated_within_what_it_then_spends(
     monkeypatch.setattr(sim.runner.chunks, "play_chunk", play_chunk)
     monkeypatch.setattr(T.evaluation, "_duel", duel)
     monkeypatch.setattr(T.evaluation, "evaluate", evaluate)
+    monkeypatch.setattr(T.evaluation, "evaluate_many", one_by_one(evaluate))
     tune = T.load_tune(write_tune(tmp_path, SKILL_TARGET))
     low, high = T.plan_tune(tune, report=False)["seconds"]
     spent.clear()
@@ -307,3 +318,34 @@ def test_a_sweep_says_before_playing_which_cells_cannot_reach_their_target_ci(tm
     played = CliRunner().invoke(main, ["sweep", "s.toml", "--out", "out", *options])
     assert played.exit_code == 0, played.output
     assert played.stderr.count("more than its cap of 400") == 2
+
+
+def test_a_cluster_plays_the_games_share_as_many_times_faster_as_it_has_threads_playing_at_once():
+    from sim.cluster import ClusterShape, cluster_shape
+    from sim.errors import ConfigError
+
+    # Three single-thread workers on two cores play two games at once, no faster than two threads here.
+    local = ClusterShape(workers=3, threads=1, cores=2)
+    assert local.parallel == 2 and local.speed_up(2) == 1.0 and local.speed_up(1) == 2.0
+    machines = ClusterShape(workers=10, threads=8, cores=80)
+    assert machines.speed_up(2) == 40.0
+    assert E.Cost(0.5, 1e-3).sped_up(4) == E.Cost(0.5, 2.5e-4)  # what a call costs whatever its games stays
+    assert cluster_shape() is None
+    shape = cluster_shape(workers=2)
+    assert shape.workers == 2 and shape.parallel <= shape.cores
+    with pytest.raises(ConfigError, match="--workers"):
+        cluster_shape(workers=0)
+
+
+def test_a_tunes_dry_run_on_workers_says_so_and_scales_its_games(tmp_path, monkeypatch):
+    from sim.cluster import ClusterShape
+
+    clock = FakeClock()
+    fake_evaluations(monkeypatch, clock, fixed=0.3, per_game=1e-4)
+    tune = T.load_tune(write_tune(tmp_path, PLANTED.replace("budget = 8", "budget = 6")))
+    here = E.plan_tune(tune, report=False, clock=clock)
+    wide = ClusterShape(workers=4, threads=4, cores=16)
+    there = E.plan_tune(tune, report=False, clock=clock, cluster=wide)
+    assert there["seconds"][1] < here["seconds"][1]
+    assert "on 4 workers (4 x 4 threads, 16 playing at once), timed on this machine" in T.plan_text(tune, there)
+    assert "in this process on this machine" in T.plan_text(tune, here)

@@ -6,6 +6,7 @@ Budgets are tiny: a few hundred games per candidate, a handful of candidates.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -139,24 +140,35 @@ def test_a_tune_stored_under_the_earlier_name_of_a_run_key_resumes(tmp_path):
     assert resumed.summary["timing"]["games_played_now"] == 0
 
 
+def stopping_at(n: int, stop):
+    """``evaluate_many`` that calls ``stop()`` as the ``n``-th evaluation is played, before it is kept."""
+    real, played = T.evaluation.evaluate_many, []
+
+    def evaluate_many(*args, **kwargs):
+        for item in real(*args, **kwargs):
+            played.append(1)
+            if len(played) == n:
+                stop()
+            yield item
+
+    return evaluate_many
+
+
+def interrupt():
+    raise KeyboardInterrupt
+
+
 def test_a_stopped_tune_resumes_to_the_result_of_an_uninterrupted_one(tmp_path, monkeypatch):
     path = write_tune(tmp_path)
     T.tune(T.load_tune(path, threads=1), out=tmp_path / "whole", progress=False, report=False)
 
-    real, calls = T.evaluate, []
-
-    def stop_at_the_fifth(*args, **kwargs):
-        calls.append(1)
-        if len(calls) == 5:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(T.evaluation, "evaluate", stop_at_the_fifth)
+    real = T.evaluation.evaluate_many
+    monkeypatch.setattr(T.evaluation, "evaluate_many", stopping_at(5, interrupt))
     with pytest.raises(KeyboardInterrupt):
         T.tune(path, out=tmp_path / "stopped", progress=False, report=False)
     assert not (tmp_path / "stopped" / T.RESULT_FILE).exists()  # nothing half-written
     assert not (tmp_path / "stopped" / T.CANDIDATES_FILE).exists()
-    monkeypatch.setattr(T.evaluation, "evaluate", real)
+    monkeypatch.setattr(T.evaluation, "evaluate_many", real)
     resumed = T.tune(path, out=tmp_path / "stopped", progress=False, report=False)
     assert resumed.summary["timing"]["evaluations_reused"] >= 4
     _equal(comparable(tmp_path / "stopped"), comparable(tmp_path / "whole"))
@@ -168,25 +180,42 @@ def _equal(a, b) -> bool:
     return True
 
 
-def test_a_tune_killed_outright_resumes_to_the_same_result(tmp_path):
-    """kill -9 in the middle of a candidate: the same command continues and ends where an uninterrupted tune does."""
+@pytest.mark.parametrize("workers", [None, 2], ids=["in-process", "2 workers"])
+def test_a_tune_killed_outright_resumes_to_the_same_result(tmp_path, workers):
+    """kill -9 in the middle of a batch of candidates: the same command continues and ends where an
+    uninterrupted tune does (in this process), whether the batch was played here or on workers."""
     path = write_tune(tmp_path)
     T.tune(path, out=tmp_path / "whole", progress=False, report=False)
+    pids = tmp_path / "worker-pids"
     killer = dedent(f"""
         import os, signal, sim.tune as T
-        real, calls = T.evaluate, []
-        def evaluate(*args, **kwargs):
-            calls.append(1)
-            if len(calls) == 7:
-                os.kill(os.getpid(), signal.SIGKILL)
-            return real(*args, **kwargs)
-        T.evaluation.evaluate = evaluate
-        T.tune({str(path)!r}, out={str(tmp_path / "killed")!r}, progress=False, report=False)
+        from sim.cluster import open_cluster
+        real, played = T.evaluation.evaluate_many, []
+        def evaluate_many(*args, **kwargs):
+            for item in real(*args, **kwargs):
+                played.append(1)
+                if len(played) == 7:  # the search's first batch is of 8 candidates
+                    os.kill(os.getpid(), signal.SIGKILL)
+                yield item
+        T.evaluation.evaluate_many = evaluate_many
+        with open_cluster(workers={workers!r}) as cluster:
+            if {workers!r} is not None:
+                open({str(pids)!r}, "w").write(" ".join(str(p) for p in cluster.client.run(os.getpid).values()))
+            T.tune({str(path)!r}, out={str(tmp_path / "killed")!r}, progress=False, report=False, cluster=cluster)
     """)
-    done = subprocess.run([sys.executable, "-c", killer], cwd=ROOT, capture_output=True, text=True)
+    try:
+        done = subprocess.run([sys.executable, "-c", killer], cwd=ROOT, capture_output=True, text=True)
+    finally:
+        # The killed client's worker processes, by the ids it wrote down.
+        for pid in pids.read_text().split() if pids.exists() else []:
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
     assert done.returncode == -signal.SIGKILL, done.stderr
     assert not (tmp_path / "killed" / T.RESULT_FILE).exists()
-    T.tune(path, out=tmp_path / "killed", progress=False, report=False)
+    resumed = T.tune(path, out=tmp_path / "killed", progress=False, report=False)
+    assert resumed.summary["timing"]["evaluations_reused"] >= 6  # the batch's first evaluations were kept
     _equal(comparable(tmp_path / "killed"), comparable(tmp_path / "whole"))
 
 
@@ -261,18 +290,11 @@ def test_the_tune_report_loads_cleanly_in_a_browser_and_says_the_recommendation(
 def test_the_same_command_without_out_continues_the_stopped_tune_under_reports(tmp_path, monkeypatch):
     path = write_tune(tmp_path)
     monkeypatch.chdir(tmp_path)
-    real, calls = T.evaluate, []
-
-    def stop_at_the_third(*args, **kwargs):
-        calls.append(1)
-        if len(calls) == 3:
-            raise KeyboardInterrupt
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(T.evaluation, "evaluate", stop_at_the_third)
+    real = T.evaluation.evaluate_many
+    monkeypatch.setattr(T.evaluation, "evaluate_many", stopping_at(3, interrupt))
     with pytest.raises(KeyboardInterrupt):
         T.tune(path, progress=False, report=False)
-    monkeypatch.setattr(T.evaluation, "evaluate", real)
+    monkeypatch.setattr(T.evaluation, "evaluate_many", real)
     [stopped] = (tmp_path / "reports").iterdir()
     resumed = T.tune(path, progress=False, report=False)
     assert resumed.out_dir == Path("reports") / stopped.name and resumed.summary["timing"]["evaluations_reused"] >= 2
@@ -281,14 +303,20 @@ def test_the_same_command_without_out_continues_the_stopped_tune_under_reports(t
     assert again.out_dir != resumed.out_dir
 
 
-def test_workers_give_the_same_answer_as_this_process(tmp_path):
+@pytest.mark.parametrize("workers", [1, 3])
+def test_workers_give_the_same_answer_as_this_process(tmp_path, workers):
+    """The search's batches, the simplification played ahead, the halving and the final replay played
+    together on the workers: the same tune, candidate for candidate, as in this process."""
     from sim.cluster import open_cluster
 
-    path = write_tune(tmp_path, PLANTED.replace("budget = 8", "budget = 3"))
+    path = write_tune(tmp_path, PLANTED.replace("budget = 8", "budget = 10").replace(
+        '"rules.golden_token[1]" = [4, 5]', '"rules.golden_token" = { faces = [1, 6] }'))
     T.tune(path, out=tmp_path / "here", progress=False, report=False)
-    with open_cluster(workers=2) as cluster:
+    with open_cluster(workers=workers) as cluster:
         T.tune(path, out=tmp_path / "workers", progress=False, report=False, cluster=cluster)
-    _equal(comparable(tmp_path / "workers"), comparable(tmp_path / "here"))
+    here = comparable(tmp_path / "here")
+    assert here[0]["simplified"] > 0 and len(set(here[1]["stage"])) >= 4  # every step of the tune was played
+    _equal(comparable(tmp_path / "workers"), here)
 
 
 def test_a_skill_gap_target_plays_only_the_duel_it_names(tmp_path, monkeypatch):
@@ -317,6 +345,17 @@ def test_a_candidate_meeting_the_targets_is_simplified_back_towards_the_base(tmp
     best = min(simplified, key=lambda j: j.rank_key(tune))
     assert best.values == {"rules.rounds": 3, "rules.golden_token[0]": 3, "rules.golden_token[1]": 4}
     assert [j.trial for j in simplified] == list(range(1, len(simplified) + 1))
+    # Played ahead on a cluster, every move of a pass at once: the same simplification, trial for trial.
+    ahead = T._Evaluations(tune, tmp_path / "evals-ahead", TwoSlots())
+    again = T._simplify(tune, [ahead.judge(0, many, tune.games, tune.seed, "search")], ahead, 1, None)
+    assert [(j.trial, j.values, j.rows) for j in again] == [(j.trial, j.values, j.rows) for j in simplified]
+    assert ahead.played_games > evals.played_games  # some moves were played that the pass never reached
+
+
+class TwoSlots(type(T.IN_PROCESS)):
+    """This process, said to play two chunks at once: what a cluster of two workers looks like to a tune."""
+
+    slots = 2
 
 
 # --- what the tune says ------------------------------------------------------------------------

@@ -79,7 +79,7 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
     with the same --out, an interrupted sweep plays only the missing cells.
     """
     from analysis.sweep import sweep_text
-    from sim.cluster import open_cluster
+    from sim.cluster import cluster_shape, open_cluster
     from sim.runner import DEFAULT_OUT
     from sim.sweep import check_options, load_sweep, plan_sweep, plan_text, report_seconds, run_sweep
 
@@ -87,10 +87,12 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
     check_options(swp, target_ci=target_ci, max_games=max_games, baseline=baseline, sort_by=sort_by,
                   target_metric=target_metric)
     if dry_run:
-        plan = plan_sweep(swp, out, target_ci=target_ci, max_games=max_games, target_metric=target_metric)
+        shape = cluster_shape(workers=workers, scheduler=scheduler)
+        plan = plan_sweep(swp, out, target_ci=target_ci, max_games=max_games, target_metric=target_metric,
+                          cluster=shape)
         report = report_seconds(swp)
         click.echo(json.dumps({"name": swp.name, "seed": swp.seed, "cells": plan, "report_seconds": report})
-                   if as_json else plan_text(swp, plan, report))
+                   if as_json else plan_text(swp, plan, report, cluster=shape))
         return
     with open_cluster(workers=workers, scheduler=scheduler) as cluster:
         results = run_sweep(
@@ -142,7 +144,7 @@ def tune(tune_file, out, budget, games, seed, threads, workers, scheduler, dry_r
     candidates.parquet, best.toml, tune.json and tune.html. Stopped at any
     moment, the same command continues where it stopped.
     """
-    from sim.cluster import open_cluster
+    from sim.cluster import cluster_shape, open_cluster
     from sim.runner import DEFAULT_OUT
     from sim.tune import load_tune, metric_names, plan_text, plan_tune, tune_text
     from sim.tune import tune as run_tune
@@ -153,7 +155,7 @@ def tune(tune_file, out, budget, games, seed, threads, workers, scheduler, dry_r
         click.echo(json.dumps(names) if as_json else "\n".join(names))
         return
     if dry_run:
-        plan = plan_tune(spec, report=not no_report)
+        plan = plan_tune(spec, report=not no_report, cluster=cluster_shape(workers=workers, scheduler=scheduler))
         click.echo(json.dumps(plan) if as_json else plan_text(spec, plan))
         return
     with open_cluster(workers=workers, scheduler=scheduler) as cluster:

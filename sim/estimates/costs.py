@@ -60,6 +60,10 @@ class Cost:
     def as_dict(self) -> dict[str, float]:
         return {"fixed": self.fixed, "per_game": self.per_game}
 
+    def sped_up(self, times: float) -> "Cost":
+        """The cost with its games played ``times`` as fast (on a cluster); what a call costs whatever its games stays."""
+        return Cost(self.fixed, self.per_game / max(times, 1e-9))
+
 
 def fit(small: tuple[int, float], large: tuple[int, float]) -> Cost:
     """The cost through two timed calls ``(games, seconds)``, neither term below zero."""

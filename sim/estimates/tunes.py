@@ -172,8 +172,14 @@ def _report_configs(tune, games: int) -> list:
 
 
 def plan_tune(tune, *, calibrate_costs: bool = True, report: bool = True, report_games: int | None = None,
-              clock: Clock = now) -> dict[str, Any]:
-    """What a tune would play, about how long it takes and which targets its games can resolve; writes nothing."""
+              clock: Clock = now, cluster=None) -> dict[str, Any]:
+    """What a tune would play, about how long it takes and which targets its games can resolve; writes nothing.
+
+    ``cluster`` (a ``sim.cluster.ClusterShape``) plays the evaluations'
+    games, as many times faster as it has threads playing at once beyond
+    this process's; not the skill-gap duels a target names, nor the
+    report, which the client plays.
+    """
 
     rows = {s: evaluation_cost(tune, *s, clock=clock) for s in tune.settings} if calibrate_costs else {}
     decided = _decided_games(tune, rows) if rows else None
@@ -197,7 +203,13 @@ def plan_tune(tune, *, calibrate_costs: bool = True, report: bool = True, report
         for config in _report_configs(tune, report_games):
             report_s += run_seconds(RunSize.of(config), run_costs(config, clock=clock))["total"]
             report_s += report_seconds(config, clock=clock)  # tune.html, drawn as a run's report is
-    seconds = tune_seconds(counts, [r.cost for r in rows.values()], report=report_s,
+    costs = [r.cost for r in rows.values()]
+    if cluster is not None and not any(t.metric.startswith("skill_gap_") for t in tune.targets):
+        from sim.batches import threads_used
+
+        costs = [c.sped_up(cluster.speed_up(threads_used(tune.base.threads))) for c in costs]
+    plan["where"] = None if cluster is None else cluster.words()
+    seconds = tune_seconds(counts, costs, report=report_s,
                            trial=TRIAL_SECONDS_PER_DIM * len(tune.dims))
     low, high = band(seconds["low"], seconds["likely"])
     plan["seconds"] = [low, high]
@@ -239,5 +251,6 @@ def tune_plan_text(tune, plan: Mapping[str, Any]) -> str:
         worst = plan.get("worst_seconds")
         more = (f"; up to {seconds_text(worst)} if a finalist sits on a target's edge and its replay grows to "
                 f"{tune.max_games:,} games") if worst is not None and seconds_text(worst) != seconds_text(high) else ""
-        lines += ["", f"About {span_text(low, high)} in this process on this machine{more}. Nothing was written."]
+        where = "in this process on this machine" if plan.get("where") is None else f"{plan['where']}, timed on this machine"
+        lines += ["", f"About {span_text(low, high)} {where}{more}. Nothing was written."]
     return "\n".join(lines)

@@ -29,7 +29,7 @@ The modules, each with one job, are shared with sweeps and tunes:
 
 from sim.runner.chunks import CHUNK_GAMES, IN_PROCESS, Cluster, InProcess, chunk_ranges, play_chunk, play_records
 from sim.runner.parquet import ROW_GROUP_GAMES, ParquetRecords, parquet_options
-from sim.runner.played import GamesPlayed
+from sim.runner.played import GamesPlayed, play_together
 from sim.runner.provenance import run_meta
 from sim.runner.running import Results, run, run_summary, strength_profile, write_json, write_report_or_say_how
 from sim.runner.staging import (
@@ -49,7 +49,7 @@ from sim.runner.staging import (
 __all__ = [
     "CHUNK_GAMES", "DEFAULT_OUT", "IN_PROCESS", "MAX_NAME_BYTES", "REPORTS_DIR", "RESULT_NAMES", "ROW_GROUP_GAMES",
     "Cluster", "GamesPlayed", "InProcess", "ParquetRecords", "Results", "check_out_dir", "chunk_ranges",
-    "default_out_dir", "out_path", "parquet_options", "partial_runs", "play_chunk", "play_records", "run",
+    "default_out_dir", "out_path", "parquet_options", "partial_runs", "play_chunk", "play_records", "play_together", "run",
     "run_meta", "run_summary", "staged_directory", "strength_profile", "warn_about_partial_runs", "write_json",
     "write_report_or_say_how",
 ]

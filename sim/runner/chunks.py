@@ -8,7 +8,7 @@ of ``(seed, i)``: chunking never changes a result.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Protocol
+from typing import Any, Iterator, Protocol, Sequence
 
 import numpy as np
 
@@ -56,10 +56,14 @@ class Cluster(Protocol):
     ``play`` yields ``(records, tally)`` of consecutive chunks in game order
     (a tally of ``None``: tally them here),
     whatever order they were played in, so a run's records and summary
-    never depend on where it ran.
+    never depend on where it ran. ``play_many`` plays several such jobs at
+    once (a sweep's cells, a tune's candidates), chunks of
+    ``batch_chunk_games`` games, each job's chunks in its game order
+    (see ``sim.runner.played.play_together``).
     """
 
     where: str
+    slots: int  # chunks played at once
 
     def threads_of(self, config: Config) -> int | None: ...
 
@@ -69,11 +73,17 @@ class Cluster(Protocol):
 
     def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict[str, np.ndarray], Any]]: ...
 
+    def batch_chunk_games(self, n_games: Sequence[int]) -> int: ...
+
+    def play_many(self, jobs: Sequence[tuple[Config, int, int]],
+                  chunk_games: int) -> Iterator[tuple[int, dict[str, np.ndarray], Any]]: ...
+
 
 class InProcess:
     """Plays the chunks here, one after another, each on every thread numba may use."""
 
     where = "in-process"
+    slots = 1
 
     def threads_of(self, config: Config) -> int:
         from sim.batches import threads_used
@@ -90,6 +100,16 @@ class InProcess:
         """Records of each chunk, untallied (``None``): the run tallies them beside the next chunk."""
         for first, n in chunk_ranges(first_game, n_games, self.chunk_games(n_games)):
             yield play_records(config, first, n), None
+
+    def batch_chunk_games(self, n_games: Sequence[int]) -> int:
+        return CHUNK_GAMES
+
+    def play_many(self, jobs: Sequence[tuple[Config, int, int]],
+                  chunk_games: int) -> Iterator[tuple[int, dict[str, np.ndarray], Any]]:
+        """Each job's chunks, one job after another: ``(job index, records, None)``."""
+        for i, (config, first_game, n_games) in enumerate(jobs):
+            for first, n in chunk_ranges(first_game, n_games, chunk_games):
+                yield i, play_records(config, first, n), None
 
 
 IN_PROCESS = InProcess()

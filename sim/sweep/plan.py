@@ -26,6 +26,7 @@ def plan_sweep(
     max_games: int | None = None,
     calibrate: bool = True,
     target_metric: str | None = None,
+    cluster=None,
 ) -> list[dict[str, Any]]:
     """The cells a run of ``sweep`` would play, with an estimate of their time; writes nothing.
 
@@ -36,8 +37,12 @@ def plan_sweep(
     once per rule set. A cell already finished in ``out`` is marked done.
     With adaptive precision a cell's games are those its calibration says
     its interval needs, within its games and cap, and ``resolution`` says
-    when the cap comes first.
+    when the cap comes first. ``cluster`` (a ``sim.cluster.ClusterShape``)
+    plays the games: their share is played as many times faster as it has
+    threads playing at once beyond this process's (the skill-gap duels and
+    strength profiles, played by the client, are not).
     """
+    from sim.batches import threads_used
     from sim.estimates import band, extra_costs, games_cost
 
     plans = [CellPlan.of(cell.config, target_ci, max_games, target_metric) for cell in sweep.cells]
@@ -62,6 +67,7 @@ def plan_sweep(
         }
         if calibrate and cell.index not in done:
             timed = games_cost(cell.config, cap=plan.max_games or plan.games)
+            cost = timed.cost if cluster is None else timed.cost.sped_up(cluster.speed_up(threads_used(cell.config.threads)))
             low_games, high_games, calls = plan.games, plan.max_games or plan.games, (1, 1)
             if plan.target_ci is not None:
                 low_games, high_games, calls, row["resolution"] = _adaptive_games(plan, timed)
@@ -69,8 +75,8 @@ def plan_sweep(
             costs = extra_costs(cell.config)
             # The skill gap and the strength profile grow with the games the cell ends with.
             extra = [_extra(costs, replace(cell.config, games=n)) for n in (low_games, high_games)]
-            low = timed.cost(low_games, calls[0]) + extra[0]
-            high = timed.cost(high_games, calls[1]) + extra[1]
+            low = cost(low_games, calls[0]) + extra[0]
+            high = cost(high_games, calls[1]) + extra[1]
             row["seconds"], row["max_seconds"] = band(low, high)
             row["duel_seconds"] = band(extra[0])[0]  # the share of the low end the duels and profiles take
         rows.append(row)
@@ -165,8 +171,9 @@ def report_seconds(sweep: Sweep) -> float:
     return time.perf_counter() - started
 
 
-def plan_text(sweep: Sweep, rows: list[dict[str, Any]], report: float | None = None) -> str:
-    """The dry run as text: one line per cell, then the total; ``report``: the seconds of ``sweep.html``."""
+def plan_text(sweep: Sweep, rows: list[dict[str, Any]], report: float | None = None, cluster=None) -> str:
+    """The dry run as text: one line per cell, then the total; ``report``: the seconds of ``sweep.html``;
+    ``cluster``: the ``sim.cluster.ClusterShape`` the estimate is for."""
     from sim.estimates import band
 
     width = max(len(r["label"]) for r in rows)
@@ -188,10 +195,15 @@ def plan_text(sweep: Sweep, rows: list[dict[str, Any]], report: float | None = N
     if report is not None:
         parts.append(f"{_seconds(report)} for the report")
     within = f" ({' and '.join(parts)} included)" if parts else ""
-    lines += ["", f"{len(todo)} cells to play{done}: about {total.strip()}{within} in this process on this "
-                  "machine. Nothing was written."]
+    lines += ["", f"{len(todo)} cells to play{done}: about {total.strip()}{within} "
+                  f"{where_words(cluster)}. Nothing was written."]
     lines += resolution_lines(todo)
     return "\n".join(lines)
+
+
+def where_words(cluster=None) -> str:
+    """Where an estimate's games are played: this process, or the cluster's shape, timed here."""
+    return "in this process on this machine" if cluster is None else f"{cluster.words()}, timed on this machine"
 
 
 def resolution_lines(rows: list[dict[str, Any]]) -> list[str]:

@@ -6,6 +6,7 @@ import json
 import os
 import sys
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -24,6 +25,7 @@ from sim.runner import (
     _DefaultOut,
     default_out_dir,
     out_path,
+    play_together,
     run_meta,
     run_summary,
     staged_directory,
@@ -138,10 +140,7 @@ def run_sweep(
         with cells_bar:
             if to_play:
                 cluster.warm_up(to_play[0].config)
-            for cell in to_play:
-                cells_bar.set_postfix_str(cell.label, refresh=False)
-                _play_cell(cell, plans[cell.index], out_dir, cluster, progress)
-                cells_bar.update(1)
+                _play_cells(to_play, plans, out_dir, cluster, progress, cells_bar)
         table, paired = write_tables(out_dir, sweep, baseline)
         if report:
             from analysis.sweep_report import sweep_report_html
@@ -204,35 +203,87 @@ def check_options(
                                      f"sweep.parquet, e.g. {', '.join(examples)})")
 
 
-def _play_cell(cell: Cell, plan: CellPlan, out_dir: Path, cluster: Cluster, progress: bool) -> None:
-    """Play one cell into ``cells/<NNN>``, which appears complete or not at all."""
+def _play_cells(cells: list[Cell], plans: list[CellPlan], out_dir: Path, cluster: Cluster, progress: bool,
+                cells_bar) -> None:
+    """Play the cells into ``cells/<NNN>``, all at once: each appears complete, as soon as it is, or not at all.
+
+    Every cell's games are handed to the cluster together, so its workers
+    are all busy while there are games left; a cell with ``--target-ci``
+    that needs more games plays them with the others that do, once every
+    cell has played its first games.
+    """
     from tqdm import tqdm
 
-    cell_dir = out_dir / CELLS_DIR / cell.name
-    started = time.perf_counter()
-    started_at = datetime.now(timezone.utc)
-    bar = tqdm(total=plan.games, unit="game", unit_scale=True, disable=not progress, file=sys.stderr,
-               position=1, leave=False)
-    with bar, staged_directory(cell_dir) as staging:
-        with GamesPlayed(cell.config, staging / RECORDS_FILE) as played:
-            played.play(0, plan.games, cluster, bar)
-            while more := plan.more_games(played.summary()):
-                bar.total += more
-                bar.refresh()
-                played.play(played.games, more, cluster, bar)
-        # The config as played: its games are what was played, so that
-        # `lvsim run cells/<NNN>/config.toml` repeats the cell.
-        config = replace(cell.config, games=played.games)
-        (staging / CONFIG_FILE).write_text(config.to_toml(), encoding="utf-8")
-        summary = run_summary(config, played)
-        write_json(staging / SUMMARY_FILE, summary)
-        # A cell is a run like any other: `lvsim report cells/<NNN>` writes its report from this.
-        cell.config.game_spec.report_tally_io.write(staging / TALLY_FILE, played.tally.report)
-        meta = run_meta(config, played, cell_dir, started_at, time.perf_counter() - started)
-        meta["sweep"] = {
-            "cell": cell.index,
-            "overrides": cell.overrides,
-            "plan": _cell_plan_record(cell, plan),
-            "target_met": None if plan.target_ci is None else half_width(summary, plan.metric) <= plan.target_ci,
-        }
-        write_json(staging / META_FILE, meta)
+    bar = tqdm(total=sum(plans[c.index].games for c in cells), unit="game", unit_scale=True, disable=not progress,
+               file=sys.stderr, position=1, leave=False)
+    in_play: dict[int, _CellInPlay] = {}
+    batch = [(cell, 0, plans[cell.index].games) for cell in cells]
+    try:
+        with bar:
+            while batch:
+                more_batch: list[tuple[Cell, int, int]] = []
+
+                def start(i: int, batch=batch) -> GamesPlayed:
+                    cell = batch[i][0]
+                    if cell.index not in in_play:
+                        in_play[cell.index] = _CellInPlay(cell, plans[cell.index], out_dir)
+                    return in_play[cell.index].played
+
+                jobs = [(cell.config, first, n) for cell, first, n in batch]
+                for i, played in play_together(cluster, jobs, start, bar):
+                    cell = batch[i][0]
+                    if more := plans[cell.index].more_games(played.summary()):
+                        bar.total += more
+                        bar.refresh()
+                        more_batch.append((cell, played.games, more))
+                        continue
+                    in_play.pop(cell.index).finish()
+                    cells_bar.update(1)
+                batch = more_batch
+    except BaseException:
+        error = sys.exc_info()
+        for cell in in_play.values():
+            cell.abandon(error)
+        raise
+
+
+class _CellInPlay:
+    """One cell being played: its staging directory and its games so far, until it is finished or abandoned."""
+
+    def __init__(self, cell: Cell, plan: CellPlan, out_dir: Path):
+        self.cell, self.plan = cell, plan
+        self.cell_dir = out_dir / CELLS_DIR / cell.name
+        self.started = time.perf_counter()
+        self.started_at = datetime.now(timezone.utc)
+        self._staged = ExitStack()
+        self.staging = self._staged.enter_context(staged_directory(self.cell_dir))
+        self.played = GamesPlayed(cell.config, self.staging / RECORDS_FILE)
+
+    def finish(self) -> None:
+        """Write the cell's files and put its directory in place."""
+        cell, plan, played, staging = self.cell, self.plan, self.played, self.staging
+        with self._staged:
+            played.close()
+            # The config as played: its games are what was played, so that
+            # `lvsim run cells/<NNN>/config.toml` repeats the cell.
+            config = replace(cell.config, games=played.games)
+            (staging / CONFIG_FILE).write_text(config.to_toml(), encoding="utf-8")
+            summary = run_summary(config, played)
+            write_json(staging / SUMMARY_FILE, summary)
+            # A cell is a run like any other: `lvsim report cells/<NNN>` writes its report from this.
+            cell.config.game_spec.report_tally_io.write(staging / TALLY_FILE, played.tally.report)
+            meta = run_meta(config, played, self.cell_dir, self.started_at, time.perf_counter() - self.started)
+            meta["sweep"] = {
+                "cell": cell.index,
+                "overrides": cell.overrides,
+                "plan": _cell_plan_record(cell, plan),
+                "target_met": None if plan.target_ci is None else half_width(summary, plan.metric) <= plan.target_ci,
+            }
+            write_json(staging / META_FILE, meta)
+
+    def abandon(self, error) -> None:
+        """Remove the cell's staging directory, on ``error`` (``sys.exc_info()``) elsewhere."""
+        try:
+            self.played.close()
+        finally:
+            self._staged.__exit__(*error)

@@ -20,7 +20,9 @@ A tune file sits beside the sweep files::
 :func:`tune` searches with Optuna's TPE sampler (ask/tell, journal storage
 in the tune's directory), every candidate played on the same deals (the
 tune's seed: common random numbers, so candidates are compared on the same
-games). The promising third of the candidates is played again with three
+games). The sampler proposes candidates in batches (``SEARCH_BATCH``),
+played together, so that a cluster's workers are all busy; the halving's
+rungs and the final replay's rounds are batches too. The promising third of the candidates is played again with three
 times the games, on the same deals, until ``finalists`` remain
 (successive halving); the finalists and the base rules are then played on
 a fresh seed, with more games until every target's 95% interval is

@@ -1,8 +1,10 @@
 """Playing candidates: a candidate's summary metrics at one setting, kept on disk as each finishes.
 
 :func:`evaluate` is a pure function of (rules, player count, policy, games,
-seed); :class:`_Evaluations` keeps each in the tune's ``state/evals/``, so a
-tune stopped at any moment and run again plays none twice. A
+seed); :func:`evaluate_many` plays a batch of them at once (on a cluster,
+every worker busy); :class:`_Evaluations` keeps each in the tune's
+``state/evals/`` as it finishes, so a tune stopped at any moment and run
+again plays none twice. A
 :class:`Judged` is a candidate's evaluations at every setting and how they
 meet the targets.
 """
@@ -14,7 +16,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping, Sequence
 
 from sim.atomic import write_text_atomically
 from sim.config import Config
@@ -27,6 +29,9 @@ from sim.tune.targets import setting_name
 TIMING = ("seconds", "games_per_second")
 
 
+Request = tuple[Mapping[str, Any], int, str, int, int]  # (values, players, policy, games, seed)
+
+
 def evaluate(tune: Tune, values: Mapping[str, Any], players: int, policy: str, games: int, seed: int,
              cluster: Cluster = IN_PROCESS) -> dict[str, Any]:
     """The summary metrics of ``games`` games of the candidate ``values`` at ``players`` with ``policy`` everywhere.
@@ -34,18 +39,35 @@ def evaluate(tune: Tune, values: Mapping[str, Any], players: int, policy: str, g
     A pure function of its arguments (the cluster and threads aside): the
     row of plain values the candidates table holds, without timings.
     """
-    from analysis.sweep import summary_row
-    from sim.runner import GamesPlayed
+    [(_, row)] = _played_rows(tune, [(values, players, policy, games, seed)], cluster)
+    return row
 
-    config = tune.config(values, players, policy, games=games, seed=seed)
-    with GamesPlayed(config) as played:
-        played.play(0, games, cluster)
-    summary = played.summary()
+
+def evaluate_many(tune: Tune, requests: Sequence[Request], cluster: Cluster = IN_PROCESS) -> Iterator[tuple[int, dict]]:
+    """:func:`evaluate` of every request at once: ``(i, row)`` as each is played, in the order they end.
+
+    Their games go to the cluster together, so that a batch of candidates
+    at every setting keeps every worker busy; each row is made (its
+    skill-gap duels played) as soon as its games are in.
+    """
+    return _played_rows(tune, requests, cluster)
+
+
+def _played_rows(tune: Tune, requests: Sequence[Request], cluster: Cluster) -> Iterator[tuple[int, dict]]:
+    from analysis.sweep import summary_row
+    from sim.runner import GamesPlayed, play_together
+
+    configs = [tune.config(values, players, policy, games=games, seed=seed)
+               for values, players, policy, games, seed in requests]
+    jobs = [(config, 0, config.games) for config in configs]
     duels = skill_duels(tune)
-    if duels:
-        summary["skill_gap"] = {d.name: _duel(tune, d, config, games) for d in duels}
-    row = {k: v for k, v in summary_row(summary).items() if k not in TIMING}
-    return json.loads(json.dumps(row, default=_plain))
+    for i, played in play_together(cluster, jobs, lambda i: GamesPlayed(configs[i])):
+        played.close()
+        summary = played.summary()
+        if duels:
+            summary["skill_gap"] = {d.name: _duel(tune, d, configs[i], configs[i].games) for d in duels}
+        row = {k: v for k, v in summary_row(summary).items() if k not in TIMING}
+        yield i, json.loads(json.dumps(row, default=_plain))
 
 
 def skill_duels(tune: Tune) -> list:
@@ -149,22 +171,55 @@ class _Evaluations:
         self.reused = 0
 
     def judge(self, trial: int, values: Mapping[str, Any], games: int, seed: int, stage: str) -> Judged:
-        judged = Judged(trial, dict(values), games, seed, stage)
-        try:
-            for players, policy in self.tune.settings:
-                self.tune.config(values, players, policy, games=games, seed=seed)
-        except ConfigError as err:
-            judged.invalid = str(err)
-            return judged
-        for players, policy in self.tune.settings:
-            judged.rows[(players, policy)] = self.row(values, players, policy, games, seed)
-        return judged
+        return self.judge_many([(trial, values, games, seed, stage)])[0]
 
-    def row(self, values: Mapping[str, Any], players: int, policy: str, games: int, seed: int) -> dict[str, Any]:
+    def judge_many(self, candidates: Sequence[tuple[int, Mapping[str, Any], int, int, str]]) -> list[Judged]:
+        """Each ``(trial, values, games, seed, stage)`` judged at every setting, their games played together."""
+        out = []
+        wanted: dict[str, tuple[Request, list[tuple[Judged, tuple[int, str]]]]] = {}
+        for trial, values, games, seed, stage in candidates:
+            judged = Judged(trial, dict(values), games, seed, stage)
+            out.append(judged)
+            try:
+                for players, policy in self.tune.settings:
+                    self.tune.config(values, players, policy, games=games, seed=seed)
+            except ConfigError as err:
+                judged.invalid = str(err)
+                continue
+            for players, policy in self.tune.settings:
+                key = self._key(values, players, policy, games, seed)
+                stored = self._stored(key)
+                if stored is not None:
+                    judged.rows[(players, policy)] = stored
+                else:
+                    wanted.setdefault(key, ((values, players, policy, games, seed), []))[1].append(
+                        (judged, (players, policy)))
+        keys = list(wanted)
+        for i, row in evaluate_many(self.tune, [wanted[k][0] for k in keys], self.cluster):
+            # Kept as each is played: a tune stopped in the middle of a batch plays only the rest again.
+            write_text_atomically(self._path(keys[i]), json.dumps({"key": keys[i], "row": row}))
+            games = wanted[keys[i]][0][3]
+            self.played_games += games
+            if self.on_play is not None:
+                self.on_play(games)
+            for judged, setting in wanted[keys[i]][1]:
+                judged.rows[setting] = row
+        for judged in out:  # the rows in the settings' order, however they were played
+            if judged.invalid is None:
+                judged.rows = {s: judged.rows[s] for s in self.tune.settings}
+        return out
+
+    def _key(self, values: Mapping[str, Any], players: int, policy: str, games: int, seed: int) -> str:
         rules = self.tune.rules_table(values)
-        key = json.dumps({"rules": rules, "players": players, "policy": policy, "games": games, "seed": seed},
-                         sort_keys=True)
-        path = self.dir / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
+        return json.dumps({"rules": rules, "players": players, "policy": policy, "games": games, "seed": seed},
+                          sort_keys=True)
+
+    def _path(self, key: str) -> Path:
+        return self.dir / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
+
+    def _stored(self, key: str) -> dict[str, Any] | None:
+        """The row kept for ``key``, if a tune before played it (and counted as reused)."""
+        path = self._path(key)
         if path.is_file():
             try:
                 stored = json.loads(path.read_text(encoding="utf-8"))
@@ -173,9 +228,4 @@ class _Evaluations:
                     return stored["row"]
             except (OSError, ValueError, KeyError):
                 pass  # a file a killed tune could not finish: play it again
-        row = evaluate(self.tune, values, players, policy, games, seed, self.cluster)
-        self.played_games += games
-        write_text_atomically(path, json.dumps({"key": key, "row": row}))
-        if self.on_play is not None:
-            self.on_play(games)
-        return row
+        return None

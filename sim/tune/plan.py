@@ -9,7 +9,7 @@ from sim.tune.spec import Tune
 
 
 def plan_tune(tune: Tune, *, calibrate: bool = True, report: bool = True,
-              report_games: int | None = None) -> dict[str, Any]:
+              report_games: int | None = None, cluster=None) -> dict[str, Any]:
     """What a tune would play, an estimate of its time and which targets its games resolve; writes nothing.
 
     Each (player count, policy) is timed as an evaluation of the base rules
@@ -18,11 +18,12 @@ def plan_tune(tune: Tune, *, calibrate: bool = True, report: bool = True,
     (``sim.estimates``). The search plays ``budget`` candidates; the
     simplification, successive halving and the final replay add a range
     (the final replay stops as soon as the targets are decided, at
-    ``max_games`` at the latest).
+    ``max_games`` at the latest). ``cluster``: the ``sim.cluster.ClusterShape``
+    that would play it.
     """
     from sim.estimates import plan_tune as plan
 
-    return plan(tune, calibrate_costs=calibrate, report=report, report_games=report_games)
+    return plan(tune, calibrate_costs=calibrate, report=report, report_games=report_games, cluster=cluster)
 
 
 def plan_text(tune: Tune, plan: Mapping[str, Any]) -> str:

@@ -5,7 +5,10 @@ Every candidate of the search is played on the same deals (the tune's
 seed: common random numbers). The promising third is played again with
 three times the games, on the same deals, until ``finalists`` remain; the
 finalists are then played on a fresh seed, with more games until every
-target's 95% interval is decided (or ``max_games``). The sampler of each
+target's 95% interval is decided (or ``max_games``). The sampler proposes
+``SEARCH_BATCH`` candidates before it is told their results, and every
+batch (the halving's rungs, the final replay's rounds) is played at once,
+so a cluster's workers are all busy. The sampler of each
 trial is seeded by the tune's seed, the trial and the dimension, and keeps
 its trials in a journal in the tune's directory: a stopped search continues
 to the candidates an uninterrupted one tries.
@@ -21,7 +24,7 @@ from typing import Any, Iterable, Mapping
 
 from sim.tune.directory import JOURNAL_FILE
 from sim.tune.evaluation import Judged, _Evaluations, search_score
-from sim.tune.spec import FINAL_GROWTH, HALVING, MAX_TRIALS_FACTOR, Tune, domain_size
+from sim.tune.spec import FINAL_GROWTH, HALVING, MAX_TRIALS_FACTOR, SEARCH_BATCH, Tune, domain_size
 from sim.tune.text import describe
 
 
@@ -88,29 +91,30 @@ def _search_phase(tune: Tune, study, evals: _Evaluations, bar) -> list[Judged]:
     wanted = min(tune.budget, domain_size(tune))
     seen: set[str] = set()
     number = 0
-    while len(seen) < wanted and number < MAX_TRIALS_FACTOR * tune.budget:
+    limit = MAX_TRIALS_FACTOR * tune.budget
+    while len(seen) < wanted and number < limit:
+        # A batch of trials asked before any is told; resumed, the trials of a stopped batch are taken as
+        # they were asked, so the batches, and the trials, are those of an uninterrupted search.
+        size = min(SEARCH_BATCH, wanted - len(seen), limit - number)
         trials = study.get_trials(deepcopy=False)
-        if number < len(trials):
-            frozen = trials[number]
-            if frozen.state == TrialState.COMPLETE:
-                values = _values_of(tune, frozen.params)
-                result = evals.judge(number, values, tune.games, tune.seed, "search")
-                judged.append(result)
-                _bar_step(bar, tune, judged, seen)
-                number += 1
+        batch = []  # (trial number, the trial to tell or None when told already, values)
+        for k in range(number, number + size):
+            frozen = trials[k] if k < len(trials) else None
+            if frozen is not None and frozen.state == TrialState.COMPLETE:
+                batch.append((k, None, _values_of(tune, frozen.params)))
                 continue
-            if frozen.state == TrialState.RUNNING:
+            if frozen is not None and frozen.state == TrialState.RUNNING:
                 trial = optuna.trial.Trial(study, frozen._trial_id)  # asked, not told: a tune stopped here
             else:
-                trial = study.ask()  # the base rules, enqueued
-        else:
-            trial = study.ask()
-        values = _suggest(study, trial, tune)
-        result = evals.judge(trial.number, values, tune.games, tune.seed, "search")
-        study.tell(trial, search_score(tune, result))
-        judged.append(result)
-        _bar_step(bar, tune, judged, seen)
-        number += 1
+                trial = study.ask()  # a new trial, or the base rules, enqueued
+            batch.append((trial.number, trial, _suggest(study, trial, tune)))
+        results = evals.judge_many([(k, values, tune.games, tune.seed, "search") for k, _, values in batch])
+        for (_, trial, _), result in zip(batch, results):
+            if trial is not None:
+                study.tell(trial, search_score(tune, result))
+            judged.append(result)
+            _bar_step(bar, tune, judged, seen)
+        number += size
     return judged
 
 
@@ -151,34 +155,50 @@ def _simplify(tune: Tune, ranked: list[Judged], evals: _Evaluations, first_trial
     can move. Deterministic: the values are tried in the search's order.
     """
     known = {json.dumps(j.values, sort_keys=True): j for j in ranked}
+    # On a cluster every move of a pass is played at once, before the first that keeps the targets met is
+    # known; only those the pass reaches, in order, are the simplification's (numbered as they are reached),
+    # so the result is the same with or without them.
+    ahead: dict[str, Judged] = {}
     out: list[Judged] = []
     trial = first_trial
     for current in [j for j in ranked if j.met(tune)][:tune.finalists]:
         moved = True
         while moved:
             moved = False
-            for d in tune.dims:
-                value = current.values[d.name]
-                if value == d.base:
-                    continue
-                tries = [d.base]
-                if d.choices is None and abs(value - d.base) > 1:
-                    tries.append(value + (1 if d.base > value else -1))
-                for v in tries:
-                    values = {**current.values, d.name: v}
-                    key = json.dumps(values, sort_keys=True)
-                    if key not in known:
-                        known[key] = evals.judge(trial, values, tune.games, tune.seed, "simplify")
-                        out.append(known[key])
-                        trial += 1
-                        if bar is not None:
-                            bar.update(1)
-                    if known[key].invalid is None and known[key].met(tune):
-                        current, moved = known[key], True
-                        break
-                if moved:
+            moves = _moves(tune, current.values)
+            if evals.cluster.slots > 1:
+                new = [(key, values) for key, values in moves if key not in known and key not in ahead]
+                for (key, _), j in zip(new, evals.judge_many([(-1, values, tune.games, tune.seed, "simplify")
+                                                              for _, values in new])):
+                    ahead[key] = j
+            for key, values in moves:
+                if key not in known:
+                    known[key] = ahead.pop(key, None) or evals.judge(trial, values, tune.games, tune.seed, "simplify")
+                    known[key].trial = trial
+                    out.append(known[key])
+                    trial += 1
+                    if bar is not None:
+                        bar.update(1)
+                if known[key].invalid is None and known[key].met(tune):
+                    current, moved = known[key], True
                     break
     return out
+
+
+def _moves(tune: Tune, values: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Each changed value put back to the base's (or, an integer, one step towards it), in the search's order."""
+    moves = []
+    for d in tune.dims:
+        value = values[d.name]
+        if value == d.base:
+            continue
+        tries = [d.base]
+        if d.choices is None and abs(value - d.base) > 1:
+            tries.append(value + (1 if d.base > value else -1))
+        for v in tries:
+            moved = {**values, d.name: v}
+            moves.append((json.dumps(moved, sort_keys=True), moved))
+    return moves
 
 
 def _halving(tune: Tune, ranked: list[Judged], evals: _Evaluations, bar) -> tuple[list[Judged], list[Judged]]:
@@ -188,8 +208,8 @@ def _halving(tune: Tune, ranked: list[Judged], evals: _Evaluations, bar) -> tupl
     while len(ranked) > tune.finalists and games * HALVING <= tune.max_games:
         keep = max(tune.finalists, math.ceil(len(ranked) / HALVING))
         games *= HALVING
-        promoted = [evals.judge(j.trial, j.values, games, tune.seed, f"games x{games // tune.games}")
-                    for j in ranked[:keep]]
+        promoted = evals.judge_many([(j.trial, j.values, games, tune.seed, f"games x{games // tune.games}")
+                                     for j in ranked[:keep]])
         if bar is not None:
             bar.update(len(promoted))
         rungs += promoted
@@ -198,17 +218,24 @@ def _halving(tune: Tune, ranked: list[Judged], evals: _Evaluations, bar) -> tupl
 
 
 def _final(tune: Tune, candidates: list[Judged], evals: _Evaluations, bar) -> list[Judged]:
-    """Each candidate on the fresh seed, its games growing until every target is decided or ``max_games``."""
-    out = []
-    for c in candidates:
-        games = max(c.games, tune.games)
-        while True:
-            judged = evals.judge(c.trial, c.values, games, tune.final_seed, "final")
-            undecided = "undecided" in judged.verdict(tune).values()
-            if not undecided or games >= tune.max_games:
-                break
-            games = min(tune.max_games, games * FINAL_GROWTH)
-        out.append(judged)
-        if bar is not None:
-            bar.update(1)
+    """Each candidate on the fresh seed, its games growing until every target is decided or ``max_games``.
+
+    The candidates are replayed together, and those still undecided again together at their next games.
+    """
+    games = [max(c.games, tune.games) for c in candidates]
+    out: list[Judged | None] = [None] * len(candidates)
+    replaying = list(range(len(candidates)))
+    while replaying:
+        judged = evals.judge_many([(candidates[i].trial, candidates[i].values, games[i], tune.final_seed, "final")
+                                   for i in replaying])
+        undecided = []
+        for i, j in zip(replaying, judged):
+            if "undecided" in j.verdict(tune).values() and games[i] < tune.max_games:
+                games[i] = min(tune.max_games, games[i] * FINAL_GROWTH)
+                undecided.append(i)
+                continue
+            out[i] = j
+            if bar is not None:
+                bar.update(1)
+        replaying = undecided
     return out

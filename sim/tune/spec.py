@@ -27,6 +27,10 @@ HALVING = 3
 # The final replay multiplies the games by this until every target is decided.
 FINAL_GROWTH = 4
 MAX_BUDGET = 100_000
+# The sampler proposes this many candidates at a time (ask), all played together, then told their
+# results (tell) before it proposes the next: a batch keeps a cluster's workers busy, and being the
+# same on any cluster, the candidates tried are the same on any number of workers.
+SEARCH_BATCH = 8
 # A search proposing candidates it already tried stops after this many times the budget in trials.
 MAX_TRIALS_FACTOR = 20
 # The fresh seed of the final replay: far from the search's, the same for every tune of that seed.
