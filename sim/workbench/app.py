@@ -65,6 +65,10 @@ def create_app(workbench: Workbench | None = None) -> FastAPI:
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    def no_icon():
+        return Response(status_code=204)
+
     @app.get("/api/games")
     def games() -> dict[str, Any]:
         from sim.games import GAME_IDS
