@@ -19,25 +19,14 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-import sim
-from sim.workbench.fields import config_of
-from tests.analysis.test_report_browser import CHROMIUM_ARGS, chromium_path
-from tests.workbench.conftest import PATIENCE_SECONDS
+pytest.importorskip("fastapi")
+
+import sim  # noqa: E402
+from sim.workbench.fields import config_of  # noqa: E402
+from tests.analysis.test_report_browser import browser  # noqa: E402, F401  (Debian's Chromium, or skipped)
+from tests.workbench.conftest import PATIENCE_SECONDS  # noqa: E402
 
 SCREENSHOT = Path(os.environ.get("WORKBENCH_SCREENSHOT", "/tmp/lvsim-workbench.png"))
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-    pytest.importorskip("fastapi")
-    executable = chromium_path()
-    if executable is None:
-        pytest.skip("no Chromium: install Debian's chromium package (`make test` does it when run as root)")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS, headless=True)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
@@ -60,7 +49,7 @@ def server(tmp_path):
         process.wait()
 
 
-def test_a_designer_sets_a_rule_plays_compares_and_is_refused_a_malformed_field(browser, server):
+def test_a_designer_sets_a_rule_plays_compares_and_is_refused_a_malformed_field(browser, server):  # noqa: F811
     page = browser.new_page(viewport={"width": 1200, "height": 1400})
     problems = []
     page.on("pageerror", lambda err: problems.append(str(err)))

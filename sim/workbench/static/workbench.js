@@ -316,7 +316,21 @@ async function start() {
   const query = Object.fromEntries(new URLSearchParams(location.search));
   buildForm(query.game in state.games ? query.game : games[0].id, query);
   select.addEventListener("change", () => buildForm(select.value));
-  form.addEventListener("input", (e) => { if (e.target !== select) markChanged(); });
+  // A new player count moves the rulebook's values that depend on it (cards set aside): a field still at the
+  // rulebook's value for the old count takes the new count's.
+  let before = defaults();
+  form.addEventListener("focusin", (e) => { if (e.target.name === "rules.players") before = defaults(); });
+  form.addEventListener("input", (e) => {
+    if (e.target.name === "rules.players") {
+      const after = defaults();
+      for (const k of state.game.knobs) {
+        const input = form.elements[k.key];
+        if (k.key !== "rules.players" && sameValue(input.value, before[k.key])) input.value = after[k.key];
+      }
+      before = after;
+    }
+    if (e.target !== select) markChanged();
+  });
   form.addEventListener("change", (e) => { if (e.target !== select) markChanged(); });
   form.addEventListener("submit", play);
   $("[data-action=reset]").addEventListener("click", () => buildForm(state.game.id));
