@@ -84,7 +84,7 @@ def create_app(workbench: Workbench | None = None) -> FastAPI:
 
     @app.get("/api/plays")
     def plays() -> dict[str, Any]:
-        return {"plays": [job.view() for job in bench.jobs.values()]}
+        return {"plays": [job.view() for job in list(bench.jobs.values())]}  # a copy: a play may be added meanwhile
 
     @app.get("/api/plays/{job_id}")
     def one_play(job_id: str) -> dict[str, Any]:
