@@ -1,0 +1,145 @@
+"""The workbench's web application: the page, its script and style, and the JSON API they call.
+
+Every route, and what it answers:
+
+- ``GET /``: the page; ``GET /static/...``: its script and style, served
+  from this package (nothing is fetched from elsewhere);
+- ``GET /api/games``: the games, their form (``sim.workbench.fields``);
+- ``POST /api/plays`` with the form's fields (config key -> text): 202 and
+  the play's id, or 400 and the one line of the config check naming the
+  field; ``GET /api/plays/{id}``: where it stands, its headline metrics
+  once played; ``POST /api/plays/{id}/cancel``;
+- ``GET /api/compare?baseline=ID&other=ID``: paired differences on the
+  same deals (the sweep's, ``analysis.sweep.paired_differences``);
+- ``GET /api/config.toml?<fields>``: the config as a TOML file ``lvsim
+  run`` takes; ``GET /api/plays/{id}/report.html``: the run's full report;
+- ``GET /api/plays/{id}/sensitivity``: what moves the verdict, when the
+  installed simulator has it (``sim.sensitivity``).
+
+A request the config checks refuse is answered 400 with ``{"field",
+"error"}``; the page shows the line and marks the field.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from sim.errors import ConfigError, one_line
+from sim.workbench.fields import config_of, game_form
+from sim.workbench.jobs import Workbench
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def sensitivity_available() -> bool:
+    """Whether this installation has the sensitivity study ("what moves the verdict")."""
+    return importlib.util.find_spec("sim.sensitivity") is not None
+
+
+def create_app(workbench: Workbench | None = None) -> FastAPI:
+    """The application; ``workbench`` holds its plays (a new one by default, closed when the app stops)."""
+    bench = workbench or Workbench()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        yield
+        bench.close()
+
+    app = FastAPI(title="lvsim workbench", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.workbench = bench
+
+    @app.exception_handler(ConfigError)
+    async def refused(request: Request, err: ConfigError):
+        return JSONResponse({"field": err.field, "error": one_line(str(err))}, status_code=400)
+
+    @app.get("/", include_in_schema=False)
+    def page():
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def no_icon():
+        return Response(status_code=204)
+
+    @app.get("/api/games")
+    def games() -> dict[str, Any]:
+        from sim.games import GAME_IDS
+
+        return {"games": [game_form(g) for g in GAME_IDS], "sensitivity": sensitivity_available()}
+
+    @app.post("/api/plays", status_code=202)
+    async def play(request: Request) -> dict[str, Any]:
+        fields = await _fields(request)
+        # Checking a config and queueing its play take microseconds, but the estimate and the games run on
+        # the workbench's worker thread: the answer comes at once.
+        return bench.submit(fields).view()
+
+    @app.get("/api/plays")
+    def plays() -> dict[str, Any]:
+        return {"plays": [job.view() for job in list(bench.jobs.values())]}  # a copy: a play may be added meanwhile
+
+    @app.get("/api/plays/{job_id}")
+    def one_play(job_id: str) -> dict[str, Any]:
+        return bench.job(job_id).view()
+
+    @app.post("/api/plays/{job_id}/cancel")
+    def cancel(job_id: str) -> dict[str, Any]:
+        return bench.cancel(job_id).view()
+
+    @app.get("/api/compare")
+    def compare(baseline: str, other: str) -> dict[str, Any]:
+        return bench.compare(baseline, other)
+
+    @app.get("/api/config.toml")
+    def config_toml(request: Request) -> Response:
+        config = config_of(dict(request.query_params))
+        return PlainTextResponse(config.to_toml(), media_type="application/toml",
+                                 headers={"Content-Disposition": f'attachment; filename="{config.game}.toml"'})
+
+    @app.get("/api/plays/{job_id}/config.toml")
+    def play_toml(job_id: str) -> Response:
+        job = bench.job(job_id)
+        return PlainTextResponse(job.config.to_toml(), media_type="application/toml",
+                                 headers={"Content-Disposition": f'attachment; filename="{job.config.game}-{job_id}.toml"'})
+
+    @app.get("/api/plays/{job_id}/report.html")
+    def report(job_id: str) -> Response:
+        path = bench.report(job_id)
+        return FileResponse(path, media_type="text/html", filename=f"report-{job_id}.html")
+
+    # --- what moves the verdict: the sensitivity section's one place ------------------------------
+    @app.get("/api/plays/{job_id}/sensitivity")
+    def sensitivity(job_id: str) -> dict[str, Any]:
+        """The play's sensitivity (``summary["sensitivity"]``, which runs have when ``sim.sensitivity`` is
+        installed); ``available`` false otherwise."""
+        job = bench.finished(job_id)
+        found = (job.summary or {}).get("sensitivity")
+        return {"available": sensitivity_available(), "sensitivity": found}
+
+    return app
+
+
+async def _fields(request: Request) -> dict[str, str]:
+    """The form's fields of a request: a JSON object of config key -> text."""
+    try:
+        data = await request.json()
+    except ValueError:
+        raise ConfigError("request", "is not a JSON object of config keys and values") from None
+    if not isinstance(data, dict):
+        raise ConfigError("request", "is not a JSON object of config keys and values")
+    return {str(k): v if isinstance(v, str) else _text(v) for k, v in data.items()}
+
+
+def _text(value: Any) -> str:
+    """A JSON value given where the form sends text: written as its field would hold it."""
+    import json
+
+    return json.dumps(value)

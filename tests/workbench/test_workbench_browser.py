@@ -1,0 +1,122 @@
+"""The workbench in a real browser: `lvsim serve` on a free loopback port, driven by Playwright in Debian's Chromium.
+
+A designer's session: set a rule, play, read the headline metric (it is
+`sim.run`'s of the same config and seed), play a second rule set, compare
+the two on the same deals, and see a malformed field refused. Then SIGTERM
+stops the server and it leaves no file behind. Without Chromium or
+Playwright the test is skipped and says which is missing.
+"""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+import sim  # noqa: E402
+from sim.workbench.fields import config_of  # noqa: E402
+from tests.analysis.test_report_browser import browser  # noqa: E402, F401  (Debian's Chromium, or skipped)
+from tests.workbench.conftest import PATIENCE_SECONDS  # noqa: E402
+
+SCREENSHOT = Path(os.environ.get("WORKBENCH_SCREENSHOT", "/tmp/lvsim-workbench.png"))
+
+
+@pytest.fixture
+def server(tmp_path):
+    """`lvsim serve --port 0` with its own temporary directory: its address, then what it left when stopped."""
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    process = subprocess.Popen([sys.executable, "-m", "sim.cli", "serve", "--port", "0"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env)
+    line = process.stdout.readline()
+    match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+    if match is None:
+        process.kill()
+        pytest.fail(f"no address printed: {line!r} {process.stderr.read()}")
+    state = {"address": match.group(0), "process": process, "scratch": scratch}
+    yield state
+    if process.poll() is None:
+        process.kill()
+        process.wait()
+
+
+def test_a_designer_sets_a_rule_plays_compares_and_is_refused_a_malformed_field(browser, server):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1200, "height": 1400})
+    problems = []
+    page.on("pageerror", lambda err: problems.append(str(err)))
+    # The refusal below is an answer of 400, which the browser's console notes; any other error is a problem.
+    page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" and "status of 400" not in msg.text
+            else None)
+    page.goto(server["address"], wait_until="load")
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.locator("select[name=game]").input_value() == "lasvegan"
+    for key in ("rules.players", "run.games", "run.seed", "policies.seats", "rules.starting_cabbages"):
+        assert page.locator(f"[name='{key}']").count() == 1, key
+
+    page.fill("[name='run.games']", "20000")
+    page.fill("[name='run.seed']", "3")
+
+    # The rulebook first: the baseline, timed from pressing play to the first result.
+    started = time.perf_counter()
+    page.click("[data-action=play]")
+    page.wait_for_selector("[data-metric=elimination_rate]", timeout=PATIENCE_SECONDS * 1000)
+    first_result = time.perf_counter() - started
+    page.wait_for_selector("#result[data-complete=true]", timeout=PATIENCE_SECONDS * 1000)
+    baseline = json.loads(page.get_attribute("[data-metric=elimination_rate]", "data-value"))
+    baseline_fields = {k: v[0] for k, v in parse_qs(urlparse(page.url).query).items()}
+
+    # A rule changed: marked, in the address, played.
+    page.fill("[name='rules.starting_cabbages']", "10")
+    assert "changed" in page.locator("label:has([name='rules.starting_cabbages'])").get_attribute("class")
+    fields = {k: v[0] for k, v in parse_qs(urlparse(page.url).query).items()}
+    assert fields["rules.starting_cabbages"] == "10" and fields["run.games"] == "20000"
+    page.click("[data-action=play]")
+    page.wait_for_selector("#result[data-play=p2][data-complete=true]", timeout=PATIENCE_SECONDS * 1000)
+    shown = json.loads(page.get_attribute("[data-metric=elimination_rate]", "data-value"))
+    interval = json.loads(page.get_attribute("[data-metric=elimination_rate_ci]", "data-value"))
+    verdict = page.text_content("[data-verdict]")
+
+    expected = sim.run(config_of(fields), out=None, progress=False).summary
+    assert shown == expected["elimination_rate"] and interval == expected["elimination_rate_ci"]
+    assert verdict == expected["strength"]["verdict"]["sentence"]
+    assert baseline == sim.run(config_of(baseline_fields), out=None, progress=False, report=False).summary[
+        "elimination_rate"]
+
+    # The two rule sets, compared game by game on the same deals.
+    page.check("input[name=baseline][value=p1]")
+    page.check("input[name=other][value=p2]")
+    page.click("[data-action=compare]")
+    row = page.wait_for_selector("[data-compare=elimination_rate]")
+    low, high = json.loads(row.query_selector("[data-interval]").get_attribute("data-interval"))
+    difference = json.loads(row.query_selector("[data-value]").get_attribute("data-value"))
+    assert difference == pytest.approx(shown - baseline, abs=1e-12)
+    assert 0 < low <= difference <= high
+
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT), full_page=True)
+
+    # A malformed field: refused in one line naming it, the field marked, nothing played.
+    page.fill("[name='rules.players']", "7")
+    page.click("[data-action=play]")
+    error = page.wait_for_selector("[data-error]:not([hidden])")
+    assert error.text_content() == "error: rules.players: must be between 2 and 5, got 7"
+    assert page.get_attribute("[name='rules.players']", "aria-invalid") == "true"
+    assert page.locator("[data-plays] tr").count() == 2
+    assert problems == [], problems
+    page.close()
+    print(f"\nfirst result of 20,000 games {first_result:.1f} s after pressing play; screenshot {SCREENSHOT}")
+
+    # Stopped as `kill` stops it: no file left behind.
+    process = server["process"]
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=60) == 0, process.stderr.read()
+    assert list(server["scratch"].iterdir()) == []
