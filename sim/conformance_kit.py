@@ -22,9 +22,11 @@ from sim.rng import Stream
 Player = Callable[[Any, str], Any]
 
 
-def cheap_policies(policy_forms: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
-    """Every cheap form of every policy, in the order ``POLICY_FORMS`` lists them."""
-    return tuple(form for forms in policy_forms.values() for form in forms)
+def cheap_policies(policy_forms: Mapping[str, tuple[str, ...]], policies=None) -> tuple[str, ...]:
+    """Every cheap form of every policy, in the order ``POLICY_FORMS`` lists them; given the game's ``policies``
+    (sim.policy_spec), not those only the reference engine plays (too slow for the drawn seats of many games)."""
+    slow = {name for name, spec in policies.specs.items() if spec.reference_only} if policies is not None else set()
+    return tuple(form for name, forms in policy_forms.items() if name not in slow for form in forms)
 
 
 def seat_policies_from(cheap: tuple[str, ...]) -> Callable[[int], Any]:
