@@ -1,5 +1,5 @@
 # make run   — set up .venv if needed, then play the default config (configs/default.toml)
-# make test  — set up .venv if needed, then run the whole test suite
+# make test  — set up .venv if needed (with the openspiel extra), then run the whole test suite
 # make test-fast — the suite without the slow Monte Carlo and differential runs
 # make lint  — ruff over the code
 
@@ -11,21 +11,23 @@ STAMP := $(VENV)/.installed
 # the suites then prove that a game from outside this package runs every command.
 TEST_GAME := tests/plugins/highcard
 TEST_STAMP := $(VENV)/.installed-test-game
+# OpenSpiel (the ismcts policy, sim/openspiel): installed for the tests, not needed to run.
+OPENSPIEL_STAMP := $(VENV)/.installed-openspiel
 
 # The first python3 on PATH that is 3.11 or newer; only looked up when .venv is created.
 PYTHON ?= $(shell for p in python3 python3.13 python3.12 python3.11; do \
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
 	&& { echo $$p; break; }; done)
 
-.PHONY: run test test-fast lint setup test-game browser clean
+.PHONY: run test test-fast lint setup test-game openspiel browser clean
 
 run: setup
 	$(BIN)/lvsim run
 
-test: setup test-game browser
+test: setup test-game openspiel browser
 	$(BIN)/python -m pytest -q -n auto --durations=15
 
-test-fast: setup test-game
+test-fast: setup test-game openspiel
 	$(BIN)/python -m pytest -q -n auto -m "not slow"
 
 lint: setup
@@ -34,6 +36,8 @@ lint: setup
 setup: $(STAMP)
 
 test-game: $(TEST_STAMP)
+
+openspiel: $(OPENSPIEL_STAMP)
 
 # Compiled kernels, byte code and test caches; the environment and reports stay.
 clean:
@@ -58,6 +62,10 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	@touch $@
+
+$(OPENSPIEL_STAMP): pyproject.toml $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[dev,openspiel]"
 	@touch $@
 
 $(TEST_STAMP): $(TEST_GAME)/pyproject.toml $(STAMP)

@@ -10,6 +10,7 @@ only: it imports hypothesis.
 
 from __future__ import annotations
 
+import importlib
 from types import ModuleType, SimpleNamespace
 from typing import Any, Callable, Mapping
 
@@ -23,9 +24,11 @@ from sim.rng import Stream
 Player = Callable[[Any, str], Any]
 
 
-def cheap_policies(policy_forms: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
-    """Every cheap form of every policy, in the order ``POLICY_FORMS`` lists them."""
-    return tuple(form for forms in policy_forms.values() for form in forms)
+def cheap_policies(policy_forms: Mapping[str, tuple[str, ...]], policies=None) -> tuple[str, ...]:
+    """Every cheap form of every policy, in the order ``POLICY_FORMS`` lists them; given the game's ``policies``
+    (sim.policy_spec), not those only the reference engine plays (too slow for the drawn seats of many games)."""
+    slow = {name for name, spec in policies.specs.items() if spec.reference_only} if policies is not None else set()
+    return tuple(form for name, forms in policy_forms.items() if name not in slow for form in forms)
 
 
 def seat_policies_from(cheap: tuple[str, ...]) -> Callable[[int], Any]:
@@ -105,14 +108,15 @@ def completed(module: ModuleType) -> SimpleNamespace:
     if not all(hasattr(hooks, name) for name in DECLARED):
         return hooks
     loop, player = hooks.PLAY_LOOP, hooks.reference_player
-    cheap = cheap_policies(hooks.POLICY_FORMS)
+    package = module.__name__.rsplit(".", 1)[0]
+    cheap = cheap_policies(hooks.POLICY_FORMS, importlib.import_module(f"{package}.policies").POLICIES)
     derived = {
         "CHEAP_POLICIES": cheap,
         "seat_policies": seat_policies_from(cheap),
         "streams": streams_of(loop),
         "play_reference": play_reference_by(loop, player),
         "reference_observations": reference_observations_by(loop, player, hooks.Recorded),
-        "KERNEL_MODULE": module.__name__.rsplit(".", 1)[0] + ".nb",
+        "KERNEL_MODULE": f"{package}.nb",
         "KERNEL_LOOPS": ("play_games_nb", "play_chunk_nb"),
         "decision_stream": decision_stream,
     }

@@ -69,9 +69,10 @@ def duel(
 
     players = rules.players
     seats = [s.strip() if isinstance(s, str) else s for s in seats]
-    game.parse_seats(seats, players, field=field)
+    seat_ids, _ = game.parse_seats(seats, players, field=field)
     if games < 1:
         raise ConfigError(games_field, f"must be at least 1, got {games}")
+    game.policies.check_reference_games(seat_ids, games * players, games_field)
     names = list(dict.fromkeys(seats))
     check_fits(games_field, games, 8 * len(names), "deals")  # per_deal below
     # per_deal[p, g]: policy p's wins on deal g, summed over its seats, averaged over rotations.

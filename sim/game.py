@@ -259,7 +259,7 @@ def laid_out(package: str, summary: str | None = None, report: str | None = None
         Rules=part("params").Rules,
         policies=part("policies").POLICIES,
         records=part("records").LAYOUT,
-        play_games=lazy(f"{package}.nb:play_games"),
+        play_games=routed(package),
         replay_path=lazy(f"{package}.replay:replay_path"),
         conformance=f"{package}.conformance",
         tally=lazy(f"{summary}:Tally.of"),
@@ -268,6 +268,24 @@ def laid_out(package: str, summary: str | None = None, report: str | None = None
         per_game=lazy(f"{summary}:paired_values"),
         build_report=lazy(f"{report}:build_report"),
     )
+
+
+def routed(package: str) -> Callable[..., Any]:
+    """The game's ``play_games``: its jitted core (``nb.play_games``), unless a seat plays a policy the core does
+    not have (a ``reference_only`` one of ``policies.POLICIES``): then the reference engine plays the batch, in
+    the same record layout (``sim.openspiel.reference``)."""
+    kernel = lazy(f"{package}.nb:play_games")
+    reference = lazy("sim.openspiel.reference:play_games")
+
+    def play_games(rules, seed, first_game, n_games, policy_ids, policy_params, *args, **kwargs):
+        import importlib
+
+        if importlib.import_module(f"{package}.policies").POLICIES.needs_reference(policy_ids):
+            return reference(package, rules, seed, first_game, n_games, policy_ids, policy_params, *args, **kwargs)
+        return kernel(rules, seed, first_game, n_games, policy_ids, policy_params, *args, **kwargs)
+
+    play_games.__qualname__ = f"{package}.nb:play_games"
+    return play_games
 
 
 def lazy(target: str) -> Callable[..., Any]:

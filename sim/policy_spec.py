@@ -102,6 +102,43 @@ def base_policy(symbol: str, owner: str, owner_id: int, n_params: int) -> Param:
     return Param(symbol, None, read, rest=True)
 
 
+# The most games a run or duel plays with a reference-only seat: at a few seconds a game, about an hour.
+MOST_REFERENCE_GAMES = 2_000
+
+OPENSPIEL_MISSING = ("this policy needs OpenSpiel, which is not installed: pip install -e '.[openspiel]' "
+                     "(the open-spiel package)")
+
+
+def openspiel_installed() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("pyspiel") is not None
+
+
+def openspiel_search(name: str, policy_id: int, default: int, highest: int) -> "PolicySpec":
+    """OpenSpiel's information-set Monte Carlo tree search (sim.openspiel.search) as a game's policy ``NAME[:N]``.
+
+    ``N`` is its simulations per decision. Naming it without OpenSpiel
+    installed says how to install it.
+    """
+    counted = whole("N", "simulations per decision", 1, highest, default)
+
+    def read(text: str, parse) -> Sequence[float]:
+        if not openspiel_installed():
+            raise Refused(OPENSPIEL_MISSING)
+        return counted.read(text, parse)
+
+    return PolicySpec(
+        name, policy_id,
+        "OpenSpiel's information-set Monte Carlo tree search (Cowling, Powley & Whitehouse): N simulations per "
+        "decision, each on a deal of the unseen cards drawn afresh, one search tree over what the seat knows, "
+        "random play to the end of the round. Pure Python, played by the reference engine: hundreds of times "
+        "the cost of a jitted search.",
+        params=(Param(counted.symbol, counted.default, read),),
+        reference_only=True,
+    )
+
+
 @dataclass(frozen=True)
 class PolicySpec:
     """One policy as a config names it.
@@ -116,6 +153,9 @@ class PolicySpec:
     params: tuple[Param, ...] = ()
     fixed: tuple[float, ...] = ()
     example: str | None = None
+    # A policy written in Python, not in the jitted core: a batch with such a seat is played by the
+    # reference engine (sim.openspiel.reference), and no other policy may take it as its base.
+    reference_only: bool = False
 
     @property
     def syntax(self) -> str:
@@ -142,6 +182,11 @@ class Policies:
         self.ids = {spec.name: spec.policy_id for spec in specs}
         self.syntax = {spec.name: spec.syntax for spec in specs}
         self.descriptions = {spec.name: spec.description for spec in specs}
+        self.reference_only_ids = frozenset(spec.policy_id for spec in specs if spec.reference_only)
+
+    def needs_reference(self, policy_ids) -> bool:
+        """Whether a seat of ``policy_ids`` plays a policy the jitted core does not have."""
+        return any(int(i) in self.reference_only_ids for i in np.asarray(policy_ids).ravel())
 
     def parse(self, text: str, field: str = "policies.seats") -> tuple[int, np.ndarray]:
         """``"lookahead:64"`` -> (id, params). Raises ConfigError naming ``field``."""
@@ -164,13 +209,28 @@ class Policies:
         for k, param in enumerate(spec.params):
             arg = (":".join(args[k:]) if param.rest else args[k]) if k < len(args) else param.default
             try:
-                values += param.read(arg, lambda base: self.parse(base, field))
+                values += param.read(arg, lambda base: self._parse_base(base, field))
             except Refused as refused:
                 raise ConfigError(field, f"{shown(text)}: {refused}") from None
         values += spec.fixed
         params = np.zeros(self.n_params, dtype=np.float64)
         params[: len(values)] = values
         return spec.policy_id, params
+
+    def check_reference_games(self, policy_ids, games: int, field: str) -> None:
+        """Refuse more than :data:`MOST_REFERENCE_GAMES` games when a seat plays a ``reference_only`` policy."""
+        if self.needs_reference(policy_ids) and games > MOST_REFERENCE_GAMES:
+            names = sorted(name for name, spec in self.specs.items() if spec.policy_id in
+                           {int(i) for i in np.asarray(policy_ids).ravel()} and spec.reference_only)
+            raise ConfigError(field, f"{games:,} games with {', '.join(names)} at the table: such a seat is played "
+                                     f"by the reference engine, seconds a game, so at most {MOST_REFERENCE_GAMES:,} "
+                                     f"games are played (bench/README.md, section ISMCTS, has the cost)")
+
+    def _parse_base(self, text: str, field: str) -> tuple[int, np.ndarray]:
+        policy_id, params = self.parse(text, field)
+        if policy_id in self.reference_only_ids:
+            raise Refused(f"{text.split(':')[0]} cannot be the base of another policy")
+        return policy_id, params
 
     def parse_seats(self, seats: str | Sequence[str], players: int, field: str = "policies.seats"):
         """One name for every seat, or a list with one per seat -> (ids, params)."""

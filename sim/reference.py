@@ -83,6 +83,15 @@ class JitPolicy:
         return out
 
 
+def player_of(policy_id: int, params, random_policy: type[RandomPolicy], jit_policy: type[JitPolicy], *context: Any):
+    """The reference engine's player for a parsed seat ``(policy_id, params)``: the Python twin of ``random``,
+    the jitted policy otherwise."""
+    random_id, _ = jit_policy.parse_policy(random_policy.name)
+    if policy_id == random_id:
+        return random_policy.from_params(params)
+    return jit_policy(policy_id, params, *context)
+
+
 def policy_named(text: str, random_policy: type[RandomPolicy], jit_policy: type[JitPolicy], *context: Any):
     """The reference engine's player for a policy name: the Python twin of ``random``, the jitted
     policy otherwise. ``context`` is what the game's ``JitPolicy`` needs beyond the policy."""

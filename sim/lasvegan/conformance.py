@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from sim import conformance_kit as kit
 from sim.lasvegan import enums as E
 from sim.lasvegan.params import Rules
+from sim.lasvegan.policies import POLICIES, parse_policy
 from sim.lasvegan.rules import PLAY_LOOP as PLAY_LOOP  # declared to the suite
 from sim.lasvegan.rules import card_mask, policy_named
 from sim.lasvegan.table import Table, mask_cards, seat_stream
@@ -62,11 +63,21 @@ POLICY_FORMS: dict[str, tuple[str, ...]] = {
     "expert": ("expert",),
     "lookahead": ("lookahead:2", "lookahead:2:win"),
     "epsilon": ("epsilon:0.3:greedy", "epsilon:0.5:lookahead:2", "epsilon:0.2:expert", "epsilon:0.4:cautious"),
+    "ismcts": ("ismcts:2",),  # OpenSpiel's search, played by the reference engine (the openspiel extra)
 }
 
 
+def is_searched(policy: str) -> bool:
+    """Whether ``policy`` is OpenSpiel's ismcts, played from sim.lasvegan.openspiel (which needs the extra)."""
+    return parse_policy(policy)[0] in POLICIES.reference_only_ids
+
+
 def reference_player(rules, name: str):
-    """The reference engine's player for a policy name."""
+    """The reference engine's player for ``name``, ismcts included."""
+    if is_searched(name):
+        from sim.lasvegan.openspiel import player_named
+
+        return player_named(rules, name)
     return policy_named(name)
 
 
@@ -193,6 +204,10 @@ def unseen_by_seat(table: Table) -> tuple:
 
 def decide(table: Table, policy: str, stream: np.ndarray):
     """The seat to move's choice under ``policy``, drawing from ``stream``: a card, or a placement owed."""
+    if is_searched(policy):
+        from sim.lasvegan.openspiel import decide_from_pub
+
+        return decide_from_pub(policy, table.pub, int(table.hand), bool(table.owed), stream)
     if table.owed:
         return table.choose_placement(policy, stream)
     return table.choose_card(policy, stream)

@@ -38,13 +38,18 @@ from sim.lasvegan.heuristics import (
 )
 from sim.lasvegan.lookahead import OBJECTIVES, lookahead_card_nb, lookahead_placement_nb
 from sim.lasvegan.mechanics import free_slot_nb
-from sim.policy_spec import Policies, PolicySpec, base_policy, choice, fraction, whole
+from sim.policy_spec import Policies, PolicySpec, base_policy, choice, fraction, openspiel_search, whole
 from sim.rng import below_at_nb, below_nb, coin_at_nb, next_nb
 
 # Parameters per seat: lookahead uses (samples, objective); epsilon uses
 # (probability, base id) followed by the base policy's own parameters.
 N_POLICY_PARAMS = 4
 EPSILON_BASE_PARAMS = 2
+
+# The ismcts policy (sim.openspiel): Python, played by the reference engine, never by the kernels.
+POLICY_ISMCTS = 6
+DEFAULT_ISMCTS_SIMULATIONS = 64
+MAX_ISMCTS_SIMULATIONS = 10_000
 
 DEFAULT_LOOKAHEAD_SAMPLES = 64
 MAX_LOOKAHEAD_SAMPLES = 100_000
@@ -90,6 +95,7 @@ POLICIES = Policies(
             "away, unseen cards that beat it, what the hand keeps, what a machine will count by the end of the "
             "round), fitted to lookahead's value of every move. Several times greedy's cost.",
         ),
+        openspiel_search("ismcts", POLICY_ISMCTS, DEFAULT_ISMCTS_SIMULATIONS, MAX_ISMCTS_SIMULATIONS),
     ],
     N_POLICY_PARAMS,
 )

@@ -103,6 +103,8 @@ def run(
     """
     if not isinstance(config, Config):
         config = load_config(config)
+    seat_ids, _ = config.game_spec.parse_seats(config.seat_policies, config.players)
+    config.game_spec.policies.check_reference_games(seat_ids, config.games, "run.games")
     if out is None:
         out_dir = None
     elif isinstance(out, _DefaultOut):
