@@ -515,14 +515,22 @@ N_PLACEMENT_FEATURES = 27
 
 
 @njit(cache=True, inline="always")
-def golden_risk_nb(pub, seat, players, own, others, side, soft, target):
-    """How near seat ``target``'s projected tricks are to the end ``side``
-    penalises, from 0 to 1, when the seat to move projects ``own`` more
-    tricks for itself and ``others`` for each other seat."""
+def golden_extreme_nb(pub, seat, players, own, others, side):
+    """The end ``side`` penalises among the projected tricks, when the seat to
+    move projects ``own`` more tricks for itself and ``others`` for each
+    other seat: the fewest (MIN) or the most (MAX)."""
     extreme = 1e9 if side == E.MIN_SIDE else -1e9
     for s in range(players):
         proj = pub[E.P_TRICKS + s] + (own if s == seat else others)
         extreme = min(extreme, proj) if side == E.MIN_SIDE else max(extreme, proj)
+    return extreme
+
+
+@njit(cache=True, inline="always")
+def golden_risk_at_nb(pub, seat, own, others, side, soft, target, extreme):
+    """How near seat ``target``'s projected tricks are to the penalised end
+    ``extreme`` (:func:`golden_extreme_nb`), from 0 to 1: the risks of every
+    seat share one pass over the table."""
     proj = pub[E.P_TRICKS + target] + (own if target == seat else others)
     gap = proj - extreme if side == E.MIN_SIDE else extreme - proj
     return 1.0 / (1.0 + gap / soft)
@@ -657,12 +665,13 @@ def placement_features_nb(pub, hand, feats, w, ew, out):
         sevens_out = popcount_nb(unseen & SEVENS)
         for side in (E.MIN_SIDE, E.MAX_SIDE):
             # The earlier hand-made score of this side.
-            risk = golden_risk_nb(pub, seat, players, gf * own, gf * others, side, soft, seat)
+            extreme = golden_extreme_nb(pub, seat, players, gf * own, gf * others, side)
+            risk = golden_risk_at_nb(pub, seat, gf * own, gf * others, side, soft, seat, extreme)
             theirs = 0.0
             for s in range(players):
                 if s != seat:
-                    theirs += (pub[E.P_CABBAGES + s] + 1) * golden_risk_nb(
-                        pub, seat, players, gf * own, gf * others, side, soft, s)
+                    theirs += (pub[E.P_CABBAGES + s] + 1) * golden_risk_at_nb(
+                        pub, seat, gf * own, gf * others, side, soft, s, extreme)
             earlier = -g * risk + ew[W_OPPONENTS] * g * theirs / weight_sum
             if side == E.MIN_SIDE:
                 at_end = mine_tricks == lo
@@ -670,25 +679,27 @@ def placement_features_nb(pub, hand, feats, w, ew, out):
             else:
                 at_end = mine_tricks == hi
                 alone = at_end and hi_n == 1
+            other = E.MAX_SIDE if side == E.MIN_SIDE else E.MIN_SIDE
+            here = golden_extreme_nb(pub, seat, players, own, others, side)
+            there = golden_extreme_nb(pub, seat, players, own, others, other)
             clear_nb(feats, j)
             score = put_nb(feats, j, w, row, PF_EARLIER, earlier)
             score += put_nb(feats, j, w, row, PF_GOLDEN, 1.0)
             score += put_nb(feats, j, w, row, PF_G_AT_END, -g * at_end)
             score += put_nb(feats, j, w, row, PF_G_ALONE, -g * alone)
             score += put_nb(feats, j, w, row, PF_G_RISK_SHARP,
-                            -g * golden_risk_nb(pub, seat, players, own, others, side, 0.3, seat))
+                            -g * golden_risk_at_nb(pub, seat, own, others, side, 0.3, seat, here))
             score += put_nb(feats, j, w, row, PF_G_RISK_SOFT,
-                            -g * golden_risk_nb(pub, seat, players, own, others, side, 2.0, seat))
+                            -g * golden_risk_at_nb(pub, seat, own, others, side, 2.0, seat, here))
             on_max = 1.0 if side == E.MAX_SIDE else 0.0
             score += put_nb(feats, j, w, row, PF_G_MAX, g * on_max)
             score += put_nb(feats, j, w, row, PF_G_MAX_LATE, g * late * on_max)
             score += put_nb(feats, j, w, row, PF_G_AT_END_LATE, -g * late * at_end)
             score += put_nb(feats, j, w, row, PF_G_LEAD, g * ahead * (1.0 - 2.0 * on_max))
-            other = E.MAX_SIDE if side == E.MIN_SIDE else E.MIN_SIDE
             score += put_nb(feats, j, w, row, PF_G_OTHER_SHARP,
-                            g * golden_risk_nb(pub, seat, players, own, others, other, 0.3, seat))
+                            g * golden_risk_at_nb(pub, seat, own, others, other, 0.3, seat, there))
             score += put_nb(feats, j, w, row, PF_G_OTHER_SOFT,
-                            g * golden_risk_nb(pub, seat, players, own, others, other, 2.0, seat))
+                            g * golden_risk_at_nb(pub, seat, own, others, other, 2.0, seat, there))
             score += put_nb(feats, j, w, row, PF_G_SEVENS_OUT, g * sevens_out / 4.0)
             score += put_nb(feats, j, w, row, PF_G_SEVENS_MINE, g * sevens_mine / 4.0)
             if score > top:

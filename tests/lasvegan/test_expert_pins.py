@@ -10,13 +10,12 @@ Any change to how expert computes must leave every one of them as it was.
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from sim.lasvegan.params import Rules
-from sim.lasvegan.policies import choose_card_nb, choose_placement_nb, parse_policy
-from sim.lasvegan.table import seat_stream
+from sim.lasvegan.policies import parse_policy
 from tests.data.pin_expert import game_digests
+from tests.lasvegan.pinned import pinned_decision
 
 PINS = json.loads((Path(__file__).parents[1] / "data" / "expert_decisions.json").read_text())
 
@@ -35,15 +34,7 @@ def test_expert_makes_the_recorded_decisions():
     policy_id, params = parse_policy("expert")
     differ = []
     for row in PINS["situations"]:
-        pub = np.array(row["pub"], dtype=np.int64)
-        hand = np.uint64(row["hand"])
-        stream = seat_stream(PINS["stream_seed"], *row["stream"])
-        if row["placing"]:
-            out = np.full(3, -1, dtype=np.int64)
-            choose_placement_nb(policy_id, params, pub, hand, stream, out)
-            got = out.tolist()
-        else:
-            got = int(choose_card_nb(policy_id, params, pub, hand, np.uint64(row["legal"]), stream))
+        got = pinned_decision(policy_id, params, row, PINS["stream_seed"])
         if got != row["decision"]:
             differ.append((row["stream"][0], got, row["decision"]))
     assert not differ, f"{len(differ)} of {len(PINS['situations'])} decisions differ, first: {differ[:5]}"
