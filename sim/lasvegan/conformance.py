@@ -109,6 +109,8 @@ KERNEL_POLICY_CALLS = {
         {"decision": "placement", "pub": pub.copy()}, (pub, states, row, out)),
     "greedy_placement_nb": lambda pub, hand, out: (_placement(pub, hand), (pub, hand, out)),
     "cautious_placement_nb": lambda pub, hand, out: (_placement(pub, hand), (pub, hand, out)),
+    "expert_placement_at_nb": lambda pub, hand, states, row, out: (
+        _placement(pub, hand), (pub, hand, states, row, out)),
     "choose_placement_nb": lambda pid, params, pub, hand, rng, out: (
         _placement(pub, hand), (pid, params, pub, hand, rng, out)),
 }

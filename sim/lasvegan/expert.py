@@ -42,18 +42,21 @@ from sim.lasvegan.expert_card_weights import EXPERT_CARD_WEIGHTS
 from sim.lasvegan.expert_placement_weights import EXPERT_PLACEMENT_WEIGHTS
 from sim.lasvegan.expert_weights import EXPERT_WEIGHTS
 from sim.lasvegan.heuristics import (
+    SEVEN_WORTH,
     ZEROS,
     colour_groups_nb,
-    greedy_card_nb,
     holds_nb,
     later_seats_nb,
+    lead_takers_nb,
     machine_weight_nb,
     pile_exposure_nb,
+    shed_score_nb,
+    trick_count_worth_nb,
     trick_so_far_nb,
-    takes_lead_nb,
     unplaced_token_mean_nb,
     unseen_cards_nb,
 )
+from sim.lasvegan.heuristics import TIE as GREEDY_TIE
 from sim.lasvegan.lookahead import OBJECTIVE_CABBAGES, TIE_TO_GREEDY, mean_outcomes_nb
 from sim.lasvegan.mechanics import SEVENS, SUIT_MASK, VALUE_MASK, any_free_slot_nb, seat_to_move_nb
 
@@ -223,18 +226,103 @@ def _clear_nb(feats, j):
     return clear
 
 
-@njit(cache=True)
-def card_features_nb(pub, hand, legal, feats, w):
-    """Score every legal card with the weights ``w`` of its context; return
-    ``(context, best card)``. The context is the kind of choice plus
-    3 x (players - 3), from 0 at 2 and 3 players. The
-    features of the ``j``-th legal card (lowest first) go to ``feats[j]``
-    unless ``feats`` is read-only.
+@njit(cache=True, inline="always")
+def card_score_nb(feats, j, w, row, is_greedy, card, hand, unseen, takes, table):
+    """The score of legal card ``card`` (the ``j``-th; ``is_greedy``: the
+    card greedy would play): the features' terms summed in one fixed order,
+    so a card's score is the same float whichever pass computes it.
+    ``table`` holds what every card of the decision shares
+    (:func:`score_cards_nb`); returns ``(score, chance it holds)``."""
+    (players, seat, pub, led, later, q, later_voids, free, low, ahead, tricks_left, golden,
+     trick_worth, later_worth, sevens_in_trick, other_zeros, cards0, add0, danger0, w0,
+     cards1, add1, danger1, w1, cards2, add2, danger2, w2, suit_worths, suit_voids) = table
+    bit = np.uint64(1) << np.uint64(card)
+    suit = card // 10
+    value = card % 10
+    clear_nb(feats, j)
+    score = 0.0
+    score += put_nb(feats, j, w, row, F_GREEDY, is_greedy)
+    own = 0.0
+    given = 0.0
+    add = 0.0
+    if bit & cards0:
+        own -= danger0
+        add += add0
+        given += w0
+    if bit & cards1:
+        own -= danger1
+        add += add1
+        given += w1
+    if bit & cards2:
+        own -= danger2
+        add += add2
+        given += w2
+    p = 0.0
+    if takes:
+        score += put_nb(feats, j, w, row, F_WINS, 1.0)
+        p = 1.0 if later == 0 else holds_nb(card, led, unseen, q, later_voids)
+        sevens = sevens_in_trick + (value == E.SEVEN)
+        worth = trick_worth + add + later_worth + golden + (0.5 * sevens if free else 0.0)
+        score += put_nb(feats, j, w, row, F_HOLD, p)
+        score += put_nb(feats, j, w, row, F_TRICK_WORTH, p * (trick_worth + add))
+        score += put_nb(feats, j, w, row, F_LATER_WORTH, p * later_worth)
+        score += put_nb(feats, j, w, row, F_GOLDEN, p * golden)
+        if free:
+            score += put_nb(feats, j, w, row, F_SEVENS, p * sevens)
+        score += put_nb(feats, j, w, row, F_LOSS, p * min(worth, 0.0) * low)
+        score += put_nb(feats, j, w, row, F_HOLD_LATE, p * tricks_left)
+        score += put_nb(feats, j, w, row, F_LEAD_WORTH, p * ahead)
+    score += put_nb(feats, j, w, row, F_OWN_WORTH, own)
+    score += put_nb(feats, j, w, row, F_GIVEN, (1.0 - p) * given)
+    score += put_nb(feats, j, w, row, F_VALUE, value / 9.0)
+    in_suit = SUIT_MASK[suit]
+    above = in_suit & ~((bit << np.uint64(1)) - np.uint64(1))
+    higher = popcount_nb(unseen & above)
+    score += put_nb(feats, j, w, row, F_HIGHER, higher / 9.0)
+    score += put_nb(feats, j, w, row, F_LOWER, popcount_nb(unseen & in_suit & ~above & ~bit) / 9.0)
+    length = popcount_nb(hand & in_suit) - 1
+    score += put_nb(feats, j, w, row, F_LENGTH, length / 9.0)
+    score += put_nb(feats, j, w, row, F_VOID, length == 0)
+    score += put_nb(feats, j, w, row, F_TOP, (hand & above) == 0)
+    score += put_nb(feats, j, w, row, F_SEVEN, value == E.SEVEN)
+    score += put_nb(feats, j, w, row, F_ZERO, value == 0)
+    shown_void = suit_voids[suit]
+    score += put_nb(feats, j, w, row, F_SUIT_VOIDS, shown_void / (players - 1))
+    if value == E.SEVEN and free:
+        score += put_nb(feats, j, w, row, F_HOLD_EARLY_SEVEN, tricks_left)
+    score += put_nb(feats, j, w, row, F_OWN_LATE, own * tricks_left)
+    score += put_nb(feats, j, w, row, F_LOW_CARD, value <= 2)
+    score += put_nb(feats, j, w, row, F_BIAS_HIGHER0, higher == 0)
+    later_suit_worth = suit_worths[suit if led < 0 else led]
+    score += put_nb(feats, j, w, row, F_SUIT_LATER, p * later_suit_worth)
+    score += put_nb(feats, j, w, row, F_LOSE_SUIT_LATER, (1.0 - p) * later_suit_worth)
+    score += put_nb(feats, j, w, row, F_SUIT_UNSEEN, popcount_nb(unseen & in_suit) / 10.0)
+    score += put_nb(feats, j, w, row, F_LEAD_SUIT_ZEROS,
+                    (other_zeros - popcount_nb(unseen & ZEROS & in_suit)) * shown_void / 4.0)
+    return score, p
 
-    The features look past the trick: what the card is worth to whoever
-    takes it, how many unseen cards still beat it, what the hand keeps after
-    it (length, voids, a top card, a 7 for a later trick) and how the golden
-    machine and the seat's cabbages weigh one more trick.
+
+@njit(cache=True, inline="always")
+def suit_voids_nb(pub, seat, players, suit):
+    """Other seats that have shown they lack ``suit`` (they may throw a 0 on it)."""
+    shown = 0.0
+    for other in range(players):
+        if other != seat and pub[E.P_VOIDS + other] & (1 << suit):
+            shown += 1.0
+    return shown
+
+
+@njit(cache=True, inline="always")
+def score_cards_nb(pub, hand, legal, feats, w):
+    """:func:`card_features_nb`, inlined into the player's kernel and the fit's.
+
+    What every card shares is worked out once per decision, ``greedy``'s
+    judgement of each card included (its chance to hold is the one the
+    features use), so greedy is not asked separately. Every card is scored
+    without the greedy feature first; the card greedy plays is then scored
+    again with it, term by term in the same order, and the best of it and
+    the best other card (the lowest on a tie) is played: each score is the
+    same float the features' sum in card order gives.
     """
     seat = seat_to_move_nb(pub)
     players = pub[E.P_PLAYERS]
@@ -264,21 +352,7 @@ def card_features_nb(pub, hand, legal, feats, w):
     if pub[E.P_MACHINES + 2] < E.POINTS_BASE:
         w2 /= 3.0
 
-    golden = 0.0
-    side = pub[E.P_GOLDEN_SIDE]
-    mine = pub[E.P_TRICKS + seat]
-    if side != E.NO_SIDE:
-        lo = 1 << 30
-        hi = -1
-        for s in range(players):
-            if s != seat:
-                lo = min(lo, pub[E.P_TRICKS + s])
-                hi = max(hi, pub[E.P_TRICKS + s])
-        g = float(pub[E.P_GOLDEN_VALUE])
-        if side == E.MAX_SIDE:
-            golden = -g / (1 + max(hi - (mine + 1), 0))
-        else:
-            golden = g / (1 + max(mine - lo, 0))
+    golden = trick_count_worth_nb(pub, seat)
     trick_worth = worth0 + worth1 + worth2
     later_worth = later * unseen_worth
     free = any_free_slot_nb(pub)
@@ -290,104 +364,105 @@ def card_features_nb(pub, hand, legal, feats, w):
         if s != seat:
             richest = max(richest, pub[E.P_CABBAGES + s])
     ahead = (pub[E.P_CABBAGES + seat] - richest) / 10.0
-
     other_zeros = popcount_nb(unseen & ZEROS)
 
-    greedy = greedy_card_nb(pub, hand, legal)
-    table = 3 * min(max(players - 3, 0), 2)
+    # Per suit, only for the suits a card may be played of (or the led suit):
+    # what the later seats add to a trick of it, and the others shown void in it.
+    suits = legal | (SUIT_MASK[led] if led >= 0 else np.uint64(0))
+    suit_worths = (
+        later * suit_worth_nb(pub, bare, unseen, free, 0) if suits & SUIT_MASK[0] else 0.0,
+        later * suit_worth_nb(pub, bare, unseen, free, 1) if suits & SUIT_MASK[1] else 0.0,
+        later * suit_worth_nb(pub, bare, unseen, free, 2) if suits & SUIT_MASK[2] else 0.0,
+        later * suit_worth_nb(pub, bare, unseen, free, 3) if suits & SUIT_MASK[3] else 0.0,
+    )
+    suit_voids = (
+        suit_voids_nb(pub, seat, players, 0) if suits & SUIT_MASK[0] else 0.0,
+        suit_voids_nb(pub, seat, players, 1) if suits & SUIT_MASK[1] else 0.0,
+        suit_voids_nb(pub, seat, players, 2) if suits & SUIT_MASK[2] else 0.0,
+        suit_voids_nb(pub, seat, players, 3) if suits & SUIT_MASK[3] else 0.0,
+    )
+    table = (players, seat, pub, led, later, q, later_voids, free, low, ahead, tricks_left, golden,
+             trick_worth, later_worth, sevens_in_trick, other_zeros, cards0, add0, danger0, w0,
+             cards1, add1, danger1, w1, cards2, add2, danger2, w2, suit_worths, suit_voids)
+
+    # greedy's view of the trick (heuristics.greedy_card_nb, the same floats).
+    to_come = later_worth if later else 0.0
+    greedy_base = trick_worth + to_come + golden
+    seven = SEVEN_WORTH if free else 0.0
+    takers = legal & lead_takers_nb(led, best, zero)
+
     context = CTX_LEAD
-    worth_suit = -1
-    choice = -1
-    top = -np.inf
-    later_suit_worth = 0.0
-    voids_suit = -1
-    shown_void = 0.0
+    if led >= 0:
+        context = CTX_FOLLOW if legal & SUIT_MASK[led] else CTX_DISCARD
+    row = 3 * min(max(players - 3, 0), 2) + context
+    first = -1
+    first_top = -np.inf
+    second = -1
+    second_top = -np.inf
+    greedy = -1
+    greedy_top = -np.inf
+    greedy_j = 0
     j = 0
     rest = legal
     while rest:
         card = lowest_nb(rest)
         bit = np.uint64(1) << np.uint64(card)
         rest &= rest - np.uint64(1)
-        suit = card // 10
-        value = card % 10
-        if led >= 0:
-            context = CTX_FOLLOW if suit == led else CTX_DISCARD
-        row = table + context
-        clear_nb(feats, j)
-        score = 0.0
-        score += put_nb(feats, j, w, row, F_GREEDY, card == greedy)
-        own = 0.0
-        given = 0.0
-        add = 0.0
-        if bit & cards0:
-            own -= danger0
-            add += add0
-            given += w0
-        if bit & cards1:
-            own -= danger1
-            add += add1
-            given += w1
-        if bit & cards2:
-            own -= danger2
-            add += add2
-            given += w2
-        p = 0.0
-        if takes_lead_nb(card, led, best, zero):
-            score += put_nb(feats, j, w, row, F_WINS, 1.0)
-            p = 1.0 if later == 0 else holds_nb(card, led, unseen, q, later_voids)
-            sevens = sevens_in_trick + (value == E.SEVEN)
-            worth = trick_worth + add + later_worth + golden + (0.5 * sevens if free else 0.0)
-            score += put_nb(feats, j, w, row, F_HOLD, p)
-            score += put_nb(feats, j, w, row, F_TRICK_WORTH, p * (trick_worth + add))
-            score += put_nb(feats, j, w, row, F_LATER_WORTH, p * later_worth)
-            score += put_nb(feats, j, w, row, F_GOLDEN, p * golden)
-            if free:
-                score += put_nb(feats, j, w, row, F_SEVENS, p * sevens)
-            score += put_nb(feats, j, w, row, F_LOSS, p * min(worth, 0.0) * low)
-            score += put_nb(feats, j, w, row, F_HOLD_LATE, p * tricks_left)
-            score += put_nb(feats, j, w, row, F_LEAD_WORTH, p * ahead)
-        score += put_nb(feats, j, w, row, F_OWN_WORTH, own)
-        score += put_nb(feats, j, w, row, F_GIVEN, (1.0 - p) * given)
-        score += put_nb(feats, j, w, row, F_VALUE, value / 9.0)
-        above = SUIT_MASK[suit] & ~((np.uint64(1) << np.uint64(card + 1)) - np.uint64(1))
-        higher = popcount_nb(unseen & above)
-        score += put_nb(feats, j, w, row, F_HIGHER, higher / 9.0)
-        score += put_nb(feats, j, w, row, F_LOWER, popcount_nb(unseen & SUIT_MASK[suit] & ~above & ~bit) / 9.0)
-        length = popcount_nb(hand & SUIT_MASK[suit]) - 1
-        score += put_nb(feats, j, w, row, F_LENGTH, length / 9.0)
-        score += put_nb(feats, j, w, row, F_VOID, length == 0)
-        score += put_nb(feats, j, w, row, F_TOP, (hand & above) == 0)
-        score += put_nb(feats, j, w, row, F_SEVEN, value == E.SEVEN)
-        score += put_nb(feats, j, w, row, F_ZERO, value == 0)
-        if suit != voids_suit:
-            voids_suit = suit
-            shown_void = 0.0
-            for other in range(players):
-                if other != seat and pub[E.P_VOIDS + other] & (1 << suit):
-                    shown_void += 1.0
-        score += put_nb(feats, j, w, row, F_SUIT_VOIDS, shown_void / (players - 1))
-        if value == E.SEVEN and free:
-            score += put_nb(feats, j, w, row, F_HOLD_EARLY_SEVEN, tricks_left)
-        score += put_nb(feats, j, w, row, F_OWN_LATE, own * tricks_left)
-        score += put_nb(feats, j, w, row, F_LOW_CARD, value <= 2)
-        score += put_nb(feats, j, w, row, F_BIAS_HIGHER0, higher == 0)
-        trick_suit = suit if led < 0 else led
-        if trick_suit != worth_suit:
-            worth_suit = trick_suit
-            later_suit_worth = later * suit_worth_nb(pub, bare, unseen, free, trick_suit)
-        score += put_nb(feats, j, w, row, F_SUIT_LATER, p * later_suit_worth)
-        score += put_nb(feats, j, w, row, F_LOSE_SUIT_LATER, (1.0 - p) * later_suit_worth)
-        score += put_nb(feats, j, w, row, F_SUIT_UNSEEN, popcount_nb(unseen & SUIT_MASK[suit]) / 10.0)
-        score += put_nb(feats, j, w, row, F_LEAD_SUIT_ZEROS,
-                        (other_zeros - popcount_nb(unseen & ZEROS & SUIT_MASK[suit])) * shown_void / 4.0)
-        if score > top:
-            top = score
-            choice = card
+        takes = (bit & takers) != 0
+        score, p = card_score_nb(feats, j, w, row, False, card, hand, unseen, takes, table)
+        ev = 0.0
+        if takes:
+            worth = greedy_base + seven * (sevens_in_trick + (card % 10 == E.SEVEN))
+            if bit & cards0:
+                worth += add0
+            if bit & cards1:
+                worth += add1
+            if bit & cards2:
+                worth += add2
+            ev = p * worth
+        if ev > 0.0:
+            greedy_score = ev - GREEDY_TIE * (card % 10)
+        else:
+            greedy_score = ev + GREEDY_TIE * shed_score_nb(card, bit, led, cards0, danger0, cards1, danger1,
+                                                           cards2, danger2)
+        if greedy_score > greedy_top:
+            greedy_top = greedy_score
+            greedy = card
+            greedy_j = j
+        if score > first_top:
+            second, second_top = first, first_top
+            first, first_top = card, score
+        elif score > second_top:
+            second, second_top = card, score
         j += 1
-    return table + context, choice
+    takes = ((np.uint64(1) << np.uint64(greedy)) & takers) != 0
+    greedy_score, _ = card_score_nb(feats, greedy_j, w, row, True, greedy, hand, unseen, takes, table)
+    other, other_top = (second, second_top) if first == greedy else (first, first_top)
+    if other < 0 or greedy_score > other_top or (greedy_score == other_top and greedy < other):
+        return row, greedy
+    return row, other
 
 
 @njit(cache=True)
+def card_features_nb(pub, hand, legal, feats, w):
+    """Score every legal card with the weights ``w`` of its context; return
+    ``(context, best card)``. The context is the kind of choice plus
+    3 x (players - 3), from 0 at 2 and 3 players. The
+    features of the ``j``-th legal card (lowest first) go to ``feats[j]``
+    unless ``feats`` is read-only.
+
+    The features look past the trick: what the card is worth to whoever
+    takes it, how many unseen cards still beat it, what the hand keeps after
+    it (length, voids, a top card, a 7 for a later trick) and how the golden
+    machine and the seat's cabbages weigh one more trick.
+    """
+    return score_cards_nb(pub, hand, legal, feats, w)
+
+
+# error_model="numpy": every division is guarded already. _nrt=False: a
+# decision allocates nothing, and reference counts on the observation cost
+# atomic updates (as in greedy).
+@njit(cache=True, error_model="numpy", _nrt=False)
 def expert_card_nb(pub, hand, legal, w):
     """expert — plays the card a distilled judgement of ``lookahead`` scores best.
 
@@ -399,7 +474,7 @@ def expert_card_nb(pub, hand, legal, w):
     """
     if legal & (legal - np.uint64(1)) == 0:
         return lowest_nb(legal)
-    return card_features_nb(pub, hand, legal, NO_FEATURES, w)[1]
+    return score_cards_nb(pub, hand, legal, NO_FEATURES, w)[1]
 
 
 # Per-option features of a token placement, scored by one weight vector per
@@ -440,14 +515,22 @@ N_PLACEMENT_FEATURES = 27
 
 
 @njit(cache=True, inline="always")
-def golden_risk_nb(pub, seat, players, own, others, side, soft, target):
-    """How near seat ``target``'s projected tricks are to the end ``side``
-    penalises, from 0 to 1, when the seat to move projects ``own`` more
-    tricks for itself and ``others`` for each other seat."""
+def golden_extreme_nb(pub, seat, players, own, others, side):
+    """The end ``side`` penalises among the projected tricks, when the seat to
+    move projects ``own`` more tricks for itself and ``others`` for each
+    other seat: the fewest (MIN) or the most (MAX)."""
     extreme = 1e9 if side == E.MIN_SIDE else -1e9
     for s in range(players):
         proj = pub[E.P_TRICKS + s] + (own if s == seat else others)
         extreme = min(extreme, proj) if side == E.MIN_SIDE else max(extreme, proj)
+    return extreme
+
+
+@njit(cache=True, inline="always")
+def golden_risk_at_nb(pub, seat, own, others, side, soft, target, extreme):
+    """How near seat ``target``'s projected tricks are to the penalised end
+    ``extreme`` (:func:`golden_extreme_nb`), from 0 to 1: the risks of every
+    seat share one pass over the table."""
     proj = pub[E.P_TRICKS + target] + (own if target == seat else others)
     gap = proj - extreme if side == E.MIN_SIDE else extreme - proj
     return 1.0 / (1.0 + gap / soft)
@@ -582,12 +665,13 @@ def placement_features_nb(pub, hand, feats, w, ew, out):
         sevens_out = popcount_nb(unseen & SEVENS)
         for side in (E.MIN_SIDE, E.MAX_SIDE):
             # The earlier hand-made score of this side.
-            risk = golden_risk_nb(pub, seat, players, gf * own, gf * others, side, soft, seat)
+            extreme = golden_extreme_nb(pub, seat, players, gf * own, gf * others, side)
+            risk = golden_risk_at_nb(pub, seat, gf * own, gf * others, side, soft, seat, extreme)
             theirs = 0.0
             for s in range(players):
                 if s != seat:
-                    theirs += (pub[E.P_CABBAGES + s] + 1) * golden_risk_nb(
-                        pub, seat, players, gf * own, gf * others, side, soft, s)
+                    theirs += (pub[E.P_CABBAGES + s] + 1) * golden_risk_at_nb(
+                        pub, seat, gf * own, gf * others, side, soft, s, extreme)
             earlier = -g * risk + ew[W_OPPONENTS] * g * theirs / weight_sum
             if side == E.MIN_SIDE:
                 at_end = mine_tricks == lo
@@ -595,25 +679,27 @@ def placement_features_nb(pub, hand, feats, w, ew, out):
             else:
                 at_end = mine_tricks == hi
                 alone = at_end and hi_n == 1
+            other = E.MAX_SIDE if side == E.MIN_SIDE else E.MIN_SIDE
+            here = golden_extreme_nb(pub, seat, players, own, others, side)
+            there = golden_extreme_nb(pub, seat, players, own, others, other)
             clear_nb(feats, j)
             score = put_nb(feats, j, w, row, PF_EARLIER, earlier)
             score += put_nb(feats, j, w, row, PF_GOLDEN, 1.0)
             score += put_nb(feats, j, w, row, PF_G_AT_END, -g * at_end)
             score += put_nb(feats, j, w, row, PF_G_ALONE, -g * alone)
             score += put_nb(feats, j, w, row, PF_G_RISK_SHARP,
-                            -g * golden_risk_nb(pub, seat, players, own, others, side, 0.3, seat))
+                            -g * golden_risk_at_nb(pub, seat, own, others, side, 0.3, seat, here))
             score += put_nb(feats, j, w, row, PF_G_RISK_SOFT,
-                            -g * golden_risk_nb(pub, seat, players, own, others, side, 2.0, seat))
+                            -g * golden_risk_at_nb(pub, seat, own, others, side, 2.0, seat, here))
             on_max = 1.0 if side == E.MAX_SIDE else 0.0
             score += put_nb(feats, j, w, row, PF_G_MAX, g * on_max)
             score += put_nb(feats, j, w, row, PF_G_MAX_LATE, g * late * on_max)
             score += put_nb(feats, j, w, row, PF_G_AT_END_LATE, -g * late * at_end)
             score += put_nb(feats, j, w, row, PF_G_LEAD, g * ahead * (1.0 - 2.0 * on_max))
-            other = E.MAX_SIDE if side == E.MIN_SIDE else E.MIN_SIDE
             score += put_nb(feats, j, w, row, PF_G_OTHER_SHARP,
-                            g * golden_risk_nb(pub, seat, players, own, others, other, 0.3, seat))
+                            g * golden_risk_at_nb(pub, seat, own, others, other, 0.3, seat, there))
             score += put_nb(feats, j, w, row, PF_G_OTHER_SOFT,
-                            g * golden_risk_nb(pub, seat, players, own, others, other, 2.0, seat))
+                            g * golden_risk_at_nb(pub, seat, own, others, other, 2.0, seat, there))
             score += put_nb(feats, j, w, row, PF_G_SEVENS_OUT, g * sevens_out / 4.0)
             score += put_nb(feats, j, w, row, PF_G_SEVENS_MINE, g * sevens_mine / 4.0)
             if score > top:
@@ -665,7 +751,7 @@ def expert_placement_search_nb(pub, hand, pw, w, samples, rng, out):
     out[:] = moves[np.argmax(totals)]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy", _nrt=False)
 def expert_card_default_nb(pub, hand, legal):
     return expert_card_nb(pub, hand, legal, EXPERT_CARD_WEIGHTS)
 
@@ -673,3 +759,14 @@ def expert_card_default_nb(pub, hand, legal):
 @njit(cache=True)
 def expert_placement_default_nb(pub, hand, rng, out):
     expert_placement_search_nb(pub, hand, EXPERT_PLACEMENT_WEIGHTS, EXPERT_WEIGHTS, GOLDEN_SAMPLES, rng, out)
+
+
+@njit(cache=True)
+def expert_placement_at_nb(pub, hand, states, row, out):
+    """:func:`expert_placement_default_nb` drawing from ``states[row]`` (the
+    game kernel's streams). Without imagined deals nothing is drawn, and the
+    stream's view (reference counted, per placement) is not built."""
+    if GOLDEN_SAMPLES > 0:
+        expert_placement_default_nb(pub, hand, states[row], out)
+    else:
+        placement_features_nb(pub, hand, NO_FEATURES, EXPERT_PLACEMENT_WEIGHTS, EXPERT_WEIGHTS, out)

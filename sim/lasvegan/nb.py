@@ -37,7 +37,7 @@ from sim.lasvegan.params import (
     S_SET_ASIDE_REVEALED,
     S_STARTING,
 )
-from sim.lasvegan.expert import expert_card_default_nb
+from sim.lasvegan.expert import expert_card_default_nb, expert_placement_at_nb
 from sim.lasvegan.heuristics import (
     cautious_card_nb,
     cautious_placement_nb,
@@ -196,6 +196,8 @@ def play_chunk_nb(
                         greedy_placement_nb(pub, hands[winner], placement)
                     elif policy == E.POLICY_CAUTIOUS:
                         cautious_placement_nb(pub, hands[winner], placement)
+                    elif policy == E.POLICY_EXPERT:
+                        expert_placement_at_nb(pub, hands[winner], rngs, E.STREAM_POLICY + winner, placement)
                     else:
                         choose_placement_nb(
                             policy, policy_params[winner], pub, hands[winner],

@@ -15,9 +15,9 @@ import pytest
 
 from sim.lasvegan.nb import play_games
 from sim.lasvegan.params import Rules
-from sim.lasvegan.policies import choose_card_nb, choose_placement_nb, parse_policy, parse_seats
+from sim.lasvegan.policies import parse_policy, parse_seats
 from sim.lasvegan.records import RECORD_FIELDS
-from sim.lasvegan.table import seat_stream
+from tests.lasvegan.pinned import pinned_decision
 
 PINS = json.loads((Path(__file__).parents[1] / "data" / "lookahead_decisions.json").read_text())
 
@@ -33,15 +33,7 @@ def test_lookahead_makes_the_recorded_decisions(policy):
     policy_id, params = parse_policy(policy)
     differ = []
     for k, row in enumerate(PINS["situations"]):
-        pub = np.array(row["pub"], dtype=np.int64)
-        hand = np.uint64(row["hand"])
-        stream = seat_stream(PINS["stream_seed"], *row["stream"])
-        if row["placing"]:
-            out = np.full(3, -1, dtype=np.int64)
-            choose_placement_nb(policy_id, params, pub, hand, stream, out)
-            got = out.tolist()
-        else:
-            got = int(choose_card_nb(policy_id, params, pub, hand, np.uint64(row["legal"]), stream))
+        got = pinned_decision(policy_id, params, row, PINS["stream_seed"])
         if got != row["decisions"][policy]:
             differ.append((k, got, row["decisions"][policy]))
     assert not differ, f"{len(differ)} decisions differ, first: {differ[:5]}"
