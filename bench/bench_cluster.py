@@ -84,10 +84,10 @@ with open_cluster(workers=workers if workers > 0 else None) as cluster:
     started = time.time()
     if command == "sweep":
         from sim.sweep import run_sweep
-        run_sweep("sweep.toml", out, progress=False, report=False)
+        run_sweep("sweep.toml", out, progress=False, report=False, cluster=cluster)
     else:
         from sim.tune import tune
-        tune("tune.toml", out, progress=False, report=False)
+        tune("tune.toml", out, progress=False, report=False, cluster=cluster)
     ended = time.time()
     busy = 0.0
     if stream is not None:
