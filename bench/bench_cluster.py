@@ -44,7 +44,7 @@ games = {games}
 seed = 7
 skill_gap_games = 0
 strength_games = 0
-[policies]
+{slow}[policies]
 seats = "greedy"
 """
 SWEEP = """base = "base.toml"
@@ -157,6 +157,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3000, help="games per cell, and per candidate and player count")
     parser.add_argument("--before", default=None, help="a git commit to measure beside this tree (e.g. main)")
     parser.add_argument("--commands", default="sweep,tune")
+    parser.add_argument("--strength", action="store_true",
+                        help="keep each cell's and candidate's slow strength profile (played by the client, not the workers)")
     args = parser.parse_args()
     counts = [int(w) for w in args.workers.split(",")]
     trees = {"now": ROOT}
@@ -165,7 +167,8 @@ def main() -> None:
     rows = []
     with tempfile.TemporaryDirectory(prefix="lvsim-bench-cluster-") as tmp:
         scratch = Path(tmp)
-        (scratch / "base.toml").write_text(BASE.format(games=args.games))
+        slow = "" if args.strength else "strength_slow_games = 0\n"
+        (scratch / "base.toml").write_text(BASE.format(games=args.games, slow=slow))
         (scratch / "sweep.toml").write_text(SWEEP)
         (scratch / "tune.toml").write_text(TUNE.format(games=args.games, max_games=4 * args.games))
         runs = 0
