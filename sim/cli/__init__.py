@@ -7,7 +7,7 @@ exits with code 2; an unexpected one prints one line saying it is a bug
 and where its traceback was written. Never a raw traceback.
 
 The commands live in modules by what they do (``runs``, ``duels``,
-``listing``, ``studies``), each registered on the group of ``group``;
+``listing``, ``studies``, ``sensitivity``), each registered on the group of ``group``;
 ``common`` holds what they share.
 """
 
@@ -20,10 +20,12 @@ from sim.cli.duels import duel
 from sim.cli.group import main
 from sim.cli.listing import games, report
 from sim.cli.runs import bench, replay, run
+from sim.cli.sensitivity import sensitivity
 from sim.cli.studies import sweep, tune
 
 # Importing a command's module registers it on ``main``.
-__all__ = ["EXIT_BAD_INPUT", "bench", "duel", "entry", "games", "main", "replay", "report", "run", "sweep", "tune"]
+__all__ = ["EXIT_BAD_INPUT", "bench", "duel", "entry", "games", "main", "replay", "report", "run", "sensitivity", "sweep",
+           "tune"]
 
 
 def entry() -> None:

@@ -11,13 +11,13 @@ The modules, each with one job:
 
 - ``deviations``: the one-step deviations of a rule set, read off the knob
   declarations (:func:`one_step`);
-- ``effects``: playing them on the same games and the paired differences
+- ``playing``: playing them on the same games and the paired differences
   with their jackknife intervals (:func:`effects`);
 - ``study``: a whole study over player counts, its sizes, plan and JSON
   (:func:`study`).
 """
 
 from sim.sensitivity.deviations import Deviation, one_step
-from sim.sensitivity.effects import BLOCKS, block_ranges, effects, games_played, paired_effect
+from sim.sensitivity.playing import BLOCKS, block_ranges, effects, games_played, paired_effect
 
 __all__ = ["BLOCKS", "Deviation", "block_ranges", "effects", "games_played", "one_step", "paired_effect"]

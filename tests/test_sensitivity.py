@@ -1,0 +1,163 @@
+"""One-step deviations and their paired effects (sim.sensitivity): known answers first.
+
+An inert knob's effect is exactly zero, and it is zero because playing it
+changes nothing; one more starting cabbage lowers Las Vegan's
+elimination rate; every effect is the difference of two plain runs on
+the same seed (``sim.run`` twice); the interval holds the true effect in
+95% of seeds, measured by simulation.
+"""
+
+import math
+from dataclasses import replace
+
+import pytest
+
+import sim
+import sim.sensitivity.playing as effects_module
+from sim.config import Config
+from sim.games import get_game
+from sim.overrides import rule_entry
+from sim.sensitivity import effects, one_step
+
+QUIET = dict(skill_gap_games=0, strength_games=0, strength_slow_games=0)
+
+
+def lasvegan(players=4, seats="greedy", **rules):
+    game = get_game("lasvegan")
+    return Config(game="lasvegan", rules=game.Rules(players=players, **rules), seats=seats, **QUIET)
+
+
+def steps_of(deviations, knob):
+    return [(d.before, d.after) for d in deviations if d.knob == knob]
+
+
+# --- the deviations, read off the declarations ------------------------------------------------
+
+
+def test_an_integer_moves_one_up_and_one_down_within_its_domain():
+    game = get_game("lasvegan")
+    devs = one_step(game, game.Rules())
+    assert steps_of(devs, "rules.starting_cabbages") == [(15, 14), (15, 16)]
+    assert steps_of(devs, "rules.tokens[2][1]") == [(-3, -4), (-3, -2)]
+    assert steps_of(devs, "rules.golden_token[1]") == [(4, 3), (4, 5)]
+    # At the bottom of its range only one step is left; 16 x 4 > 63 cabbages is refused as a whole.
+    low = one_step(game, game.Rules(starting_cabbages=1, total_cabbages=63))
+    assert steps_of(low, "rules.starting_cabbages") == [(1, 2)]
+    high = one_step(game, game.Rules(starting_cabbages=15, total_cabbages=60))
+    assert steps_of(high, "rules.starting_cabbages") == [(15, 14)]
+
+
+def test_a_choice_takes_each_other_option_and_a_sticker_each_other_kind():
+    game = get_game("lasvegan")
+    devs = one_step(game, game.Rules())
+    assert steps_of(devs, "rules.reserve") == [("finite", "unlimited")]
+    assert steps_of(devs, "rules.end_on_elimination") == [(True, False)]
+    first = steps_of(devs, "rules.machines[0]")
+    assert len(first) == 13 and all(before == "suit:green" for before, _ in first)
+    assert {after for _, after in first} == {"suit:blue", "suit:red", "suit:purple"} | {f"value:{v}" for v in range(10)}
+
+
+def test_auto_starts_from_the_number_it_stands_for():
+    game = get_game("vegas-dice")
+    devs = one_step(game, game.Rules(players=4))  # the rulebook's 2 white dice at 4 players
+    assert steps_of(devs, "rules.white_dice") == [(2, 1), (2, 3)]
+    at_three = one_step(game, game.Rules(players=3))
+    assert steps_of(at_three, "rules.white_dice_extra_at_3") == [(True, False)]
+
+
+def test_the_table_size_is_no_step_and_every_path_is_one_a_sweep_accepts():
+    for game_id in ("lasvegan", "vegas-dice", "fever"):
+        game = get_game(game_id)
+        devs = one_step(game, game.Rules())
+        assert devs and all(d.knob != "rules.players" for d in devs)
+        for d in devs:
+            name, path = rule_entry(d.knob)
+            assert name in game.knobs
+            assert d.rules != game.Rules()
+
+
+def test_a_subset_of_knobs_and_a_path_that_names_none():
+    game = get_game("lasvegan")
+    devs = one_step(game, game.Rules(), ["rules.tokens[2]", "golden_token"])
+    assert {d.knob for d in devs} == {"rules.tokens[2][0]", "rules.tokens[2][1]", "rules.golden_token[0]",
+                                      "rules.golden_token[1]"}
+    for bad in ("rules.cabbages", "tokens[9]", "players", "tokens[", "golden_token[0][1]"):
+        with pytest.raises(ValueError):
+            one_step(game, game.Rules(), [bad])
+
+
+# --- the effects ----------------------------------------------------------------------------
+
+
+def test_an_inert_knob_is_exactly_zero_without_playing_and_playing_it_changes_nothing(monkeypatch):
+    config = lasvegan(players=4)  # 40 cards divide among 4: nothing is set aside, so its face cannot matter
+    game = config.game_spec
+    devs = one_step(game, config.rules, ["set_aside_face"])
+    assert [d.inert for d in devs] == [True]
+    played = []
+    real = effects_module.block_tallies
+    monkeypatch.setattr(effects_module, "block_tallies", lambda c, *a, **k: played.append(c.rules) or real(c, *a, **k))
+    rows = effects(config, 200, deviations=devs)
+    assert played == [config.rules]  # the base alone
+    assert {r["metric"] for r in rows} == set(game.headline_metrics)
+    assert all(r["delta"] == 0 and r["delta_ci"] == [0, 0] and r["value"] == r["base"] for r in rows)
+    base = sim.run(replace(config, games=200), out=None).summary
+    revealed = sim.run(replace(config, games=200, rules=devs[0].rules), out=None).summary
+    assert all(base[m] == revealed[m] for m in game.headline_metrics)
+
+
+def test_one_more_starting_cabbage_lowers_las_vegans_elimination():
+    config = lasvegan(players=4)
+    rows = effects(config, 2000, knobs=["starting_cabbages"])
+    more = [r for r in rows if r["to"] == 16 and r["metric"] == "elimination_rate"][0]
+    fewer = [r for r in rows if r["to"] == 14 and r["metric"] == "elimination_rate"][0]
+    assert more["delta_ci"][1] < 0 < fewer["delta_ci"][0]
+
+
+@pytest.mark.parametrize("game_id,seats,knobs", [
+    ("lasvegan", "greedy", ["starting_cabbages", "tokens[2][1]", "machines[4]", "reserve"]),
+    ("vegas-dice", "greedy", ["white_dice", "tie_break"]),
+    ("fever", None, ["target", "double_up"]),
+])
+def test_every_effect_is_the_difference_of_two_plain_runs_on_the_same_seed(game_id, seats, knobs):
+    game = get_game(game_id)
+    config = Config(game=game_id, rules=game.Rules(players=3), seats=seats, games=300, seed=7, **QUIET)
+    rows = effects(config, 300, knobs=knobs)
+    assert rows
+    base = sim.run(config, out=None).summary
+    by_knob = {}
+    for d in one_step(game, config.rules, knobs):
+        by_knob[(d.knob, str(d.after))] = sim.run(replace(config, rules=d.rules), out=None).summary
+    for r in rows:
+        other = by_knob[(r["knob"], str(r["to"]))]
+        assert r["base"] == base[r["metric"]]
+        assert r["value"] == other[r["metric"]]
+        assert r["delta"] == other[r["metric"]] - base[r["metric"]], r
+
+
+SEEDS = 100
+LONG_GAMES = 40_000
+LONG_SEED = 999_999_937  # deals of their own: no short study's seed
+
+
+@pytest.mark.slow
+def test_the_interval_holds_the_true_effect_in_95_percent_of_seeds():
+    """Coverage by simulation: a long pair of runs gives the true effect of one more starting cabbage; then
+    a study per seed on a few hundred games gives an interval, and the share of seeds whose interval holds
+    the truth must be at least 95% less three standard errors (binomial over the seeds)."""
+    config = lasvegan(players=4, seats="random")
+    more = [d for d in one_step(config.game_spec, config.rules, ["starting_cabbages"]) if d.after == 16]
+    metrics = ("elimination_rate", "first_player_advantage", "mean_abs_swing", "mean_rounds")
+    long = replace(config, seed=LONG_SEED, games=LONG_GAMES)
+    a = sim.run(long, out=None).summary
+    b = sim.run(replace(long, rules=more[0].rules), out=None).summary
+    truth = {m: b[m] - a[m] for m in metrics}
+    held = {m: 0 for m in metrics}
+    for seed in range(1, SEEDS + 1):
+        for r in effects(replace(config, seed=seed), 400, deviations=more):
+            if r["metric"] in held:
+                low, high = r["delta_ci"]
+                held[r["metric"]] += low <= truth[r["metric"]] <= high
+    floor = 0.95 - 3 * math.sqrt(0.95 * 0.05 / SEEDS)
+    for m in metrics:
+        assert held[m] / SEEDS >= floor, f"{m}: {held[m]} of {SEEDS} intervals hold the true {truth[m]:+.4f}"
