@@ -79,7 +79,7 @@ def sentence(effects: Sequence[Mapping[str, Any]], metric, players: int) -> str:
     others = len(moving) - 1
     more = f"; {others} other one-step change{'s' if others != 1 else ''} move{'s' if others == 1 else ''} it " \
            "clearly too" if others else "; no other one-step change moves it clearly"
-    return (f"The {metric.label} moves most with {step_text(top)}: {amount(metric, top['delta'])} "
+    return (f"The {metric.label} moves most with {step_text(top)}: {amount(metric, top['delta'])}{unit(metric)} "
             f"(95% interval {amount(metric, low)} to {amount(metric, high)}){more}.")
 
 
@@ -123,7 +123,7 @@ def body(effects: Sequence[Mapping[str, Any]], game, players: Sequence[int]) -> 
         heading = f"<h3>{n} players</h3>" if len(players) > 1 else ""
         note = (f"<p>{deviations} one-step changes of the printed rules, each played on the same {games:,} deals "
                 "with the same players as the rules as printed; each bar is the change of the metric (95% "
-                "interval, a delete-a-block jackknife over 20 blocks of games); a grey bar is inside the noise.")
+                "interval, a delete-a-block jackknife over 10 blocks of games); a grey bar is inside the noise.")
         if inert:
             note += (f" Inert under these rules, so exactly zero and not played: {e(', '.join(inert))}.")
         parts.append(heading + note + "</p>")

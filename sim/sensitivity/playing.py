@@ -26,7 +26,7 @@ from typing import Any, Callable, Sequence
 from sim.runner.chunks import CHUNK_GAMES, chunk_ranges, play_records
 from sim.sensitivity.deviations import Deviation, one_step, plain_value
 
-BLOCKS = 20
+BLOCKS = 10  # each block costs a few tally merges and summaries, whatever its games
 # Fewer games than this per deviation give no interval (a jackknife over two blocks is no interval).
 MIN_GAMES = 4
 
@@ -40,17 +40,24 @@ def block_ranges(games: int, blocks: int = BLOCKS) -> list[tuple[int, int]]:
 
 
 def block_tallies(config, games: int, blocks: int = BLOCKS, advance: Callable[[int], Any] | None = None) -> list:
-    """The game's tally of each block of ``config``'s first ``games`` games, played as a run plays them."""
+    """The game's tally of each block of ``config``'s first ``games`` games, played as a run plays them.
+
+    The games are played in the run's chunks (a kernel call of a few games costs far more per game) and
+    each chunk's records are cut at the blocks' edges.
+    """
     game = config.game_spec
-    out = []
-    for first, n in block_ranges(games, blocks):
-        tally = None
-        for chunk_first, chunk_n in chunk_ranges(first, n, CHUNK_GAMES):
-            part = game.tally(play_records(config, chunk_first, chunk_n))
-            tally = part if tally is None else tally.merge(part)
-            if advance is not None:
-                advance(chunk_n)
-        out.append(tally)
+    ranges = block_ranges(games, blocks)
+    out: list = [None] * len(ranges)
+    for first, n in chunk_ranges(0, games, CHUNK_GAMES):
+        rec = play_records(config, first, n)
+        for b, (start, size) in enumerate(ranges):
+            lo, hi = max(start, first), min(start + size, first + n)
+            if lo >= hi:
+                continue
+            part = game.tally({k: v[lo - first:hi - first] for k, v in rec.items()})
+            out[b] = part if out[b] is None else out[b].merge(part)
+        if advance is not None:
+            advance(n)
     return out
 
 

@@ -153,3 +153,35 @@ def write_study(result: dict[str, Any], config, out_dir: str | Path) -> Path:
     write_parquet_atomically(out / PARQUET_FILE, effects_frame(result))
     write_text_atomically(out / HTML_FILE, study_page(result, config))
     return out
+
+
+# --- the run report's section ------------------------------------------------------------------
+
+# "auto" gives each rule set the run's games shared among them, but never fewer than this: a jackknife over
+# 10 blocks wants a few games a block.
+MIN_AUTO_GAMES = 50
+
+
+def run_games(config, deviations: Sequence[Deviation] | None = None) -> int:
+    """Games per rule set of a run's "What moves the verdict": ``run.sensitivity_games``, or for ``"auto"``
+    the run's games shared among the rule sets played (the rules as printed and every deviation but the
+    inert ones), so the section costs at most the run's own games again; 0 when that is fewer than
+    :data:`MIN_AUTO_GAMES` each, or when the key is 0."""
+    if config.sensitivity_games != "auto":
+        return config.sensitivity_games
+    if deviations is None:
+        deviations = one_step(config.game_spec, config.rules)
+    each = config.games // (1 + sum(not d.inert for d in deviations))
+    return each if each >= MIN_AUTO_GAMES else 0
+
+
+def run_sensitivity(config) -> dict[str, Any] | None:
+    """The summary's ``sensitivity`` of a run: the one-step effects at its player count and seats, on its seed;
+    None when it has none (:func:`run_games` is 0)."""
+    deviations = one_step(config.game_spec, config.rules)
+    games = run_games(config, deviations)
+    if games <= 0 or not deviations:
+        return None
+    rows = effects(config, games, deviations=deviations)
+    return {"players": [config.players], "games": games, "seed": config.seed,
+            "played_games": played_games(games, [deviations]), "effects": rows}
