@@ -161,3 +161,74 @@ def test_the_interval_holds_the_true_effect_in_95_percent_of_seeds():
     floor = 0.95 - 3 * math.sqrt(0.95 * 0.05 / SEEDS)
     for m in metrics:
         assert held[m] / SEEDS >= floor, f"{m}: {held[m]} of {SEEDS} intervals hold the true {truth[m]:+.4f}"
+
+
+# --- the command and the report -------------------------------------------------------------
+
+
+def test_the_command_prints_one_json_object_and_writes_its_files(tmp_path):
+    import json
+
+    import pandas as pd
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    out = tmp_path / "study"
+    result = CliRunner().invoke(main, ["sensitivity", "configs/default.toml", "--games", "60", "--players", "3,4",
+                                       "--seats", "greedy", "--knobs", "rules.tokens[2][1],set_aside_face",
+                                       "--out", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    study = json.loads(result.stdout)
+    assert set(study) == {"game", "players", "seats", "games", "seed", "effects"}
+    assert study["players"] == [3, 4] and study["games"] == 60
+    keys = {"knob", "from", "to", "metric", "base", "value", "delta", "delta_ci"}
+    assert all(keys <= set(r) for r in study["effects"])
+    faces = {(r["players"], r["from"], r["to"]) for r in study["effects"] if r["knob"] == "rules.tokens[2][1]"}
+    assert faces == {(n, -3, t) for n in (3, 4) for t in (-4, -2)}
+    # Something is set aside at 3 players (40 mod 3), so its face matters there and not at 4.
+    inert = {r["players"]: r["inert"] for r in study["effects"] if r["knob"] == "rules.set_aside_face"}
+    assert inert == {3: False, 4: True}
+    table = pd.read_parquet(out / "sensitivity.parquet")
+    assert len(table) == len(study["effects"])
+    assert "What moves the verdict" in (out / "sensitivity.html").read_text()
+
+
+@pytest.mark.parametrize("args,option", [
+    (["--players", "3,x"], "--players"), (["--players", "9"], "--players"), (["--seats", "nobody"], "--seats"),
+    (["--knobs", "rules.cabbages"], "--knobs"), (["--knobs", "players"], "--knobs"), (["--games", "0"], "--games"),
+])
+def test_bad_input_is_one_line_naming_the_option(args, option):
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    result = CliRunner().invoke(main, ["sensitivity", "configs/default.toml", *args])
+    assert result.exit_code == 2
+    assert option in result.output and "Traceback" not in result.output
+
+
+def test_auto_costs_at_most_the_runs_games_again_and_zero_turns_it_off():
+    from sim.sensitivity.study import run_games, run_sensitivity
+
+    config = replace(lasvegan(players=4), games=20_000)
+    devs = one_step(config.game_spec, config.rules)
+    each = run_games(config, devs)
+    assert 50 <= each and each * (1 + sum(not d.inert for d in devs)) <= config.games
+    assert run_games(replace(config, games=2000), devs) == 0  # too few games a rule set: none
+    assert run_sensitivity(replace(config, sensitivity_games=0)) is None
+    with pytest.raises(Exception, match="run.sensitivity_games"):
+        replace(config, sensitivity_games="lots")
+
+
+def test_a_run_reports_what_moves_the_verdict(tmp_path):
+    from analysis.sensitivity import TITLE
+
+    config = replace(lasvegan(players=3), games=400, sensitivity_games=40)
+    results = sim.run(config, out=tmp_path / "run", progress=False)
+    found = results.summary["sensitivity"]
+    assert found["games"] == 40 and found["players"] == [3]
+    assert {r["metric"] for r in found["effects"]} == set(config.game_spec.headline_metrics)
+    page = (tmp_path / "run" / "report.html").read_text()
+    assert TITLE in page and page.count('class="sensitivity"') == 1
+    assert page.count("data-players=\"3\"") == len(config.game_spec.headline_metrics)
