@@ -163,7 +163,13 @@ def report_section(results) -> str:
     players = found["players"]
     intro = (f"<p>Which printed number of the rules to change: every one is moved one step and played on the run's "
              f"seed, deals and players ({found['games']:,} games each, a small share of the run's; "
-             "<code>lvsim sensitivity</code> plays the full study, at several player counts).</p>")
+             "<code>lvsim sensitivity</code> plays the full study, at several player counts).")
+    left = found.get("swaps_left") or {}
+    if left:
+        swaps = "; ".join(f"{e(label)}: {n} swaps" for label, n in left.items())
+        intro += (f" Sticker swaps are not played here ({swaps}): see <code>lvsim sensitivity "
+                  "CONFIG</code>, which plays them.")
+    intro += "</p>"
     return section(ANCHOR, TITLE, intro + body(found["effects"], game, players))
 
 

@@ -208,14 +208,48 @@ def test_bad_input_is_one_line_naming_the_option(args, option):
     assert option in result.output and "Traceback" not in result.output
 
 
+def test_the_dry_run_pays_each_rule_set_its_fixed_part_and_its_games(monkeypatch):
+    """On a fake clock: a kernel call and the blocks' tallies cost 0.02 s, a game 0.1 ms, the jackknife's
+    summaries 0.1 s whatever the games; the plan is that cost paid by every rule set played."""
+    import sim.estimates as E
+    import sim.sensitivity.study as S
+    from tests.test_estimates import FakeClock
+
+    clock = FakeClock()
+
+    def play(config, n, blocks):
+        clock.spend(0.02 + n * 1e-4)
+        return ["tallies"] * blocks
+
+    def summarise(config, tallies):
+        assert len(tallies) == S.BLOCKS
+        clock.spend(0.1)
+
+    cost = S.rule_set_cost(lambda n: play(None, n, S.BLOCKS), lambda t: summarise(None, t), 10_000, clock=clock)
+    assert cost.fixed == pytest.approx(0.12) and cost.per_game == pytest.approx(1e-4)
+    monkeypatch.setattr(S, "block_tallies", play)
+    monkeypatch.setattr(S, "metric_values", summarise)
+    config = lasvegan(players=4)
+    plan = S.plan_study(config, 2000, players=[3, 4], knobs=["tokens[2]", "set_aside_face"], clock=clock)
+    # Token 3's two faces, one up and one down: 4 deviations a count; the set-aside face is inert at 4 players.
+    assert [(c["players"], c["rule_sets"], c["inert"]) for c in plan["counts"]] == [(3, 6, 0), (4, 5, 1)]
+    for c in plan["counts"]:
+        assert c["seconds"] == pytest.approx(c["rule_sets"] * (0.12 + 2000 * 1e-4))
+    total = sum(c["seconds"] for c in plan["counts"])
+    assert plan["seconds"] == pytest.approx(list(E.band(total)))
+    assert "(each rule set 0.12 s + 0.10 ms a game)" in S.plan_text(plan)
+
+
 def test_auto_costs_at_most_the_runs_games_again_and_zero_turns_it_off():
     from sim.sensitivity.study import run_games, run_sensitivity
 
     config = replace(lasvegan(players=4), games=20_000)
-    devs = one_step(config.game_spec, config.rules)
+    devs = one_step(config.game_spec, config.rules, swaps=False)
+    assert devs and not any(d.knob.startswith("rules.machines") for d in devs)  # the stickers: the full study's
     each = run_games(config, devs)
-    assert 50 <= each and each * (1 + sum(not d.inert for d in devs)) <= config.games
-    assert run_games(replace(config, games=2000), devs) == 0  # too few games a rule set: none
+    assert each == run_games(config) and 50 <= each
+    assert each * (1 + sum(not d.inert for d in devs)) <= config.games
+    assert run_games(replace(config, games=1000), devs) == 0  # too few games a rule set: none
     assert run_sensitivity(replace(config, sensitivity_games=0)) is None
     with pytest.raises(Exception, match="run.sensitivity_games"):
         replace(config, sensitivity_games="lots")
@@ -228,6 +262,8 @@ def test_a_run_reports_what_moves_the_verdict(tmp_path):
     results = sim.run(config, out=tmp_path / "run", progress=False)
     found = results.summary["sensitivity"]
     assert found["games"] == 40 and found["players"] == [3]
+    assert found["swaps_left"] == {"machine stickers": 12 * 13}
+    assert not any(r["knob"].startswith("rules.machines") for r in found["effects"])
     assert {r["metric"] for r in found["effects"]} == set(config.game_spec.headline_metrics)
     page = (tmp_path / "run" / "report.html").read_text()
     assert TITLE in page and page.count('class="sensitivity"') == 1

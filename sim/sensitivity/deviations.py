@@ -42,8 +42,11 @@ class Deviation:
     inert: bool = False
 
 
-def one_step(game, rules, knobs: Sequence[str] | None = None) -> list[Deviation]:
+def one_step(game, rules, knobs: Sequence[str] | None = None, *, swaps: bool = True) -> list[Deviation]:
     """Every one-step deviation of ``rules`` (the game's ``Rules``), in the order the knobs are declared.
+
+    ``swaps=False`` leaves out the sticker swaps (:func:`swap_knobs`: a list of kinds, each entry swapped for
+    every other kind, a dozen deviations an entry), as a run's report does.
 
     ``knobs`` keeps only the deviations at or under the given paths (``rules.tokens`` every face of
     every token, ``tokens[2]`` token 3's faces); ValueError names a path that names no knob or
@@ -54,7 +57,7 @@ def one_step(game, rules, knobs: Sequence[str] | None = None) -> list[Deviation]
     inert = set(rules.inert())
     out: list[Deviation] = []
     for knob in game.knobs.values():
-        if knob.name == TABLE_SIZE:
+        if knob.name == TABLE_SIZE or (not swaps and is_swap(knob.domain)):
             continue
         for path, before, after in _steps(knob, knob.domain, table[knob.name], (), rules):
             if wanted is not None and not any(_under((knob.name, path), w) for w in wanted):
@@ -70,6 +73,20 @@ def one_step(game, rules, knobs: Sequence[str] | None = None) -> list[Deviation]
             where = entry_name(knob.name, path)
             out.append(Deviation(where, game.knob_label(where), before, after, deviated, knob.name in inert))
     return out
+
+
+# A list of kinds is "swaps" when each entry has more other kinds than this: its deviations are many.
+SWAP_KINDS = 2
+
+
+def is_swap(domain: Domain) -> bool:
+    """A list of choices (Las Vegan's machine stickers), each entry with more than :data:`SWAP_KINDS` kinds."""
+    return isinstance(domain, ListOf) and isinstance(domain.item, Choice) and len(domain.item.options) > SWAP_KINDS + 1
+
+
+def swap_knobs(game) -> list[str]:
+    """The knobs whose one-step deviations are sticker swaps (:func:`is_swap`), by name."""
+    return [k.name for k in game.knobs.values() if is_swap(k.domain)]
 
 
 def _steps(knob: Knob, domain: Domain, value: Any, path: tuple[int, ...], rules) -> Iterator[tuple[tuple, Any, Any]]:

@@ -11,10 +11,10 @@ import json
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from sim.errors import ConfigError
-from sim.sensitivity.deviations import Deviation, one_step
+from sim.sensitivity.deviations import Deviation, one_step, swap_knobs
 from sim.sensitivity.playing import BLOCKS, block_tallies, effects, metric_values
 
 DEFAULT_GAMES = 10_000
@@ -85,27 +85,50 @@ def study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | None =
             "effects": rows}
 
 
+# The summaries of one rule set (every block together, each left out) are timed this many times, the quickest kept.
+SUMMARY_TIMINGS = 3
+
+
+def rule_set_cost(play: Callable[[int], Any], summarise: Callable[[Any], Any], cap: int, *, clock=None):
+    """The cost of one rule set of a study: ``fixed + games * per_game`` seconds (a ``sim.estimates.Cost``).
+
+    ``play(n)`` plays ``n`` games in blocks and returns their tallies; ``summarise(tallies)`` makes the
+    jackknife's summaries of them. The playing is calibrated as every estimate is (two sizes, grown until a
+    call takes long enough to time: its fixed part is a kernel call and the blocks' tallies); the summaries,
+    whose cost does not grow with the games, are timed on the largest call's tallies and added to the fixed
+    part, the quickest of :data:`SUMMARY_TIMINGS` kept.
+    """
+    from sim.estimates import Cost, calibrate, now
+
+    clock = clock or now
+    timed = calibrate(play, cap, start=BLOCKS, clock=clock)
+    seconds = []
+    for _ in range(SUMMARY_TIMINGS):
+        began = clock()
+        summarise(timed.result)
+        seconds.append(clock() - began)
+    return Cost(timed.cost.fixed + min(seconds), timed.cost.per_game)
+
+
 def plan_study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | None = None,
                seats: str | Sequence[str] | None = None, knobs: Sequence[str] | None = None,
                clock=None) -> dict[str, Any]:
-    """What :func:`study` would play and about how long it takes: each count's rule sets timed on this machine
-    (the base rules, played and summarised in blocks as the study does, at growing sizes), nothing written."""
-    from sim.estimates import band, calibrate, now
+    """What :func:`study` would play and about how long it takes: at each count, the rules as printed timed on
+    this machine (:func:`rule_set_cost`) and that cost paid by every rule set played, nothing written."""
+    from sim.estimates import band
 
     configs = tables(config, players, seats)
     deviations = deviations_of(configs, knobs)
     counts, total = [], 0.0
     for one, devs in zip(configs, deviations):
         rule_sets = 1 + sum(not d.inert for d in devs)
-
-        def work(n: int, one=one):
-            return metric_values(one, block_tallies(one, n, BLOCKS))
-
-        cost = calibrate(work, games, start=BLOCKS, clock=clock or now).cost
+        cost = rule_set_cost(lambda n, one=one: block_tallies(one, n, BLOCKS),
+                             lambda tallies, one=one: metric_values(one, tallies), games, clock=clock)
         seconds = cost(games * rule_sets, calls=rule_sets)
         total += seconds
         counts.append({"players": one.players, "deviations": len(devs), "inert": sum(d.inert for d in devs),
-                       "rule_sets": rule_sets, "games": games * rule_sets, "seconds": seconds})
+                       "rule_sets": rule_sets, "games": games * rule_sets, "seconds": seconds,
+                       "cost": cost.as_dict()})
     low, high = band(total)
     return {"game": config.game, "games": games, "seed": config.seed, "counts": counts,
             "seconds": [low, high]}
@@ -118,7 +141,8 @@ def plan_text(plan: dict[str, Any]) -> str:
     for c in plan["counts"]:
         inert = f" ({c['inert']} inert, not played)" if c["inert"] else ""
         lines.append(f"{c['players']} players  {c['deviations']} one-step deviations{inert}, {c['games']:,} games, "
-                     f"{seconds_text(c['seconds'])}")
+                     f"{seconds_text(c['seconds'])} (each rule set {c['cost']['fixed']:.2f} s + "
+                     f"{1e3 * c['cost']['per_game']:.2f} ms a game)")
     low, high = plan["seconds"]
     lines += ["", f"About {span_text(low, high)} in this process on this machine. Nothing was played or written."]
     return "\n".join(lines)
@@ -165,23 +189,31 @@ MIN_AUTO_GAMES = 50
 def run_games(config, deviations: Sequence[Deviation] | None = None) -> int:
     """Games per rule set of a run's "What moves the verdict": ``run.sensitivity_games``, or for ``"auto"``
     the run's games shared among the rule sets played (the rules as printed and every deviation but the
-    inert ones), so the section costs at most the run's own games again; 0 when that is fewer than
-    :data:`MIN_AUTO_GAMES` each, or when the key is 0."""
+    inert ones and the sticker swaps), so the section plays at most the run's own games again; 0 when that
+    is fewer than :data:`MIN_AUTO_GAMES` each, or when the key is 0."""
     if config.sensitivity_games != "auto":
         return config.sensitivity_games
     if deviations is None:
-        deviations = one_step(config.game_spec, config.rules)
+        deviations = one_step(config.game_spec, config.rules, swaps=False)
     each = config.games // (1 + sum(not d.inert for d in deviations))
     return each if each >= MIN_AUTO_GAMES else 0
 
 
 def run_sensitivity(config) -> dict[str, Any] | None:
-    """The summary's ``sensitivity`` of a run: the one-step effects at its player count and seats, on its seed;
-    None when it has none (:func:`run_games` is 0)."""
-    deviations = one_step(config.game_spec, config.rules)
+    """The summary's ``sensitivity`` of a run: the one-step effects at its player count and seats, on its seed,
+    but for the sticker swaps (left to ``lvsim sensitivity``: ``swaps_left``, how many per knob label); None
+    when it has none (:func:`run_games` is 0)."""
+    game = config.game_spec
+    deviations = one_step(game, config.rules, swaps=False)
     games = run_games(config, deviations)
     if games <= 0 or not deviations:
         return None
     rows = effects(config, games, deviations=deviations)
+    swaps = [d for d in one_step(game, config.rules, [f"rules.{k}" for k in swap_knobs(game)])] \
+        if swap_knobs(game) else []
+    left = {}
+    for d in swaps:
+        label = game.knob_label(d.knob.split("[")[0])
+        left[label] = left.get(label, 0) + 1
     return {"players": [config.players], "games": games, "seed": config.seed,
-            "played_games": played_games(games, [deviations]), "effects": rows}
+            "played_games": played_games(games, [deviations]), "swaps_left": left, "effects": rows}
