@@ -1,10 +1,11 @@
 """What moves the verdict: the one-step effects of ``sim.sensitivity`` as tornado figures and sentences.
 
 Each headline metric gets a tornado figure, the largest effects first,
-each drawn with its 95% interval; an effect whose interval holds 0 is
-inside the noise and drawn grey. Its sentence names the printed number
-that moves the metric most (a clear effect, its interval away from 0)
-and by how much, or says that no single printed number does. The same
+each drawn with its 95% interval; an effect that is not clear (its
+interval at 1 − 0.05/m holds 0, m the changes tried for the metric:
+Bonferroni) is inside the noise and drawn grey. Its sentence names the
+printed number that moves the metric most (a clear effect) and by how
+much, or says that no single printed number does. The same
 body is the "What moves the verdict" section of every run's report and
 the page ``lvsim sensitivity --out`` writes.
 """
@@ -27,9 +28,9 @@ SHOWN = 12
 
 
 def clear(effect: Mapping[str, Any]) -> bool:
-    """An effect outside the noise: its 95% interval does not hold 0."""
-    ci = effect.get("delta_ci")
-    return bool(ci) and None not in ci and (ci[0] > 0 or ci[1] < 0)
+    """An effect outside the noise: ``clear``, its interval away from 0 after a Bonferroni correction over the
+    one-step changes tried for its metric (``sim.sensitivity.playing.is_clear``), not merely its 95% one."""
+    return bool(effect.get("clear"))
 
 
 def ranked(effects: Sequence[Mapping[str, Any]], metric: str, players: int) -> list[Mapping[str, Any]]:
@@ -71,14 +72,16 @@ def sentence(effects: Sequence[Mapping[str, Any]], metric, players: int) -> str:
     rows = ranked(effects, metric.name, players)
     games = rows[0]["games"] if rows else 0
     moving = [r for r in rows if clear(r)]
+    tried = len(rows)
     if not moving:
         return (f"No single printed number moves the {metric.label} beyond the noise of {games:,} games: "
-                "every one-step change's 95% interval holds 0.")
+                f"none of the {tried} one-step changes is clear once corrected for trying {tried} (Bonferroni).")
     top = moving[0]
     low, high = top["delta_ci"]
     others = len(moving) - 1
     more = f"; {others} other one-step change{'s' if others != 1 else ''} move{'s' if others == 1 else ''} it " \
            "clearly too" if others else "; no other one-step change moves it clearly"
+    more += f" (clear: beyond the noise after a Bonferroni correction over the {tried} changes tried)"
     return (f"The {metric.label} moves most with {step_text(top)}: {amount(metric, top['delta'])}{unit(metric)} "
             f"(95% interval {amount(metric, low)} to {amount(metric, high)}){more}.")
 
@@ -123,7 +126,9 @@ def body(effects: Sequence[Mapping[str, Any]], game, players: Sequence[int]) -> 
         heading = f"<h3>{n} players</h3>" if len(players) > 1 else ""
         note = (f"<p>{deviations} one-step changes of the printed rules, each played on the same {games:,} deals "
                 "with the same players as the rules as printed; each bar is the change of the metric (95% "
-                "interval, a delete-a-block jackknife over 10 blocks of games); a grey bar is inside the noise.")
+                "interval, a delete-a-block jackknife over 10 blocks of games); a grey bar is inside the noise: not clear "
+                f"once corrected for the {deviations} changes tried (its interval at 1 − 0.05/{deviations} holds 0, "
+                "Bonferroni).")
         if inert:
             note += (f" Inert under these rules, so exactly zero and not played: {e(', '.join(inert))}.")
         parts.append(heading + note + "</p>")

@@ -135,6 +135,30 @@ def test_every_effect_is_the_difference_of_two_plain_runs_on_the_same_seed(game_
         assert r["delta"] == other[r["metric"]] - base[r["metric"]], r
 
 
+def test_an_effect_is_clear_only_beyond_a_bonferroni_correction_over_the_changes_tried():
+    from analysis.sensitivity import sentence
+    from analysis.stats import t95, t_quantile
+    from sim.sensitivity.playing import is_clear
+
+    se, blocks = 1.0, 10
+    just_95 = 1.01 * t95(blocks)  # its 95% interval misses 0 ...
+    assert is_clear(just_95, se, blocks, tried=1)
+    assert not is_clear(just_95, se, blocks, tried=30)  # ... but not its 1 - 0.05/30 one
+    beyond = 1.01 * t_quantile(1 - 0.05 / 60, blocks - 1)
+    assert is_clear(-beyond, se, blocks, tried=30) and not is_clear(None, se, blocks, 1)
+    # A study's rows: clear ones have 95% intervals away from 0 (the stricter interval is wider), and the
+    # sentence names a clear one or none.
+    config = lasvegan(players=4)
+    rows = effects(config, 400, knobs=["starting_cabbages", "tokens[2]", "set_aside_face"])
+    assert all(isinstance(r["clear"], bool) for r in rows)
+    assert all(r["delta_ci"][0] > 0 or r["delta_ci"][1] < 0 for r in rows if r["clear"])
+    assert not any(r["clear"] for r in rows if r["inert"])
+    for metric in config.game_spec.headline_metrics.values():
+        text = sentence(rows, metric, 4)
+        named = [r for r in rows if r["metric"] == metric.name and r["clear"]]
+        assert ("moves most with" in text) == bool(named), text
+
+
 SEEDS = 100
 LONG_GAMES = 40_000
 LONG_SEED = 999_999_937  # deals of their own: no short study's seed

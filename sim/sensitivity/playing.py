@@ -15,6 +15,11 @@ alike, those that are a mean over games (the elimination rate) and those
 that are not (the worst seat's advantage, a maximum over seats; the mean
 swing, a ratio). For a mean over games it is the batch-means interval.
 An inert knob's effect is exactly zero and is not played.
+
+With many deviations some 95% intervals miss 0 by chance, so an effect is
+called ``clear`` only if its interval at ``1 - 0.05 / m`` (Bonferroni over
+the ``m`` deviations tried for that metric; the same jackknife, Student t
+at that level) misses 0. ``delta_ci`` stays the plain 95% interval.
 """
 
 from __future__ import annotations
@@ -84,22 +89,46 @@ def metric_values(config, tallies: Sequence) -> dict[str, list]:
     return {m: [s.get(m) for s in summaries] for m in game.headline_metrics}
 
 
+def jackknife(base: Sequence, deviated: Sequence) -> tuple[float | None, float | None, int]:
+    """``(delta, se, blocks)``: deviated minus base over every game, and the delete-a-block jackknife's standard
+    error of it, from the values of :func:`metric_values`; None where undefined (too few games)."""
+    if base[0] is None or deviated[0] is None:
+        return None, None, 0
+    delta = deviated[0] - base[0]
+    loo = [d - b for b, d in zip(base[1:], deviated[1:]) if b is not None and d is not None]
+    k = len(base) - 1
+    if k < 2 or len(loo) < k:
+        return delta, None, k
+    mean = sum(loo) / k
+    return delta, math.sqrt((k - 1) / k * sum((x - mean) ** 2 for x in loo)), k
+
+
 def paired_effect(base: Sequence, deviated: Sequence) -> dict[str, Any]:
     """``delta`` (deviated minus base, every game) and its jackknife 95% ``delta_ci``, from the values of
     :func:`metric_values`; None where a metric is undefined (too few games)."""
     from analysis.stats import t95
 
-    if base[0] is None or deviated[0] is None:
-        return {"delta": None, "delta_ci": None}
-    delta = deviated[0] - base[0]
-    loo = [d - b for b, d in zip(base[1:], deviated[1:]) if b is not None and d is not None]
-    k = len(base) - 1
-    if k < 2 or len(loo) < k:
+    delta, se, k = jackknife(base, deviated)
+    if se is None:
         return {"delta": delta, "delta_ci": None}
-    mean = sum(loo) / k
-    variance = (k - 1) / k * sum((x - mean) ** 2 for x in loo)
-    half = t95(k) * math.sqrt(variance)
+    half = t95(k) * se
     return {"delta": delta, "delta_ci": [delta - half, delta + half]}
+
+
+def clear_level(tried: int) -> float:
+    """The confidence an effect's interval needs to be clear among ``tried`` deviations of one metric (Bonferroni):
+    ``1 - 0.05 / tried``, so that all of them together mistake noise for an effect in at most 5% of studies."""
+    return 1 - 0.05 / max(1, tried)
+
+
+def is_clear(delta: float | None, se: float | None, blocks: int, tried: int) -> bool:
+    """The effect's interval at :func:`clear_level` (the same jackknife, Student t at that level) holds no 0."""
+    from analysis.stats import t_quantile
+
+    if delta is None or se is None or blocks < 2:
+        return False
+    level = clear_level(tried)
+    return abs(delta) > t_quantile(0.5 + level / 2, blocks - 1) * se
 
 
 def effects(config, games: int, *, knobs: Sequence[str] | None = None, blocks: int = BLOCKS,
@@ -109,13 +138,14 @@ def effects(config, games: int, *, knobs: Sequence[str] | None = None, blocks: i
 
     One row per (deviation, headline metric): ``knob`` (its dotted path), ``label``, ``from`` and
     ``to`` (the printed values), ``metric``, ``players``, ``games``, ``base`` and ``value`` (the
-    metric under the base rules and the deviation), ``delta`` with its 95% ``delta_ci``, and
-    ``inert`` (not played: exactly zero). ``advance(n)`` is told of every ``n`` games played.
+    metric under the base rules and the deviation), ``delta`` with its 95% ``delta_ci``, ``inert`` (not
+    played: exactly zero) and ``clear`` (:func:`is_clear` among the deviations tried for that metric).
+    ``advance(n)`` is told of every ``n`` games played.
     """
     if deviations is None:
         deviations = one_step(config.game_spec, config.rules, knobs)
     base = metric_values(config, block_tallies(config, games, blocks, advance))
-    rows = []
+    rows, spreads = [], []
     for dev in deviations:
         if dev.inert:
             values = base
@@ -126,12 +156,17 @@ def effects(config, games: int, *, knobs: Sequence[str] | None = None, blocks: i
             if dev.inert:
                 effect = {"delta": 0 if base_values[0] is not None else None,
                           "delta_ci": [0, 0] if base_values[0] is not None else None}
+                spreads.append((None, None, 0))
             else:
                 effect = paired_effect(base_values, values[metric])
+                spreads.append(jackknife(base_values, values[metric]))
             rows.append({"knob": dev.knob, "label": dev.label, "from": plain_value(dev.before),
                          "to": plain_value(dev.after), "metric": metric, "players": config.players,
                          "games": games, "base": base_values[0], "value": values[metric][0], **effect,
                          "inert": dev.inert})
+    tried = {m: sum(r["metric"] == m and r["delta"] is not None for r in rows) for m in base}
+    for r, spread in zip(rows, spreads):
+        r["clear"] = is_clear(*spread, tried[r["metric"]])
     return rows
 
 

@@ -160,7 +160,7 @@ def effects_frame(result: dict[str, Any]):
                      "from": json.dumps(r["from"]), "to": json.dumps(r["to"]), "delta_lo": ci[0], "delta_hi": ci[1],
                      "seed": result["seed"]})
     columns = ["players", "knob", "label", "from", "to", "metric", "games", "base", "value", "delta", "delta_lo",
-               "delta_hi", "inert", "seed"]
+               "delta_hi", "clear", "inert", "seed"]
     return pd.DataFrame(rows, columns=columns).astype(
         {"base": float, "value": float, "delta": float, "delta_lo": float, "delta_hi": float})
 
