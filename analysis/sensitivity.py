@@ -135,7 +135,7 @@ def body(effects: Sequence[Mapping[str, Any]], game, players: Sequence[int]) -> 
         sentences = []
         for metric in game.headline_metrics.values():
             text = sentence(here, metric, n)
-            sentences.append(f'<li data-metric="{e(metric.name)}" data-players="{n}">{e(text)}</li>')
+            sentences.append(f'<li data-moved-metric="{e(metric.name)}" data-players="{n}">{e(text)}</li>')
         parts.append(f'<ul class="sensitivity">{"".join(sentences)}</ul>')
         for metric in game.headline_metrics.values():
             parts.append(figure(tornado(here, metric, n),
