@@ -124,6 +124,7 @@ PLANS = {
     "tune-small": ("tune", {"base.toml": BASE_PLANTED, "t.toml": TUNE_SMALL}, []),
     "tune-skill-gap": ("tune", {"base.toml": BASE_EXPERT.replace("games = 10000", "games = 400"),
                                 "t.toml": TUNE_SKILL}, ["--no-report"]),
+    "sensitivity-expert": ("sensitivity", {"base.toml": BASE_EXPERT}, []),
     "tune-slow": ("tune", {"base.toml": BASE_SLOW.replace("games = 120", "games = 40"), "t.toml": TUNE_SLOW}, []),
 }
 
@@ -153,6 +154,15 @@ elif kind == "sweep":
         out = [sum(r["seconds"] for r in rows) + report[0], sum(r["max_seconds"] for r in rows) + report[1]]
     else:
         run_sweep(sweep, "out", target_ci=ci, progress=False)
+elif kind == "sensitivity":
+    from sim.config import load_config
+    from sim.sensitivity.study import plan_study, study
+    config = load_config("base.toml")
+    size = dict(players=[3, 4], knobs=["rules.tokens", "rules.starting_cabbages"])
+    if part == "estimate":
+        out = plan_study(config, 1000, **size)["seconds"]
+    else:
+        study(config, 1000, progress=False, **size)
 else:
     from sim.tune import load_tune, plan_tune, tune
     spec = load_tune("t.toml")

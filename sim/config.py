@@ -42,11 +42,13 @@ DEFAULT_SEED = 1
 MAX_SKILL_GAP_GAMES = 100_000
 MAX_STRENGTH_GAMES = 10_000_000
 MAX_STRENGTH_SLOW_GAMES = 100_000
+MAX_SENSITIVITY_GAMES = 10_000_000
 # TOML integers are signed 64-bit: a larger seed or number of games could not be written back.
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 2**63 - 1
 
-RUN_KEYS = ("games", "seed", "threads", "skill_gap_games", "strength_games", "strength_slow_games")
+RUN_KEYS = ("games", "seed", "threads", "skill_gap_games", "strength_games", "strength_slow_games",
+            "sensitivity_games")
 # Earlier names of run keys, still read: the slow profile policy was Las Vegan's lookahead before it was
 # every game's.
 RUN_KEY_ALIASES = {"strength_lookahead_games": "strength_slow_games"}
@@ -78,6 +80,8 @@ class Config:
     skill_gap_games: int | str = "auto"
     strength_games: int | str = "auto"
     strength_slow_games: int | str = "auto"
+    # Games per rule set of the report's "What moves the verdict" (sim.sensitivity); "auto" sizes it from the run.
+    sensitivity_games: int | str = "auto"
     # The earlier name of strength_slow_games (RUN_KEY_ALIASES), still taken: a value given replaces it.
     strength_lookahead_games: InitVar[int | str | None] = None
 
@@ -103,7 +107,8 @@ class Config:
                 raise ConfigError("run.skill_gap_games", f"must be a number or 'auto', got {shown(self.skill_gap_games)}")
             _check_int("run.skill_gap_games", self.skill_gap_games, low=0, high=MAX_SKILL_GAP_GAMES)
         for key, high in (("strength_games", MAX_STRENGTH_GAMES),
-                          ("strength_slow_games", MAX_STRENGTH_SLOW_GAMES)):
+                          ("strength_slow_games", MAX_STRENGTH_SLOW_GAMES),
+                          ("sensitivity_games", MAX_SENSITIVITY_GAMES)):
             value = getattr(self, key)
             if value != "auto":
                 if isinstance(value, str):
@@ -190,6 +195,7 @@ class Config:
         run["skill_gap_games"] = self.skill_gap_games
         run["strength_games"] = self.strength_games
         run["strength_slow_games"] = self.strength_slow_games
+        run["sensitivity_games"] = self.sensitivity_games
         seats = self.seats if isinstance(self.seats, str) else list(self.seats)
         return {"game": self.game, "run": run, "rules": self.rules.to_dict(), "policies": {"seats": seats}}
 
@@ -244,6 +250,7 @@ def config_from_mapping(data: Mapping[str, Any], name: str = "custom") -> Config
             skill_gap_games=run.get("skill_gap_games", "auto"),
             strength_games=run.get("strength_games", "auto"),
             strength_slow_games=run.get("strength_slow_games", "auto"),
+            sensitivity_games=run.get("sensitivity_games", "auto"),
             rules=rules,
             seats=tables["policies"].get("seats"),
         )

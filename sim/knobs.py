@@ -291,6 +291,9 @@ class Knob:
     put back to its default when a sweep or tune changes the count.
     ``applies``: whether the knob can change a game under these rules (the
     set-aside card's face when no card is set aside cannot); None: always.
+    ``auto``: the value ``'auto'`` stands for under these rules (a knob of
+    domain :class:`OrAuto`), so that a one-step deviation starts from the
+    number the rulebook prints (``sim.sensitivity``); None: it has no steps.
     """
 
     name: str
@@ -300,6 +303,7 @@ class Knob:
     help: str = ""
     follows_players: bool = False
     applies: Callable[[Any], bool] | None = None
+    auto: Callable[[Any], Any] | None = None
 
     def values_text(self) -> str:
         """What ``lvsim games`` prints after the default: the values, then what the knob does."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 from typing import Sequence
 
+from analysis.sensitivity import report_section as sensitivity_section
 from analysis.fever import figures, tables
 from analysis.report_html import (
     ci_decimals, ci_pct, config_section, e, figure, first_player_card, first_player_verdict, footer, headline,
@@ -43,6 +44,7 @@ SECTIONS = (
     ("droughts", "Droughts"),
     ("skill", "Skill"),
     ("strength", "Does it hold for stronger players?"),
+    ("sensitivity", "What moves the verdict"),
     ("examples", "Example games"),
     ("config", "Config and reproduction"),
     ("method", "How the numbers are computed"),
@@ -76,6 +78,7 @@ def build_report(results: RunResults, seconds_per_turn: float | None = None) -> 
         _droughts_section(results),
         skill_section(results, tables.win_share_by_policy),
         strength_section(results),
+        sensitivity_section(results),
         _examples_section(results),
         config_section(results),
         _method_section(),

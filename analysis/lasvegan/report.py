@@ -18,6 +18,7 @@ from typing import Sequence
 
 import pandas as pd
 
+from analysis.sensitivity import report_section as sensitivity_section
 from analysis.lasvegan import figures, tables
 from analysis.report import write_report  # noqa: F401  (kept importable from here)
 from analysis.report_html import (  # noqa: F401  (first_player_verdict: kept importable from here)
@@ -60,6 +61,7 @@ def build_report(results: RunResults) -> str:
         _drivers_section(results),
         skill_section(results, tables.win_share_by_policy),
         strength_section(results),
+        sensitivity_section(results),
         _rule_holes_section(results),
         _examples_section(results),
         config_section(results),
@@ -79,6 +81,7 @@ SECTIONS = (
     ("drivers", "What drives the swings"),
     ("skill", "Skill"),
     ("strength", "Does it hold for stronger players?"),
+    ("sensitivity", "What moves the verdict"),
     ("rule-holes", "Rule holes"),
     ("examples", "Example games"),
     ("config", "Config and reproduction"),

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
+from analysis.sensitivity import report_section as sensitivity_section
 from analysis.report_html import (
     ci_decimals, ci_pct, config_section, e, figure, first_player_card, first_player_verdict, footer, headline,
     examples_section, is_missing, method_section, metric, num, page, pct, seat_cells, section, setup_facts,
@@ -33,6 +34,7 @@ SECTIONS = (
     ("ties-white", "Ties and white dice"),
     ("skill", "Skill"),
     ("strength", "Does it hold for stronger players?"),
+    ("sensitivity", "What moves the verdict"),
     ("examples", "Example games"),
     ("config", "Config and reproduction"),
     ("method", "How the numbers are computed"),
@@ -48,6 +50,7 @@ def build_report(results: RunResults) -> str:
         _ties_section(results),
         skill_section(results, tables.win_share_by_policy),
         strength_section(results),
+        sensitivity_section(results),
         _examples_section(results),
         config_section(results),
         _method_section(),

@@ -7,7 +7,7 @@ exits with code 2; an unexpected one prints one line saying it is a bug
 and where its traceback was written. Never a raw traceback.
 
 The commands live in modules by what they do (``runs``, ``duels``,
-``listing``, ``studies``, ``serving``), each registered on the group of ``group``;
+``listing``, ``studies``, ``sensitivity``, ``serving``), each registered on the group of ``group``;
 ``common`` holds what they share.
 """
 
@@ -20,11 +20,13 @@ from sim.cli.duels import duel
 from sim.cli.group import main
 from sim.cli.listing import games, report
 from sim.cli.runs import bench, replay, run
+from sim.cli.sensitivity import sensitivity
 from sim.cli.serving import serve
 from sim.cli.studies import sweep, tune
 
 # Importing a command's module registers it on ``main``.
-__all__ = ["EXIT_BAD_INPUT", "bench", "duel", "entry", "games", "main", "replay", "report", "run", "serve", "sweep", "tune"]
+__all__ = ["EXIT_BAD_INPUT", "bench", "duel", "entry", "games", "main", "replay", "report", "run", "sensitivity", "serve",
+           "sweep", "tune"]
 
 
 def entry() -> None:

@@ -45,7 +45,7 @@ KNOBS = knob_table(
          "end on elimination"),
     Knob("set_aside", "auto", OrAuto(Int(0, E.N_CARDS - E.MIN_PLAYERS), f"{E.N_CARDS} mod players"),
          "cards set aside", "cards set aside unseen each round; at most 40 minus the players, and the rest must "
-         "divide evenly among the players", follows_players=True),
+         "divide evenly among the players", follows_players=True, auto=lambda rules: rules.n_set_aside),
     Knob("set_aside_face", "hidden", Choice({"hidden": "", "revealed": ""}), "set-aside cards' face",
          applies=lambda rules: rules.n_set_aside > 0),
     Knob("machines", DEFAULT_MACHINES,

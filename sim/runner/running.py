@@ -122,7 +122,8 @@ def run(
     if out_dir is None:
         played = GamesPlayed(config, keep_records=keep_records)
         _play(played, cluster, progress)
-        return Results(config, run_summary(config, played), None, played.records(), played.tally.report)
+        summary = with_sensitivity(config, run_summary(config, played))
+        return Results(config, summary, None, played.records(), played.tally.report)
 
     warn_about_partial_runs(out_dir)
     started = time.perf_counter()
@@ -131,7 +132,7 @@ def run(
         (staging / CONFIG_FILE).write_text(config.to_toml(), encoding="utf-8")
         with GamesPlayed(config, staging / RECORDS_FILE, keep_records=keep_records) as played:
             _play(played, cluster, progress)
-        summary = run_summary(config, played)
+        summary = with_sensitivity(config, run_summary(config, played))
         write_json(staging / SUMMARY_FILE, summary)
         config.game_spec.report_tally_io.write(staging / TALLY_FILE, played.tally.report)
         meta = run_meta(config, played, out_dir, started_at, time.perf_counter() - started)
@@ -156,6 +157,16 @@ def run_summary(config: Config, played: "GamesPlayed") -> dict[str, Any]:
     return summary
 
 
+def with_sensitivity(config: Config, summary: dict[str, Any]) -> dict[str, Any]:
+    """The summary with the report's "What moves the verdict" (``sim.sensitivity``), unless switched off."""
+    from sim.sensitivity.study import run_sensitivity
+
+    found = run_sensitivity(config)
+    if found is not None:
+        summary["sensitivity"] = found
+    return summary
+
+
 def strength_profile(config: Config, games: int, slow_games: int) -> dict[str, Any]:
     """The run's rules and deals played with every seat one strength of player.
 
@@ -173,7 +184,8 @@ def strength_profile(config: Config, games: int, slow_games: int) -> dict[str, A
         plan.append((game.strength_slow_policy, slow_games))
     profiles = []
     for policy, n in plan:
-        one = replace(config, seats=policy, games=n, skill_gap_games=0, strength_games=0, strength_slow_games=0)
+        one = replace(config, seats=policy, games=n, skill_gap_games=0, strength_games=0, strength_slow_games=0,
+                      sensitivity_games=0)
         summary = run(one, out=None, keep_records=False, progress=False, report=False).summary
         profiles.append({"policy": policy, "games": n, "metrics": profile_entry(summary, game.strength_metrics)})
     strength = {"profiles": profiles}

@@ -123,7 +123,7 @@ class Tune:
             data["policies"]["seats"] = policy
         run = data["run"]
         if games is not None:
-            run.update(games=games, skill_gap_games=0, strength_games=0, strength_slow_games=0)
+            run.update(games=games, skill_gap_games=0, strength_games=0, strength_slow_games=0, sensitivity_games=0)
         if seed is not None:
             run["seed"] = seed
         return config_from_mapping(data, name=name or self.base.name)

@@ -7,6 +7,7 @@ stored rows, the config and the method.
 
 from __future__ import annotations
 
+from analysis.sensitivity import report_section as sensitivity_section
 from analysis.report_html import (
     ci_pct, config_section, e, examples_section, first_player_card, first_player_verdict, footer, headline,
     method_section, metric, num, page, pct, seat_cells, section, setup_facts, skill_section, strength_section,
@@ -21,6 +22,7 @@ SECTIONS = (
     ("games", "Points and ties"),
     ("skill", "Skill"),
     ("strength", "Does it hold for stronger players?"),
+    ("sensitivity", "What moves the verdict"),
     ("examples", "Example games"),
     ("config", "Config and reproduction"),
     ("method", "How the numbers are computed"),
@@ -29,7 +31,8 @@ SECTIONS = (
 
 def build_report(results) -> str:
     body = [_headline(results), _seats(results), _games(results), skill_section(results, win_share_by_policy),
-            strength_section(results), _examples(results), config_section(results), _method()]
+            strength_section(results),
+        sensitivity_section(results), _examples(results), config_section(results), _method()]
     return page(f"High Card balance report: {results.config.name}", subtitle(results), SECTIONS, body,
                 footer(results))
 

@@ -1,0 +1,219 @@
+"""A whole sensitivity study: one config's rules at each player count asked for, its plan, JSON and files.
+
+:func:`study` is what ``lvsim sensitivity`` does; :func:`plan_study` what
+its ``--dry-run`` says (the calibrated cost model of ``sim.estimates``);
+:func:`write_study` writes ``sensitivity.parquet`` and ``sensitivity.html``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from sim.errors import ConfigError
+from sim.sensitivity.deviations import Deviation, one_step, swap_knobs
+from sim.sensitivity.playing import BLOCKS, block_tallies, effects, metric_values
+
+DEFAULT_GAMES = 10_000
+PARQUET_FILE = "sensitivity.parquet"
+HTML_FILE = "sensitivity.html"
+
+
+def tables(config, players: Sequence[int] | None = None, seats: str | Sequence[str] | None = None) -> list:
+    """The config at each player count (its own when None), with ``seats`` (one policy or one per seat) put in.
+
+    A count the game does not allow, or a rule that does not hold there, names ``--players``; seats that do not
+    fit a count name ``--seats``.
+    """
+    game = config.game_spec
+    out = []
+    for n in players or [config.players]:
+        try:
+            rules = game.Rules.from_mapping(game.rules_at_players(config.rules.to_dict(), n))
+        except ConfigError as err:
+            raise ConfigError("--players", f"{n} players: {err.field}: {err.problem}") from None
+        one = replace(config, rules=rules)
+        if seats is not None:
+            seated = seats if isinstance(seats, str) else tuple(seats)
+            game.parse_seats(seated, n, field="--seats")
+            one = replace(one, seats=seated)
+        elif not isinstance(one.seats, str) and len(one.seats) != n:
+            raise ConfigError("--players", f"the config lists one policy per seat for {config.players} players; "
+                                           "give --seats one policy for every seat")
+        out.append(one)
+    return out
+
+
+def deviations_of(configs: Sequence, knobs: Sequence[str] | None) -> list[list[Deviation]]:
+    """Each config's one-step deviations; a knob path that names none names ``--knobs``."""
+    out = []
+    for config in configs:
+        try:
+            out.append(one_step(config.game_spec, config.rules, knobs))
+        except ValueError as err:
+            raise ConfigError("--knobs", str(err)) from None
+    return out
+
+
+def played_games(games: int, deviations: Sequence[Sequence[Deviation]]) -> int:
+    """Games a study plays: at each count the base rules' and every deviation's but the inert ones'."""
+    return sum(games * (1 + sum(not d.inert for d in devs)) for devs in deviations)
+
+
+def study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | None = None,
+          seats: str | Sequence[str] | None = None, knobs: Sequence[str] | None = None,
+          progress: bool | None = None) -> dict[str, Any]:
+    """The one-step sensitivity of ``config``'s rules at each of ``players`` (its own count when None), as
+    ``lvsim sensitivity --json`` prints it: ``{"game", "players", "seats", "games", "seed", "effects"}``."""
+    from tqdm import tqdm
+
+    configs = tables(config, players, seats)
+    deviations = deviations_of(configs, knobs)
+    if progress is None:
+        progress = sys.stderr.isatty()
+    bar = tqdm(total=played_games(games, deviations), unit="game", unit_scale=True, disable=not progress,
+               file=sys.stderr, leave=False)
+    rows: list[dict[str, Any]] = []
+    with bar:
+        for one, devs in zip(configs, deviations):
+            rows += effects(one, games, deviations=devs, advance=bar.update)
+    return {"game": config.game, "players": [c.players for c in configs],
+            "seats": [list(c.seat_policies) for c in configs], "games": games, "seed": config.seed,
+            "effects": rows}
+
+
+# The summaries of one rule set (every block together, each left out) are timed this many times, the quickest kept.
+SUMMARY_TIMINGS = 3
+
+
+def rule_set_cost(play: Callable[[int], Any], summarise: Callable[[Any], Any], cap: int, *, clock=None):
+    """The cost of one rule set of a study: ``fixed + games * per_game`` seconds (a ``sim.estimates.Cost``).
+
+    ``play(n)`` plays ``n`` games in blocks and returns their tallies; ``summarise(tallies)`` makes the
+    jackknife's summaries of them. The playing is calibrated as every estimate is (two sizes, grown until a
+    call takes long enough to time: its fixed part is a kernel call and the blocks' tallies); the summaries,
+    whose cost does not grow with the games, are timed on the largest call's tallies and added to the fixed
+    part, the quickest of :data:`SUMMARY_TIMINGS` kept.
+    """
+    from sim.estimates import Cost, calibrate, now
+
+    clock = clock or now
+    timed = calibrate(play, cap, start=BLOCKS, clock=clock)
+    seconds = []
+    for _ in range(SUMMARY_TIMINGS):
+        began = clock()
+        summarise(timed.result)
+        seconds.append(clock() - began)
+    return Cost(timed.cost.fixed + min(seconds), timed.cost.per_game)
+
+
+def plan_study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | None = None,
+               seats: str | Sequence[str] | None = None, knobs: Sequence[str] | None = None,
+               clock=None) -> dict[str, Any]:
+    """What :func:`study` would play and about how long it takes: at each count, the rules as printed timed on
+    this machine (:func:`rule_set_cost`) and that cost paid by every rule set played, nothing written."""
+    from sim.estimates import band
+
+    configs = tables(config, players, seats)
+    deviations = deviations_of(configs, knobs)
+    counts, total = [], 0.0
+    for one, devs in zip(configs, deviations):
+        rule_sets = 1 + sum(not d.inert for d in devs)
+        cost = rule_set_cost(lambda n, one=one: block_tallies(one, n, BLOCKS),
+                             lambda tallies, one=one: metric_values(one, tallies), games, clock=clock)
+        seconds = cost(games * rule_sets, calls=rule_sets)
+        total += seconds
+        counts.append({"players": one.players, "deviations": len(devs), "inert": sum(d.inert for d in devs),
+                       "rule_sets": rule_sets, "games": games * rule_sets, "seconds": seconds,
+                       "cost": cost.as_dict()})
+    low, high = band(total)
+    return {"game": config.game, "games": games, "seed": config.seed, "counts": counts,
+            "seconds": [low, high]}
+
+
+def plan_text(plan: dict[str, Any]) -> str:
+    from sim.estimates import seconds_text, span_text
+
+    lines = [f"Sensitivity of {plan['game']}: {plan['games']:,} games per rule set, seed {plan['seed']}"]
+    for c in plan["counts"]:
+        inert = f" ({c['inert']} inert, not played)" if c["inert"] else ""
+        lines.append(f"{c['players']} players  {c['deviations']} one-step deviations{inert}, {c['games']:,} games, "
+                     f"{seconds_text(c['seconds'])} (each rule set {c['cost']['fixed']:.2f} s + "
+                     f"{1e3 * c['cost']['per_game']:.2f} ms a game)")
+    low, high = plan["seconds"]
+    lines += ["", f"About {span_text(low, high)} in this process on this machine. Nothing was played or written."]
+    return "\n".join(lines)
+
+
+def effects_frame(result: dict[str, Any]):
+    """The effects as a table, one row per (player count, deviation, metric); printed values as JSON text
+    (they are numbers, words or flags)."""
+    import pandas as pd
+
+    rows = []
+    for r in result["effects"]:
+        ci = r["delta_ci"] or [None, None]
+        rows.append({**{k: v for k, v in r.items() if k not in ("from", "to", "delta_ci")},
+                     "from": json.dumps(r["from"]), "to": json.dumps(r["to"]), "delta_lo": ci[0], "delta_hi": ci[1],
+                     "seed": result["seed"]})
+    columns = ["players", "knob", "label", "from", "to", "metric", "games", "base", "value", "delta", "delta_lo",
+               "delta_hi", "clear", "inert", "seed"]
+    return pd.DataFrame(rows, columns=columns).astype(
+        {"base": float, "value": float, "delta": float, "delta_lo": float, "delta_hi": float})
+
+
+def write_study(result: dict[str, Any], config, out_dir: str | Path) -> Path:
+    """``sensitivity.parquet`` and ``sensitivity.html`` in ``out_dir`` (new or empty), each written whole."""
+    from analysis.sensitivity import study_page
+    from sim.atomic import write_parquet_atomically, write_text_atomically
+    from sim.runner import check_out_dir, out_path
+
+    out = out_path(out_dir)
+    check_out_dir(out)
+    out.mkdir(parents=True, exist_ok=True)
+    write_parquet_atomically(out / PARQUET_FILE, effects_frame(result))
+    write_text_atomically(out / HTML_FILE, study_page(result, config))
+    return out
+
+
+# --- the run report's section ------------------------------------------------------------------
+
+# "auto" gives each rule set the run's games shared among them, but never fewer than this: a jackknife over
+# 10 blocks wants a few games a block.
+MIN_AUTO_GAMES = 50
+
+
+def run_games(config, deviations: Sequence[Deviation] | None = None) -> int:
+    """Games per rule set of a run's "What moves the verdict": ``run.sensitivity_games``, or for ``"auto"``
+    the run's games shared among the rule sets played (the rules as printed and every deviation but the
+    inert ones and the sticker swaps), so the section plays at most the run's own games again; 0 when that
+    is fewer than :data:`MIN_AUTO_GAMES` each, or when the key is 0."""
+    if config.sensitivity_games != "auto":
+        return config.sensitivity_games
+    if deviations is None:
+        deviations = one_step(config.game_spec, config.rules, swaps=False)
+    each = config.games // (1 + sum(not d.inert for d in deviations))
+    return each if each >= MIN_AUTO_GAMES else 0
+
+
+def run_sensitivity(config) -> dict[str, Any] | None:
+    """The summary's ``sensitivity`` of a run: the one-step effects at its player count and seats, on its seed,
+    but for the sticker swaps (left to ``lvsim sensitivity``: ``swaps_left``, how many per knob label); None
+    when it has none (:func:`run_games` is 0)."""
+    game = config.game_spec
+    deviations = one_step(game, config.rules, swaps=False)
+    games = run_games(config, deviations)
+    if games <= 0 or not deviations:
+        return None
+    rows = effects(config, games, deviations=deviations)
+    swaps = [d for d in one_step(game, config.rules, [f"rules.{k}" for k in swap_knobs(game)])] \
+        if swap_knobs(game) else []
+    left = {}
+    for d in swaps:
+        label = game.knob_label(d.knob.split("[")[0])
+        left[label] = left.get(label, 0) + 1
+    return {"players": [config.players], "games": games, "seed": config.seed,
+            "played_games": played_games(games, [deviations]), "swaps_left": left, "effects": rows}

@@ -1,0 +1,294 @@
+"""One-step deviations and their paired effects (sim.sensitivity): known answers first.
+
+An inert knob's effect is exactly zero, and it is zero because playing it
+changes nothing; one more starting cabbage lowers Las Vegan's
+elimination rate; every effect is the difference of two plain runs on
+the same seed (``sim.run`` twice); the interval holds the true effect in
+95% of seeds, measured by simulation.
+"""
+
+import math
+from dataclasses import replace
+
+import pytest
+
+import sim
+import sim.sensitivity.playing as effects_module
+from sim.config import Config
+from sim.games import get_game
+from sim.overrides import rule_entry
+from sim.sensitivity import effects, one_step
+
+QUIET = dict(skill_gap_games=0, strength_games=0, strength_slow_games=0)
+
+
+def lasvegan(players=4, seats="greedy", **rules):
+    game = get_game("lasvegan")
+    return Config(game="lasvegan", rules=game.Rules(players=players, **rules), seats=seats, **QUIET)
+
+
+def steps_of(deviations, knob):
+    return [(d.before, d.after) for d in deviations if d.knob == knob]
+
+
+# --- the deviations, read off the declarations ------------------------------------------------
+
+
+def test_an_integer_moves_one_up_and_one_down_within_its_domain():
+    game = get_game("lasvegan")
+    devs = one_step(game, game.Rules())
+    assert steps_of(devs, "rules.starting_cabbages") == [(15, 14), (15, 16)]
+    assert steps_of(devs, "rules.tokens[2][1]") == [(-3, -4), (-3, -2)]
+    assert steps_of(devs, "rules.golden_token[1]") == [(4, 3), (4, 5)]
+    # At the bottom of its range only one step is left; 16 x 4 > 63 cabbages is refused as a whole.
+    low = one_step(game, game.Rules(starting_cabbages=1, total_cabbages=63))
+    assert steps_of(low, "rules.starting_cabbages") == [(1, 2)]
+    high = one_step(game, game.Rules(starting_cabbages=15, total_cabbages=60))
+    assert steps_of(high, "rules.starting_cabbages") == [(15, 14)]
+
+
+def test_a_choice_takes_each_other_option_and_a_sticker_each_other_kind():
+    game = get_game("lasvegan")
+    devs = one_step(game, game.Rules())
+    assert steps_of(devs, "rules.reserve") == [("finite", "unlimited")]
+    assert steps_of(devs, "rules.end_on_elimination") == [(True, False)]
+    first = steps_of(devs, "rules.machines[0]")
+    assert len(first) == 13 and all(before == "suit:green" for before, _ in first)
+    assert {after for _, after in first} == {"suit:blue", "suit:red", "suit:purple"} | {f"value:{v}" for v in range(10)}
+
+
+def test_auto_starts_from_the_number_it_stands_for():
+    game = get_game("vegas-dice")
+    devs = one_step(game, game.Rules(players=4))  # the rulebook's 2 white dice at 4 players
+    assert steps_of(devs, "rules.white_dice") == [(2, 1), (2, 3)]
+    at_three = one_step(game, game.Rules(players=3))
+    assert steps_of(at_three, "rules.white_dice_extra_at_3") == [(True, False)]
+
+
+def test_the_table_size_is_no_step_and_every_path_is_one_a_sweep_accepts():
+    for game_id in ("lasvegan", "vegas-dice", "fever"):
+        game = get_game(game_id)
+        devs = one_step(game, game.Rules())
+        assert devs and all(d.knob != "rules.players" for d in devs)
+        for d in devs:
+            name, path = rule_entry(d.knob)
+            assert name in game.knobs
+            assert d.rules != game.Rules()
+
+
+def test_a_subset_of_knobs_and_a_path_that_names_none():
+    game = get_game("lasvegan")
+    devs = one_step(game, game.Rules(), ["rules.tokens[2]", "golden_token"])
+    assert {d.knob for d in devs} == {"rules.tokens[2][0]", "rules.tokens[2][1]", "rules.golden_token[0]",
+                                      "rules.golden_token[1]"}
+    for bad in ("rules.cabbages", "tokens[9]", "players", "tokens[", "golden_token[0][1]"):
+        with pytest.raises(ValueError):
+            one_step(game, game.Rules(), [bad])
+
+
+# --- the effects ----------------------------------------------------------------------------
+
+
+def test_an_inert_knob_is_exactly_zero_without_playing_and_playing_it_changes_nothing(monkeypatch):
+    config = lasvegan(players=4)  # 40 cards divide among 4: nothing is set aside, so its face cannot matter
+    game = config.game_spec
+    devs = one_step(game, config.rules, ["set_aside_face"])
+    assert [d.inert for d in devs] == [True]
+    played = []
+    real = effects_module.block_tallies
+    monkeypatch.setattr(effects_module, "block_tallies", lambda c, *a, **k: played.append(c.rules) or real(c, *a, **k))
+    rows = effects(config, 200, deviations=devs)
+    assert played == [config.rules]  # the base alone
+    assert {r["metric"] for r in rows} == set(game.headline_metrics)
+    assert all(r["delta"] == 0 and r["delta_ci"] == [0, 0] and r["value"] == r["base"] for r in rows)
+    base = sim.run(replace(config, games=200), out=None).summary
+    revealed = sim.run(replace(config, games=200, rules=devs[0].rules), out=None).summary
+    assert all(base[m] == revealed[m] for m in game.headline_metrics)
+
+
+def test_one_more_starting_cabbage_lowers_las_vegans_elimination():
+    config = lasvegan(players=4)
+    rows = effects(config, 2000, knobs=["starting_cabbages"])
+    more = [r for r in rows if r["to"] == 16 and r["metric"] == "elimination_rate"][0]
+    fewer = [r for r in rows if r["to"] == 14 and r["metric"] == "elimination_rate"][0]
+    assert more["delta_ci"][1] < 0 < fewer["delta_ci"][0]
+
+
+@pytest.mark.parametrize("game_id,seats,knobs", [
+    ("lasvegan", "greedy", ["starting_cabbages", "tokens[2][1]", "machines[4]", "reserve"]),
+    ("vegas-dice", "greedy", ["white_dice", "tie_break"]),
+    ("fever", None, ["target", "double_up"]),
+])
+def test_every_effect_is_the_difference_of_two_plain_runs_on_the_same_seed(game_id, seats, knobs):
+    game = get_game(game_id)
+    config = Config(game=game_id, rules=game.Rules(players=3), seats=seats, games=300, seed=7, **QUIET)
+    rows = effects(config, 300, knobs=knobs)
+    assert rows
+    base = sim.run(config, out=None).summary
+    by_knob = {}
+    for d in one_step(game, config.rules, knobs):
+        by_knob[(d.knob, str(d.after))] = sim.run(replace(config, rules=d.rules), out=None).summary
+    for r in rows:
+        other = by_knob[(r["knob"], str(r["to"]))]
+        assert r["base"] == base[r["metric"]]
+        assert r["value"] == other[r["metric"]]
+        assert r["delta"] == other[r["metric"]] - base[r["metric"]], r
+
+
+def test_an_effect_is_clear_only_beyond_a_bonferroni_correction_over_the_changes_tried():
+    from analysis.sensitivity import sentence
+    from analysis.stats import t95, t_quantile
+    from sim.sensitivity.playing import is_clear
+
+    se, blocks = 1.0, 10
+    just_95 = 1.01 * t95(blocks)  # its 95% interval misses 0 ...
+    assert is_clear(just_95, se, blocks, tried=1)
+    assert not is_clear(just_95, se, blocks, tried=30)  # ... but not its 1 - 0.05/30 one
+    beyond = 1.01 * t_quantile(1 - 0.05 / 60, blocks - 1)
+    assert is_clear(-beyond, se, blocks, tried=30) and not is_clear(None, se, blocks, 1)
+    # A study's rows: clear ones have 95% intervals away from 0 (the stricter interval is wider), and the
+    # sentence names a clear one or none.
+    config = lasvegan(players=4)
+    rows = effects(config, 400, knobs=["starting_cabbages", "tokens[2]", "set_aside_face"])
+    assert all(isinstance(r["clear"], bool) for r in rows)
+    assert all(r["delta_ci"][0] > 0 or r["delta_ci"][1] < 0 for r in rows if r["clear"])
+    assert not any(r["clear"] for r in rows if r["inert"])
+    for metric in config.game_spec.headline_metrics.values():
+        text = sentence(rows, metric, 4)
+        named = [r for r in rows if r["metric"] == metric.name and r["clear"]]
+        assert ("moves most with" in text) == bool(named), text
+
+
+SEEDS = 100
+LONG_GAMES = 40_000
+LONG_SEED = 999_999_937  # deals of their own: no short study's seed
+
+
+@pytest.mark.slow
+def test_the_interval_holds_the_true_effect_in_95_percent_of_seeds():
+    """Coverage by simulation: a long pair of runs gives the true effect of one more starting cabbage; then
+    a study per seed on a few hundred games gives an interval, and the share of seeds whose interval holds
+    the truth must be at least 95% less three standard errors (binomial over the seeds)."""
+    config = lasvegan(players=4, seats="random")
+    more = [d for d in one_step(config.game_spec, config.rules, ["starting_cabbages"]) if d.after == 16]
+    metrics = ("elimination_rate", "first_player_advantage", "mean_abs_swing", "mean_rounds")
+    long = replace(config, seed=LONG_SEED, games=LONG_GAMES)
+    a = sim.run(long, out=None).summary
+    b = sim.run(replace(long, rules=more[0].rules), out=None).summary
+    truth = {m: b[m] - a[m] for m in metrics}
+    held = {m: 0 for m in metrics}
+    for seed in range(1, SEEDS + 1):
+        for r in effects(replace(config, seed=seed), 400, deviations=more):
+            if r["metric"] in held:
+                low, high = r["delta_ci"]
+                held[r["metric"]] += low <= truth[r["metric"]] <= high
+    floor = 0.95 - 3 * math.sqrt(0.95 * 0.05 / SEEDS)
+    for m in metrics:
+        assert held[m] / SEEDS >= floor, f"{m}: {held[m]} of {SEEDS} intervals hold the true {truth[m]:+.4f}"
+
+
+# --- the command and the report -------------------------------------------------------------
+
+
+def test_the_command_prints_one_json_object_and_writes_its_files(tmp_path):
+    import json
+
+    import pandas as pd
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    out = tmp_path / "study"
+    result = CliRunner().invoke(main, ["sensitivity", "configs/default.toml", "--games", "60", "--players", "3,4",
+                                       "--seats", "greedy", "--knobs", "rules.tokens[2][1],set_aside_face",
+                                       "--out", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    study = json.loads(result.stdout)
+    assert set(study) == {"game", "players", "seats", "games", "seed", "effects"}
+    assert study["players"] == [3, 4] and study["games"] == 60
+    keys = {"knob", "from", "to", "metric", "base", "value", "delta", "delta_ci"}
+    assert all(keys <= set(r) for r in study["effects"])
+    faces = {(r["players"], r["from"], r["to"]) for r in study["effects"] if r["knob"] == "rules.tokens[2][1]"}
+    assert faces == {(n, -3, t) for n in (3, 4) for t in (-4, -2)}
+    # Something is set aside at 3 players (40 mod 3), so its face matters there and not at 4.
+    inert = {r["players"]: r["inert"] for r in study["effects"] if r["knob"] == "rules.set_aside_face"}
+    assert inert == {3: False, 4: True}
+    table = pd.read_parquet(out / "sensitivity.parquet")
+    assert len(table) == len(study["effects"])
+    assert "What moves the verdict" in (out / "sensitivity.html").read_text()
+
+
+@pytest.mark.parametrize("args,option", [
+    (["--players", "3,x"], "--players"), (["--players", "9"], "--players"), (["--seats", "nobody"], "--seats"),
+    (["--knobs", "rules.cabbages"], "--knobs"), (["--knobs", "players"], "--knobs"), (["--games", "0"], "--games"),
+])
+def test_bad_input_is_one_line_naming_the_option(args, option):
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    result = CliRunner().invoke(main, ["sensitivity", "configs/default.toml", *args])
+    assert result.exit_code == 2
+    assert option in result.output and "Traceback" not in result.output
+
+
+def test_the_dry_run_pays_each_rule_set_its_fixed_part_and_its_games(monkeypatch):
+    """On a fake clock: a kernel call and the blocks' tallies cost 0.02 s, a game 0.1 ms, the jackknife's
+    summaries 0.1 s whatever the games; the plan is that cost paid by every rule set played."""
+    import sim.estimates as E
+    import sim.sensitivity.study as S
+    from tests.test_estimates import FakeClock
+
+    clock = FakeClock()
+
+    def play(config, n, blocks):
+        clock.spend(0.02 + n * 1e-4)
+        return ["tallies"] * blocks
+
+    def summarise(config, tallies):
+        assert len(tallies) == S.BLOCKS
+        clock.spend(0.1)
+
+    cost = S.rule_set_cost(lambda n: play(None, n, S.BLOCKS), lambda t: summarise(None, t), 10_000, clock=clock)
+    assert cost.fixed == pytest.approx(0.12) and cost.per_game == pytest.approx(1e-4)
+    monkeypatch.setattr(S, "block_tallies", play)
+    monkeypatch.setattr(S, "metric_values", summarise)
+    config = lasvegan(players=4)
+    plan = S.plan_study(config, 2000, players=[3, 4], knobs=["tokens[2]", "set_aside_face"], clock=clock)
+    # Token 3's two faces, one up and one down: 4 deviations a count; the set-aside face is inert at 4 players.
+    assert [(c["players"], c["rule_sets"], c["inert"]) for c in plan["counts"]] == [(3, 6, 0), (4, 5, 1)]
+    for c in plan["counts"]:
+        assert c["seconds"] == pytest.approx(c["rule_sets"] * (0.12 + 2000 * 1e-4))
+    total = sum(c["seconds"] for c in plan["counts"])
+    assert plan["seconds"] == pytest.approx(list(E.band(total)))
+    assert "(each rule set 0.12 s + 0.10 ms a game)" in S.plan_text(plan)
+
+
+def test_auto_costs_at_most_the_runs_games_again_and_zero_turns_it_off():
+    from sim.sensitivity.study import run_games, run_sensitivity
+
+    config = replace(lasvegan(players=4), games=20_000)
+    devs = one_step(config.game_spec, config.rules, swaps=False)
+    assert devs and not any(d.knob.startswith("rules.machines") for d in devs)  # the stickers: the full study's
+    each = run_games(config, devs)
+    assert each == run_games(config) and 50 <= each
+    assert each * (1 + sum(not d.inert for d in devs)) <= config.games
+    assert run_games(replace(config, games=1000), devs) == 0  # too few games a rule set: none
+    assert run_sensitivity(replace(config, sensitivity_games=0)) is None
+    with pytest.raises(Exception, match="run.sensitivity_games"):
+        replace(config, sensitivity_games="lots")
+
+
+def test_a_run_reports_what_moves_the_verdict(tmp_path):
+    from analysis.sensitivity import TITLE
+
+    config = replace(lasvegan(players=3), games=400, sensitivity_games=40)
+    results = sim.run(config, out=tmp_path / "run", progress=False)
+    found = results.summary["sensitivity"]
+    assert found["games"] == 40 and found["players"] == [3]
+    assert found["swaps_left"] == {"machine stickers": 12 * 13}
+    assert not any(r["knob"].startswith("rules.machines") for r in found["effects"])
+    assert {r["metric"] for r in found["effects"]} == set(config.game_spec.headline_metrics)
+    page = (tmp_path / "run" / "report.html").read_text()
+    assert TITLE in page and page.count('class="sensitivity"') == 1
+    assert page.count("data-players=\"3\"") == len(config.game_spec.headline_metrics)
