@@ -262,6 +262,8 @@ def played_line(summary: dict) -> str:
         speed = f" in {summary['seconds']:.2f} s ({summary['games_per_second']:,.0f} games/s)"
     wall = ""
     if summary.get("wall_seconds") is not None:
-        wall = (f"; {summary['wall_seconds']:.1f} s wall time in all (the games, the skill-gap duels, the strength "
-                "profile and the report)")
+        parts = ["the games"] + [name for key, name in (("skill_gap", "the skill-gap duels"),
+                                                        ("strength", "the strength profile"),
+                                                        ("sensitivity", "what moves the verdict")) if summary.get(key)]
+        wall = f"; {summary['wall_seconds']:.1f} s wall time in all ({', '.join(parts)} and the report)"
     return f"Played {summary['games']:,} games{speed}{wall}"

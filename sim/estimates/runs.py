@@ -146,12 +146,18 @@ def run_costs(config, *, report: bool = True, clock: Clock = now) -> RunCosts:
 
 def plan_run(config, *, report: bool = True, clock: Clock = now) -> dict[str, Any]:
     """What ``lvsim run`` would play and about how long it takes; writes nothing."""
+    from sim.sensitivity.study import plan_run_section
+
     size = RunSize.of(config)
     parts = run_seconds(size, run_costs(config, report=report, clock=clock), report=report)
+    section = plan_run_section(config, clock=clock)
+    parts["sensitivity"] = section["seconds"]
+    parts["total"] += section["seconds"]
     low, high = band(parts["total"])
     return {"name": config.name, "game": config.game, "players": config.players, "seats": list(config.seat_policies),
             "games": size.games, "skill_gap_deals": size.deals, "strength_games": size.strength_games,
-            "strength_slow_games": size.strength_slow_games, "parts": parts, "seconds": [low, high]}
+            "strength_slow_games": size.strength_slow_games, "sensitivity_rule_sets": section["rule_sets"],
+            "sensitivity_games": section["games"], "parts": parts, "seconds": [low, high]}
 
 
 def run_plan_text(plan: Mapping[str, Any]) -> str:
@@ -164,6 +170,9 @@ def run_plan_text(plan: Mapping[str, Any]) -> str:
     if plan["strength_games"] or plan["strength_slow_games"]:
         lines.append(f"strength    {seconds_text(p['strength'])} ({plan['strength_games']:,} games per profile policy, "
                      f"{plan['strength_slow_games']:,} with the slow one)")
+    if plan.get("sensitivity_rule_sets"):
+        lines.append(f"sensitivity {seconds_text(p['sensitivity'])} ({plan['sensitivity_rule_sets']} rule sets of "
+                     f"{plan['sensitivity_games']:,} games: what moves the verdict)")
     if p["report"]:
         lines.append(f"report      {seconds_text(p['report'])}")
     low, high = plan["seconds"]

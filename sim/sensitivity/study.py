@@ -199,6 +199,19 @@ def run_games(config, deviations: Sequence[Deviation] | None = None) -> int:
     return each if each >= MIN_AUTO_GAMES else 0
 
 
+def plan_run_section(config, *, clock=None) -> dict[str, Any]:
+    """What a run's "What moves the verdict" would play and about how long it takes (the rule sets
+    :func:`run_sensitivity` plays, each at the cost :func:`rule_set_cost` times on this machine)."""
+    deviations = one_step(config.game_spec, config.rules, swaps=False)
+    games = run_games(config, deviations)
+    if games <= 0 or not deviations:
+        return {"rule_sets": 0, "games": 0, "seconds": 0.0}
+    rule_sets = 1 + sum(not d.inert for d in deviations)
+    cost = rule_set_cost(lambda n: block_tallies(config, n, BLOCKS), lambda tallies: metric_values(config, tallies),
+                         games, clock=clock)
+    return {"rule_sets": rule_sets, "games": games, "seconds": cost(games * rule_sets, calls=rule_sets)}
+
+
 def run_sensitivity(config) -> dict[str, Any] | None:
     """The summary's ``sensitivity`` of a run: the one-step effects at its player count and seats, on its seed,
     but for the sticker swaps (left to ``lvsim sensitivity``: ``swaps_left``, how many per knob label); None
