@@ -130,10 +130,9 @@ def openspiel_search(name: str, policy_id: int, default: int, highest: int) -> "
 
     return PolicySpec(
         name, policy_id,
-        "OpenSpiel's information-set Monte Carlo tree search (Cowling, Powley & Whitehouse): N simulations per "
-        "decision, each on a deal of the unseen cards drawn afresh, one search tree over what the seat knows, "
-        "random play to the end of the round. Pure Python, played by the reference engine: hundreds of times "
-        "the cost of a jitted search.",
+        "OpenSpiel's information-set Monte Carlo tree search: N simulations per decision, each on a fresh deal "
+        "of the unseen cards, one tree over what the seat knows, random play to the round's end. Pure Python, "
+        "played by the reference engine: hundreds of times a jitted search's cost.",
         params=(Param(counted.symbol, counted.default, read),),
         reference_only=True,
     )

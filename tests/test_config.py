@@ -84,7 +84,8 @@ def test_a_full_custom_config_is_read(tmp_path):
         ('game = "lasvegan"\n[report]\nx = 1', "report: unknown table"),
         ('game = "lasvegan"\nrun = 5', "run: must be a table, got 5"),
         ('game = "lasvegan"\n[run]\ngamez = 10',
-         "run.gamez: unknown key (known: games, seed, threads, skill_gap_games, strength_games, strength_slow_games)"),
+         "run.gamez: unknown key (known: games, seed, threads, skill_gap_games, strength_games, strength_slow_games, "
+         "sensitivity_games)"),
         ('game = "lasvegan"\n[run]\ngames = 0', "run.games: must be at least 1, got 0"),
         ('game = "lasvegan"\n[run]\ngames = "many"', "run.games: must be an integer, got 'many'"),
         ('game = "lasvegan"\n[run]\ngames = 1e5', "run.games: must be an integer, got 100000.0"),

@@ -221,7 +221,8 @@ def test_a_sweep_writes_one_row_per_cell_and_each_cell_is_a_normal_run(in_tmp):
     again = CliRunner().invoke(main, ["run", "out/cells/004/config.toml", "--out", "again", "--json"])
     assert again.exit_code == 0, again.output
     cell_summary = json.loads((out / CELLS_DIR / "004" / "summary.json").read_text())
-    drop = lambda s: {k: v for k, v in s.items() if k not in TIMING_COLUMNS}  # noqa: E731
+    # A run adds what moves the verdict to its summary; a sweep's cell leaves it out.
+    drop = lambda s: {k: v for k, v in s.items() if k not in (*TIMING_COLUMNS, "sensitivity")}  # noqa: E731
     assert drop(json.loads(again.stdout)) == drop(cell_summary)
     pd.testing.assert_frame_equal(records(out, 4), pd.read_parquet(in_tmp / "again" / "records.parquet"))
     meta = json.loads((out / CELLS_DIR / "004" / "meta.json").read_text())
@@ -481,7 +482,8 @@ def test_a_local_dask_cluster_gives_bit_identical_results(in_tmp, workers):
     result = CliRunner().invoke(main, ["run", "here/cells/004/config.toml", "--workers", str(workers), "--out", "run",
                                        "--json"])
     assert result.exit_code == 0, result.output
-    drop = lambda s: {k: v for k, v in s.items() if k not in TIMING_COLUMNS}  # noqa: E731
+    # A run adds what moves the verdict to its summary; a sweep's cell leaves it out.
+    drop = lambda s: {k: v for k, v in s.items() if k not in (*TIMING_COLUMNS, "sensitivity")}  # noqa: E731
     cell_summary = json.loads((in_tmp / "here" / CELLS_DIR / "004" / "summary.json").read_text())
     assert drop(json.loads(result.stdout)) == drop(cell_summary)
     pd.testing.assert_frame_equal(pd.read_parquet(in_tmp / "run" / "records.parquet"), records(in_tmp / "here", 4))

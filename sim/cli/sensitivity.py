@@ -40,7 +40,8 @@ def _counts(text: str | None) -> list[int] | None:
 @click.option("--seats", "seats_text", default=None, metavar="POLICY[,POLICY...]",
               help="One policy for every seat, or one per seat (overrides [policies] seats).")
 @click.option("--knobs", "knobs_text", default=None, metavar="PATH[,PATH...]",
-              help="Only the one-step changes at or under these dotted paths (e.g. rules.tokens,rules.golden_token[1]).")
+              help="Only the one-step changes at or under these dotted paths, as `lvsim games` names the knobs "
+                   "(rules.KNOB, or one entry: rules.KNOB[1]).")
 @click.option("--threads", type=IntRange(1), default=None,
               help="Worker threads (overrides run.threads). Never changes the results.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,

@@ -55,6 +55,7 @@ from sim.lasvegan.heuristics import (
     trick_so_far_nb,
     unplaced_token_mean_nb,
     unseen_cards_nb,
+    won_trick_worth_nb,
 )
 from sim.lasvegan.heuristics import TIE as GREEDY_TIE
 from sim.lasvegan.lookahead import OBJECTIVE_CABBAGES, TIE_TO_GREEDY, mean_outcomes_nb
@@ -412,14 +413,8 @@ def score_cards_nb(pub, hand, legal, feats, w):
         score, p = card_score_nb(feats, j, w, row, False, card, hand, unseen, takes, table)
         ev = 0.0
         if takes:
-            worth = greedy_base + seven * (sevens_in_trick + (card % 10 == E.SEVEN))
-            if bit & cards0:
-                worth += add0
-            if bit & cards1:
-                worth += add1
-            if bit & cards2:
-                worth += add2
-            ev = p * worth
+            ev = p * won_trick_worth_nb(card, bit, greedy_base, seven, sevens_in_trick, cards0, add0, cards1, add1,
+                                        cards2, add2)
         if ev > 0.0:
             greedy_score = ev - GREEDY_TIE * (card % 10)
         else:

@@ -257,6 +257,20 @@ def shed_score_nb(card, bit, led, cards0, danger0, cards1, danger1, cards2, dang
 # model would test each divisor again on every decision. _nrt=False: greedy
 # allocates nothing, and without it every decision paid several atomic
 # updates of the observation's reference count.
+@njit(cache=True, inline="always")
+def won_trick_worth_nb(card, bit, base, seven, sevens_in_trick, cards0, add0, cards1, add1, cards2, add2):
+    """What taking the trick with ``card`` is worth to greedy: the trick's base worth, its 7s (this one
+    included) and each machine whose cards ``card`` would add to the won pile."""
+    worth = base + seven * (sevens_in_trick + (card % 10 == E.SEVEN))
+    if bit & cards0:
+        worth += add0
+    if bit & cards1:
+        worth += add1
+    if bit & cards2:
+        worth += add2
+    return worth
+
+
 @njit(cache=True, error_model="numpy", _nrt=False)
 def greedy_card_nb(pub, hand, legal):
     """greedy — a player who weighs up the trick in front of it.
@@ -329,13 +343,7 @@ def greedy_card_nb(pub, hand, legal):
         rest &= rest - np.uint64(1)
         ev = 0.0
         if bit & takers:
-            worth = base + seven * (sevens_in_trick + (card % 10 == E.SEVEN))
-            if bit & cards0:
-                worth += add0
-            if bit & cards1:
-                worth += add1
-            if bit & cards2:
-                worth += add2
+            worth = won_trick_worth_nb(card, bit, base, seven, sevens_in_trick, cards0, add0, cards1, add1, cards2, add2)
             p = 1.0 if later == 0 else holds_nb(card, led, unseen, q, later_voids)
             ev = p * worth
         if ev > 0.0:

@@ -98,7 +98,7 @@ def rule_set_cost(play: Callable[[int], Any], summarise: Callable[[Any], Any], c
     whose cost does not grow with the games, are timed on the largest call's tallies and added to the fixed
     part, the quickest of :data:`SUMMARY_TIMINGS` kept.
     """
-    from sim.estimates import Cost, calibrate, now
+    from sim.estimates.costs import Cost, calibrate, now
 
     clock = clock or now
     timed = calibrate(play, cap, start=BLOCKS, clock=clock)
@@ -115,7 +115,7 @@ def plan_study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | N
                clock=None) -> dict[str, Any]:
     """What :func:`study` would play and about how long it takes: at each count, the rules as printed timed on
     this machine (:func:`rule_set_cost`) and that cost paid by every rule set played, nothing written."""
-    from sim.estimates import band
+    from sim.estimates.costs import band
 
     configs = tables(config, players, seats)
     deviations = deviations_of(configs, knobs)
@@ -135,7 +135,7 @@ def plan_study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | N
 
 
 def plan_text(plan: dict[str, Any]) -> str:
-    from sim.estimates import seconds_text, span_text
+    from sim.estimates.costs import seconds_text, span_text
 
     lines = [f"Sensitivity of {plan['game']}: {plan['games']:,} games per rule set, seed {plan['seed']}"]
     for c in plan["counts"]:
@@ -169,7 +169,7 @@ def write_study(result: dict[str, Any], config, out_dir: str | Path) -> Path:
     """``sensitivity.parquet`` and ``sensitivity.html`` in ``out_dir`` (new or empty), each written whole."""
     from analysis.sensitivity import study_page
     from sim.atomic import write_parquet_atomically, write_text_atomically
-    from sim.runner import check_out_dir, out_path
+    from sim.runner.staging import check_out_dir, out_path
 
     out = out_path(out_dir)
     check_out_dir(out)

@@ -42,7 +42,10 @@ VOLATILE = ("seconds", "games_per_second")
 def config_of(mapping: dict):
     from sim.config import config_from_mapping
 
-    run = {"skill_gap_games": 0, "strength_games": 0, "strength_lookahead_games": 0, **mapping.get("run", {})}
+    # The pins are the games and their summary: the skill gap, strength profile and sensitivity study,
+    # played from the same kernels, have tests of their own.
+    run = {"skill_gap_games": 0, "strength_games": 0, "strength_lookahead_games": 0, "sensitivity_games": 0,
+           **mapping.get("run", {})}
     return config_from_mapping({"game": "lasvegan", **mapping, "run": run})
 
 
