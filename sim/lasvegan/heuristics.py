@@ -253,10 +253,6 @@ def shed_score_nb(card, bit, led, cards0, danger0, cards1, danger1, cards2, dang
     return 10.0 * danger + card % 10
 
 
-# error_model="numpy": every division here is guarded already; Python's
-# model would test each divisor again on every decision. _nrt=False: greedy
-# allocates nothing, and without it every decision paid several atomic
-# updates of the observation's reference count.
 @njit(cache=True, inline="always")
 def won_trick_worth_nb(card, bit, base, seven, sevens_in_trick, cards0, add0, cards1, add1, cards2, add2):
     """What taking the trick with ``card`` is worth to greedy: the trick's base worth, its 7s (this one
@@ -271,6 +267,10 @@ def won_trick_worth_nb(card, bit, base, seven, sevens_in_trick, cards0, add0, ca
     return worth
 
 
+# error_model="numpy": every division here is guarded already; Python's
+# model would test each divisor again on every decision. _nrt=False: greedy
+# allocates nothing, and without it every decision paid several atomic
+# updates of the observation's reference count.
 @njit(cache=True, error_model="numpy", _nrt=False)
 def greedy_card_nb(pub, hand, legal):
     """greedy — a player who weighs up the trick in front of it.
