@@ -300,6 +300,20 @@ def seat_cells(results, seat: int, first_seat: str) -> list[str]:
 # --- skill -------------------------------------------------------------------------
 
 
+# The sections every game's report shares, in the order every report gives them: what the players' strength
+# changes (a game may put its own after these, as Las Vegan's rule holes), then the closing three.
+PLAYER_SECTIONS = (
+    ("skill", "Skill"),
+    ("strength", "Does it hold for stronger players?"),
+    ("sensitivity", "What moves the verdict"),
+)
+CLOSING_SECTIONS = (
+    ("examples", "Example games"),
+    ("config", "Config and reproduction"),
+    ("method", "How the numbers are computed"),
+)
+
+
 def skill_section(results, win_share_by_policy: Callable[[Any, Sequence[str]], pd.DataFrame]) -> str:
     """Win share by policy (when the seats differ) and the skill-gap duels of the summary.
 

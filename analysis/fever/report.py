@@ -23,6 +23,7 @@ from typing import Sequence
 from analysis.sensitivity import report_section as sensitivity_section
 from analysis.fever import figures, tables
 from analysis.report_html import (
+    CLOSING_SECTIONS, PLAYER_SECTIONS,
     ci_decimals, ci_pct, config_section, e, figure, first_player_card, first_player_verdict, footer, headline,
     examples_section, is_missing, method_section, metric, num, page, pct, seat_cells, section, setup_facts,
     skill_section, strength_section, subtitle, table,
@@ -42,12 +43,8 @@ SECTIONS = (
     ("combinations", "Points by combination"),
     ("doubling", "Doubling"),
     ("droughts", "Droughts"),
-    ("skill", "Skill"),
-    ("strength", "Does it hold for stronger players?"),
-    ("sensitivity", "What moves the verdict"),
-    ("examples", "Example games"),
-    ("config", "Config and reproduction"),
-    ("method", "How the numbers are computed"),
+    *PLAYER_SECTIONS,
+    *CLOSING_SECTIONS,
 )
 
 

@@ -22,7 +22,7 @@ from analysis.sensitivity import report_section as sensitivity_section
 from analysis.lasvegan import figures, tables
 from analysis.report import write_report  # noqa: F401  (kept importable from here)
 from analysis.report_html import (  # noqa: F401  (first_player_verdict: kept importable from here)
-    ci_pct as _ci_pct, config_section, decimals as _decimals, e as _e, fair_pct as _fair_pct,
+    CLOSING_SECTIONS, PLAYER_SECTIONS, ci_pct as _ci_pct, config_section, decimals as _decimals, e as _e, fair_pct as _fair_pct,
     figure as _figure, first_player_card, first_player_verdict, footer as _footer, headline, method_section,
     examples_section, num as _num, page, pct as _pct, pm_pct as _pm_pct, metric as _metric,
     seat_cells, section as _section, setup_facts, signed_cell as _signed_cell, skill_section, strength_section,
@@ -79,13 +79,9 @@ SECTIONS = (
     ("elimination", "Elimination"),
     ("swings", "Cabbage swings"),
     ("drivers", "What drives the swings"),
-    ("skill", "Skill"),
-    ("strength", "Does it hold for stronger players?"),
-    ("sensitivity", "What moves the verdict"),
+    *PLAYER_SECTIONS,
     ("rule-holes", "Rule holes"),
-    ("examples", "Example games"),
-    ("config", "Config and reproduction"),
-    ("method", "How the numbers are computed"),
+    *CLOSING_SECTIONS,
 )
 
 

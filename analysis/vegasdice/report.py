@@ -19,6 +19,7 @@ from typing import Any, Sequence
 
 from analysis.sensitivity import report_section as sensitivity_section
 from analysis.report_html import (
+    CLOSING_SECTIONS, PLAYER_SECTIONS,
     ci_decimals, ci_pct, config_section, e, figure, first_player_card, first_player_verdict, footer, headline,
     examples_section, is_missing, method_section, metric, num, page, pct, seat_cells, section, setup_facts,
     signed_cell, skill_section, strength_section, subtitle, table,
@@ -32,12 +33,8 @@ SECTIONS = (
     ("seats", "Seat and first-player advantage"),
     ("money", "Money"),
     ("ties-white", "Ties and white dice"),
-    ("skill", "Skill"),
-    ("strength", "Does it hold for stronger players?"),
-    ("sensitivity", "What moves the verdict"),
-    ("examples", "Example games"),
-    ("config", "Config and reproduction"),
-    ("method", "How the numbers are computed"),
+    *PLAYER_SECTIONS,
+    *CLOSING_SECTIONS,
 )
 
 

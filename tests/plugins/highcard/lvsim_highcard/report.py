@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from analysis.sensitivity import report_section as sensitivity_section
 from analysis.report_html import (
+    CLOSING_SECTIONS, PLAYER_SECTIONS,
     ci_pct, config_section, e, examples_section, first_player_card, first_player_verdict, footer, headline,
     method_section, metric, num, page, pct, seat_cells, section, setup_facts, skill_section, strength_section,
     subtitle, table,
@@ -20,12 +21,8 @@ from lvsim_highcard.rules import play_game, policy_named
 SECTIONS = (
     ("seats", "Seats"),
     ("games", "Points and ties"),
-    ("skill", "Skill"),
-    ("strength", "Does it hold for stronger players?"),
-    ("sensitivity", "What moves the verdict"),
-    ("examples", "Example games"),
-    ("config", "Config and reproduction"),
-    ("method", "How the numbers are computed"),
+    *PLAYER_SECTIONS,
+    *CLOSING_SECTIONS,
 )
 
 
