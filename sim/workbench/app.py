@@ -14,7 +14,17 @@ Every route, and what it answers:
 - ``GET /api/config.toml?<fields>``: the config as a TOML file ``lvsim
   run`` takes; ``GET /api/plays/{id}/report.html``: the run's full report;
 - ``GET /api/plays/{id}/sensitivity``: what moves the verdict, when the
-  installed simulator has it (``sim.sensitivity``).
+  installed simulator has it (``sim.sensitivity``);
+  ``GET /api/plays/{id}/sensitivity.html``: the report's section of it, its
+  tornado figures drawn; ``GET /api/plays/{id}/report.html?inline=true``:
+  the report shown in the page rather than downloaded;
+- ``GET /api/tune-template?<fields>``: a small tune of the form's rules to
+  start from (``sim.workbench.tunes``); ``POST /api/tunes`` with
+  ``{"fields": ..., "tables": "<[search], [targets], [tune] as TOML>"}``:
+  202 and the tune's id, or 400 naming the key; ``GET /api/tunes/{id}``:
+  where it stands, its answer once done; ``POST /api/tunes/{id}/cancel``;
+  ``GET /api/tunes/{id}/best.toml``: the recommended rules as a config;
+  ``GET /api/tunes/{id}/tune.toml``: the tune file, its base beside it.
 
 A request the config checks refuse is answered 400 with ``{"field",
 "error"}``; the page shows the line and marks the field.
@@ -28,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from sim.errors import ConfigError, one_line
@@ -111,9 +121,10 @@ def create_app(workbench: Workbench | None = None) -> FastAPI:
                                  headers={"Content-Disposition": f'attachment; filename="{job.config.game}-{job_id}.toml"'})
 
     @app.get("/api/plays/{job_id}/report.html")
-    def report(job_id: str) -> Response:
+    def report(job_id: str, inline: bool = False) -> Response:
         path = bench.report(job_id)
-        return FileResponse(path, media_type="text/html", filename=f"report-{job_id}.html")
+        return FileResponse(path, media_type="text/html", filename=f"report-{job_id}.html",
+                            content_disposition_type="inline" if inline else "attachment")
 
     # --- what moves the verdict: the sensitivity section's one place ------------------------------
     @app.get("/api/plays/{job_id}/sensitivity")
@@ -124,17 +135,79 @@ def create_app(workbench: Workbench | None = None) -> FastAPI:
         found = (job.summary or {}).get("sensitivity")
         return {"available": sensitivity_available(), "sensitivity": found}
 
+    @app.get("/api/plays/{job_id}/sensitivity.html")
+    def sensitivity_html(job_id: str) -> Response:
+        """The report's "What moves the verdict" of the play, figures drawn (the page shows it as it is)."""
+        return HTMLResponse(bench.sensitivity_section(job_id))
+
+    # --- tunes ------------------------------------------------------------------------------------
+    @app.get("/api/tune-template")
+    def tune_template(request: Request) -> dict[str, Any]:
+        from sim.workbench.tunes import template
+
+        return {"tables": template(config_of(dict(request.query_params)))}
+
+    @app.post("/api/tunes", status_code=202)
+    async def start_tune(request: Request) -> dict[str, Any]:
+        data = await _json_object(request)
+        fields = data.get("fields")
+        if not isinstance(fields, dict):
+            raise ConfigError("fields", "must be the form's fields: a JSON object of config keys and values")
+        tables = data.get("tables")
+        if not isinstance(tables, str):
+            raise ConfigError("tune", "must be the tune file's tables ([search], [targets], [tune]) as TOML text")
+        return bench.submit_tune(_as_fields(fields), tables).view()
+
+    @app.get("/api/tunes/{tune_id}")
+    def one_tune(tune_id: str) -> dict[str, Any]:
+        return bench.tune_job(tune_id).view()
+
+    @app.post("/api/tunes/{tune_id}/cancel")
+    def cancel_tune(tune_id: str) -> dict[str, Any]:
+        return bench.cancel_tune(tune_id).view()
+
+    @app.get("/api/tunes/{tune_id}/best.toml")
+    def best_toml(tune_id: str) -> Response:
+        from sim.tune.directory import BEST_FILE
+
+        job = bench.tune_job(tune_id)
+        path = job.out_dir / BEST_FILE
+        if job.state != "done" or not path.is_file():
+            raise ConfigError("tune", f"tune {tune_id} is {job.state}, not done")
+        return FileResponse(path, media_type="application/toml", filename=f"{job.config.game}-{tune_id}-best.toml")
+
+    @app.get("/api/tunes/{tune_id}/tune.toml")
+    def tune_toml(tune_id: str) -> Response:
+        from sim.workbench.tunes import BASE_FILE
+
+        job = bench.tune_job(tune_id)
+        text = (f"# The tune started from the workbench. Its base, the page's rules, is the config beside it: save it "
+                f"as {BASE_FILE}.\n"
+                f"# Run it with: lvsim tune {job.config.game}-{tune_id}.toml\n"
+                f'base = "{BASE_FILE}"\n\n{job.tables}')
+        return PlainTextResponse(text, media_type="application/toml",
+                                 headers={"Content-Disposition": f'attachment; filename="{job.config.game}-{tune_id}.toml"'})
+
     return app
 
 
-async def _fields(request: Request) -> dict[str, str]:
-    """The form's fields of a request: a JSON object of config key -> text."""
+async def _json_object(request: Request) -> dict[str, Any]:
+    """A request's body: a JSON object."""
     try:
         data = await request.json()
     except ValueError:
         raise ConfigError("request", "is not a JSON object of config keys and values") from None
     if not isinstance(data, dict):
         raise ConfigError("request", "is not a JSON object of config keys and values")
+    return data
+
+
+async def _fields(request: Request) -> dict[str, str]:
+    """The form's fields of a request: a JSON object of config key -> text."""
+    return _as_fields(await _json_object(request))
+
+
+def _as_fields(data: dict[str, Any]) -> dict[str, str]:
     return {str(k): v if isinstance(v, str) else _text(v) for k, v in data.items()}
 
 

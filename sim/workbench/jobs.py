@@ -150,12 +150,18 @@ def _gib(n: float) -> str:
 class Workbench:
     """The server's jobs, played one at a time in a directory that is removed by :meth:`close`."""
 
-    def __init__(self, max_seconds: float = MAX_PLAY_SECONDS):
+    def __init__(self, max_seconds: float = MAX_PLAY_SECONDS, max_tune_seconds: float | None = None):
+        from sim.workbench.tunes import MAX_TUNE_SECONDS
+
+        max_tune_seconds = MAX_TUNE_SECONDS if max_tune_seconds is None else max_tune_seconds
         self.max_seconds = max_seconds
         self._tmp = tempfile.TemporaryDirectory(prefix="lvsim-workbench-")
         self.root = Path(self._tmp.name)
         self.jobs: dict[str, Job] = {}
+        self.tunes: dict[str, Any] = {}  # id -> sim.workbench.tunes.TuneJob
         self._ids = itertools.count(1)
+        self._tune_ids = itertools.count(1)
+        self.max_tune_seconds = max_tune_seconds
         self._lock = threading.Lock()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lvsim-workbench")
         self._closed = False
@@ -186,6 +192,46 @@ class Workbench:
         job = self.job(job_id)
         job.cancel.set()
         return job
+
+    def submit_tune(self, fields: Mapping[str, str], tables: str):
+        """Check the tune as ``lvsim tune`` checks a tune file whose base is the form's config; queue it."""
+        from sim.workbench.tunes import TuneJob, tune_of
+
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the workbench is stopping")
+            tune_id = f"t{next(self._tune_ids)}"
+        where = self.root / tune_id
+        try:
+            config, tune = tune_of(fields, tables, where)
+        except BaseException:
+            shutil.rmtree(where, ignore_errors=True)
+            raise
+        job = TuneJob(tune_id, config, tables, where)
+        with self._lock:
+            self.tunes[tune_id] = job
+        self._worker.submit(self._tune, job, tune)
+        return job
+
+    def tune_job(self, tune_id: str):
+        try:
+            return self.tunes[tune_id]
+        except KeyError:
+            raise ConfigError("tune", f"no tune {tune_id!r} on this server (a server forgets its tunes when it "
+                                      "stops)") from None
+
+    def cancel_tune(self, tune_id: str):
+        job = self.tune_job(tune_id)
+        job.cancel.set()
+        return job
+
+    def _tune(self, job, tune) -> None:
+        from sim.workbench.tunes import CANCELLED as TUNE_CANCELLED
+        from sim.workbench.tunes import play_tune
+
+        play_tune(job, tune, self.max_tune_seconds)
+        if job.state == TUNE_CANCELLED:
+            shutil.rmtree(job.out_dir, ignore_errors=True)
 
     # --- playing ----------------------------------------------------------------------------
 
@@ -275,11 +321,16 @@ class Workbench:
             self.on_worker(write_report, job.results_dir)
         return path
 
+    def sensitivity_section(self, job_id: str) -> str:
+        """The report's "What moves the verdict" of a finished play, figures drawn (on the worker thread)."""
+        job = self.finished(job_id)
+        return self.on_worker(_sensitivity_html, job.results_dir)
+
     def close(self) -> None:
         """Cancel every play, wait for the one playing to stop, and remove every file the workbench wrote."""
         with self._lock:
             self._closed = True
-            for job in self.jobs.values():
+            for job in [*self.jobs.values(), *self.tunes.values()]:
                 job.cancel.set()
         self._worker.shutdown(wait=True, cancel_futures=True)
         self._tmp.cleanup()
@@ -289,3 +340,14 @@ class Workbench:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _sensitivity_html(results_dir: Path) -> str:
+    from analysis.report_html import figures_drawn_together
+    from analysis.results import load_results
+    from analysis.sensitivity import report_section
+
+    results = load_results(results_dir)
+    with figures_drawn_together() as figures:
+        page = report_section(results)
+    return figures.fill(page)

@@ -220,7 +220,7 @@ async function follow(id) {
     clearInterval(state.polling);
     state.polling = null;
     $("#progress").hidden = true;
-    if (play.state === "done") showSensitivity(play);
+    if (play.state === "done") { showSensitivity(play); showReport(play); }
   }
 }
 
@@ -279,23 +279,87 @@ async function compare() {
   $("#compare").hidden = false;
 }
 
-// What moves the verdict: shown when the installed simulator has the sensitivity study.
+// What moves the verdict: the report's section of the play (its tornado figures and sentences), when installed.
 async function showSensitivity(play) {
   const section = $("#sensitivity");
   if (!state.sensitivity) { section.hidden = true; return; }
-  const found = await api(`/api/plays/${play.id}/sensitivity`);
-  const box = $("[data-sensitivity]");
-  const rows = found.sensitivity && found.sensitivity.effects;
-  if (!rows || rows.length === 0) {
-    box.textContent = "This play has no sensitivity study (too few games to share among the one-step changes).";
-  } else {
-    const columns = Object.keys(rows[0]);
-    box.replaceChildren(el("table", {},
-      el("thead", {}, el("tr", {}, ...columns.map((c) => el("th", { text: c })))),
-      el("tbody", {}, ...rows.map((r) => el("tr", {}, ...columns.map((c) =>
-        el("td", { text: typeof r[c] === "object" ? JSON.stringify(r[c]) : String(r[c]) })))))));
-  }
+  const response = await fetch(`/api/plays/${play.id}/sensitivity.html`);
+  if (!response.ok) { section.hidden = true; return; }
+  // The server's own HTML (the report's section): every text in it is escaped there.
+  $("[data-sensitivity]").innerHTML = await response.text();
+  section.dataset.play = play.id;
   section.hidden = false;
+}
+
+// The play's full report in the page: its figures and every table, as `lvsim report` writes it.
+function showReport(play) {
+  const frame = $("[data-report-frame]");
+  frame.dataset.play = play.id;
+  if ($("[data-report-view]").open) frame.src = `/api/plays/${play.id}/report.html?inline=true`;
+  else frame.removeAttribute("src");
+}
+
+// --- tunes -------------------------------------------------------------------------------------
+
+function showTuneError(line) {
+  const box = $("#tune-error");
+  box.hidden = !line;
+  box.textContent = line ? `error: ${line}` : "";
+}
+
+async function tuneTemplate() {
+  const query = new URLSearchParams(fields()).toString();
+  try {
+    const { tables } = await api(`/api/tune-template?${query}`);
+    $("[data-tune-tables]").value = tables;
+    showTuneError(null);
+  } catch (err) {
+    showError(err.message, err.field);
+  }
+}
+
+const TUNE_STATUS = { queued: "waiting for the play before it", estimating: "estimating its time", tuning: "tuning" };
+
+async function followTune(id) {
+  const t = await api(`/api/tunes/${id}`);
+  const bar = $("#tune-progress progress");
+  const expected = Math.max(t.games_expected || 1, t.games_played);
+  bar.max = expected;
+  bar.value = t.games_played;
+  $("[data-tune-status]").textContent = `${TUNE_STATUS[t.state] || t.state}: ` +
+    `${t.games_played.toLocaleString("en")} games of about ${expected.toLocaleString("en")}`;
+  if (!["done", "refused", "cancelled", "failed"].includes(t.state)) return;
+  clearInterval(state.tunePolling);
+  state.tunePolling = null;
+  $("#tune-progress").hidden = true;
+  $("#tune").dataset.state = t.state;
+  if (t.state !== "done") { showTuneError(t.error || t.state); return; }
+  state.tune = t;
+  $("[data-tune-headline]").textContent = t.answer.verdict.headline;
+  $("[data-tune-sentence]").textContent = t.answer.recommendation.sentence;
+  $("[data-tune-changes]").replaceChildren(...t.answer.recommendation.changes.map((c) =>
+    el("li", { text: `${c.what}: ${JSON.stringify(c.from)} \u2192 ${JSON.stringify(c.to)}` })));
+  $("#tune-result").hidden = false;
+}
+
+async function startTune() {
+  showTuneError(null);
+  showError(null);
+  let started;
+  try {
+    started = await api("/api/tunes", { method: "POST", headers: { "Content-Type": "application/json" },
+                                        body: JSON.stringify({ fields: fields(), tables: $("[data-tune-tables]").value }) });
+  } catch (err) {
+    showTuneError(err.field ? `${err.message}` : err.message);
+    return;
+  }
+  state.currentTune = started.id;
+  $("#tune").dataset.tune = started.id;
+  $("#tune").dataset.state = started.state;
+  $("#tune-result").hidden = true;
+  $("#tune-progress").hidden = false;
+  if (state.tunePolling) clearInterval(state.tunePolling);
+  state.tunePolling = setInterval(() => followTune(started.id).catch((e) => showTuneError(e.message)), 300);
 }
 
 function download(path) {
@@ -345,6 +409,26 @@ async function start() {
   $("[data-action=compare]").addEventListener("click", compare);
   $("[data-action=report]").addEventListener("click", () => download(`/api/plays/${$("#result").dataset.play}/report.html`));
   $("[data-action=play-toml]").addEventListener("click", () => download(`/api/plays/${$("#result").dataset.play}/config.toml`));
+  $("[data-report-view]").addEventListener("toggle", () => {
+    const frame = $("[data-report-frame]");
+    if ($("[data-report-view]").open && frame.dataset.play && !frame.getAttribute("src")) {
+      frame.src = `/api/plays/${frame.dataset.play}/report.html?inline=true`;
+    }
+  });
+  $("[data-action=tune-template]").addEventListener("click", tuneTemplate);
+  $("[data-action=tune]").addEventListener("click", startTune);
+  $("[data-action=tune-cancel]").addEventListener("click", async () => {
+    if (state.currentTune) await api(`/api/tunes/${state.currentTune}/cancel`, { method: "POST" });
+  });
+  $("[data-action=tune-load]").addEventListener("click", () => {
+    if (state.tune) { buildForm(state.tune.best_fields.game, state.tune.best_fields); showError(null); }
+  });
+  $("[data-action=tune-best]").addEventListener("click", () => download(`/api/tunes/${state.currentTune}/best.toml`));
+  $("[data-action=tune-toml]").addEventListener("click", () => {
+    if (state.currentTune) download(`/api/tunes/${state.currentTune}/tune.toml`);
+    else showTuneError("tune: start a tune first; its file is the tables above with the form's config as its base");
+  });
+  await tuneTemplate();
   document.body.dataset.ready = "true";
 }
 

@@ -1,0 +1,158 @@
+"""A tune from the page: the form's rules as the base, checked and played as `lvsim tune` plays its tune file."""
+
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+import sim  # noqa: E402
+from sim.config import load_config  # noqa: E402
+from sim.games import GAME_IDS, get_game  # noqa: E402
+from sim.tune import load_tune  # noqa: E402
+from sim.workbench import create_app  # noqa: E402
+from sim.workbench.fields import config_of  # noqa: E402
+from sim.workbench.jobs import Workbench  # noqa: E402
+from sim.workbench.tunes import BASE_FILE, CANCELLED, DONE, REFUSED, TUNE_FILE, template, tune_of  # noqa: E402
+from tests.workbench.conftest import PATIENCE_SECONDS, SMALL  # noqa: E402
+
+# Small enough to answer in seconds: three candidates of greedy tables, one player count.
+TABLES = """
+[search]
+"rules.starting_cabbages" = { range = [10, 16] }
+[targets]
+elimination_rate = [0.40, 0.60]
+[tune]
+players = [4]
+policies = ["greedy"]
+budget = 3
+games = 300
+max_games = 1200
+seed = 4
+"""
+FINISHED = (DONE, REFUSED, CANCELLED, "failed")
+
+
+def until_tuned(get, tune_id: str) -> dict:
+    deadline = time.monotonic() + PATIENCE_SECONDS
+    while time.monotonic() < deadline:
+        view = get(tune_id)
+        if view["state"] in FINISHED:
+            return view
+        time.sleep(0.1)
+    pytest.fail(f"tune {tune_id} did not finish")
+
+
+@pytest.fixture(scope="module")
+def bench():
+    workbench = Workbench()
+    yield workbench
+    workbench.close()
+
+
+@pytest.fixture(scope="module")
+def client(bench):
+    with TestClient(create_app(bench)) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def tuned(client):
+    response = client.post("/api/tunes", json={"fields": SMALL, "tables": TABLES})
+    assert response.status_code == 202, response.text
+    return until_tuned(lambda i: client.get(f"/api/tunes/{i}").json(), response.json()["id"])
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_template_of_every_game_is_a_tune_the_tune_reader_takes(game_id, tmp_path):
+    game = get_game(game_id)
+    fields = {"game": game_id, "rules.players": str(game.min_players), "run.games": "500", "run.seed": "3"}
+    config, tune = tune_of(fields, template(config_of(fields)), tmp_path)
+    assert tune.base.rules == config.rules and tune.base.seats == config.seats
+    assert tune.players == (game.min_players,)
+    assert tune.dims and tune.targets
+
+
+def test_a_tune_from_the_page_recommends_what_lvsim_tune_of_the_same_files_does(tuned, tmp_path):
+    assert tuned["state"] == DONE, tuned["error"]
+    _, tune = tune_of(SMALL, TABLES, tmp_path / "files")
+    expected = sim.run_tune(load_tune(tmp_path / "files" / TUNE_FILE), tmp_path / "out", progress=False,
+                            report=False).summary
+    assert tuned["answer"]["recommendation"]["values"] == expected["recommendation"]["values"]
+    assert tuned["answer"]["verdict"] == expected["verdict"]
+    assert tuned["games_played"] > 0 and tuned["games_expected"] > 0
+
+
+def test_the_recommended_rules_download_as_a_config_and_load_into_the_form(client, tuned, tmp_path):
+    response = client.get(f"/api/tunes/{tuned['id']}/best.toml")
+    assert response.status_code == 200
+    path = tmp_path / "best.toml"
+    path.write_text(response.text, encoding="utf-8")
+    best = load_config(path)
+    expected = tuned["answer"]["recommendation"]["values"]
+    assert best.rules.starting_cabbages == expected["rules.starting_cabbages"]
+    form = tuned["best_fields"]
+    assert form.get("rules.starting_cabbages", "15") == str(best.rules.starting_cabbages)
+    # Played with the page's games and seed, not the tune's.
+    assert (form["run.games"], form["run.seed"]) == (SMALL["run.games"], SMALL["run.seed"])
+
+
+def test_the_tune_file_downloads_with_the_form_as_its_base(client, tuned, tmp_path):
+    text = client.get(f"/api/tunes/{tuned['id']}/tune.toml").text
+    (tmp_path / TUNE_FILE).write_text(text, encoding="utf-8")
+    (tmp_path / BASE_FILE).write_text(client.get("/api/config.toml", params=SMALL).text, encoding="utf-8")
+    tune = load_tune(tmp_path / TUNE_FILE)
+    assert tune.budget == 3 and [d.name for d in tune.dims] == ["rules.starting_cabbages"]
+
+
+@pytest.mark.parametrize("tables, field", [
+    ("[search", "tune"),
+    ('base = "default.toml"\n' + TABLES, "tune.base"),
+    (TABLES.replace("starting_cabbages", "nope"), 'search."rules.nope"'),
+    (TABLES.replace("budget = 3", "budget = 0"), "tune.budget"),
+    (TABLES.replace("elimination_rate", "wizardry"), "targets.wizardry"),
+])
+def test_a_malformed_tune_is_refused_in_one_line_naming_the_key(client, bench, tables, field):
+    before = set(bench.tunes)
+    response = client.post("/api/tunes", json={"fields": SMALL, "tables": tables})
+    assert response.status_code == 400, response.text
+    body = response.json()
+    assert body["field"] == field and body["error"].startswith(f"{field}: ") and "\n" not in body["error"]
+    assert set(bench.tunes) == before
+
+
+def test_a_malformed_form_is_refused_before_the_tune(client):
+    response = client.post("/api/tunes", json={"fields": {**SMALL, "rules.players": "7"}, "tables": TABLES})
+    assert response.status_code == 400 and response.json()["field"] == "rules.players"
+
+
+def test_a_tune_longer_than_the_workbench_allows_is_refused_before_it_plays():
+    with Workbench(max_tune_seconds=0.001) as small:
+        job = small.submit_tune(SMALL, TABLES)
+        view = until_tuned(lambda i: small.tune_job(i).view(), job.id)
+        assert view["state"] == REFUSED and view["error"].startswith("tune.budget: 3 candidates of 300 games")
+        assert view["games_played"] == 0
+
+
+def test_a_queued_tune_cancelled_never_plays():
+    with Workbench() as own:
+        ahead = own.submit(SMALL)
+        behind = own.submit_tune(SMALL, TABLES)
+        own.cancel_tune(behind.id)
+        view = until_tuned(lambda i: own.tune_job(i).view(), behind.id)
+        assert view["state"] == CANCELLED and view["games_played"] == 0
+        assert own.job(ahead.id).state in ("done", "playing", "measuring", "estimating", "queued")
+
+
+def test_a_finished_play_shows_the_reports_sensitivity_section_and_report_inline(client):
+    response = client.post("/api/plays", json=SMALL)
+    play_id = response.json()["id"]
+    deadline = time.monotonic() + PATIENCE_SECONDS
+    while client.get(f"/api/plays/{play_id}").json()["state"] != DONE and time.monotonic() < deadline:
+        time.sleep(0.1)
+    section = client.get(f"/api/plays/{play_id}/sensitivity.html")
+    assert section.status_code == 200 and "What moves the verdict" in section.text
+    report = client.get(f"/api/plays/{play_id}/report.html", params={"inline": "true"})
+    assert report.status_code == 200 and report.headers["content-disposition"].startswith("inline")
+    assert "<img" in report.text
