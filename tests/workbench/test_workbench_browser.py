@@ -101,6 +101,14 @@ def test_a_designer_sets_a_rule_plays_compares_and_is_refused_a_malformed_field(
     assert difference == pytest.approx(shown - baseline, abs=1e-12)
     assert 0 < low <= difference <= high
 
+    # What moves the verdict: the report's section, its tornado figures drawn; the full report in the page.
+    page.wait_for_selector("#sensitivity[data-play=p2]:not([hidden])")
+    assert "What moves the verdict" in page.text_content("#sensitivity")
+    page.click("[data-report-view] summary")
+    frame = page.frame_locator("[data-report-frame]")
+    assert frame.locator("[data-metric=elimination_rate]").first.get_attribute("data-value") is not None
+    assert frame.locator("figure img").count() > 0
+
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOT), full_page=True)
 
@@ -120,3 +128,56 @@ def test_a_designer_sets_a_rule_plays_compares_and_is_refused_a_malformed_field(
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=60) == 0, process.stderr.read()
     assert list(server["scratch"].iterdir()) == []
+
+
+TUNE_TABLES = """[search]
+"rules.starting_cabbages" = { range = [10, 16] }
+[targets]
+elimination_rate = [0.40, 0.60]
+[tune]
+players = [4]
+policies = ["greedy"]
+budget = 3
+games = 300
+max_games = 1200
+seed = 4
+"""
+
+
+def test_a_designer_tunes_the_forms_rules_and_loads_the_answer_into_the_form(browser, server):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1200, "height": 1400})
+    problems = []
+    page.on("pageerror", lambda err: problems.append(str(err)))
+    page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" and "status of 400" not in msg.text
+            else None)
+    page.goto(server["address"], wait_until="load")
+    page.wait_for_selector("body[data-ready=true]")
+    # The page offers a small tune of the form's rules, which the tune reader takes as it is.
+    assert "[search]" in page.input_value("[data-tune-tables]")
+
+    # A malformed tune: refused in one line naming the key, nothing started.
+    page.fill("[data-tune-tables]", TUNE_TABLES.replace("budget = 3", "budget = 0"))
+    page.click("[data-action=tune]")
+    error = page.wait_for_selector("[data-tune-error]:not([hidden])")
+    assert error.text_content().startswith("error: tune.budget: ")
+
+    page.fill("[name='run.seed']", "7")
+    page.fill("[data-tune-tables]", TUNE_TABLES)
+    page.click("[data-action=tune]")
+    page.wait_for_selector("#tune[data-state=done]", timeout=PATIENCE_SECONDS * 1000)
+    tune_id = page.get_attribute("#tune", "data-tune")
+    answer = json.loads(page.evaluate(f"fetch('/api/tunes/{tune_id}').then(r => r.text())"))
+    assert page.text_content("[data-tune-headline]") == answer["answer"]["verdict"]["headline"]
+    assert page.text_content("[data-tune-sentence]") == answer["answer"]["recommendation"]["sentence"]
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    shot = SCREENSHOT.with_name(SCREENSHOT.stem + "-tune.png")
+    page.screenshot(path=str(shot), full_page=True)
+
+    # The recommended rules, loaded into the form: what a play would now send.
+    page.click("[data-action=tune-load]")
+    best = answer["best_fields"]
+    assert page.input_value("[name='rules.starting_cabbages']") == best.get("rules.starting_cabbages", "15")
+    assert page.input_value("[name='policies.seats']") == "greedy"
+    assert problems == [], problems
+    page.close()
+    print(f"\ntune shown; screenshot {shot}")
