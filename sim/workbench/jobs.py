@@ -280,6 +280,11 @@ class Workbench:
                 f"the workbench plays at most {self.max_seconds:.0f} s a rule set (about {most:,} games): "
                 f"play more with `lvsim run`")
 
+    def warm_up(self) -> None:
+        """Load the first game's kernels and time its costs on the worker thread, ahead of the first play (which
+        would otherwise spend its first seconds on them); a failure here is the first play's to report."""
+        self._worker.submit(_warm_up)
+
     def on_worker(self, fn, *args):
         """Run ``fn`` on the worker thread, after the plays before it, and return its result."""
         return self._worker.submit(fn, *args).result()
@@ -351,3 +356,13 @@ def _sensitivity_html(results_dir: Path) -> str:
     with figures_drawn_together() as figures:
         page = report_section(results)
     return figures.fill(page)
+
+
+def _warm_up() -> None:
+    from sim.estimates import plan_run
+    from sim.games import GAME_IDS
+
+    try:
+        plan_run(config_of({"game": GAME_IDS[0]}), report=False)
+    except Exception:  # noqa: BLE001  (the first play meets it again and says what it is)
+        pass

@@ -27,6 +27,8 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, *, say: Callable[[
 
     sock = _bound(host, port)
     workbench = Workbench(MAX_PLAY_SECONDS if max_seconds is None else max_seconds)
+    # The first game's kernels loaded and its costs timed while the page opens, before the first play asks.
+    workbench.warm_up()
     try:
         app = create_app(workbench)
         config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=5)
