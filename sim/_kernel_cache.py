@@ -4,10 +4,11 @@ numba checks a cached kernel only against the file that defines it, so a
 change to a policy would leave the game kernel that calls it running the old
 code. Keying the cache directory by a hash of the source the kernels can
 reach makes any change to it compile afresh, and an unchanged one reuse its
-kernels: every file of the game packages (kernels, policies, the constants
-they read) and the shared modules that define kernels (the random streams). The
-machinery around them (config, runner, command line) compiles nothing, so
-editing it keeps the cache. A ``NUMBA_CACHE_DIR`` set by the user is left
+kernels: every file of a package that defines kernels (a game's kernels,
+policies and the constants they read) and the shared modules that define
+kernels (the random streams). The machinery around them (config, runner,
+command line, tune, sweep, workbench: modules and packages with no kernel)
+compiles nothing, so editing it keeps the cache. A ``NUMBA_CACHE_DIR`` set by the user is left
 alone.
 """
 
@@ -22,13 +23,12 @@ PACKAGE = Path(__file__).resolve().parent
 
 
 def kernel_sources() -> list[Path]:
-    """The files compiled kernels can depend on: the game packages, and shared modules that define kernels."""
-    sources = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        text = path.read_bytes()
-        if path.parent != PACKAGE or b"njit" in text:
-            sources.append(path)
-    return sources
+    """The files compiled kernels can depend on: every file of a package that defines kernels (a game's), and the
+    top-level modules that define kernels."""
+    texts = {path: path.read_bytes() for path in sorted(PACKAGE.rglob("*.py"))}
+    with_kernels = {path.parent for path, text in texts.items() if b"njit" in text}
+    return [path for path, text in texts.items()
+            if (path.parent != PACKAGE and path.parent in with_kernels) or b"njit" in text]
 
 
 def source_digest() -> str:
