@@ -81,7 +81,9 @@ POLICIES = Policies(
             params=(whole("N", "draws per decision", 1, MAX_MONTECARLO_SAMPLES, DEFAULT_MONTECARLO_SAMPLES),),
             fixed=(DEFAULT_DOUBLE_THRESHOLD,),  # doubles like greedy's default
         ),
-        openspiel_search("ismcts", POLICY_ISMCTS, DEFAULT_ISMCTS_SIMULATIONS, MAX_ISMCTS_SIMULATIONS),
+        openspiel_search("ismcts", POLICY_ISMCTS, DEFAULT_ISMCTS_SIMULATIONS, MAX_ISMCTS_SIMULATIONS,
+                         sampled="a fresh deal of the other hands and the deck",
+                         until="the end of every seat's next turn, scored by points won against the others"),
     ],
     N_POLICY_PARAMS,
 )

@@ -56,7 +56,9 @@ POLICIES = Policies(
             "greedy, and keeps the value with the best average money against the other players.",
             params=(whole("N", "samples per decision", 1, MAX_MONTECARLO_SAMPLES, DEFAULT_MONTECARLO_SAMPLES),),
         ),
-        openspiel_search("ismcts", POLICY_ISMCTS, DEFAULT_ISMCTS_SIMULATIONS, MAX_ISMCTS_SIMULATIONS),
+        openspiel_search("ismcts", POLICY_ISMCTS, DEFAULT_ISMCTS_SIMULATIONS, MAX_ISMCTS_SIMULATIONS,
+                         sampled="the table as it is (nothing is hidden; the rolls to come are chance)",
+                         until="the round's payout"),
     ],
     N_POLICY_PARAMS,
 )
