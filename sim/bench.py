@@ -21,6 +21,9 @@ def bench_core(game: Game, rules, policy: str = "random", games: int = 1_000_000
     kernels) is not counted.
     """
     ids, params = game.parse_seats(policy, rules.players, field="--policy")
+    if game.policies.needs_reference(ids):
+        raise ConfigError("--policy", f"{policy} is played by the reference engine, not by the jitted core this "
+                                      "command times (bench/bench_ismcts.py times it against the game's players)")
     if not 1 <= games <= MAX_BENCH_GAMES:
         raise ConfigError("--games", f"must be between 1 and {MAX_BENCH_GAMES:,} (their records are held in memory), "
                                      f"got {games:,}")

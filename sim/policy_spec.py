@@ -115,11 +115,14 @@ def openspiel_installed() -> bool:
     return importlib.util.find_spec("pyspiel") is not None
 
 
-def openspiel_search(name: str, policy_id: int, default: int, highest: int) -> "PolicySpec":
+def openspiel_search(name: str, policy_id: int, default: int, highest: int,
+                     sampled: str = "a fresh deal of the unseen cards", until: str = "the round's end") -> "PolicySpec":
     """OpenSpiel's information-set Monte Carlo tree search (sim.openspiel.search) as a game's policy ``NAME[:N]``.
 
-    ``N`` is its simulations per decision. Naming it without OpenSpiel
-    installed says how to install it.
+    ``N`` is its simulations per decision; the description says in the
+    game's words what each simulation is played on (``sampled``) and how far
+    (``until``: where the game's rooted state ends). Naming it without
+    OpenSpiel installed says how to install it.
     """
     counted = whole("N", "simulations per decision", 1, highest, default)
 
@@ -130,9 +133,9 @@ def openspiel_search(name: str, policy_id: int, default: int, highest: int) -> "
 
     return PolicySpec(
         name, policy_id,
-        "OpenSpiel's information-set Monte Carlo tree search: N simulations per decision, each on a fresh deal "
-        "of the unseen cards, one tree over what the seat knows, random play to the round's end. Pure Python, "
-        "played by the reference engine: hundreds of times a jitted search's cost.",
+        f"OpenSpiel's information-set Monte Carlo tree search: N simulations per decision, each on {sampled}, "
+        f"one tree over what the seat knows, random play to {until}. Pure Python, played by the reference engine: "
+        "hundreds of times a jitted search's cost.",
         params=(Param(counted.symbol, counted.default, read),),
         reference_only=True,
     )

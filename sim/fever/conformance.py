@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from sim import conformance_kit as kit
 from sim.fever import enums as E
 from sim.fever.params import Rules
+from sim.fever.policies import POLICIES, parse_policy
 from sim.fever.rules import PLAY_LOOP as PLAY_LOOP  # declared to the suite
 from sim.fever.rules import GameState, Observation, RandomPolicy, play_turn, policy_named, shuffled_deck
 from sim.rng import Stream
@@ -71,11 +72,21 @@ POLICY_FORMS: dict[str, tuple[str, ...]] = {
     "random": ("random", "random:0.6"),
     "greedy": ("greedy", "greedy:4"),
     "montecarlo": ("montecarlo:2", "montecarlo:3"),
+    "ismcts": ("ismcts:2",),  # OpenSpiel's search, played by the reference engine (the openspiel extra)
 }
 
 
+def is_searched(policy: str) -> bool:
+    """Whether ``policy`` is OpenSpiel's ismcts, played from sim.fever.openspiel (which needs the extra)."""
+    return parse_policy(policy)[0] in POLICIES.reference_only_ids
+
+
 def reference_player(rules, name: str):
-    """The reference engine's player for a policy name."""
+    """The reference engine's player for ``name``, ismcts included."""
+    if is_searched(name):
+        from sim.fever.openspiel import player_named
+
+        return player_named(rules, name)
     return policy_named(name, rules)
 
 
@@ -207,7 +218,7 @@ def unseen_by_seat(sit: Situation) -> tuple:
 
 def decide(sit: Situation, policy: str, stream: Stream) -> int:
     """The seat's play, coded ``symbol * 8 + reel mask``."""
-    return policy_named(policy, sit.rules).play(sit.obs, stream).code
+    return reference_player(sit.rules, policy).play(sit.obs, stream).code
 
 
 def seen_otherwise(sit: Situation) -> list[Situation]:

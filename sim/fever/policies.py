@@ -43,7 +43,7 @@ from sim.fever.mechanics import (
     reel_after_nb,
     unseen_nb,
 )
-from sim.policy_spec import Policies, PolicySpec, fraction, whole
+from sim.policy_spec import Policies, PolicySpec, fraction, openspiel_search, whole
 from sim.rng import below_at_nb, below_nb, next_at_nb, seed_stream_nb
 
 N_POLICY_PARAMS = 2
@@ -52,6 +52,11 @@ DEFAULT_DOUBLE_THRESHOLD = 2
 DEFAULT_MONTECARLO_SAMPLES = 16
 MAX_MONTECARLO_SAMPLES = 10_000
 PERMILLE = 1000
+
+# The ismcts policy (sim.openspiel): Python, played by the reference engine, never by the kernels.
+POLICY_ISMCTS = 3
+DEFAULT_ISMCTS_SIMULATIONS = 64
+MAX_ISMCTS_SIMULATIONS = 10_000
 
 POLICIES = Policies(
     [
@@ -76,6 +81,9 @@ POLICIES = Policies(
             params=(whole("N", "draws per decision", 1, MAX_MONTECARLO_SAMPLES, DEFAULT_MONTECARLO_SAMPLES),),
             fixed=(DEFAULT_DOUBLE_THRESHOLD,),  # doubles like greedy's default
         ),
+        openspiel_search("ismcts", POLICY_ISMCTS, DEFAULT_ISMCTS_SIMULATIONS, MAX_ISMCTS_SIMULATIONS,
+                         sampled="a fresh deal of the other hands and the deck",
+                         until="the end of every seat's next turn, scored by points won against the others"),
     ],
     N_POLICY_PARAMS,
 )

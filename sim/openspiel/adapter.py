@@ -9,9 +9,9 @@ of a game is answered here from that table:
   probabilities (:meth:`Table.chance_outcomes`);
 * a seat's information-state string is its seat, the public view it
   started from, its private holding now and every public event since
-  (moves, machines turned up, faces shown) — what it saw, in order, and
-  nothing it did not (perfect recall: what it held earlier is what it holds
-  now plus what it has been seen to give away);
+  (moves, machines turned up, faces shown) and the private events it alone
+  saw (the cards it drew, where a game draws during play) — what it saw, in
+  order, and nothing it did not (perfect recall);
 * its observation string is the reference engine's observation of the seat;
 * ``resample_from_infostate`` asks the table for the hidden holdings drawn
   again, consistent with what the seat has seen.
@@ -37,6 +37,16 @@ CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
+class Seen(NamedTuple):
+    """An event only ``seat`` sees (a card it draws): in its information-state string, no other seat's."""
+
+    seat: int
+    text: str
+
+    def __deepcopy__(self, memo) -> "Seen":
+        return self  # immutable: a cloned state shares it
+
+
 class Sizes(NamedTuple):
     """What OpenSpiel's GameInfo needs beyond the players."""
 
@@ -55,6 +65,8 @@ class Table:
     """
 
     value_scale: ClassVar[float] = 1.0
+    # False when a finished game can have no winner (its win shares then sum to 0, not 1).
+    constant_sum: ClassVar[bool] = True
 
     def __init__(self, rules):
         self.rules = rules
@@ -73,6 +85,10 @@ class Table:
     def clone(self) -> "Table":
         raise NotImplementedError
 
+    def __deepcopy__(self, memo) -> "Table":
+        # OpenSpiel clones a state by deep-copying its attributes: the table's own copy is the fast one.
+        return self.clone()
+
     def to_move(self) -> int:
         """The seat to act, or CHANCE, or TERMINAL."""
         raise NotImplementedError
@@ -83,8 +99,9 @@ class Table:
     def legal_actions(self) -> list[int]:
         raise NotImplementedError
 
-    def apply(self, action: int) -> str | None:
-        """Apply ``action`` (a chance outcome at a chance node); the public event it makes, or None if private."""
+    def apply(self, action: int) -> "str | Seen | list[str | Seen] | None":
+        """Apply ``action`` (a chance outcome at a chance node); the event it makes — public text, a
+        :class:`Seen` for one seat, a list of them — or None when it shows nothing yet."""
         raise NotImplementedError
 
     def rounds_scored(self) -> int:
@@ -200,7 +217,7 @@ class LvsimGame(pyspiel.Game):
             num_players=self.rules.players,
             min_utility=0.0,
             max_utility=1.0,
-            utility_sum=1.0,
+            utility_sum=1.0 if self.TABLE.constant_sum else None,
             max_game_length=sizes.max_game_length,
         )
         super().__init__(self.GAME_TYPE, info, params)
@@ -218,7 +235,7 @@ class LvsimState(pyspiel.State):
     def __init__(self, game: LvsimGame, table: Table):
         super().__init__(game)
         self.table = table
-        self.events: list[str] = []
+        self.events: list[str | Seen] = []
         self.root_view = ""  # the public view a rooted state starts from ("" for a whole game)
         self.horizon: int | None = None  # a rooted state ends when this many rounds are scored
         self.root_scores: list[float] = []
@@ -265,7 +282,7 @@ class LvsimState(pyspiel.State):
     def _apply_action(self, action):
         event = self.table.apply(int(action))
         if event is not None:
-            self.events.append(event)
+            self.events += event if isinstance(event, list) else [event]
 
     def returns(self):
         players = self.get_game().num_players()
@@ -281,7 +298,8 @@ class LvsimState(pyspiel.State):
 
     def information_state_string(self, player=None):
         player = self.current_player() if player is None else player
-        return f"seat {player}|{self.root_view}|{self.table.private(player)}|" + "|".join(self.events)
+        seen = (e if isinstance(e, str) else e.text for e in self.events if isinstance(e, str) or e.seat == player)
+        return f"seat {player}|{self.root_view}|{self.table.private(player)}|" + "|".join(seen)
 
     def observation_string(self, player=None):
         player = self.current_player() if player is None else player
@@ -298,7 +316,8 @@ class LvsimState(pyspiel.State):
         return other
 
     def __str__(self):
-        return f"{self.table.public_view()} | " + " ".join(self.events[-12:])
+        public = [e for e in self.events if isinstance(e, str)]
+        return f"{self.table.public_view()} | " + " ".join(public[-12:])
 
 
 class Observer:
@@ -324,8 +343,10 @@ def game_type(game, table: type[Table]) -> pyspiel.GameType:
         long_name=f"lvsim {game.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        # A game of perfect information is the case of one state an information set: OpenSpiel's ISMCTS
+        # searches only games declared imperfect, so every game is.
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM if table.constant_sum else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=game.max_players,
         min_num_players=game.min_players,

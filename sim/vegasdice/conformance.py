@@ -17,6 +17,7 @@ from sim import conformance_kit as kit
 from sim.rng import Stream
 from sim.vegasdice import enums as E
 from sim.vegasdice.params import Rules
+from sim.vegasdice.policies import POLICIES, parse_policy
 from sim.vegasdice.rules import PLAY_LOOP as PLAY_LOOP  # declared to the suite
 from sim.vegasdice.rules import (
     GameState,
@@ -60,11 +61,21 @@ POLICY_FORMS: dict[str, tuple[str, ...]] = {
     "random": ("random",),
     "greedy": ("greedy",),
     "montecarlo": ("montecarlo:2", "montecarlo:3"),
+    "ismcts": ("ismcts:2",),  # OpenSpiel's search, played by the reference engine (the openspiel extra)
 }
 
 
+def is_searched(policy: str) -> bool:
+    """Whether ``policy`` is OpenSpiel's ismcts, played from sim.vegasdice.openspiel (which needs the extra)."""
+    return parse_policy(policy)[0] in POLICIES.reference_only_ids
+
+
 def reference_player(rules, name: str):
-    """The reference engine's player for a policy name."""
+    """The reference engine's player for ``name``, ismcts included."""
+    if is_searched(name):
+        from sim.vegasdice.openspiel import player_named
+
+        return player_named(rules, name)
     return policy_named(name)
 
 
@@ -102,8 +113,9 @@ class Recorded(kit.Recorded):
 
 
 class Situation(NamedTuple):
-    """The seat to move's view and roll, and what it cannot see: the pile, top first."""
+    """The rules, the seat to move's view and roll, and what it cannot see: the pile, top first."""
 
+    rules: Rules
     obs: Observation
     roll: Roll
     pile: tuple[int, ...]
@@ -143,9 +155,10 @@ def hidden_pairs() -> list[tuple[Situation, Situation]]:
     pairs = []
     for players in range(E.MIN_PLAYERS, E.MAX_PLAYERS + 1):
         for seed in range(4):
-            state, other, seat, roll = midround(Rules(players=players), seed, turns=1 + 2 * seed)
-            pairs.append((Situation(state.observe(seat), roll, tuple(state.pile)),
-                          Situation(other.observe(seat), roll, tuple(other.pile))))
+            rules = Rules(players=players)
+            state, other, seat, roll = midround(rules, seed, turns=1 + 2 * seed)
+            pairs.append((Situation(rules, state.observe(seat), roll, tuple(state.pile)),
+                          Situation(rules, other.observe(seat), roll, tuple(other.pile))))
     return pairs
 
 
@@ -162,7 +175,7 @@ def unseen_by_seat(sit: Situation) -> tuple:
 
 
 def decide(sit: Situation, policy: str, stream: Stream) -> int:
-    return policy_named(policy).choose_value(sit.obs, sit.roll, stream)
+    return reference_player(sit.rules, policy).choose_value(sit.obs, sit.roll, stream)
 
 
 def seen_otherwise(sit: Situation) -> list[Situation]:

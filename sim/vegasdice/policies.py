@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from sim.bits import nth_bit_nb, popcount_nb
-from sim.policy_spec import Policies, PolicySpec, whole
+from sim.policy_spec import Policies, PolicySpec, openspiel_search, whole
 from sim.rng import below_at_nb, below_nb
 from sim.vegasdice import enums as E
 from sim.vegasdice.heuristics import greedy_value_nb
@@ -33,6 +33,11 @@ from sim.vegasdice.montecarlo import montecarlo_value_nb
 N_POLICY_PARAMS = 2
 DEFAULT_MONTECARLO_SAMPLES = 32
 MAX_MONTECARLO_SAMPLES = 100_000
+
+# The ismcts policy (sim.openspiel): Python, played by the reference engine, never by the kernels.
+POLICY_ISMCTS = 3
+DEFAULT_ISMCTS_SIMULATIONS = 64
+MAX_ISMCTS_SIMULATIONS = 10_000
 
 POLICIES = Policies(
     [
@@ -51,6 +56,9 @@ POLICIES = Policies(
             "greedy, and keeps the value with the best average money against the other players.",
             params=(whole("N", "samples per decision", 1, MAX_MONTECARLO_SAMPLES, DEFAULT_MONTECARLO_SAMPLES),),
         ),
+        openspiel_search("ismcts", POLICY_ISMCTS, DEFAULT_ISMCTS_SIMULATIONS, MAX_ISMCTS_SIMULATIONS,
+                         sampled="the table as it is (nothing is hidden; the rolls to come are chance)",
+                         until="the round's payout"),
     ],
     N_POLICY_PARAMS,
 )

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from sim.cli import main
-from sim.games import get_game
+from sim.games import GAME_IDS, get_game
 from tests.helpers import assert_same_records
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -15,6 +15,8 @@ pyspiel = pytest.importorskip("pyspiel")
 from sim.openspiel.reference import play_games as play_by_reference  # noqa: E402
 
 GAME = get_game("lasvegan")
+# Every game with the ismcts policy (all shipped games; not the test plugin's).
+SEARCHED = [g for g in GAME_IDS if "ismcts" in get_game(g).policies.specs]
 
 
 def lvsim(*args):
@@ -39,8 +41,14 @@ def test_a_batch_with_an_ismcts_seat_is_played_by_the_reference_engine_game_by_g
     assert whole["game"].tolist() == [4, 5, 6]
 
 
-def test_a_duel_with_ismcts_plays_and_reports_its_share():
-    result = lvsim("duel", "--players", 3, "--seats", "ismcts:2,greedy,greedy", "--games", 2, "--json")
+def test_every_shipped_game_has_ismcts():
+    assert {"lasvegan", "vegas-dice", "fever"} <= set(SEARCHED)
+
+
+@pytest.mark.parametrize("game_id", SEARCHED)
+def test_a_duel_with_ismcts_plays_and_reports_its_share(game_id):
+    result = lvsim("duel", "--game", game_id, "--players", 3, "--seats", "ismcts:2,greedy,greedy", "--games", 1,
+                   "--json")
     assert result.exit_code == 0, result.stderr
     shares = json.loads(result.stdout)["policies"]
     assert set(shares) == {"ismcts:2", "greedy"}
@@ -64,3 +72,9 @@ def test_without_openspiel_naming_ismcts_says_how_to_install_it(monkeypatch):
     result = lvsim("duel", "--players", 3, "--seats", "ismcts:8,greedy,greedy", "--games", 2)
     one_line_refusal(result, "--seats", "pip install -e '.[openspiel]'")
     assert lvsim("duel", "--players", 3, "--seats", "greedy,random,random", "--games", 2).exit_code == 0
+
+
+@pytest.mark.parametrize("game_id", SEARCHED)
+def test_bench_refuses_an_ismcts_seat_it_does_not_time(game_id):
+    result = lvsim("bench", "--game", game_id, "--players", 3, "--policy", "ismcts:4")
+    one_line_refusal(result, "--policy", "ismcts:4 is played by the reference engine, not by the jitted core")
