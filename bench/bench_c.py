@@ -45,8 +45,8 @@ def compile_c(workdir: Path) -> Path | None:
 
 
 def rules_text(rules: Rules) -> str:
-    scalars, machines, tokens, golden = rules.kernel_args()
-    ints = [*scalars, len(machines), *machines, len(tokens), *tokens.ravel(), *golden]
+    scalars, machines, tokens, golden, seat_starting = rules.kernel_args()
+    ints = [*scalars, len(machines), *machines, len(tokens), *tokens.ravel(), *golden, *seat_starting]
     return " ".join(str(int(v)) for v in ints)
 
 

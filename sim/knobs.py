@@ -216,7 +216,13 @@ class Pair(Domain):
 
 @dataclass(frozen=True)
 class ListOf(Domain):
-    """A list of entries of one domain, ``least`` to ``most`` long; entry ``i`` is named ``entry`` with n = i + 1."""
+    """A list of entries of one domain, ``least`` to ``most`` long; entry ``i`` is named ``entry`` with
+    n = i + 1 (``token {n}``) or i itself (``seat {i}``, for what the game numbers from 0).
+
+    ``fill``: a shorter list is completed with this entry up to ``most`` long, so that the rules always hold
+    ``most`` entries (one per seat: a designer writes the seats that differ); None: a list is kept as long as
+    it is written.
+    """
 
     item: Domain
     least: int | None
@@ -224,6 +230,7 @@ class ListOf(Domain):
     entry_name: str  # "token {n}"
     form: str  # "a list of [face, face] integer pairs"
     noun: str = "entries"  # what the length counts, for "needs between 1 and 4 ordinary tokens"
+    fill: Any = None
 
     def check(self, value, field):
         if not isinstance(value, (list, tuple)) or not all(self.item.has_form(v) for v in value):
@@ -237,6 +244,8 @@ class ListOf(Domain):
         least, most = self.least, self.most
         if least is not None and most is not None and not least <= len(value) <= most:
             raise ConfigError(field, f"needs between {least} and {most} {self.noun}, got {len(value)}")
+        if self.fill is not None and most is not None:
+            out += (self.fill,) * (most - len(out))
         return out
 
     def text(self):
@@ -255,7 +264,7 @@ class ListOf(Domain):
     def entry(self, index):
         if not isinstance(index, int) or index < 0 or (self.most is not None and index >= self.most):
             raise KeyError(index)
-        return self.item, self.entry_name.format(n=index + 1)
+        return self.item, self.entry_name.format(n=index + 1, i=index)
 
 
 @dataclass(frozen=True)
@@ -291,6 +300,9 @@ class Knob:
     put back to its default when a sweep or tune changes the count.
     ``applies``: whether the knob can change a game under these rules (the
     set-aside card's face when no card is set aside cannot); None: always.
+    ``entry_applies``: the same for entry ``i`` of a list knob, as
+    ``entry_applies(rules, i)`` (a seat's entry when the table has fewer
+    seats cannot); None: every entry applies where the knob does.
     ``auto``: the value ``'auto'`` stands for under these rules (a knob of
     domain :class:`OrAuto`), so that a one-step deviation starts from the
     number the rulebook prints (``sim.sensitivity``); None: it has no steps.
@@ -304,6 +316,7 @@ class Knob:
     follows_players: bool = False
     applies: Callable[[Any], bool] | None = None
     auto: Callable[[Any], Any] | None = None
+    entry_applies: Callable[[Any, int], bool] | None = None
 
     def values_text(self) -> str:
         """What ``lvsim games`` prints after the default: the values, then what the knob does."""
@@ -419,8 +432,15 @@ class RuleKnobs:
         return type(self).from_mapping(table_at_players(self.KNOBS, self.to_dict(), players))
 
     def inert(self) -> list[str]:
-        """The knobs that cannot change a game under these rules."""
-        return [k.name for k in self.KNOBS.values() if k.applies is not None and not k.applies(self)]
+        """The knobs, and the entries of list knobs (``seat_cabbages[3]``), that cannot change a game under these
+        rules."""
+        out = []
+        for k in self.KNOBS.values():
+            if k.applies is not None and not k.applies(self):
+                out.append(k.name)
+            elif k.entry_applies is not None:
+                out += [f"{k.name}[{i}]" for i in range(len(getattr(self, k.name))) if not k.entry_applies(self, i)]
+        return out
 
     def differences(self) -> dict[str, Any]:
         """Fields whose value differs from the rulebook game (same player count)."""

@@ -57,6 +57,17 @@ def test_a_choice_takes_each_other_option_and_a_sticker_each_other_kind():
     assert {after for _, after in first} == {"suit:blue", "suit:red", "suit:purple"} | {f"value:{v}" for v in range(10)}
 
 
+def test_a_seat_s_extra_cabbages_step_up_from_none_and_the_seats_beyond_the_table_are_inert():
+    game = get_game("lasvegan")
+    devs = [d for d in one_step(game, game.Rules(players=3)) if d.knob.startswith("rules.seat_cabbages")]
+    assert [(d.knob, d.before, d.after, d.inert) for d in devs] == [
+        (f"rules.seat_cabbages[{s}]", 0, 1, s >= 3) for s in range(5)]
+    assert devs[0].label == "seat 0's extra cabbages"
+    assert devs[0].rules.seat_starting == (16, 15, 15) and devs[3].rules.seat_starting == (15, 15, 15)
+    # At 5 players the box's 75 cabbages are all dealt: one more for a seat is no rule set.
+    assert not any(d.knob.startswith("rules.seat_cabbages") for d in one_step(game, game.Rules(players=5)))
+
+
 def test_auto_starts_from_the_number_it_stands_for():
     game = get_game("vegas-dice")
     devs = one_step(game, game.Rules(players=4))  # the rulebook's 2 white dice at 4 players

@@ -202,7 +202,7 @@ def _elimination_section(results: RunResults) -> str:
     s = results.summary
     rules = results.config.rules
     ends = tables.game_ends(rec)
-    ran_out = tables.ran_out_by_seat(rec, rules.starting_cabbages)
+    ran_out = tables.ran_out_by_seat(rec, rules.seat_starting)
     # A way of ending that never happened (playing on at 0 when elimination
     # ends the game) would only add a column of zeros.
     reasons = [r for r in tables.END_REASONS if ends.loc[ends["reason"] == r, "count"].sum()]
@@ -236,6 +236,19 @@ def _elimination_section(results: RunResults) -> str:
     return _section("elimination", "Elimination", "\n".join(body))
 
 
+def _has_extra(rules) -> bool:
+    return any(n != rules.starting_cabbages for n in rules.seat_starting)
+
+
+def _starting_text(rules) -> str:
+    """``15 starting cabbages``, and the seats that start with more: ``(seat 0: 16)``."""
+    text = f"{rules.starting_cabbages} starting cabbages"
+    if not _has_extra(rules):
+        return text
+    more = ", ".join(f"seat {s}: {n}" for s, n in enumerate(rules.seat_starting) if n != rules.starting_cabbages)
+    return f"{text} ({more})"
+
+
 def _swings_section(results: RunResults) -> str:
     rec = results.tally
     s = results.summary
@@ -253,7 +266,7 @@ def _swings_section(results: RunResults) -> str:
         f"In one round a seat's cabbages change by {_num(swing['mean'], 2, sign=True)} on average "
         f"(sd {_num(swing['sd'], 2)}); 90% of changes lie between {_num(swing['p05'], 0)} and "
         f"{_num(swing['p95'], 0)}. Over the game the median seat ends with {_num(s['final_cabbages']['p50'], 0)} "
-        f"of its {rules.starting_cabbages} starting cabbages."
+        f"of its {_starting_text(rules)}."
     )
     body = [
         f'<p class="lead">{_e(lead)}</p>',
@@ -268,7 +281,9 @@ def _swings_section(results: RunResults) -> str:
             "Box plots of final cabbages by seat and the median cabbage trajectory with percentile bands",
             "Left: final cabbages; box: quartiles, line: median, dot: mean, whiskers: 5th and 95th percentiles, "
             f"dashed: the {rules.starting_cabbages} starting cabbages. Right: cabbages of a seat (all seats "
-            "together) at the start and after each round; a game that has ended keeps its final count.",
+            "together) at the start and after each round; a game that has ended keeps its final count."
+            + (f" Each seat's cabbages are counted from the {rules.starting_cabbages} starting cabbages, its extra "
+               "ones left out." if _has_extra(rules) else ""),
         ),
     ]
     return _section("swings", "Cabbage swings", "\n".join(body))

@@ -113,12 +113,16 @@ def game_ends(source) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def ran_out_by_seat(source, starting: int) -> pd.DataFrame:
-    """Share of games in which each seat reached 0 cabbages at some point, Wilson intervals."""
+def ran_out_by_seat(source, starting: int | Sequence[int]) -> pd.DataFrame:
+    """Share of games in which each seat reached 0 cabbages at some point, Wilson intervals.
+
+    ``starting``: the cabbages every seat starts with, or each seat's (``Rules.seat_starting``).
+    """
     t = tally_of(source)
+    starts = np.broadcast_to(np.asarray(starting, dtype=np.int64), (len(t.lowest_change),))
     rows = []
     for s, lowest in enumerate(t.lowest_change):
-        reached_zero = lowest.as_dict().get(-starting, 0)
+        reached_zero = lowest.as_dict().get(-int(starts[s]), 0)
         rows.append({"seat": s, **_wilson_row(reached_zero, t.games)})
     return pd.DataFrame(rows)
 

@@ -11,7 +11,8 @@
  * Rules.kernel_args() (players, rounds, starting, reserve, reserve mode,
  * end on elimination, set aside, set aside revealed, payout order), then the
  * number of machines and their codes, the number of tokens and their two
- * faces each, and the golden token's two faces.
+ * faces each, the golden token's two faces, and the cabbages each seat
+ * starts with.
  * Prints the seconds the games took (allocation of the records included,
  * reading the rules and writing the file excluded); writes every record
  * field, in the order of records.RECORD_FIELDS, to OUT_FILE ("-" for none).
@@ -411,6 +412,7 @@ typedef struct {
     i64 n_machines, machines[MAX_MACHINES];
     i64 n_tokens, tokens[MAX_TOKENS][2];
     i64 golden[2];
+    i64 seat_starting[MAX_PLAYERS];
 } RulesArgs;
 
 static void play_game(u64 seed, i64 game, size_t i, const RulesArgs *a, Records *o) {
@@ -429,7 +431,7 @@ static void play_game(u64 seed, i64 game, size_t i, const RulesArgs *a, Records 
     for (i64 s = 0; s < players; s++) seed_stream(seat_rngs[s], seed, game, STREAM_POLICY + s);
     for (i64 m = 0; m < n_machines; m++) pile[m] = a->machines[m];
     shuffle(table_rng, pile, n_machines);
-    for (i64 s = 0; s < players; s++) cabbages[s] = sc[S_STARTING];
+    for (i64 s = 0; s < players; s++) cabbages[s] = a->seat_starting[s];
     i64 reserve = sc[S_RESERVE];
 
     memset(pub, 0, sizeof pub);
@@ -575,6 +577,8 @@ int main(int argc, char **argv) {
     }
     a.golden[0] = read_int();
     a.golden[1] = read_int();
+    if (a.scalars[S_PLAYERS] < 1 || a.scalars[S_PLAYERS] > MAX_PLAYERS) return 2;
+    for (i64 s = 0; s < a.scalars[S_PLAYERS]; s++) a.seat_starting[s] = read_int();
 
     size_t P = a.scalars[S_PLAYERS], R = a.scalars[S_ROUNDS];
     struct timespec t0, t1;

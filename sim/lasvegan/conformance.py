@@ -39,11 +39,14 @@ def rule_sets(draw) -> Rules:
     extra_per_seat = draw(st.integers(0, (E.N_CARDS - players - fewest) // players))
     set_aside = draw(st.sampled_from(["auto", fewest + players * extra_per_seat]))
     starting = draw(st.integers(1, 20))
+    # as many seats as the list gives, the seats beyond the table's size included (they change nothing)
+    seat_cabbages = draw(st.lists(st.integers(0, 3), max_size=E.MAX_PLAYERS))
     return Rules(
         players=players,
         rounds=rounds,
         starting_cabbages=starting,
-        total_cabbages=starting * players + draw(st.integers(0, 40)),
+        seat_cabbages=seat_cabbages,
+        total_cabbages=starting * players + sum(seat_cabbages[:players]) + draw(st.integers(0, 40)),
         reserve=draw(st.sampled_from(["finite", "unlimited"])),
         end_on_elimination=draw(st.booleans()),
         set_aside=set_aside,
@@ -247,6 +250,10 @@ BAD_RULES: list[tuple[dict[str, Any], str]] = [
     ({"rounds": 0}, "rounds"),
     ({"starting_cabbages": 0}, "starting_cabbages"),
     ({"starting_cabbages": 20, "total_cabbages": 40}, "total_cabbages"),
+    ({"seat_cabbages": [0, -1]}, "seat_cabbages[1]"),
+    ({"seat_cabbages": [0, 0, 10_001]}, "seat_cabbages[2]"),
+    ({"seat_cabbages": [0, 0, 0, 0, 0, 0]}, "seat_cabbages"),
+    ({"players": 5, "seat_cabbages": [1]}, "total_cabbages"),
     ({"reserve": "bottomless"}, "reserve"),
     ({"end_on_elimination": 1}, "end_on_elimination"),
     ({"players": 3, "set_aside": 2}, "set_aside"),

@@ -59,7 +59,7 @@ GAMES_PER_CHUNK = 2048
 
 @njit(cache=True, error_model="numpy")
 def play_chunk_nb(
-    seed, first_game, start, stop, scalars, machines, tokens, golden, policy_ids, policy_params,
+    seed, first_game, start, stop, scalars, machines, tokens, golden, seat_starting, policy_ids, policy_params,
     # outputs, rows start .. stop - 1
     out_game, out_final, out_win, out_rounds, out_elim, out_reserve, out_seven_no_slot,
     out_zero_on, out_leader, out_delta, out_tricks, out_amount, out_shortfall, out_machine,
@@ -107,7 +107,7 @@ def play_chunk_nb(
         shuffle_at_nb(rngs, E.STREAM_TABLE, pile, n_machines)
 
         for s in range(players):
-            cabbages[s] = scalars[S_STARTING]
+            cabbages[s] = seat_starting[s]
         reserve = scalars[S_RESERVE]
 
         for k in range(E.PUB_SIZE):
@@ -266,7 +266,7 @@ def play_chunk_nb(
 # nogil: a run writes the previous chunk to disk while this one plays.
 @njit(cache=True, parallel=True, nogil=True)
 def play_games_nb(
-    seed, first_game, n_games, chunk, scalars, machines, tokens, golden, policy_ids, policy_params,
+    seed, first_game, n_games, chunk, scalars, machines, tokens, golden, seat_starting, policy_ids, policy_params,
     out_game, out_final, out_win, out_rounds, out_elim, out_reserve, out_seven_no_slot,
     out_zero_on, out_leader, out_delta, out_tricks, out_amount, out_shortfall, out_machine,
     out_machine_token, out_machine_value, out_machine_placer, out_golden_side,
@@ -276,7 +276,7 @@ def play_games_nb(
     for c in prange(n_chunks):
         play_chunk_nb(
             seed, first_game, c * chunk, min(n_games, (c + 1) * chunk), scalars, machines, tokens, golden,
-            policy_ids, policy_params,
+            seat_starting, policy_ids, policy_params,
             out_game, out_final, out_win, out_rounds, out_elim, out_reserve, out_seven_no_slot,
             out_zero_on, out_leader, out_delta, out_tricks, out_amount, out_shortfall, out_machine,
             out_machine_token, out_machine_value, out_machine_placer, out_golden_side,

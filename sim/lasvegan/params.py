@@ -22,6 +22,7 @@ DEFAULT_MACHINES = (
 )
 DEFAULT_TOKENS = ((1, -1), (1, -2), (0, -3), (-1, -2))
 DEFAULT_GOLDEN = (3, 4)
+DEFAULT_SEAT_CABBAGES = (0,) * E.MAX_PLAYERS
 FACE_LIMIT = 20
 CABBAGE_LIMIT = 10_000
 
@@ -37,6 +38,14 @@ KNOBS = knob_table(
     Knob("players", 4, Int(E.MIN_PLAYERS, E.MAX_PLAYERS), "players"),
     Knob("rounds", 4, Int(1, E.MAX_ROUNDS), "rounds"),
     Knob("starting_cabbages", 15, Int(1, CABBAGE_LIMIT), "starting cabbages", "cabbages each player starts with"),
+    Knob("seat_cabbages", DEFAULT_SEAT_CABBAGES,
+         ListOf(Int(0, CABBAGE_LIMIT), 0, E.MAX_PLAYERS, "seat {i}'s extra cabbages",
+                "a list of integers, one per seat from seat 0", "seats", fill=0),
+         "extra cabbages by seat",
+         "a variant beyond the rulebook: the cabbages each seat is dealt on top of the starting cabbages, seat 0 "
+         "(the first round's leader) first, then clockwise; seats the list leaves out get none, and the entries of "
+         "seats beyond the players change nothing",
+         entry_applies=lambda rules, seat: seat < rules.players),
     Knob("total_cabbages", 75, Int(0, CABBAGE_LIMIT), "cabbages in the box",
          "the reserve holds what is not dealt"),
     Knob("reserve", "finite", Choice({"finite": "gains the reserve cannot pay are lost", "unlimited": ""}),
@@ -104,11 +113,20 @@ class Rules(RuleKnobs):
         return self.reserve == "finite"
 
     @property
+    def seat_starting(self) -> tuple[int, ...]:
+        """Cabbages each seat of the table starts with: the starting cabbages and the seat's extra ones."""
+        return tuple(self.starting_cabbages + self.seat_cabbages[s] for s in range(self.players))
+
+    @property
+    def cabbages_dealt(self) -> int:
+        return sum(self.seat_starting)
+
+    @property
     def starting_reserve(self) -> int:
         """Cabbages in the reserve at the start; -1 when unlimited."""
         if not self.finite_reserve:
             return -1
-        return self.total_cabbages - self.starting_cabbages * self.players
+        return self.total_cabbages - self.cabbages_dealt
 
     @property
     def machine_codes(self) -> tuple[int, ...]:
@@ -116,7 +134,7 @@ class Rules(RuleKnobs):
 
     # --- conversions ---------------------------------------------------
     def kernel_args(self) -> tuple:
-        """The arrays the jitted core takes: (scalars, machines, tokens, golden)."""
+        """The arrays the jitted core takes: (scalars, machines, tokens, golden, seat_starting)."""
         scalars = np.array(
             [
                 self.players,
@@ -134,7 +152,8 @@ class Rules(RuleKnobs):
         machines = np.array(self.machine_codes, dtype=np.int64)
         tokens = np.array(self.tokens, dtype=np.int64).reshape(len(self.tokens), 2)
         golden = np.array(self.golden_token, dtype=np.int64)
-        return scalars, machines, tokens, golden
+        seat_starting = np.array(self.seat_starting, dtype=np.int64)
+        return scalars, machines, tokens, golden, seat_starting
 
 
 # Index of each scalar in Rules.kernel_args()[0].
@@ -152,11 +171,13 @@ def _check_combinations(r: Rules) -> None:
                 f"{E.N_CARDS} cards minus {r.set_aside} set aside do not divide evenly "
                 f"among {r.players} players (use 'auto' or {E.N_CARDS % r.players} + a multiple of {r.players})",
             )
-    if r.finite_reserve and r.starting_cabbages * r.players > r.total_cabbages:
+    if r.finite_reserve and r.cabbages_dealt > r.total_cabbages:
+        extra = r.cabbages_dealt - r.players * r.starting_cabbages
         raise ConfigError(
             "total_cabbages",
-            f"{r.players} players x {r.starting_cabbages} starting cabbages = "
-            f"{r.players * r.starting_cabbages} dealt, more than the {r.total_cabbages} that exist",
+            f"{r.players} players x {r.starting_cabbages} starting cabbages"
+            f"{f' + {extra} extra (seat_cabbages)' if extra else ''} = "
+            f"{r.cabbages_dealt} dealt, more than the {r.total_cabbages} that exist",
         )
     need = E.MACHINES_PER_ROUND * r.rounds
     if not need <= len(r.machines) <= E.MAX_MACHINES:

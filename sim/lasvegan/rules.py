@@ -359,8 +359,7 @@ class GameState:
 
     def __init__(self, rules: Rules):
         self.rules = rules
-        players = rules.players
-        self.cabbages = [rules.starting_cabbages] * players
+        self.cabbages = list(rules.seat_starting)
         self.reserve: int | None = rules.starting_reserve if rules.finite_reserve else None
         self.machines_left = Counter(rules.machine_codes)
         self.results: list[RoundResult] = []

@@ -71,7 +71,8 @@ def one_step(game, rules, knobs: Sequence[str] | None = None, *, swaps: bool = T
             if deviated == rules:
                 continue
             where = entry_name(knob.name, path)
-            out.append(Deviation(where, game.knob_label(where), before, after, deviated, knob.name in inert))
+            inert_here = knob.name in inert or (bool(path) and f"{knob.name}[{path[0]}]" in inert)
+            out.append(Deviation(where, game.knob_label(where), before, after, deviated, inert_here))
     return out
 
 

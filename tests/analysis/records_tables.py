@@ -144,7 +144,7 @@ def game_ends(rec: Records) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def cabbage_trajectory(rec: Records, starting: int) -> np.ndarray:
+def cabbage_trajectory(rec: Records, starting: int | Sequence[int]) -> np.ndarray:
     """``[game, round + 1, seat]``: cabbages at the start and after each round.
 
     A game that ended early keeps its final count for the rounds it did not
@@ -159,7 +159,7 @@ def cabbage_trajectory(rec: Records, starting: int) -> np.ndarray:
     return out
 
 
-def ran_out_by_seat(rec: Records, starting: int) -> pd.DataFrame:
+def ran_out_by_seat(rec: Records, starting: int | Sequence[int]) -> pd.DataFrame:
     """Share of games in which each seat reached 0 cabbages at some point, Wilson intervals."""
     reached_zero = (cabbage_trajectory(rec, starting) == 0).any(axis=1)
     n = len(rec["game"])

@@ -16,6 +16,7 @@ RULE_SETS = {
     "3p-two-rounds": Rules(players=3, rounds=2),
     "5p-playing-on": Rules(players=5, end_on_elimination=False),
     "2p-unlimited": Rules(players=2, reserve="unlimited"),
+    "3p-extra-cabbages": Rules(players=3, seat_cabbages=[0, 2, 1]),
 }
 TABLES = (
     "win_share_by_seat", "win_share_by_last_leader", "round_change_by_leader_position", "game_ends",
@@ -43,7 +44,9 @@ def test_every_table_from_the_tally_equals_the_table_from_the_records(played, ta
 
 def test_tables_that_need_the_rules_agree_too(played):
     starting = played.config.rules.starting_cabbages
-    same(tables.ran_out_by_seat(played.tally, starting), direct.ran_out_by_seat(played.records, starting))
+    # A seat is out when it has lost what it was dealt, its extra cabbages included.
+    each = played.config.rules.seat_starting
+    same(tables.ran_out_by_seat(played.tally, each), direct.ran_out_by_seat(played.records, each))
     same(tables.trajectory_quantiles(played.tally, starting), direct.trajectory_quantiles(played.records, starting))
     seats = ["greedy", "random", "greedy", "cautious", "random"][: played.config.players]
     same(tables.win_share_by_policy(played.tally, seats), direct.win_share_by_policy(played.records, seats))

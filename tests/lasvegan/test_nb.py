@@ -35,15 +35,16 @@ def test_seed_changes_games():
         Rules(players=2, reserve="unlimited"),
         Rules(players=4, end_on_elimination=False, starting_cabbages=5),
         Rules(players=3, set_aside=4, set_aside_face="revealed"),
+        Rules(players=3, starting_cabbages=3, seat_cabbages=[0, 4, 1, 7], total_cabbages=20),
     ],
-    ids=["default", "3p", "5p-2r", "2p-unlimited", "no-elim-end", "3p-4-revealed"],
+    ids=["default", "3p", "5p-2r", "2p-unlimited", "no-elim-end", "3p-4-revealed", "3p-extra-cabbages"],
 )
 def test_conservation_and_bounds(rules):
     rec = run(rules, 2000)
     final = rec["final_cabbages"].astype(np.int64)
     assert (final >= 0).all()
-    # Cabbages move only by the round deltas.
-    np.testing.assert_array_equal(final, rules.starting_cabbages + rec["delta"].sum(axis=1))
+    # Cabbages move only by the round deltas, from what each seat is dealt (seat 3's extra ones are no seat's).
+    np.testing.assert_array_equal(final, np.array(rules.seat_starting) + rec["delta"].sum(axis=1))
     if rules.finite_reserve:
         np.testing.assert_array_equal(final.sum(1) + rec["reserve_end"], rules.total_cabbages)
     else:

@@ -93,7 +93,7 @@ def test_records_agree_with_the_trace(rules, seed, game):
     rounds = trace["rounds"]
     assert rec["rounds_played"] == len(rounds)
     assert rounds[-1]["game_over"] and not any(r["game_over"] for r in rounds[:-1])
-    cabbages = [rules.starting_cabbages] * rules.players
+    cabbages = list(rules.seat_starting)
     for r, played in enumerate(rounds):
         # the next round is led by the winner of the last trick
         if r > 0:

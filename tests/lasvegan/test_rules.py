@@ -335,6 +335,21 @@ def test_without_end_on_elimination_a_seat_at_zero_plays_on_and_cannot_lose_more
     assert rec["elim_round"] == 1 and rec["zero_playing_on"] == 1 and rec["rounds_played"] == 2
 
 
+@pytest.mark.parametrize("extra, eliminated", [(1, True), (2, False)])
+def test_a_seat_s_extra_cabbages_are_dealt_to_it_and_count_before_it_is_out(extra, eliminated):
+    """Seat 0 starts with 2 + ``extra`` and loses 3 (a 9 under a -3 token): out with 3, not with 4."""
+    rules = tiny_rules(rounds=2, starting_cabbages=2, seat_cabbages=[extra], total_cabbages=10)
+    state = GameState(rules)
+    assert state.cabbages == [2 + extra, 2] and state.reserve == 10 - 4 - extra
+    deal(state, ["R7 R9", "B1 B2"], round_machines=("value:9", "value:8", "value:6"), token_faces=[0, 0, 1, 0])
+    play_out(state, "R7 B1 R9 B2", [Placement.on_machine(0, 2)])
+    result = state.end_round()
+    assert result.cabbages == (2 + extra - 3, 2)
+    assert state.reserve == 10 - 4 - extra + 3
+    assert state.game_over == eliminated
+    assert game_records(state, game=0)["elim_round"] == (1 if eliminated else 0)
+
+
 def test_tied_players_share_the_win():
     assert winners([5, 9, 9, 2]) == [1, 2]
     assert win_shares([5, 9, 9, 2]) == [0.0, 0.5, 0.5, 0.0]
