@@ -324,21 +324,33 @@ def ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
-def _why_text(r: Mapping[str, Any], dims: Mapping[str, Mapping[str, Any]]) -> str:
+READING_WHY = ("off the base rules", "not tried one step", "at the base rules only")
+SLOPE_WHY = ("steeper at the base rules", "flatter at the base rules")
+
+
+def _reading_text(r: Mapping[str, Any], dims: Mapping[str, Mapping[str, Any]]) -> str:
     d = dims.get(r["knob"], {})
     jumps = "in switches" if d.get("choice") else f"in jumps of {d.get('step', 1)}"
     words = {"off the base rules": f"clear over the domain {jumps}, inside the noise one step from the base rules",
              "not tried one step": "clear over the domain, and no one-step change of it exists at the base rules",
-             "at the base rules only": "clear one step from the base rules, inside the noise over the domain",
-             "interacting or non-linear": "its effect changes across the domain: interacting or strongly non-linear"}
+             "at the base rules only": "clear one step from the base rules, inside the noise over the domain"}
     parts = [words[w] for w in r["why"] if w in words]
-    if "rank" in r["why"]:
-        parts.append(f"{ordinal(r['rank'])} by Morris, {ordinal(r['one_step']['rank'])} one step from the base rules")
+    if "interacting or non-linear" in r["why"]:
+        parts.append("its effect changes across the domain: interacting or strongly non-linear")
     return f"{r['label']} ({'; '.join(parts)})"
 
 
-def _misread(r: Mapping[str, Any]) -> bool:
-    return any(w in r["why"] for w in ("off the base rules", "not tried one step", "at the base rules only"))
+def _slope_text(r: Mapping[str, Any], metric) -> str:
+    return f"{r['label']} {amount(metric, r['one_step']['delta'])} against {amount(metric, r['mu_star'], sign=False)}"
+
+
+def _rank_text(r: Mapping[str, Any]) -> str:
+    return f"{r['label']} ({ordinal(r['rank'])} by Morris, {ordinal(r['one_step']['rank'])} one step)"
+
+
+def _listed(rows: Sequence[Mapping[str, Any]], text, shown: int = 4) -> str:
+    out = "; ".join(text(r) for r in rows[:shown])
+    return out + (f"; and {len(rows) - shown} more" if len(rows) > shown else "")
 
 
 def morris_sentences(result: Mapping[str, Any], metric, players: int) -> list[str]:
@@ -368,26 +380,31 @@ def morris_sentences(result: Mapping[str, Any], metric, players: int) -> list[st
                       f"{amount(metric, o['delta'])}{unit(metric)} (95% interval {amount(metric, o['delta_ci'][0])} to "
                       f"{amount(metric, o['delta_ci'][1])})")
         first += "."
-    misread = [r for r in rows if r["misjudged"] and _misread(r)]
-    reranked = [r for r in rows if r["misjudged"] and not _misread(r)]
+    misread = [r for r in rows if any(w in r["why"] for w in READING_WHY)]
+    steeper = [r for r in rows if "steeper at the base rules" in r["why"]]
+    flatter = [r for r in rows if "flatter at the base rules" in r["why"]]
+    reranked = [r for r in rows if "rank" in r["why"]]
     said = []
     if misread:
-        said.append("a one-step view at the base rules would have misjudged " +
-                    "; ".join(_why_text(r, dims) for r in misread))
+        said.append("would have misjudged " + _listed(misread, lambda r: _reading_text(r, dims), shown=len(misread)))
+    in_units = ", in points" if metric.kind in ("rate", "advantage") else ""
+    for group, how in ((steeper, "steeper"), (flatter, "flatter")):
+        if group:
+            said.append(f"finds {len(group)} clear value{'s' if len(group) != 1 else ''} {how} there than on average "
+                        f"over the domain, the two intervals apart (one step against mu*{in_units}: "
+                        + _listed(group, lambda r: _slope_text(r, metric)) + ")")
     if reranked:
-        said.append(("it" if misread else "a one-step view at the base rules") +
-                    f" ranks {len(reranked)} clear value{'s' if len(reranked) != 1 else ''} {result['rank_move']} or "
-                    "more places from Morris's ranking: " + "; ".join(_why_text(r, dims) for r in reranked))
+        said.append(f"ranks {len(reranked)} clear value{'s' if len(reranked) != 1 else ''} {result['rank_move']} or "
+                    "more places from Morris's ranking: " + _listed(reranked, _rank_text))
     if said:
-        text = "; ".join(said)
-        second = text[:1].upper() + text[1:] + "."
+        second = "A one-step view at the base rules " + "; it ".join(said) + "."
     elif not any(r["clear"] or r["one_step"]["clear"] for r in rows):
         second = "A one-step view at the base rules reads it as Morris does: no value is clear there either."
     else:
         close = "the same place" if result["rank_move"] == 1 else f"within {result['rank_move'] - 1} place" + \
             ("s" if result["rank_move"] > 2 else "")
-        second = ("A one-step view at the base rules reads it as Morris does: the same values clear, their ranks "
-                  f"{close}.")
+        second = ("A one-step view at the base rules reads it as Morris does: the same values clear, as steep a "
+                  f"step, their ranks {close}.")
     return [first, second]
 
 

@@ -83,7 +83,7 @@ def test_a_point_the_rules_refuse_names_the_search_key():
     tune = tiny_tune({"rules.starting_cabbages": {"range": [14, 19]}, "rules.total_cabbages": {"range": [60, 75]}},
                      players=(3,))
     configs = morris.morris_tables(tune, players=[4], games=10, seed=1)
-    with pytest.raises(ConfigError, match='search."rules.') as err:
+    with pytest.raises(ConfigError, match='search."rules.total_cabbages"') as err:
         morris.plan_points(tune, configs, 4, 4, 1)
     assert "no rule set at 4 players" in str(err.value)
 
@@ -223,3 +223,22 @@ def test_also_seats_plays_a_second_table_whose_first_is_the_plain_study():
     assert fewer and holds(*fewer[0])
     text = holds_sentence(both, game.headline_metrics["elimination_rate"], 4)
     assert "rounds from 4 to 3" in text and "with greedy and with random" in text
+
+
+def test_a_value_is_misjudged_when_its_reading_its_slope_or_its_rank_differs():
+    def row(knob, mu_star, conf, clear, delta, half, step_clear):
+        return {"knob": knob, "metric": "m", "mu_star": mu_star, "mu_star_conf": conf, "clear": clear,
+                "interacting": False, "one_step": {"delta": delta, "delta_ci": [delta - half, delta + half],
+                                                   "clear": step_clear, "changes": 2}}
+
+    rows = [row("steep", 0.03, 0.01, True, -0.10, 0.01, True),  # one step far steeper than the domain's mean
+            row("same", 0.05, 0.01, True, 0.05, 0.01, True),
+            row("off", 0.04, 0.01, True, 0.001, 0.01, False),  # clear over the domain only
+            row("quiet", 0.001, 0.001, False, 0.002, 0.01, False)]
+    morris._rank_and_compare(rows)
+    why = {r["knob"]: r["why"] for r in rows}
+    assert [r["rank"] for r in rows] == [3, 1, 2, 4] and [r["one_step"]["rank"] for r in rows] == [1, 2, 4, 3]
+    assert why["steep"] == ["steeper at the base rules", "rank"]
+    assert why["same"] == [] and why["quiet"] == []
+    assert why["off"] == ["off the base rules", "rank"]
+    assert {r["knob"] for r in rows if r["misjudged"]} == {"steep", "off"}

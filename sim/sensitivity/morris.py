@@ -43,7 +43,10 @@ the other knobs), with the noise's share of sigma taken out.
 
 **Against one-step.** The one-step study of the searched knobs is played
 at the base rules on the same deals; a knob is *misjudged* by it when its
-clear reading differs from Morris's, or its rank among the knobs either
+clear reading differs from Morris's, when it is clear under both and one
+step moves it wholly more or less than mu* (the two intervals apart: the
+base rules sit where the metric is steeper or flatter than on average over
+the domain), or its rank among the knobs either
 reading finds clear (ranked among all the searched values) differs by
 :data:`RANK_MOVE` places or more. One step at the base rules is a single
 noisy difference where Morris averages ``R`` jumps, so a rank moved is a
@@ -174,7 +177,9 @@ def point_rules(tune, config, values: Mapping[str, Any]):
         return game.Rules.from_mapping(game.rules_at_players(tune.rules_table(values), config.players))
     except ConfigError as err:
         shown = ", ".join(f"{k} = {json.dumps(v)}" for k, v in values.items())
-        key = next((d.key for d in tune.dims if err.field.startswith(d.knob)), tune.dims[0].key)
+        # The key of the knob the rules name, else the first searched: a combination names one of its knobs.
+        named = err.field.removeprefix("rules.").split("[")[0]
+        key = next((d.key for d in tune.dims if d.knob == named), tune.dims[0].key)
         raise ConfigError(f'search."{key}"', f"the Morris point {shown} is no rule set at {config.players} players: "
                                              f"{err}") from None
 
@@ -286,8 +291,10 @@ def _one_step_of(knob: str, metric: str, rows: Sequence[Mapping[str, Any]]) -> d
 
 def _rank_and_compare(rows: list[dict[str, Any]]) -> None:
     """Each row's Morris rank (by mu*) and one-step rank (by its largest change) among its metric's knobs, and
-    whether the one-step view misjudges it and why: its clear reading differs, or it is clear under either reading
-    and its two ranks are :data:`RANK_MOVE` or more places apart."""
+    whether the one-step view misjudges it and why: its clear reading differs; it is clear under both and one
+    step's size (its 95% interval) lies wholly above or below mu* (its mu*_conf): steeper or flatter at the base
+    rules than over the domain; or it is clear under either reading and its two ranks are :data:`RANK_MOVE` or
+    more places apart."""
     for metric in dict.fromkeys(r["metric"] for r in rows):
         mine = [r for r in rows if r["metric"] == metric]
         by_mu = sorted(mine, key=lambda r: -(r["mu_star"] or 0.0))
@@ -302,8 +309,16 @@ def _rank_and_compare(rows: list[dict[str, Any]]) -> None:
                 why.append("off the base rules" if r["one_step"]["changes"] else "not tried one step")
             elif r["one_step"]["clear"] and not r["clear"]:
                 why.append("at the base rules only")
-            mover = r["clear"] or r["one_step"]["clear"]
-            if mover and abs(r["rank"] - r["one_step"]["rank"]) >= RANK_MOVE:
+            o = r["one_step"]
+            if r["clear"] and o["clear"] and o["delta_ci"] and r["mu_star"] is not None:
+                # Per printed step both: one step's size against the mean over the domain, each with its interval.
+                half, size = (o["delta_ci"][1] - o["delta_ci"][0]) / 2, abs(o["delta"])
+                if size - half > r["mu_star"] + r["mu_star_conf"]:
+                    why.append("steeper at the base rules")
+                elif size + half < r["mu_star"] - r["mu_star_conf"]:
+                    why.append("flatter at the base rules")
+            mover = r["clear"] or o["clear"]
+            if mover and abs(r["rank"] - o["rank"]) >= RANK_MOVE:
                 why.append("rank")
             if why and r["interacting"]:
                 why.append("interacting or non-linear")
