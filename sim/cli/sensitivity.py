@@ -73,7 +73,7 @@ METHODS = ("one-step", "morris")
               help="One-step only: only the changes at or under these dotted paths, as `lvsim games` names the "
                    "knobs (rules.KNOB, or one entry: rules.KNOB[1]).")
 @click.option("--trajectories", type=IntRange(2, 1000), default=None,
-              help="Morris only: trajectories, each len([search] values) + 1 rule sets (default: 10).")
+              help="Morris only: trajectories, each one rule set more than the [search] values (default: 10).")
 @click.option("--levels", type=IntRange(2, 64), default=None,
               help="Morris only: the grid's levels, even (default: the largest domain's size rounded up to even, "
                    "at most 8).")
