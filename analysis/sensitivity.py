@@ -192,8 +192,16 @@ def study_page(result: Mapping[str, Any], config) -> str:
     subtitle = (f"{game.title}, {', '.join(map(str, players))} players, {seats}; {result['games']:,} games per "
                 f"rule set, seed {result['seed']}")
     with_sections = [section(ANCHOR, TITLE, "\n".join(parts))]
-    return page(f"{game.title} sensitivity: {config.name}", subtitle, [(ANCHOR, TITLE)], with_sections,
+    anchors = [(ANCHOR, TITLE)]
+    if result.get("also"):
+        anchors.append((ALSO_ANCHOR, ALSO_TITLE))
+        with_sections.append(section(ALSO_ANCHOR, ALSO_TITLE, also_body(result, game)))
+    return page(f"{game.title} sensitivity: {config.name}", subtitle, anchors, with_sections,
                 f"<footer><p>lvsim sensitivity {e(config.name)}</p></footer>")
+
+
+ALSO_TITLE = "Which levers hold under other seats"
+ALSO_ANCHOR = "also-seats"
 
 
 def study_text(result: Mapping[str, Any], game) -> str:
@@ -204,4 +212,290 @@ def study_text(result: Mapping[str, Any], game) -> str:
         here = [r for r in result["effects"] if r["players"] == n]
         lines += ["", f"{n} players"]
         lines += [f"- {sentence(here, metric, n)}" for metric in game.headline_metrics.values()]
+    if result.get("also"):
+        for i, n in enumerate(result["players"]):
+            lines += ["", f"{n} players: {_seats_name(result['seats'][i])} and, on the same deals, "
+                          f"{_seats_name(result['also']['seats'][i])} (a lever holds: clear under both, the same way)"]
+            lines += [f"- {holds_sentence(result, metric, n)}" for metric in game.headline_metrics.values()]
+    return "\n".join(lines)
+
+
+# --- a second table of seats (--also-seats) -----------------------------------------------------
+
+
+def _seats_name(seats: Sequence[str]) -> str:
+    """``expert`` for one policy at every seat, else the seats in order."""
+    names = list(dict.fromkeys(seats))
+    return names[0] if len(names) == 1 else ", ".join(seats)
+
+
+def _change_key(r: Mapping[str, Any]) -> tuple:
+    return r["players"], r["knob"], json.dumps(r["to"]), r["metric"]
+
+
+def paired_tables(result: Mapping[str, Any], players: int) -> list[tuple[Mapping[str, Any], Mapping[str, Any]]]:
+    """Each change and metric at ``players`` under the first table and the ``also`` table, side by side."""
+    also = {_change_key(r): r for r in result["also"]["effects"] if r["players"] == players}
+    return [(r, also[_change_key(r)]) for r in result["effects"] if r["players"] == players and _change_key(r) in also]
+
+
+def holds(first: Mapping[str, Any], second: Mapping[str, Any]) -> bool:
+    """A lever that holds under both tables: clear under each, with the same sign."""
+    return (clear(first) and clear(second) and not is_missing(first["delta"]) and not is_missing(second["delta"])
+            and (first["delta"] > 0) == (second["delta"] > 0))
+
+
+def holds_sentence(result: Mapping[str, Any], metric, players: int, shown: int = 3) -> str:
+    """Which levers of ``metric`` hold under both tables of seats at ``players`` (same sign, clear under both),
+    and which move it under one only or the opposite way."""
+    n = result["players"].index(players)
+    a, b = _seats_name(result["seats"][n]), _seats_name(result["also"]["seats"][n])
+    pairs = [(x, y) for x, y in paired_tables(result, players) if x["metric"] == metric.name]
+    held = sorted([p for p in pairs if holds(*p)], key=lambda p: -abs(p[0]["delta"]))
+    first_only = [x for x, y in pairs if clear(x) and not clear(y)]
+    second_only = [y for x, y in pairs if clear(y) and not clear(x)]
+    opposite = [x for x, y in pairs if clear(x) and clear(y) and not holds(x, y)]
+
+    def named(rows, k=shown):
+        text = "; ".join(step_text(r) for r in rows[:k])
+        return text + (f" and {len(rows) - k} more" if len(rows) > k else "")
+
+    if held:
+        top = "; ".join(f"{step_text(x)} ({amount(metric, x['delta'])}{unit(metric)} with {a}, "
+                        f"{amount(metric, y['delta'])} with {b})" for x, y in held[:shown])
+        more = f" and {len(held) - shown} more" if len(held) > shown else ""
+        text = f"The {metric.label}: {len(held)} lever{'s' if len(held) != 1 else ''} hold with {a} and with {b}: {top}{more}"
+    else:
+        text = f"The {metric.label}: no lever holds with {a} and with {b} (clear under both, the same way)"
+    parts = []
+    if first_only:
+        parts.append(f"clear with {a} only: {named(first_only)}")
+    if second_only:
+        parts.append(f"clear with {b} only: {named(second_only)}")
+    if opposite:
+        parts.append(f"clear both ways but opposite: {named(opposite)}")
+    return text + (("; " + "; ".join(parts)) if parts else "; none moves it under one table only") + "."
+
+
+def also_body(result: Mapping[str, Any], game) -> str:
+    """The second table of seats: a sentence per headline metric and count, then the changes clear under either
+    table, both effects side by side with their 95% intervals."""
+    parts = []
+    for n, players in enumerate(result["players"]):
+        a, b = _seats_name(result["seats"][n]), _seats_name(result["also"]["seats"][n])
+        heading = f"<h3>{players} players: {e(a)} and {e(b)}</h3>"
+        sentences = "".join(f'<li data-held-metric="{e(m.name)}" data-players="{players}">'
+                            f"{e(holds_sentence(result, m, players))}</li>" for m in game.headline_metrics.values())
+        rows = []
+        for metric in game.headline_metrics.values():
+            pairs = [(x, y) for x, y in paired_tables(result, players)
+                     if x["metric"] == metric.name and (clear(x) or clear(y))]
+            for x, y in sorted(pairs, key=lambda p: -max(abs(p[0]["delta"] or 0), abs(p[1]["delta"] or 0)))[:SHOWN]:
+                rows.append([e(metric.label), e(step_text(x)), _effect_cell(metric, x), _effect_cell(metric, y),
+                             "holds" if holds(x, y) else "—"])
+        tab = table(["metric", "one-step change", e(f"with {a}"), e(f"with {b}"), "lever"], rows, numeric_from=2) \
+            if rows else "<p>No change is clear under either table.</p>"
+        parts.append(heading + f'<ul class="sensitivity-also">{sentences}</ul>' + tab)
+    return "\n".join(parts)
+
+
+def _effect_cell(metric, r: Mapping[str, Any]) -> str:
+    if is_missing(r["delta"]):
+        return "n/a"
+    ci = r["delta_ci"] or [None, None]
+    mark = "" if clear(r) else " (noise)"
+    return f"{amount(metric, r['delta'])}{unit(metric)} [{amount(metric, ci[0])}, {amount(metric, ci[1])}]{mark}"
+
+
+# --- Morris screening (--method morris) ---------------------------------------------------------
+
+
+def per_step(d: Mapping[str, Any] | None) -> str:
+    return "a switch" if d and d.get("choice") else "a step"
+
+
+def morris_rows(result: Mapping[str, Any], metric: str, players: int) -> list[Mapping[str, Any]]:
+    """The screen's knobs for ``metric`` at ``players``, by Morris rank."""
+    return sorted([r for r in result["knobs"] if r["metric"] == metric and r["players"] == players],
+                  key=lambda r: r["rank"])
+
+
+def ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+READING_WHY = ("off the base rules", "not tried one step", "at the base rules only")
+SLOPE_WHY = ("steeper at the base rules", "flatter at the base rules")
+
+
+def _reading_text(r: Mapping[str, Any], dims: Mapping[str, Mapping[str, Any]]) -> str:
+    d = dims.get(r["knob"], {})
+    jumps = "in switches" if d.get("choice") else f"in jumps of {d.get('step', 1)}"
+    words = {"off the base rules": f"clear over the domain {jumps}, inside the noise one step from the base rules",
+             "not tried one step": "clear over the domain, and no one-step change of it exists at the base rules",
+             "at the base rules only": "clear one step from the base rules, inside the noise over the domain"}
+    parts = [words[w] for w in r["why"] if w in words]
+    if "interacting or non-linear" in r["why"]:
+        parts.append("its effect changes across the domain: interacting or strongly non-linear")
+    return f"{r['label']} ({'; '.join(parts)})"
+
+
+def _slope_text(r: Mapping[str, Any], metric) -> str:
+    return f"{r['label']} {amount(metric, r['one_step']['delta'])} against {amount(metric, r['mu_star'], sign=False)}"
+
+
+def _rank_text(r: Mapping[str, Any]) -> str:
+    return f"{r['label']} ({ordinal(r['rank'])} by Morris, {ordinal(r['one_step']['rank'])} one step)"
+
+
+def _listed(rows: Sequence[Mapping[str, Any]], text, shown: int = 4) -> str:
+    out = "; ".join(text(r) for r in rows[:shown])
+    return out + (f"; and {len(rows) - shown} more" if len(rows) > shown else "")
+
+
+def morris_sentences(result: Mapping[str, Any], metric, players: int) -> list[str]:
+    """What the screen says of ``metric`` at ``players``: the value that moves it most over the domain, and the
+    values a one-step view at the base rules misjudges (or that it reads it as Morris does)."""
+    rows = morris_rows(result, metric.name, players)
+    dims = {d["knob"]: d for d in result["dims"]}
+    moving = [r for r in rows if r["clear"]]
+    if not moving:
+        first = (f"No searched value moves the {metric.label} beyond the noise of {result['games']:,} games over the "
+                 f"domain: none of its {rows[0]['effects'] * len(rows) if rows else 0} elementary effects is clear "
+                 "once corrected for trying them all (Bonferroni).")
+    else:
+        top = moving[0]
+        flagged = [r for r in moving if r["interacting"]]
+        first = (f"Over the searched domains the {metric.label} moves most with {top['label']}: "
+                 f"{amount(metric, top['mu_star'], sign=False)}{unit(metric)} {per_step(dims.get(top['knob']))} on "
+                 f"average (mu*, ± {amount(metric, top['mu_star_conf'], sign=False)}; mu {amount(metric, top['mu'])}, "
+                 f"sigma {amount(metric, top['sigma'], sign=False)}); {len(moving)} of {len(rows)} values "
+                 f"move{'s' if len(moving) == 1 else ''} it clearly")
+        first += (f", {len(flagged)} of them interacting or strongly non-linear (sigma beyond the noise above mu*: "
+                  f"{'; '.join(r['label'] for r in flagged)})" if flagged
+                  else ", none interacting or strongly non-linear (sigma beyond the noise above mu*)")
+        o = top["one_step"]
+        if not is_missing(o["delta"]) and o.get("delta_ci"):
+            first += (f"; one step from the base rules ({printed(o['from'])} to {printed(o['to'])}) it moves it "
+                      f"{amount(metric, o['delta'])}{unit(metric)} (95% interval {amount(metric, o['delta_ci'][0])} to "
+                      f"{amount(metric, o['delta_ci'][1])})")
+        first += "."
+    misread = [r for r in rows if any(w in r["why"] for w in READING_WHY)]
+    steeper = [r for r in rows if "steeper at the base rules" in r["why"]]
+    flatter = [r for r in rows if "flatter at the base rules" in r["why"]]
+    reranked = [r for r in rows if "rank" in r["why"]]
+    said = []
+    if misread:
+        said.append("would have misjudged " + _listed(misread, lambda r: _reading_text(r, dims), shown=len(misread)))
+    in_units = ", in points" if metric.kind in ("rate", "advantage") else ""
+    for group, how in ((steeper, "steeper"), (flatter, "flatter")):
+        if group:
+            said.append(f"finds {len(group)} clear value{'s' if len(group) != 1 else ''} {how} there than on average "
+                        f"over the domain, the two intervals apart (one step against mu*{in_units}: "
+                        + _listed(group, lambda r: _slope_text(r, metric)) + ")")
+    if reranked:
+        said.append(f"ranks {len(reranked)} clear value{'s' if len(reranked) != 1 else ''} {result['rank_move']} or "
+                    "more places from Morris's ranking: " + _listed(reranked, _rank_text))
+    if said:
+        second = "A one-step view at the base rules " + "; it ".join(said) + "."
+    elif not any(r["clear"] or r["one_step"]["clear"] for r in rows):
+        second = "A one-step view at the base rules reads it as Morris does: no value is clear there either."
+    else:
+        close = "the same place" if result["rank_move"] == 1 else f"within {result['rank_move'] - 1} place" + \
+            ("s" if result["rank_move"] > 2 else "")
+        second = ("A one-step view at the base rules reads it as Morris does: the same values clear, as steep a "
+                  f"step, their ranks {close}.")
+    return [first, second]
+
+
+def morris_figure(result: Mapping[str, Any], metric, players: int) -> Figure:
+    """Morris's plot: each value's sigma against its mu*, the line sigma = mu* drawn; clear values coloured."""
+    rows = morris_rows(result, metric.name, players)
+    scale = metric.scale
+    with figure_style.styled():
+        fig = Figure(figsize=(figure_style.WIDTH, 3.2), layout="constrained")
+        FigureCanvasAgg(fig)
+        ax = fig.subplots()
+        top = max([scale * max(r["mu_star"] or 0, r["sigma"] or 0) for r in rows] + [1e-9]) * 1.1
+        ax.plot([0, top], [0, top], color=figure_style.FAIR, linestyle="--", linewidth=1, zorder=1)
+        for r in rows:
+            if is_missing(r["mu_star"]) or is_missing(r["sigma"]):
+                continue
+            colour = (figure_style.LOSS if r["interacting"] else figure_style.GAIN) if r["clear"] \
+                else figure_style.NEUTRAL
+            x, y = scale * r["mu_star"], scale * r["sigma"]
+            ax.errorbar(x, y, xerr=scale * (r["mu_star_conf"] or 0), fmt="o", color=colour, markersize=4,
+                        linewidth=0.8, zorder=2)
+            if r["clear"]:
+                ax.annotate(r["label"], (x, y), xytext=(3, 3), textcoords="offset points", fontsize=7)
+        ax.set_xlim(0, top)
+        ax.set_ylim(0, top)
+        units = " (points a step)" if metric.kind in ("rate", "advantage") else " (a step)"
+        ax.set_xlabel(f"mu*: mean absolute effect on the {metric.label}{units}", fontsize=8)
+        ax.set_ylabel("sigma", fontsize=8)
+        ax.set_title(f"{metric.label[:1].upper()}{metric.label[1:]}, {players} players", fontsize=9)
+    return fig
+
+
+def morris_table(result: Mapping[str, Any], metric, players: int) -> str:
+    rows = []
+    for r in morris_rows(result, metric.name, players):
+        o = r["one_step"]
+        ci = o.get("delta_ci") or [None, None]
+        step = "n/a" if is_missing(o["delta"]) else (
+            f"{amount(metric, o['delta'])} [{amount(metric, ci[0])}, {amount(metric, ci[1])}]"
+            f"{'' if o['clear'] else ' (noise)'}")
+        rows.append([str(r["rank"]), e(r["label"]), amount(metric, r["mu_star"], sign=False) +
+                     f" ± {amount(metric, r['mu_star_conf'], sign=False)}", amount(metric, r["mu"]),
+                     amount(metric, r["sigma"], sign=False), amount(metric, r["noise"], sign=False),
+                     "clear" if r["clear"] else "noise", "yes" if r["interacting"] else "", step,
+                     str(o["rank"]), e("; ".join(r["why"]))])
+    return table(["rank", "searched value", "mu* ± 95%", "mu", "sigma", "noise (se)", "reading", "interacting",
+                  "one step at the base", "its rank", "misjudged"], rows, numeric_from=2)
+
+
+MORRIS_TITLE = "Morris screening: what moves the verdict over the whole domain"
+MORRIS_ANCHOR = "morris"
+
+
+def morris_page(result: Mapping[str, Any], tune) -> str:
+    """The page ``lvsim sensitivity TUNEFILE --method morris --out`` writes."""
+    game = tune.game
+    parts = [f"<p>{len(result['dims'])} searched values of the tune file, {result['trajectories']} Morris "
+             f"trajectories on {result['levels']} levels (SALib), every point played on the same "
+             f"{result['games']:,} deals with the same seats; beside each, the one-step change of the same value at "
+             "the base rules on the same deals. mu*, mu and sigma are per printed step (an integer: per unit, a "
+             "choice: per switch), in percentage points for a rate or an advantage. A value is clear when one of "
+             "its elementary effects is beyond the noise after a Bonferroni correction over all of them; a clear "
+             "value is interacting or strongly non-linear when sigma, the noise taken out, exceeds mu*. The one-step view "
+             "misjudges a value whose clear reading differs, or whose rank among the clear values moves "
+             f"{result['rank_move']} places or more.</p>"]
+    for n, players in enumerate(result["players"]):
+        parts.append(f"<h3>{players} players, {e(_seats_name(result['seats'][n]))}</h3>")
+        for metric in game.headline_metrics.values():
+            said = "".join(f"<li>{e(s)}</li>" for s in morris_sentences(result, metric, players))
+            parts.append(f'<h4>{e(metric.label[:1].upper() + metric.label[1:])}</h4><ul class="morris" '
+                         f'data-morris-metric="{e(metric.name)}" data-players="{players}">{said}</ul>')
+            parts.append(figure(morris_figure(result, metric, players),
+                                f"Morris plot of the {metric.label} at {players} players",
+                                "sigma against mu*, each with its 95% interval; grey: inside the noise; red: "
+                                "interacting or strongly non-linear; dashed: sigma = mu*."))
+            parts.append(morris_table(result, metric, players))
+    subtitle = (f"{game.title}, tune {result['tune']}, {', '.join(map(str, result['players']))} players; "
+                f"{result['games']:,} games per rule set, seed {result['seed']}")
+    return page(f"{game.title} Morris screening: {tune.name}", subtitle, [(MORRIS_ANCHOR, MORRIS_TITLE)],
+                [section(MORRIS_ANCHOR, MORRIS_TITLE, "\n".join(parts))],
+                f"<footer><p>lvsim sensitivity {e(tune.name)} --method morris</p></footer>")
+
+
+def morris_text(result: Mapping[str, Any], game) -> str:
+    """The screen as ``lvsim sensitivity TUNEFILE --method morris`` prints it: per count, two sentences per
+    headline metric."""
+    lines = [f"{game.title}: Morris screening of tune {result['tune']}, {len(result['dims'])} searched values, "
+             f"{result['trajectories']} trajectories on {result['levels']} levels, {result['games']:,} games a rule "
+             f"set on the same deals, seed {result['seed']}"]
+    for n, players in enumerate(result["players"]):
+        lines += ["", f"{players} players, {_seats_name(result['seats'][n])}"]
+        for metric in game.headline_metrics.values():
+            lines += [f"- {s}" for s in morris_sentences(result, metric, players)]
     return "\n".join(lines)

@@ -30,25 +30,62 @@ def _counts(text: str | None) -> list[int] | None:
     return list(dict.fromkeys(int(t) for t in items))
 
 
+def _seated(items: list[str] | None):
+    return None if items is None else (items[0] if len(items) == 1 else items)
+
+
+def _is_config(path: str) -> bool:
+    """A TOML file with no ``[search]`` table: a config, not a tune file (an unreadable one is left to its
+    loader, which says why)."""
+    from sim.inputs import read_toml
+
+    try:
+        data = read_toml(path, lambda problem: ConfigError(str(path), problem), what="file")
+    except ConfigError:
+        return False
+    return "search" not in data
+
+
+METHODS = ("one-step", "morris")
+
+
 @main.command()
 @click.argument("config", type=click.Path(dir_okay=False))
+@click.option("--method", type=click.Choice(METHODS), default="one-step", show_default=True,
+              help="one-step: every printed value of CONFIG moved one step. morris: CONFIG is a tune file, and its "
+                   "[search] domains are screened with Morris elementary effects (SALib), the one-step view of the "
+                   "same knobs beside it.")
 @click.option("--games", type=IntRange(1, MAX_GAMES), default=None,
-              help="Games per rule set: the rules as printed and each one-step change (default: 10,000).")
-@click.option("--seed", type=IntRange(0, MAX_SEED), default=None, help="Base seed (overrides run.seed).")
+              help="Games per rule set: the rules as printed and each one-step change, or each Morris point "
+                   "(default: 10,000; for morris the tune's [tune] games).")
+@click.option("--seed", type=IntRange(0, MAX_SEED), default=None,
+              help="Base seed (overrides run.seed, or the tune's; Morris draws its trajectories from it too).")
 @click.option("--players", "players_text", default=None, metavar="N[,N...]",
-              help="Player counts, each a study of its own on its own deals (e.g. 3,4,5; default: the config's).")
+              help="Player counts, each a study of its own on its own deals (e.g. 3,4,5; default: the config's, "
+                   "or the tune's).")
 @click.option("--seats", "seats_text", default=None, metavar="POLICY[,POLICY...]",
-              help="One policy for every seat, or one per seat (overrides [policies] seats).")
+              help="One policy for every seat, or one per seat (overrides [policies] seats; for morris the "
+                   "default is the tune's first policy at every seat).")
+@click.option("--also-seats", "also_text", default=None, metavar="POLICY[,POLICY...]",
+              help="One-step only: play every table again with these seats (one policy or one per seat), on the "
+                   "same deals, and say which levers hold under both.")
 @click.option("--knobs", "knobs_text", default=None, metavar="PATH[,PATH...]",
-              help="Only the one-step changes at or under these dotted paths, as `lvsim games` names the knobs "
-                   "(rules.KNOB, or one entry: rules.KNOB[1]).")
+              help="One-step only: only the changes at or under these dotted paths, as `lvsim games` names the "
+                   "knobs (rules.KNOB, or one entry: rules.KNOB[1]).")
+@click.option("--trajectories", type=IntRange(2, 1000), default=None,
+              help="Morris only: trajectories, each one rule set more than the [search] values (default: 10).")
+@click.option("--levels", type=IntRange(2, 64), default=None,
+              help="Morris only: the grid's levels, even (default: the largest domain's size rounded up to even, "
+                   "at most 8).")
 @click.option("--threads", type=IntRange(1), default=None,
               help="Worker threads (overrides run.threads). Never changes the results.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Write sensitivity.parquet and sensitivity.html into this new or empty directory.")
+              help="Write sensitivity.parquet and sensitivity.html (morris: morris.parquet and morris.html) into "
+                   "this new or empty directory.")
 @click.option("--dry-run", is_flag=True, help="Say what would be played and the estimated time; play and write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print the study as one JSON object.")
-def sensitivity(config, games, seed, players_text, seats_text, knobs_text, threads, out, dry_run, as_json):
+def sensitivity(config, method, games, seed, players_text, seats_text, also_text, knobs_text, trajectories, levels,
+                threads, out, dry_run, as_json):
     """Move every printed value of CONFIG's rules one step and say what each does to the headline metrics.
 
     Each integer knob (and each face of a token, each entry of a list) one
@@ -59,26 +96,48 @@ def sensitivity(config, games, seed, players_text, seats_text, knobs_text, threa
     headline metric, with its 95% interval). A knob that cannot matter
     under these rules (inert) is exactly zero and not played. Each effect's
     `knob` is the dotted path a sweep or tune accepts.
+
+    With --method morris, CONFIG is a tune file: its [search] domains are
+    screened with Morris elementary effects on the same deals (mu*, mu,
+    sigma per knob and metric, per printed step), and the report names the
+    knobs a one-step view at the base rules would have misjudged.
     """
-    from sim.config import load_config
     from sim.runner import check_out_dir, out_path
-    from sim.sensitivity.study import DEFAULT_GAMES, plan_study, plan_text, study, write_study
 
     players = _counts(players_text)
     seats = _list(seats_text, "--seats")
+    also = _list(also_text, "--also-seats")
     knobs = _list(knobs_text, "--knobs")
-    cfg = load_config(config).with_overrides(seed=seed, threads=threads)
-    games = games or DEFAULT_GAMES
-    seated = None if seats is None else (seats[0] if len(seats) == 1 else seats)
-    if dry_run:
-        plan = plan_study(cfg, games, players=players, seats=seated, knobs=knobs)
-        click.echo(json.dumps(plan) if as_json else plan_text(plan))
-        return
+    if method == "morris":
+        for given, option in ((also, "--also-seats"), (knobs, "--knobs")):
+            if given is not None:
+                raise ConfigError(option, "is for --method one-step: Morris screens the tune file's [search] values")
+        if _is_config(config):
+            raise ConfigError("--method", f"morris screens a tune file's [search] domains, and {config} has no "
+                                          "[search] table (give a tune file, e.g. configs/tune_tokens.toml, or "
+                                          "--method one-step)")
+    else:
+        for given, option in ((trajectories, "--trajectories"), (levels, "--levels")):
+            if given is not None:
+                raise ConfigError(option, "is for --method morris (a tune file's [search] screened)")
     out_dir = None
-    if out is not None:
+    if out is not None and not dry_run:
         out_dir = out_path(out)
         check_out_dir(out_dir)
-    result = study(cfg, games, players=players, seats=seated, knobs=knobs)
+    if method == "morris":
+        _morris(config, games, seed, players, _seated(seats), trajectories, levels, threads, out_dir, dry_run, as_json)
+        return
+
+    from sim.config import load_config
+    from sim.sensitivity.study import DEFAULT_GAMES, plan_study, plan_text, study, write_study
+
+    cfg = load_config(config).with_overrides(seed=seed, threads=threads)
+    games = games or DEFAULT_GAMES
+    if dry_run:
+        plan = plan_study(cfg, games, players=players, seats=_seated(seats), knobs=knobs, also_seats=_seated(also))
+        click.echo(json.dumps(plan) if as_json else plan_text(plan))
+        return
+    result = study(cfg, games, players=players, seats=_seated(seats), knobs=knobs, also_seats=_seated(also))
     if out_dir is not None:
         write_study(result, cfg, out_dir)
     if as_json:
@@ -89,3 +148,27 @@ def sensitivity(config, games, seed, players_text, seats_text, knobs_text, threa
     click.echo(study_text(result, cfg.game_spec))
     if out_dir is not None:
         click.echo(f"\nResults in {out_dir}/ (sensitivity.parquet, sensitivity.html)")
+
+
+def _morris(path, games, seed, players, seats, trajectories, levels, threads, out_dir, dry_run, as_json):
+    from sim.sensitivity import morris
+    from sim.tune import load_tune
+
+    tune = load_tune(path, seed=seed, threads=threads)
+    trajectories = trajectories or morris.DEFAULT_TRAJECTORIES
+    kwargs = dict(trajectories=trajectories, levels=levels, games=games, seed=seed, players=players, seats=seats)
+    if dry_run:
+        plan = morris.plan_screen(tune, **kwargs)
+        click.echo(json.dumps(plan) if as_json else morris.plan_text(plan))
+        return
+    result = morris.screen(tune, **kwargs)
+    if out_dir is not None:
+        morris.write_screen(result, tune, out_dir)
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    from analysis.sensitivity import morris_text
+
+    click.echo(morris_text(result, tune.game))
+    if out_dir is not None:
+        click.echo(f"\nResults in {out_dir}/ ({morris.PARQUET_FILE}, {morris.HTML_FILE})")

@@ -13,8 +13,11 @@ The modules, each with one job:
   declarations (:func:`one_step`);
 - ``playing``: playing them on the same games and the paired differences
   with their jackknife intervals (:func:`effects`);
-- ``study``: a whole study over player counts, its sizes, plan and JSON
-  (:func:`study`).
+- ``study``: a whole study over player counts (and a second table of seats),
+  its sizes, plan and JSON (:func:`study`);
+- ``morris``: a tune file's ``[search]`` domains screened with Morris
+  elementary effects (SALib), the one-step view of the same knobs beside it
+  (``morris.screen``).
 """
 
 from sim.sensitivity.deviations import Deviation, one_step

@@ -22,11 +22,12 @@ PARQUET_FILE = "sensitivity.parquet"
 HTML_FILE = "sensitivity.html"
 
 
-def tables(config, players: Sequence[int] | None = None, seats: str | Sequence[str] | None = None) -> list:
+def tables(config, players: Sequence[int] | None = None, seats: str | Sequence[str] | None = None, *,
+           field: str = "--seats") -> list:
     """The config at each player count (its own when None), with ``seats`` (one policy or one per seat) put in.
 
     A count the game does not allow, or a rule that does not hold there, names ``--players``; seats that do not
-    fit a count name ``--seats``.
+    fit a count name ``field`` (``--seats``).
     """
     game = config.game_spec
     out = []
@@ -38,11 +39,11 @@ def tables(config, players: Sequence[int] | None = None, seats: str | Sequence[s
         one = replace(config, rules=rules)
         if seats is not None:
             seated = seats if isinstance(seats, str) else tuple(seats)
-            game.parse_seats(seated, n, field="--seats")
+            game.parse_seats(seated, n, field=field)
             one = replace(one, seats=seated)
         elif not isinstance(one.seats, str) and len(one.seats) != n:
             raise ConfigError("--players", f"the config lists one policy per seat for {config.players} players; "
-                                           "give --seats one policy for every seat")
+                                           f"give {field} one policy for every seat")
         out.append(one)
     return out
 
@@ -65,24 +66,37 @@ def played_games(games: int, deviations: Sequence[Sequence[Deviation]]) -> int:
 
 def study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | None = None,
           seats: str | Sequence[str] | None = None, knobs: Sequence[str] | None = None,
-          progress: bool | None = None) -> dict[str, Any]:
+          also_seats: str | Sequence[str] | None = None, progress: bool | None = None) -> dict[str, Any]:
     """The one-step sensitivity of ``config``'s rules at each of ``players`` (its own count when None), as
-    ``lvsim sensitivity --json`` prints it: ``{"game", "players", "seats", "games", "seed", "effects"}``."""
+    ``lvsim sensitivity --json`` prints it: ``{"game", "players", "seats", "games", "seed", "effects"}``.
+
+    ``also_seats`` (one policy or one per seat, ``--also-seats``) plays every table again with those seats, the
+    same deals and the same changes: ``"also": {"seats": [...], "effects": [...]}`` beside the first table's,
+    which stays exactly the study without it.
+    """
     from tqdm import tqdm
 
     configs = tables(config, players, seats)
     deviations = deviations_of(configs, knobs)
+    also = None if also_seats is None else tables(config, players, also_seats, field="--also-seats")
     if progress is None:
         progress = sys.stderr.isatty()
-    bar = tqdm(total=played_games(games, deviations), unit="game", unit_scale=True, disable=not progress,
-               file=sys.stderr, leave=False)
+    total = played_games(games, deviations) * (1 if also is None else 2)
+    bar = tqdm(total=total, unit="game", unit_scale=True, disable=not progress, file=sys.stderr, leave=False)
     rows: list[dict[str, Any]] = []
+    also_rows: list[dict[str, Any]] = []
     with bar:
         for one, devs in zip(configs, deviations):
             rows += effects(one, games, deviations=devs, advance=bar.update)
-    return {"game": config.game, "players": [c.players for c in configs],
-            "seats": [list(c.seat_policies) for c in configs], "games": games, "seed": config.seed,
-            "effects": rows}
+        for one, devs in zip(also or [], deviations):
+            # The same changes of the same rules: only the seats differ, so the deviations are the first table's.
+            also_rows += effects(one, games, deviations=devs, advance=bar.update)
+    out = {"game": config.game, "players": [c.players for c in configs],
+           "seats": [list(c.seat_policies) for c in configs], "games": games, "seed": config.seed,
+           "effects": rows}
+    if also is not None:
+        out["also"] = {"seats": [list(c.seat_policies) for c in also], "effects": also_rows}
+    return out
 
 
 # The summaries of one rule set (every block together, each left out) are timed this many times, the quickest kept.
@@ -112,13 +126,18 @@ def rule_set_cost(play: Callable[[int], Any], summarise: Callable[[Any], Any], c
 
 def plan_study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | None = None,
                seats: str | Sequence[str] | None = None, knobs: Sequence[str] | None = None,
-               clock=None) -> dict[str, Any]:
-    """What :func:`study` would play and about how long it takes: at each count, the rules as printed timed on
-    this machine (:func:`rule_set_cost`) and that cost paid by every rule set played, nothing written."""
+               also_seats: str | Sequence[str] | None = None, clock=None) -> dict[str, Any]:
+    """What :func:`study` would play and about how long it takes: at each count (and again with ``also_seats``,
+    timed with those seats), the rules as printed timed on this machine (:func:`rule_set_cost`) and that cost
+    paid by every rule set played, nothing written."""
     from sim.estimates.costs import band
 
     configs = tables(config, players, seats)
     deviations = deviations_of(configs, knobs)
+    if also_seats is not None:
+        also = tables(config, players, also_seats, field="--also-seats")
+        deviations = deviations + deviations
+        configs = configs + also
     counts, total = [], 0.0
     for one, devs in zip(configs, deviations):
         rule_sets = 1 + sum(not d.inert for d in devs)
@@ -126,7 +145,8 @@ def plan_study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | N
                              lambda tallies, one=one: metric_values(one, tallies), games, clock=clock)
         seconds = cost(games * rule_sets, calls=rule_sets)
         total += seconds
-        counts.append({"players": one.players, "deviations": len(devs), "inert": sum(d.inert for d in devs),
+        counts.append({"players": one.players, "seats": list(one.seat_policies), "deviations": len(devs),
+                       "inert": sum(d.inert for d in devs),
                        "rule_sets": rule_sets, "games": games * rule_sets, "seconds": seconds,
                        "cost": cost.as_dict()})
     low, high = band(total)
@@ -138,9 +158,12 @@ def plan_text(plan: dict[str, Any]) -> str:
     from sim.estimates.costs import seconds_text, span_text
 
     lines = [f"Sensitivity of {plan['game']}: {plan['games']:,} games per rule set, seed {plan['seed']}"]
+    tables_seated = {tuple(c.get("seats", ())) for c in plan["counts"]}
+    several = len({tuple(sorted(set(s))) for s in tables_seated}) > 1
     for c in plan["counts"]:
         inert = f" ({c['inert']} inert, not played)" if c["inert"] else ""
-        lines.append(f"{c['players']} players  {c['deviations']} one-step deviations{inert}, {c['games']:,} games, "
+        seated = f", {', '.join(dict.fromkeys(c['seats']))}" if several else ""
+        lines.append(f"{c['players']} players{seated}  {c['deviations']} one-step deviations{inert}, {c['games']:,} games, "
                      f"{seconds_text(c['seconds'])} (each rule set {c['cost']['fixed']:.2f} s + "
                      f"{1e3 * c['cost']['per_game']:.2f} ms a game)")
     low, high = plan["seconds"]
@@ -149,18 +172,23 @@ def plan_text(plan: dict[str, Any]) -> str:
 
 
 def effects_frame(result: dict[str, Any]):
-    """The effects as a table, one row per (player count, deviation, metric); printed values as JSON text
-    (they are numbers, words or flags)."""
+    """The effects as a table, one row per (player count, seats, deviation, metric): the seats are the study's,
+    and with ``also`` the second table's too; printed values as JSON text (they are numbers, words or flags)."""
     import pandas as pd
 
+    seats = {n: ",".join(s) for n, s in zip(result["players"], result["seats"])}
+    also = result.get("also")
+    tabled = [(r, seats) for r in result["effects"]]
+    if also:
+        tabled += [(r, {n: ",".join(s) for n, s in zip(result["players"], also["seats"])}) for r in also["effects"]]
     rows = []
-    for r in result["effects"]:
+    for r, seated in tabled:
         ci = r["delta_ci"] or [None, None]
         rows.append({**{k: v for k, v in r.items() if k not in ("from", "to", "delta_ci")},
                      "from": json.dumps(r["from"]), "to": json.dumps(r["to"]), "delta_lo": ci[0], "delta_hi": ci[1],
-                     "seed": result["seed"]})
-    columns = ["players", "knob", "label", "from", "to", "metric", "games", "base", "value", "delta", "delta_lo",
-               "delta_hi", "clear", "inert", "seed"]
+                     "seats": seated[r["players"]], "seed": result["seed"]})
+    columns = ["players", "seats", "knob", "label", "from", "to", "metric", "games", "base", "value", "delta",
+               "delta_lo", "delta_hi", "clear", "inert", "seed"]
     return pd.DataFrame(rows, columns=columns).astype(
         {"base": float, "value": float, "delta": float, "delta_lo": float, "delta_hi": float})
 

@@ -1,0 +1,413 @@
+"""Morris screening of a tune file's ``[search]`` domains: which knob moves each headline metric over the
+whole domain, and which a one-step view at the base rules misjudges.
+
+SALib draws the trajectories (``SALib.sample.morris``, on a generator of
+the tune's seed: the same seed, the same points) and
+summarises their elementary effects (``SALib.analyze.morris``: mu*, mu,
+sigma, mu*_conf). Every point of every trajectory is a rule set played on
+the tune's seed, the same deals and the same seats (common random
+numbers, as the one-step study plays them), so an elementary effect is
+the paired difference of two plain runs, divided by the printed step.
+
+**Levels.** SALib's grid has ``p`` levels (even) on [0, 1]; a trajectory
+starts in its lower half and every move jumps ``p / 2`` levels, up or down.
+A dimension of the tune (an integer face ``lo..hi`` or a list of choices)
+has ``n`` values, and its ``p / 2`` lower levels are put on values
+``0 .. n - 1 - D`` (rounded to the nearest, evenly spread) and its upper
+ones on the same plus ``D``, where ``D = round(Delta * (n - 1))`` with
+SALib's ``Delta = p / (2 (p - 1))`` (at least 1). So every jump of a
+dimension changes its printed value by exactly ``D`` (for a choice, its
+option ``D`` places on in the tune's list), every sampled value is one of
+its domain's, and with ``p = n`` (``n`` even) the levels are the values
+one for one. An elementary effect is then the metric's change over the
+jump divided by ``D`` (an integer: per printed unit, comparable with a
+one-step change of 1) or as it is (a choice: per switch); SALib's
+statistics are rescaled alike, exactly (``D`` is one number a dimension).
+The default ``p`` is the largest domain's size, rounded up to even, at
+most :data:`MAX_DEFAULT_LEVELS`. A point whose values together are no rule
+set the game allows (more cabbages dealt than exist) is refused before
+anything is played, naming the ``[search]`` key.
+
+**Clear and interacting.** Simulation noise alone makes mu* positive
+(the mean of absolute noisy differences), so mu*_conf missing 0 says
+nothing of the rules. Each elementary effect has its own delete-a-block
+jackknife standard error (``sim.sensitivity.playing``); a knob is *clear*
+for a metric when one of its elementary effects is clear after a
+Bonferroni correction over all the elementary effects tried for that
+metric, the one-step study's rule. A clear knob is *interacting or
+non-linear* when its spread beyond the noise,
+``sqrt(max(0, sigma^2 - s^2))`` (``s^2`` the mean squared standard error
+of its elementary effects), exceeds mu*: the usual reading of Morris's
+plot (sigma above mu*: the effect depends on where in the domain, or on
+the other knobs), with the noise's share of sigma taken out.
+
+**Against one-step.** The one-step study of the searched knobs is played
+at the base rules on the same deals; a knob is *misjudged* by it when its
+clear reading differs from Morris's, when it is clear under both and one
+step moves it wholly more or less than mu* (the two intervals apart: the
+base rules sit where the metric is steeper or flatter than on average over
+the domain), or its rank among the knobs either
+reading finds clear (ranked among all the searched values) differs by
+:data:`RANK_MOVE` places or more. One step at the base rules is a single
+noisy difference where Morris averages ``R`` jumps, so a rank moved is a
+reading to check, not a proof.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from sim.errors import ConfigError
+from sim.sensitivity.playing import BLOCKS, block_tallies, effects, jackknife, metric_values
+from sim.sensitivity.study import tables
+
+DEFAULT_TRAJECTORIES = 10
+MAX_TRAJECTORIES = 1000
+MAX_DEFAULT_LEVELS = 8
+MAX_LEVELS = 64
+# A knob misjudged by rank: its place among the clear knobs moves this many or more.
+RANK_MOVE = 2
+PARQUET_FILE = "morris.parquet"
+HTML_FILE = "morris.html"
+
+
+# --- the levels ----------------------------------------------------------------------------------
+
+
+def delta_of(levels: int) -> float:
+    """SALib's jump on [0, 1] with ``levels`` levels: ``levels / (2 (levels - 1))``."""
+    return levels / (2 * (levels - 1))
+
+
+def default_levels(sizes: Sequence[int]) -> int:
+    """The largest domain's size rounded up to even, at least 2 and at most :data:`MAX_DEFAULT_LEVELS`."""
+    largest = max(sizes)
+    return max(2, min(MAX_DEFAULT_LEVELS, largest + largest % 2))
+
+
+def level_indices(n: int, levels: int) -> tuple[list[int], int]:
+    """``(index, step)``: the domain index (0 .. ``n - 1``) of each of the ``levels`` levels, and the jump
+    ``step`` between a lower level and its upper one (every jump moves exactly ``step`` values)."""
+    half = levels // 2
+    step = min(n - 1, max(1, math.floor(delta_of(levels) * (n - 1) + 0.5)))
+    room = n - 1 - step
+    lower = [0 if half == 1 else math.floor(j * room / (half - 1) + 0.5) for j in range(half)]
+    return lower + [i + step for i in lower], step
+
+
+def check_levels(levels: int) -> None:
+    if levels % 2 or not 2 <= levels <= MAX_LEVELS:
+        raise ConfigError("--levels", f"must be an even number from 2 to {MAX_LEVELS} (SALib's Morris grid: half "
+                                      f"its levels below the jump, half above), got {levels}")
+
+
+def dimensions(tune, levels: int) -> list[dict[str, Any]]:
+    """Each searched value: its name, label, domain values, the value at each level and its jump ``step``."""
+    out = []
+    for d in tune.dims:
+        values = d.values()
+        if len(values) < 2:
+            raise ConfigError(f'search."{d.key}"', f"{d.name} holds one value: nothing to screen")
+        index, step = level_indices(len(values), levels)
+        out.append({"knob": d.name, "label": tune.game.knob_label(d.name), "values": values,
+                    "levels": [values[i] for i in index], "step": step, "choice": d.choices is not None})
+    return out
+
+
+# --- SALib ---------------------------------------------------------------------------------------
+
+
+def _rng(seed: int, stream: int) -> np.random.Generator:
+    """SALib's generator for ``stream`` (0 the sample, 1 the bootstrap of mu*_conf), a pure function of ``seed``:
+    no global generator is touched."""
+    return np.random.default_rng([seed, stream])
+
+
+def problem_of(dims: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    return {"num_vars": len(dims), "names": [d["knob"] for d in dims], "bounds": [[0.0, 1.0]] * len(dims)}
+
+
+def sample(dims: Sequence[Mapping[str, Any]], trajectories: int, levels: int, seed: int) -> np.ndarray:
+    """SALib's Morris sample on [0, 1]: ``trajectories * (len(dims) + 1)`` rows, reproducible from ``seed``."""
+    from SALib.sample import morris as morris_sample
+
+    return morris_sample.sample(problem_of(dims), trajectories, num_levels=levels, seed=_rng(seed, 0))
+
+
+def point_values(dims: Sequence[Mapping[str, Any]], row: Sequence[float], levels: int) -> dict[str, Any]:
+    """The printed value of each dimension at one sampled row."""
+    return {d["knob"]: d["levels"][int(round(x * (levels - 1)))] for d, x in zip(dims, row)}
+
+
+def analyse(dims, X: np.ndarray, Y: np.ndarray, levels: int, seed: int) -> dict[str, np.ndarray]:
+    """SALib's mu*, mu, sigma and mu*_conf of one metric, rescaled to a printed step (an integer: per unit; a
+    choice: per switch)."""
+    from SALib.analyze import morris as morris_analyze
+
+    si = morris_analyze.analyze(problem_of(dims), X, Y, num_levels=levels, seed=_rng(seed, 1))
+    scale = np.array([delta_of(levels) / (1 if d["choice"] else d["step"]) for d in dims])
+    return {k: np.asarray(si[k], dtype=float) * scale for k in ("mu_star", "mu", "sigma", "mu_star_conf")}
+
+
+# --- the screen ----------------------------------------------------------------------------------
+
+
+def _key(values: Mapping[str, Any]) -> str:
+    return json.dumps(values, sort_keys=True)
+
+
+def morris_tables(tune, *, players=None, seats=None, games: int, seed: int) -> list:
+    """The tune's base config at each player count (the tune's, or ``players``), with ``seats`` (default: the
+    tune's first policy at every seat), on ``games`` games of ``seed``."""
+    base = tune.config({}, policy=tune.policies[0], games=games, seed=seed)
+    return tables(base, list(players or tune.players), seats)
+
+
+def point_rules(tune, config, values: Mapping[str, Any]):
+    """The rules of one point at ``config``'s count; a point the game refuses names the ``[search]`` key."""
+    game = tune.game
+    try:
+        return game.Rules.from_mapping(game.rules_at_players(tune.rules_table(values), config.players))
+    except ConfigError as err:
+        shown = ", ".join(f"{k} = {json.dumps(v)}" for k, v in values.items())
+        # The key of the knob the rules name, else the first searched: a combination names one of its knobs.
+        named = err.field.removeprefix("rules.").split("[")[0]
+        key = next((d.key for d in tune.dims if d.knob == named), tune.dims[0].key)
+        raise ConfigError(f'search."{key}"', f"the Morris point {shown} is no rule set at {config.players} players: "
+                                             f"{err}") from None
+
+
+def plan_points(tune, configs, trajectories: int, levels: int | None, seed: int):
+    """``(dims, levels, X, values, distinct)``: the sample, each row's printed values and, per table, the rules of
+    its distinct points (every one checked)."""
+    if levels is None:
+        levels = default_levels([len(d.values()) for d in tune.dims])
+    check_levels(levels)
+    dims = dimensions(tune, levels)
+    X = sample(dims, trajectories, levels, seed)
+    values = [point_values(dims, row, levels) for row in X]
+    distinct = []
+    for config in configs:
+        here: dict[str, Any] = {}
+        for v in values:
+            if _key(v) not in here:
+                here[_key(v)] = point_rules(tune, config, v)
+        distinct.append(here)
+    return dims, levels, X, values, distinct
+
+
+def elementary_effects(dims, values, played: Mapping[str, Mapping[str, list]], metric: str, trajectories: int):
+    """Each dimension's elementary effects on ``metric`` per printed step, ``(effect, se, blocks)`` each, from
+    consecutive points of each trajectory (exactly one value moves between them)."""
+    out: dict[str, list] = {d["knob"]: [] for d in dims}
+    size = len(dims) + 1
+    for t in range(trajectories):
+        for i in range(t * size, (t + 1) * size - 1):
+            a, b = values[i], values[i + 1]
+            (moved,) = [d for d in dims if a[d["knob"]] != b[d["knob"]]]
+            up = moved["values"].index(b[moved["knob"]]) > moved["values"].index(a[moved["knob"]])
+            lo, hi = (a, b) if up else (b, a)
+            delta, se, k = jackknife(played[_key(lo)][metric], played[_key(hi)][metric])
+            per = 1 if moved["choice"] else moved["step"]
+            out[moved["knob"]].append((None if delta is None else delta / per, None if se is None else se / per, k))
+    return out
+
+
+def screen(tune, *, trajectories: int = DEFAULT_TRAJECTORIES, levels: int | None = None, games: int | None = None,
+           seed: int | None = None, players: Sequence[int] | None = None, seats=None,
+           progress: bool | None = None) -> dict[str, Any]:
+    """The Morris screen of ``tune``'s ``[search]`` and the one-step study of the same knobs at its base rules, as
+    ``lvsim sensitivity TUNEFILE --method morris --json`` prints it (docs/sensitivity.md)."""
+    from tqdm import tqdm
+
+    from sim.sensitivity.deviations import one_step
+    from sim.sensitivity.playing import is_clear
+
+    games = tune.games if games is None else games
+    seed = tune.seed if seed is None else seed
+    configs = morris_tables(tune, players=players, seats=seats, games=games, seed=seed)
+    dims, levels, X, values, distinct = plan_points(tune, configs, trajectories, levels, seed)
+    knobs = [d["knob"] for d in dims]
+    steps = [one_step(c.game_spec, c.rules, knobs) for c in configs]
+    total = sum(games * (len(here) + 1 + sum(not d.inert for d in devs)) for here, devs in zip(distinct, steps))
+    if progress is None:
+        progress = sys.stderr.isatty()
+    rows: list[dict[str, Any]] = []
+    bar = tqdm(total=total, unit="game", unit_scale=True, disable=not progress, file=sys.stderr, leave=False)
+    with bar:
+        for config, here, devs in zip(configs, distinct, steps):
+            played = {}
+            for key, rules in here.items():
+                one = replace(config, rules=rules)
+                played[key] = metric_values(one, block_tallies(one, games, BLOCKS, bar.update))
+            onestep = effects(config, games, deviations=devs, advance=bar.update)
+            for metric in config.game_spec.headline_metrics:
+                Y = np.array([played[_key(v)][metric][0] for v in values], dtype=float)
+                ees = elementary_effects(dims, values, played, metric, trajectories)
+                tried = sum(e[0] is not None for per in ees.values() for e in per)
+                stats = analyse(dims, X, Y, levels, seed) if np.all(np.isfinite(Y)) else None
+                for i, d in enumerate(dims):
+                    per = ees[d["knob"]]
+                    defined = [e for e in per if e[0] is not None and e[1] is not None]
+                    clear = any(is_clear(*e, tried) for e in defined)
+                    noise = math.sqrt(sum(e[1] ** 2 for e in defined) / len(defined)) if defined else None
+                    row = {"players": config.players, "seats": list(config.seat_policies), "knob": d["knob"],
+                           "label": d["label"], "metric": metric, "games": games, "effects": len(per),
+                           "mu_star": None, "mu": None, "sigma": None, "mu_star_conf": None, "noise": noise,
+                           "clear": clear, "interacting": False}
+                    if stats is not None:
+                        row.update({k: float(stats[k][i]) for k in ("mu_star", "mu", "sigma", "mu_star_conf")})
+                        beyond = math.sqrt(max(0.0, row["sigma"] ** 2 - (noise or 0.0) ** 2))
+                        row["spread_beyond_noise"] = beyond
+                        row["interacting"] = bool(clear and beyond > row["mu_star"])
+                    row["one_step"] = _one_step_of(d["knob"], metric, onestep)
+                    rows.append(row)
+            _rank_and_compare([r for r in rows if r["players"] == config.players])
+    return {"method": "morris", "game": tune.base.game, "tune": tune.name, "players": [c.players for c in configs],
+            "seats": [list(c.seat_policies) for c in configs], "games": games, "seed": seed,
+            "trajectories": trajectories, "levels": levels,
+            "dims": [{k: d[k] for k in ("knob", "label", "values", "levels", "step", "choice")} for d in dims],
+            "rule_sets": [len(here) for here in distinct], "rank_move": RANK_MOVE, "knobs": rows}
+
+
+def _one_step_of(knob: str, metric: str, rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The one-step reading of one searched value: its largest change (per printed step: each is one step) and
+    whether any of its changes is clear."""
+    mine = [r for r in rows if r["metric"] == metric and (r["knob"] == knob or r["knob"].startswith(knob + "["))
+            and r["delta"] is not None]
+    if not mine:
+        return {"delta": None, "delta_ci": None, "to": None, "clear": False, "changes": 0}
+    top = max(mine, key=lambda r: abs(r["delta"]))
+    return {"delta": top["delta"], "delta_ci": top["delta_ci"], "from": top["from"], "to": top["to"],
+            "clear": any(r["clear"] for r in mine), "changes": len(mine)}
+
+
+def _rank_and_compare(rows: list[dict[str, Any]]) -> None:
+    """Each row's Morris rank (by mu*) and one-step rank (by its largest change) among its metric's knobs, and
+    whether the one-step view misjudges it and why: its clear reading differs; it is clear under both and one
+    step's size (its 95% interval) lies wholly above or below mu* (its mu*_conf): steeper or flatter at the base
+    rules than over the domain; or it is clear under either reading and its two ranks are :data:`RANK_MOVE` or
+    more places apart."""
+    for metric in dict.fromkeys(r["metric"] for r in rows):
+        mine = [r for r in rows if r["metric"] == metric]
+        by_mu = sorted(mine, key=lambda r: -(r["mu_star"] or 0.0))
+        by_step = sorted(mine, key=lambda r: -abs(r["one_step"]["delta"] or 0.0))
+        for i, r in enumerate(by_mu):
+            r["rank"] = i + 1
+        for i, r in enumerate(by_step):
+            r["one_step"]["rank"] = i + 1
+        for r in mine:
+            why = []
+            if r["clear"] and not r["one_step"]["clear"]:
+                why.append("off the base rules" if r["one_step"]["changes"] else "not tried one step")
+            elif r["one_step"]["clear"] and not r["clear"]:
+                why.append("at the base rules only")
+            o = r["one_step"]
+            if r["clear"] and o["clear"] and o["delta_ci"] and r["mu_star"] is not None:
+                # Per printed step both: one step's size against the mean over the domain, each with its interval.
+                half, size = (o["delta_ci"][1] - o["delta_ci"][0]) / 2, abs(o["delta"])
+                if size - half > r["mu_star"] + r["mu_star_conf"]:
+                    why.append("steeper at the base rules")
+                elif size + half < r["mu_star"] - r["mu_star_conf"]:
+                    why.append("flatter at the base rules")
+            mover = r["clear"] or o["clear"]
+            if mover and abs(r["rank"] - o["rank"]) >= RANK_MOVE:
+                why.append("rank")
+            if why and r["interacting"]:
+                why.append("interacting or non-linear")
+            r["misjudged"] = bool(why)
+            r["why"] = why
+
+
+# --- the plan ------------------------------------------------------------------------------------
+
+
+def plan_screen(tune, *, trajectories: int = DEFAULT_TRAJECTORIES, levels: int | None = None,
+                games: int | None = None, seed: int | None = None, players: Sequence[int] | None = None,
+                seats=None, clock=None) -> dict[str, Any]:
+    """What :func:`screen` would play and about how long it takes: at each count, the distinct Morris points and
+    the one-step rule sets, each at the cost the base rules are timed at on this machine
+    (``sim.sensitivity.study.rule_set_cost``); nothing is played beyond that timing."""
+    from sim.estimates.costs import band
+    from sim.sensitivity.deviations import one_step
+    from sim.sensitivity.study import rule_set_cost
+
+    games = tune.games if games is None else games
+    seed = tune.seed if seed is None else seed
+    configs = morris_tables(tune, players=players, seats=seats, games=games, seed=seed)
+    dims, levels, X, values, distinct = plan_points(tune, configs, trajectories, levels, seed)
+    counts, total = [], 0.0
+    for config, here in zip(configs, distinct):
+        devs = one_step(config.game_spec, config.rules, [d["knob"] for d in dims])
+        rule_sets = len(here) + 1 + sum(not d.inert for d in devs)
+        cost = rule_set_cost(lambda n, c=config: block_tallies(c, n, BLOCKS),
+                             lambda tallies, c=config: metric_values(c, tallies), games, clock=clock)
+        seconds = cost(games * rule_sets, calls=rule_sets)
+        total += seconds
+        counts.append({"players": config.players, "points": len(values), "distinct_points": len(here),
+                       "one_step": len(devs), "inert": sum(d.inert for d in devs), "rule_sets": rule_sets,
+                       "games": games * rule_sets, "seconds": seconds, "cost": cost.as_dict()})
+    low, high = band(total)
+    return {"method": "morris", "game": tune.base.game, "tune": tune.name, "games": games, "seed": seed,
+            "trajectories": trajectories, "levels": levels, "dims": len(dims), "counts": counts,
+            "seconds": [low, high]}
+
+
+def plan_text(plan: Mapping[str, Any]) -> str:
+    from sim.estimates.costs import seconds_text, span_text
+
+    lines = [f"Morris screen of {plan['tune']} ({plan['game']}): {plan['dims']} searched values, "
+             f"{plan['trajectories']} trajectories on {plan['levels']} levels, {plan['games']:,} games per rule set, "
+             f"seed {plan['seed']}"]
+    for c in plan["counts"]:
+        inert = f" ({c['inert']} inert, not played)" if c["inert"] else ""
+        lines.append(f"{c['players']} players  {c['points']} points ({c['distinct_points']} distinct) and "
+                     f"{c['one_step']} one-step changes at the base rules{inert}, {c['games']:,} games, "
+                     f"{seconds_text(c['seconds'])} (each rule set {c['cost']['fixed']:.2f} s + "
+                     f"{1e3 * c['cost']['per_game']:.2f} ms a game)")
+    low, high = plan["seconds"]
+    lines += ["", f"About {span_text(low, high)} in this process on this machine. Nothing was played or written."]
+    return "\n".join(lines)
+
+
+# --- files ---------------------------------------------------------------------------------------
+
+
+def screen_frame(result: Mapping[str, Any]):
+    """The screen as a table, one row per (player count, knob, metric), the one-step reading beside it."""
+    import pandas as pd
+
+    rows = []
+    for r in result["knobs"]:
+        o = r["one_step"]
+        ci = o.get("delta_ci") or [None, None]
+        rows.append({"players": r["players"], "knob": r["knob"], "label": r["label"], "metric": r["metric"],
+                     "games": r["games"], "effects": r["effects"], "mu_star": r["mu_star"], "mu": r["mu"],
+                     "sigma": r["sigma"], "mu_star_conf": r["mu_star_conf"], "noise": r["noise"], "rank": r["rank"],
+                     "clear": r["clear"], "interacting": r["interacting"], "one_step_delta": o["delta"],
+                     "one_step_lo": ci[0], "one_step_hi": ci[1], "one_step_rank": o["rank"],
+                     "one_step_clear": o["clear"], "misjudged": r["misjudged"], "why": "; ".join(r["why"]),
+                     "seed": result["seed"], "trajectories": result["trajectories"], "levels": result["levels"]})
+    floats = ["mu_star", "mu", "sigma", "mu_star_conf", "noise", "one_step_delta", "one_step_lo", "one_step_hi"]
+    return pd.DataFrame(rows).astype({k: float for k in floats})
+
+
+def write_screen(result: Mapping[str, Any], tune, out_dir: str | Path) -> Path:
+    """``morris.parquet`` and ``morris.html`` in ``out_dir`` (new or empty), each written whole."""
+    from analysis.sensitivity import morris_page
+    from sim.atomic import write_parquet_atomically, write_text_atomically
+    from sim.runner.staging import check_out_dir, out_path
+
+    out = out_path(out_dir)
+    check_out_dir(out)
+    out.mkdir(parents=True, exist_ok=True)
+    write_parquet_atomically(out / PARQUET_FILE, screen_frame(result))
+    write_text_atomically(out / HTML_FILE, morris_page(result, tune))
+    return out
