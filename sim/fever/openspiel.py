@@ -43,7 +43,7 @@ import numpy as np
 
 from sim import reference
 from sim.fever import enums as E
-from sim.fever.params import Rules
+from sim.fever.params import MAX_REDEALS, Rules
 from sim.fever.policies import POLICY_ISMCTS
 from sim.fever.records import LAYOUT  # noqa: F401  (sim.openspiel.reference plays a batch with these two)
 from sim.fever.rules import PLAY_LOOP  # noqa: F401
@@ -193,8 +193,9 @@ class FeverTable(Table):
     def sizes(cls, rules) -> Sizes:
         players = rules.players
         cards = len(rules.cards)
-        redeal = 3 * (10 + 1)  # a machine dealt anew at most MAX_REDEALS times
-        per_turn = 1 + 1 + E.HAND + 1 + rules.double_extra_cards + redeal + E.HAND + rules.double_extra_cards + 1
+        redeal = E.REELS * (MAX_REDEALS + 1)  # a machine dealt anew at most MAX_REDEALS times
+        # whether to double, the play, each card kept and the last; a double's cards, a refill, the draws
+        per_turn = 2 + E.HAND + 1 + rules.double_extra_cards + redeal + E.HAND
         return Sizes(keep_done(len(rules.symbols)) + 1, len(rules.symbols),
                      E.HAND * players + redeal + rules.turn_cap * per_turn + cards)
 
