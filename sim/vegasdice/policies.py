@@ -57,7 +57,7 @@ POLICIES = Policies(
             params=(whole("N", "samples per decision", 1, MAX_MONTECARLO_SAMPLES, DEFAULT_MONTECARLO_SAMPLES),),
         ),
         openspiel_search("ismcts", POLICY_ISMCTS, DEFAULT_ISMCTS_SIMULATIONS, MAX_ISMCTS_SIMULATIONS,
-                         sampled="the table as it is (nothing is hidden; the rolls to come are chance)",
+                         sampled="the table as it is (nothing is hidden)",
                          until="the round's payout"),
     ],
     N_POLICY_PARAMS,
