@@ -226,11 +226,10 @@ class Workbench:
         return job
 
     def _tune(self, job, tune) -> None:
-        from sim.workbench.tunes import CANCELLED as TUNE_CANCELLED
         from sim.workbench.tunes import play_tune
 
         play_tune(job, tune, self.max_tune_seconds)
-        if job.state == TUNE_CANCELLED:
+        if job.state == CANCELLED:
             shutil.rmtree(job.out_dir, ignore_errors=True)
 
     # --- playing ----------------------------------------------------------------------------

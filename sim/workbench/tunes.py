@@ -26,6 +26,7 @@ from typing import Any, Iterator, Mapping
 from sim.config import Config
 from sim.errors import ConfigError, counted
 from sim.workbench.fields import config_of, fields_of
+from sim.workbench.jobs import CANCELLED, DONE, ESTIMATING, FAILED, QUEUED, REFUSED, Cancelled
 
 # A tune from the page takes at most this long on this machine, estimated before it starts.
 MAX_TUNE_SECONDS = 600.0
@@ -35,12 +36,8 @@ TUNE_FILE = "tune.toml"
 TEMPLATE_BUDGET = 12
 TEMPLATE_GAMES = 1_000
 
-QUEUED, ESTIMATING, TUNING, DONE = "queued", "estimating", "tuning", "done"
-REFUSED, CANCELLED, FAILED = "refused", "cancelled", "failed"
-
-
-class Cancelled(Exception):
-    """The page cancelled the tune: raised between two chunks of its games."""
+# A tune's states are a play's (sim.workbench.jobs), tuning in place of playing and measuring.
+TUNING = "tuning"
 
 
 @dataclass
@@ -175,6 +172,7 @@ def refusal(job: TuneJob, tune, max_seconds: float) -> str | None:
 
 def play_tune(job: TuneJob, tune, max_seconds: float) -> None:
     """Estimate, then play ``job``'s tune into its directory; its state says how it ended."""
+    from sim.config import load_config
     from sim.runner import IN_PROCESS
     from sim.tune import tune as run_tune
     from sim.tune.directory import BEST_FILE
@@ -193,7 +191,7 @@ def play_tune(job: TuneJob, tune, max_seconds: float) -> None:
         summary = results.summary
         job.answer = {key: summary[key] for key in ("verdict", "recommendation", "side_effects", "candidates_tried")}
         # The recommended rules and seats, played with the page's games and seed.
-        best = fields_of(_best_config(job.out_dir / BEST_FILE))
+        best = fields_of(load_config(job.out_dir / BEST_FILE))
         job.best_fields = {**best, "run.games": str(job.config.games), "run.seed": str(job.config.seed)}
         job.seconds = time.perf_counter() - job.asked_at
         job.state = DONE
@@ -204,8 +202,3 @@ def play_tune(job: TuneJob, tune, max_seconds: float) -> None:
     except Exception as err:  # shown on the page in one line; the server keeps serving
         job.state, job.error = FAILED, f"{type(err).__name__}: {err}"
 
-
-def _best_config(path: Path) -> Config:
-    from sim.config import load_config
-
-    return load_config(path)

@@ -6,31 +6,16 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient  # noqa: E402
 
 import sim  # noqa: E402
 from sim.config import config_from_mapping, load_config  # noqa: E402
 from sim.errors import ConfigError  # noqa: E402
 from sim.games import GAME_IDS, get_game  # noqa: E402
-from sim.workbench import create_app  # noqa: E402
 from sim.workbench.fields import config_of, fields_of, game_form, parse_value  # noqa: E402
 from sim.workbench.jobs import CANCELLED, DONE, QUEUED, REFUSED, Workbench  # noqa: E402
 from tests.workbench.conftest import SMALL, until_finished  # noqa: E402
 
 FEWER_CABBAGES = {**SMALL, "rules.starting_cabbages": "10"}
-
-
-@pytest.fixture(scope="module")
-def bench():
-    workbench = Workbench()
-    yield workbench
-    workbench.close()
-
-
-@pytest.fixture(scope="module")
-def client(bench):
-    with TestClient(create_app(bench)) as c:
-        yield c
 
 
 def get(client, path):

@@ -1,65 +1,26 @@
 """A tune from the page: the form's rules as the base, checked and played as `lvsim tune` plays its tune file."""
 
-import time
 
 import pytest
 
 pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient  # noqa: E402
 
 import sim  # noqa: E402
 from sim.config import load_config  # noqa: E402
 from sim.games import GAME_IDS, get_game  # noqa: E402
 from sim.tune import load_tune  # noqa: E402
-from sim.workbench import create_app  # noqa: E402
 from sim.workbench.fields import config_of  # noqa: E402
 from sim.workbench.jobs import Workbench  # noqa: E402
 from sim.workbench.tunes import BASE_FILE, CANCELLED, DONE, REFUSED, TUNE_FILE, template, tune_of  # noqa: E402
-from tests.workbench.conftest import PATIENCE_SECONDS, SMALL  # noqa: E402
-
-# Small enough to answer in seconds: three candidates of greedy tables, one player count.
-TABLES = """
-[search]
-"rules.starting_cabbages" = { range = [10, 16] }
-[targets]
-elimination_rate = [0.40, 0.60]
-[tune]
-players = [4]
-policies = ["greedy"]
-budget = 3
-games = 300
-max_games = 1200
-seed = 4
-"""
-FINISHED = (DONE, REFUSED, CANCELLED, "failed")
-
+from tests.workbench.conftest import SMALL, TUNE_TABLES, until_finished, until_settled  # noqa: E402
 
 def until_tuned(get, tune_id: str) -> dict:
-    deadline = time.monotonic() + PATIENCE_SECONDS
-    while time.monotonic() < deadline:
-        view = get(tune_id)
-        if view["state"] in FINISHED:
-            return view
-        time.sleep(0.1)
-    pytest.fail(f"tune {tune_id} did not finish")
-
-
-@pytest.fixture(scope="module")
-def bench():
-    workbench = Workbench()
-    yield workbench
-    workbench.close()
-
-
-@pytest.fixture(scope="module")
-def client(bench):
-    with TestClient(create_app(bench)) as c:
-        yield c
+    return until_settled(lambda: get(tune_id), f"tune {tune_id}")
 
 
 @pytest.fixture(scope="module")
 def tuned(client):
-    response = client.post("/api/tunes", json={"fields": SMALL, "tables": TABLES})
+    response = client.post("/api/tunes", json={"fields": SMALL, "tables": TUNE_TABLES})
     assert response.status_code == 202, response.text
     return until_tuned(lambda i: client.get(f"/api/tunes/{i}").json(), response.json()["id"])
 
@@ -76,7 +37,7 @@ def test_the_template_of_every_game_is_a_tune_the_tune_reader_takes(game_id, tmp
 
 def test_a_tune_from_the_page_recommends_what_lvsim_tune_of_the_same_files_does(tuned, tmp_path):
     assert tuned["state"] == DONE, tuned["error"]
-    _, tune = tune_of(SMALL, TABLES, tmp_path / "files")
+    _, tune = tune_of(SMALL, TUNE_TABLES, tmp_path / "files")
     expected = sim.run_tune(load_tune(tmp_path / "files" / TUNE_FILE), tmp_path / "out", progress=False,
                             report=False).summary
     assert tuned["answer"]["recommendation"]["values"] == expected["recommendation"]["values"]
@@ -108,10 +69,10 @@ def test_the_tune_file_downloads_with_the_form_as_its_base(client, tuned, tmp_pa
 
 @pytest.mark.parametrize("tables, field", [
     ("[search", "tune"),
-    ('base = "default.toml"\n' + TABLES, "tune.base"),
-    (TABLES.replace("starting_cabbages", "nope"), 'search."rules.nope"'),
-    (TABLES.replace("budget = 3", "budget = 0"), "tune.budget"),
-    (TABLES.replace("elimination_rate", "wizardry"), "targets.wizardry"),
+    ('base = "default.toml"\n' + TUNE_TABLES, "tune.base"),
+    (TUNE_TABLES.replace("starting_cabbages", "nope"), 'search."rules.nope"'),
+    (TUNE_TABLES.replace("budget = 3", "budget = 0"), "tune.budget"),
+    (TUNE_TABLES.replace("elimination_rate", "wizardry"), "targets.wizardry"),
 ])
 def test_a_malformed_tune_is_refused_in_one_line_naming_the_key(client, bench, tables, field):
     before = set(bench.tunes)
@@ -123,13 +84,13 @@ def test_a_malformed_tune_is_refused_in_one_line_naming_the_key(client, bench, t
 
 
 def test_a_malformed_form_is_refused_before_the_tune(client):
-    response = client.post("/api/tunes", json={"fields": {**SMALL, "rules.players": "7"}, "tables": TABLES})
+    response = client.post("/api/tunes", json={"fields": {**SMALL, "rules.players": "7"}, "tables": TUNE_TABLES})
     assert response.status_code == 400 and response.json()["field"] == "rules.players"
 
 
 def test_a_tune_longer_than_the_workbench_allows_is_refused_before_it_plays():
     with Workbench(max_tune_seconds=0.001) as small:
-        job = small.submit_tune(SMALL, TABLES)
+        job = small.submit_tune(SMALL, TUNE_TABLES)
         view = until_tuned(lambda i: small.tune_job(i).view(), job.id)
         assert view["state"] == REFUSED and view["error"].startswith("tune.budget: 3 candidates of 300 games")
         assert view["games_played"] == 0
@@ -138,7 +99,7 @@ def test_a_tune_longer_than_the_workbench_allows_is_refused_before_it_plays():
 def test_a_queued_tune_cancelled_never_plays():
     with Workbench() as own:
         ahead = own.submit(SMALL)
-        behind = own.submit_tune(SMALL, TABLES)
+        behind = own.submit_tune(SMALL, TUNE_TABLES)
         own.cancel_tune(behind.id)
         view = until_tuned(lambda i: own.tune_job(i).view(), behind.id)
         assert view["state"] == CANCELLED and view["games_played"] == 0
@@ -146,11 +107,8 @@ def test_a_queued_tune_cancelled_never_plays():
 
 
 def test_a_finished_play_shows_the_reports_sensitivity_section_and_report_inline(client):
-    response = client.post("/api/plays", json=SMALL)
-    play_id = response.json()["id"]
-    deadline = time.monotonic() + PATIENCE_SECONDS
-    while client.get(f"/api/plays/{play_id}").json()["state"] != DONE and time.monotonic() < deadline:
-        time.sleep(0.1)
+    play_id = client.post("/api/plays", json=SMALL).json()["id"]
+    assert until_finished(lambda path: client.get(path).json(), play_id)["state"] == DONE
     section = client.get(f"/api/plays/{play_id}/sensitivity.html")
     assert section.status_code == 200 and "What moves the verdict" in section.text
     report = client.get(f"/api/plays/{play_id}/report.html", params={"inline": "true"})

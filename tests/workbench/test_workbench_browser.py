@@ -24,7 +24,7 @@ pytest.importorskip("fastapi")
 import sim  # noqa: E402
 from sim.workbench.fields import config_of  # noqa: E402
 from tests.analysis.test_report_browser import browser  # noqa: E402, F401  (Debian's Chromium, or skipped)
-from tests.workbench.conftest import PATIENCE_SECONDS  # noqa: E402
+from tests.workbench.conftest import PATIENCE_SECONDS, TUNE_TABLES  # noqa: E402
 
 SCREENSHOT = Path(os.environ.get("WORKBENCH_SCREENSHOT", "/tmp/lvsim-workbench.png"))
 
@@ -49,15 +49,21 @@ def server(tmp_path):
         process.wait()
 
 
-def test_a_designer_sets_a_rule_plays_compares_and_is_refused_a_malformed_field(browser, server):  # noqa: F811
-    page = browser.new_page(viewport={"width": 1200, "height": 1400})
+def opened(chromium, server):
+    """The workbench's page, ready, and the list of page errors and console errors seen on it."""
+    page = chromium.new_page(viewport={"width": 1200, "height": 1400})
     problems = []
     page.on("pageerror", lambda err: problems.append(str(err)))
-    # The refusal below is an answer of 400, which the browser's console notes; any other error is a problem.
+    # A refusal is an answer of 400, which the browser's console notes; any other error is a problem.
     page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" and "status of 400" not in msg.text
             else None)
     page.goto(server["address"], wait_until="load")
     page.wait_for_selector("body[data-ready=true]")
+    return page, problems
+
+
+def test_a_designer_sets_a_rule_plays_compares_and_is_refused_a_malformed_field(browser, server):  # noqa: F811
+    page, problems = opened(browser, server)
     assert page.locator("select[name=game]").input_value() == "lasvegan"
     for key in ("rules.players", "run.games", "run.seed", "policies.seats", "rules.starting_cabbages"):
         assert page.locator(f"[name='{key}']").count() == 1, key
@@ -130,28 +136,10 @@ def test_a_designer_sets_a_rule_plays_compares_and_is_refused_a_malformed_field(
     assert list(server["scratch"].iterdir()) == []
 
 
-TUNE_TABLES = """[search]
-"rules.starting_cabbages" = { range = [10, 16] }
-[targets]
-elimination_rate = [0.40, 0.60]
-[tune]
-players = [4]
-policies = ["greedy"]
-budget = 3
-games = 300
-max_games = 1200
-seed = 4
-"""
 
 
 def test_a_designer_tunes_the_forms_rules_and_loads_the_answer_into_the_form(browser, server):  # noqa: F811
-    page = browser.new_page(viewport={"width": 1200, "height": 1400})
-    problems = []
-    page.on("pageerror", lambda err: problems.append(str(err)))
-    page.on("console", lambda msg: problems.append(msg.text) if msg.type == "error" and "status of 400" not in msg.text
-            else None)
-    page.goto(server["address"], wait_until="load")
-    page.wait_for_selector("body[data-ready=true]")
+    page, problems = opened(browser, server)
     # The page offers a small tune of the form's rules, which the tune reader takes as it is.
     assert "[search]" in page.input_value("[data-tune-tables]")
 
