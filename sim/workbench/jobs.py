@@ -34,6 +34,17 @@ from typing import Any, Iterator, Mapping
 from sim.config import Config
 from sim.errors import ConfigError, counted
 from sim.workbench.fields import config_of, fields_of
+from sim.workbench.states import (
+    CANCELLED,
+    DONE,
+    ESTIMATING,
+    FAILED,
+    MEASURING,
+    PLAYING,
+    QUEUED,
+    REFUSED,
+    Cancelled,
+)
 
 # A play from the page takes at most this long on this machine, estimated before it starts ("a few minutes").
 MAX_PLAY_SECONDS = 180.0
@@ -42,15 +53,6 @@ DISK_SHARE = 0.5
 # About this many steps of the progress bar in a play (chunks never change a result: game i is (seed, i)'s).
 PROGRESS_STEPS = 40
 MIN_CHUNK_GAMES = 1_024
-
-QUEUED, ESTIMATING, PLAYING, MEASURING, DONE = "queued", "estimating", "playing", "measuring", "done"
-REFUSED, CANCELLED, FAILED = "refused", "cancelled", "failed"
-FINISHED = (DONE, REFUSED, CANCELLED, FAILED)
-
-
-class Cancelled(Exception):
-    """The page cancelled the job: raised between two chunks, so the run's staging directory is removed."""
-
 
 @dataclass
 class Job:

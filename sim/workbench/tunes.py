@@ -26,7 +26,7 @@ from typing import Any, Iterator, Mapping
 from sim.config import Config
 from sim.errors import ConfigError, counted
 from sim.workbench.fields import config_of, fields_of
-from sim.workbench.jobs import CANCELLED, DONE, ESTIMATING, FAILED, QUEUED, REFUSED, Cancelled
+from sim.workbench.states import CANCELLED, DONE, ESTIMATING, FAILED, QUEUED, REFUSED, Cancelled
 
 # A tune from the page takes at most this long on this machine, estimated before it starts.
 MAX_TUNE_SECONDS = 600.0
@@ -36,7 +36,7 @@ TUNE_FILE = "tune.toml"
 TEMPLATE_BUDGET = 12
 TEMPLATE_GAMES = 1_000
 
-# A tune's states are a play's (sim.workbench.jobs), tuning in place of playing and measuring.
+# A tune's states are a play's (sim.workbench.states), tuning in place of playing and measuring.
 TUNING = "tuning"
 
 

@@ -26,7 +26,7 @@ seed = 4
 
 def until_settled(view, what: str) -> dict:
     """``view()`` once its state is done, refused, cancelled or failed (a play's or a tune's)."""
-    from sim.workbench.jobs import FINISHED
+    from sim.workbench.states import FINISHED
 
     deadline = time.monotonic() + PATIENCE_SECONDS
     while time.monotonic() < deadline:

@@ -12,7 +12,8 @@ from sim.config import config_from_mapping, load_config  # noqa: E402
 from sim.errors import ConfigError  # noqa: E402
 from sim.games import GAME_IDS, get_game  # noqa: E402
 from sim.workbench.fields import config_of, fields_of, game_form, parse_value  # noqa: E402
-from sim.workbench.jobs import CANCELLED, DONE, QUEUED, REFUSED, Workbench  # noqa: E402
+from sim.workbench.jobs import Workbench  # noqa: E402
+from sim.workbench.states import CANCELLED, DONE, QUEUED, REFUSED  # noqa: E402
 from tests.workbench.conftest import SMALL, until_finished  # noqa: E402
 
 FEWER_CABBAGES = {**SMALL, "rules.starting_cabbages": "10"}
