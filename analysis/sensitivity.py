@@ -410,7 +410,10 @@ def morris_sentences(result: Mapping[str, Any], metric, players: int) -> list[st
 
 def morris_figure(result: Mapping[str, Any], metric, players: int) -> Figure:
     """Morris's plot: each value's sigma against its mu*, the line sigma = mu* drawn; clear values coloured."""
-    rows = morris_rows(result, metric.name, players)
+    return _morris_plot(morris_rows(result, metric.name, players), metric, players)
+
+
+def _morris_plot(rows: Sequence[Mapping[str, Any]], metric, players: int) -> Figure:
     scale = metric.scale
     with figure_style.styled():
         fig = Figure(figsize=(figure_style.WIDTH, 3.2), layout="constrained")
@@ -435,6 +438,23 @@ def morris_figure(result: Mapping[str, Any], metric, players: int) -> Figure:
         ax.set_ylabel("sigma", fontsize=8)
         ax.set_title(f"{metric.label[:1].upper()}{metric.label[1:]}, {players} players", fontsize=9)
     return fig
+
+
+def morris_page_seconds(game, counts: int, dims: int, *, clock) -> float:
+    """Seconds the page of a screen of ``dims`` values at ``counts`` player counts takes to draw: a Morris plot of
+    ``dims`` points drawn and encoded as the page's are, twice (the first draw of a process sets up the plotting,
+    as the screen's own first will), then the second's time paid by every other plot of the page. Nothing is
+    written; the points are placed only to be drawn, never shown."""
+    metric = next(iter(game.headline_metrics.values()))
+    rows = [{"mu_star": 0.01 * (i + 1), "sigma": 0.005 * (i + 1), "mu_star_conf": 0.002, "clear": True,
+             "interacting": i % 2 == 1, "label": f"value {i}"} for i in range(dims)]
+    seconds = []
+    for _ in range(2):
+        began = clock()
+        figure(_morris_plot(rows, metric, 3), "timing", "timing")
+        seconds.append(clock() - began)
+    plots = counts * len(game.headline_metrics)
+    return seconds[0] + (plots - 1) * seconds[1]
 
 
 def morris_table(result: Mapping[str, Any], metric, players: int) -> str:

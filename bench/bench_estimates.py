@@ -112,6 +112,22 @@ seed = 2
 finalists = 1
 """
 
+MORRIS = """
+base = "base.toml"
+[search]
+"rules.tokens" = { faces = [-4, 3] }
+"rules.golden_token" = { faces = [1, 6] }
+"rules.starting_cabbages" = [5, 12]
+[targets]
+elimination_rate = [0.4, 0.6]
+[tune]
+players = [3, 4]
+policies = ["expert"]
+budget = 10
+games = 2000
+seed = 1
+"""
+
 # name: (kind, files, arguments after the file)
 PLANS = {
     "run-random": ("run", {"base.toml": BASE_RANDOM}, []),
@@ -125,6 +141,7 @@ PLANS = {
     "tune-skill-gap": ("tune", {"base.toml": BASE_EXPERT.replace("games = 10000", "games = 400"),
                                 "t.toml": TUNE_SKILL}, ["--no-report"]),
     "sensitivity-expert": ("sensitivity", {"base.toml": BASE_EXPERT}, []),
+    "morris-page": ("morris", {"base.toml": BASE_EXPERT, "t.toml": MORRIS}, []),
     "tune-slow": ("tune", {"base.toml": BASE_SLOW.replace("games = 120", "games = 40"), "t.toml": TUNE_SLOW}, []),
 }
 
@@ -163,6 +180,14 @@ elif kind == "sensitivity":
         out = plan_study(config, 1000, **size)["seconds"]
     else:
         study(config, 1000, progress=False, **size)
+elif kind == "morris":
+    from sim.sensitivity.morris import plan_screen, screen, write_screen
+    from sim.tune import load_tune
+    spec = load_tune("t.toml")
+    if part == "estimate":
+        out = plan_screen(spec, trajectories=4, page=True)["seconds"]
+    else:
+        write_screen(screen(spec, trajectories=4, progress=False), spec, "out")
 else:
     from sim.tune import load_tune, plan_tune, tune
     spec = load_tune("t.toml")

@@ -156,6 +156,29 @@ def test_the_morris_dry_run_pays_every_distinct_point_and_one_step_change(monkey
     assert "(each rule set 0.12 s + 0.10 ms a game)" in morris.plan_text(plan)
 
 
+def test_a_dry_run_that_writes_the_page_pays_its_first_plot_and_every_other_at_the_second_ones_cost(monkeypatch):
+    import analysis.sensitivity as A
+    import sim.estimates as E
+    from tests.test_estimates import FakeClock
+
+    clock = FakeClock()
+    monkeypatch.setattr(morris, "block_tallies", lambda config, n, blocks: clock.spend(0.01) or ["t"] * blocks)
+    monkeypatch.setattr(morris, "metric_values", lambda config, tallies: None)
+    drawn = []
+    monkeypatch.setattr(A, "figure", lambda fig, alt, caption="": drawn.append(fig) or clock.spend(2.0 if len(drawn) == 1
+                                                                                                   else 0.5))
+    tune = tiny_tune(players=(3, 4))
+    quiet = morris.plan_screen(tune, trajectories=3, games=1000, clock=clock)
+    paged = morris.plan_screen(tune, trajectories=3, games=1000, page=True, clock=clock)
+    plots = 2 * len(tune.game.headline_metrics)  # one a headline metric at each count
+    assert quiet["page"] == 0 and len(drawn) == 2
+    assert paged["page"] == pytest.approx(2.0 + (plots - 1) * 0.5)
+    played = sum(c["seconds"] for c in paged["counts"])
+    assert paged["seconds"] == pytest.approx(list(E.band(played + paged["page"])))
+    assert "the page (morris.html, its plots drawn)" in morris.plan_text(paged)
+    assert "the page" not in morris.plan_text(quiet)
+
+
 def test_the_command_prints_the_screen_and_writes_its_files(tmp_path):
     import pandas as pd
 

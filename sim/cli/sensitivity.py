@@ -125,7 +125,8 @@ def sensitivity(config, method, games, seed, players_text, seats_text, also_text
         out_dir = out_path(out)
         check_out_dir(out_dir)
     if method == "morris":
-        _morris(config, games, seed, players, _seated(seats), trajectories, levels, threads, out_dir, dry_run, as_json)
+        _morris(config, games, seed, players, _seated(seats), trajectories, levels, threads, out_dir, dry_run, as_json,
+                writes=out is not None)
         return
 
     from sim.config import load_config
@@ -150,7 +151,7 @@ def sensitivity(config, method, games, seed, players_text, seats_text, also_text
         click.echo(f"\nResults in {out_dir}/ (sensitivity.parquet, sensitivity.html)")
 
 
-def _morris(path, games, seed, players, seats, trajectories, levels, threads, out_dir, dry_run, as_json):
+def _morris(path, games, seed, players, seats, trajectories, levels, threads, out_dir, dry_run, as_json, writes):
     from sim.sensitivity import morris
     from sim.tune import load_tune
 
@@ -158,7 +159,7 @@ def _morris(path, games, seed, players, seats, trajectories, levels, threads, ou
     trajectories = trajectories or morris.DEFAULT_TRAJECTORIES
     kwargs = dict(trajectories=trajectories, levels=levels, games=games, seed=seed, players=players, seats=seats)
     if dry_run:
-        plan = morris.plan_screen(tune, **kwargs)
+        plan = morris.plan_screen(tune, page=writes, **kwargs)
         click.echo(json.dumps(plan) if as_json else morris.plan_text(plan))
         return
     result = morris.screen(tune, **kwargs)

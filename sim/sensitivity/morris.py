@@ -331,11 +331,12 @@ def _rank_and_compare(rows: list[dict[str, Any]]) -> None:
 
 def plan_screen(tune, *, trajectories: int = DEFAULT_TRAJECTORIES, levels: int | None = None,
                 games: int | None = None, seed: int | None = None, players: Sequence[int] | None = None,
-                seats=None, clock=None) -> dict[str, Any]:
+                seats=None, page: bool = False, clock=None) -> dict[str, Any]:
     """What :func:`screen` would play and about how long it takes: at each count, the distinct Morris points and
     the one-step rule sets, each at the cost the base rules are timed at on this machine
-    (``sim.sensitivity.study.rule_set_cost``); nothing is played beyond that timing."""
-    from sim.estimates.costs import band
+    (``sim.sensitivity.study.rule_set_cost``), and with ``page`` the page's plots timed as they are drawn
+    (``analysis.sensitivity.morris_page_seconds``); nothing is played or written beyond that timing."""
+    from sim.estimates.costs import band, now
     from sim.sensitivity.deviations import one_step
     from sim.sensitivity.study import rule_set_cost
 
@@ -354,10 +355,15 @@ def plan_screen(tune, *, trajectories: int = DEFAULT_TRAJECTORIES, levels: int |
         counts.append({"players": config.players, "points": len(values), "distinct_points": len(here),
                        "one_step": len(devs), "inert": sum(d.inert for d in devs), "rule_sets": rule_sets,
                        "games": games * rule_sets, "seconds": seconds, "cost": cost.as_dict()})
-    low, high = band(total)
+    page_seconds = 0.0
+    if page:
+        from analysis.sensitivity import morris_page_seconds
+
+        page_seconds = morris_page_seconds(tune.game, len(configs), len(dims), clock=clock or now)
+    low, high = band(total + page_seconds)
     return {"method": "morris", "game": tune.base.game, "tune": tune.name, "games": games, "seed": seed,
             "trajectories": trajectories, "levels": levels, "dims": len(dims), "counts": counts,
-            "seconds": [low, high]}
+            "page": page_seconds, "seconds": [low, high]}
 
 
 def plan_text(plan: Mapping[str, Any]) -> str:
@@ -372,6 +378,8 @@ def plan_text(plan: Mapping[str, Any]) -> str:
                      f"{c['one_step']} one-step changes at the base rules{inert}, {c['games']:,} games, "
                      f"{seconds_text(c['seconds'])} (each rule set {c['cost']['fixed']:.2f} s + "
                      f"{1e3 * c['cost']['per_game']:.2f} ms a game)")
+    if plan["page"]:
+        lines.append(f"the page ({HTML_FILE}, its plots drawn)  {seconds_text(plan['page'])}")
     low, high = plan["seconds"]
     lines += ["", f"About {span_text(low, high)} in this process on this machine. Nothing was played or written."]
     return "\n".join(lines)
