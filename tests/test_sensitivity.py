@@ -275,6 +275,31 @@ def test_the_dry_run_pays_each_rule_set_its_fixed_part_and_its_games(monkeypatch
     assert "(each rule set 0.12 s + 0.10 ms a game)" in S.plan_text(plan)
 
 
+def test_the_first_play_of_a_process_is_paid_once_a_table_beyond_its_games(monkeypatch):
+    """Loading the compiled core makes the first call slow; the dry run, a fresh process as the study's is, pays it."""
+    import sim.estimates as E
+    import sim.sensitivity.study as S
+    from tests.test_estimates import FakeClock
+
+    clock = FakeClock()
+    calls = []
+
+    def play(config, n, blocks):
+        calls.append(n)
+        clock.spend((1.5 if len(calls) == 1 else 0.0) + 0.02 + n * 1e-4)  # the first call
+        return ["tallies"] * blocks
+
+    monkeypatch.setattr(S, "block_tallies", play)
+    monkeypatch.setattr(S, "metric_values", lambda config, tallies: clock.spend(0.1))
+    cost = S.rule_set_cost(lambda n: play(None, n, S.BLOCKS), lambda t: None, 10_000, clock=clock)
+    assert cost.start == pytest.approx(1.5) and cost.fixed == pytest.approx(0.02)
+    calls.clear()
+    plan = S.plan_study(lasvegan(players=4), 2000, players=[3], knobs=["tokens[2]"], clock=clock)
+    (count,) = plan["counts"]
+    assert count["seconds"] == pytest.approx(1.5 + count["rule_sets"] * (0.12 + 2000 * 1e-4))
+    assert plan["seconds"] == pytest.approx(list(E.band(count["seconds"])))
+
+
 def test_auto_costs_at_most_the_runs_games_again_and_zero_turns_it_off():
     from sim.sensitivity.study import run_games, run_sensitivity
 

@@ -9,7 +9,7 @@ them is tested with made-up costs and clocks.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 Clock = Callable[[], float]
@@ -46,23 +46,25 @@ def now() -> float:
 
 @dataclass(frozen=True)
 class Cost:
-    """Seconds of one call that plays ``games`` games: ``fixed + games * per_game``."""
+    """Seconds of one call that plays ``games`` games: ``fixed + games * per_game``; ``start``, paid once by the
+    first call of a process (loading the compiled core), is apart: the estimates that play in a fresh process add it."""
 
     fixed: float = 0.0
     per_game: float = 0.0
+    start: float = 0.0
 
     def __call__(self, games: float, calls: float = 1) -> float:
         return calls * self.fixed + games * self.per_game
 
     def __add__(self, other: "Cost") -> "Cost":
-        return Cost(self.fixed + other.fixed, self.per_game + other.per_game)
+        return Cost(self.fixed + other.fixed, self.per_game + other.per_game, self.start + other.start)
 
     def as_dict(self) -> dict[str, float]:
         return {"fixed": self.fixed, "per_game": self.per_game}
 
     def sped_up(self, times: float) -> "Cost":
         """The cost with its games played ``times`` as fast (on a cluster); what a call costs whatever its games stays."""
-        return Cost(self.fixed, self.per_game / max(times, 1e-9))
+        return Cost(self.fixed, self.per_game / max(times, 1e-9), self.start)
 
 
 def fit(small: tuple[int, float], large: tuple[int, float]) -> Cost:
@@ -92,16 +94,19 @@ def calibrate(work: Callable[[int], Any], cap: int, *, start: int = 2, clock: Cl
 
     ``start`` is at least the threads a call shares its games among (two
     here): a call of one game leaves a thread idle and looks as slow as one
-    of two. The first call (compiling, or loading the compiled core) is not timed
-    when ``warm_up``. With one timed call only (it took long enough at
+    of two. The first call (compiling, or loading the compiled core) is not fitted
+    when ``warm_up``: what it took beyond the fitted cost of its games is the cost's ``start``. With one timed call only (it took long enough at
     once), a second call at a quarter of its games (or at two games, after
     one) gives the fit. The two calls fitted are timed twice, the quicker
     time kept.
     """
     cap = max(1, cap)
     n = min(max(1, start), cap)
+    first = None
     if warm_up:
+        began = clock()
         work(n)
+        first = (n, clock() - began)
     points: list[tuple[int, float]] = []
     result = None
     while True:
@@ -132,7 +137,10 @@ def calibrate(work: Callable[[int], Any], cap: int, *, start: int = 2, clock: Cl
     began = clock()
     result = work(n2)
     t2 = min(t2, clock() - began)
-    return Timed(fit((n1, t1), (n2, t2)), n2, result)
+    cost = fit((n1, t1), (n2, t2))
+    if first is not None:
+        cost = replace(cost, start=max(0.0, first[1] - cost(first[0])))
+    return Timed(cost, n2, result)
 
 
 def band(low: float, high: float | None = None) -> tuple[float, float]:

@@ -41,12 +41,16 @@ class RunSize:
 
 
 def run_seconds(size: RunSize, costs: RunCosts, report: bool = True) -> dict[str, float]:
-    """Seconds of each part of a run of ``size``, and their ``total``."""
+    """Seconds of each part of a run of ``size``, and their ``total``: each part played pays its cost's ``start``
+    (the first call of a process loading its compiled core) once."""
+
+    def once(cost, games: int) -> float:
+        return cost(games) + cost.start if games > 0 else 0.0
+
     parts = {
-        "games": costs.games(size.games),
-        "skill_gap": costs.skill_gap(size.deals) if size.deals > 0 else 0.0,
-        "strength": (costs.strength(size.strength_games) if size.strength_games > 0 else 0.0)
-        + (costs.strength_slow(size.strength_slow_games) if size.strength_slow_games > 0 else 0.0),
+        "games": once(costs.games, size.games),
+        "skill_gap": once(costs.skill_gap, size.deals),
+        "strength": once(costs.strength, size.strength_games) + once(costs.strength_slow, size.strength_slow_games),
         "report": costs.report if report else 0.0,
     }
     parts["total"] = sum(parts.values())

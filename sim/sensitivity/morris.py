@@ -350,7 +350,7 @@ def plan_screen(tune, *, trajectories: int = DEFAULT_TRAJECTORIES, levels: int |
         rule_sets = len(here) + 1 + sum(not d.inert for d in devs)
         cost = rule_set_cost(lambda n, c=config: block_tallies(c, n, BLOCKS),
                              lambda tallies, c=config: metric_values(c, tallies), games, clock=clock)
-        seconds = cost(games * rule_sets, calls=rule_sets)
+        seconds = cost(games * rule_sets, calls=rule_sets) + cost.start
         total += seconds
         counts.append({"players": config.players, "points": len(values), "distinct_points": len(here),
                        "one_step": len(devs), "inert": sum(d.inert for d in devs), "rule_sets": rule_sets,

@@ -110,7 +110,8 @@ def rule_set_cost(play: Callable[[int], Any], summarise: Callable[[Any], Any], c
     jackknife's summaries of them. The playing is calibrated as every estimate is (two sizes, grown until a
     call takes long enough to time: its fixed part is a kernel call and the blocks' tallies); the summaries,
     whose cost does not grow with the games, are timed on the largest call's tallies and added to the fixed
-    part, the quickest of :data:`SUMMARY_TIMINGS` kept.
+    part, the quickest of :data:`SUMMARY_TIMINGS` kept. Its ``start`` is what the first call of the process
+    took beyond its games (loading the compiled core): a study pays it once a table, before its first rule set.
     """
     from sim.estimates.costs import Cost, calibrate, now
 
@@ -121,7 +122,7 @@ def rule_set_cost(play: Callable[[int], Any], summarise: Callable[[Any], Any], c
         began = clock()
         summarise(timed.result)
         seconds.append(clock() - began)
-    return Cost(timed.cost.fixed + min(seconds), timed.cost.per_game)
+    return Cost(timed.cost.fixed + min(seconds), timed.cost.per_game, timed.cost.start)
 
 
 def plan_study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | None = None,
@@ -143,7 +144,7 @@ def plan_study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | N
         rule_sets = 1 + sum(not d.inert for d in devs)
         cost = rule_set_cost(lambda n, one=one: block_tallies(one, n, BLOCKS),
                              lambda tallies, one=one: metric_values(one, tallies), games, clock=clock)
-        seconds = cost(games * rule_sets, calls=rule_sets)
+        seconds = cost(games * rule_sets, calls=rule_sets) + cost.start
         total += seconds
         counts.append({"players": one.players, "seats": list(one.seat_policies), "deviations": len(devs),
                        "inert": sum(d.inert for d in devs),
