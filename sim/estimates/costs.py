@@ -95,7 +95,8 @@ def calibrate(work: Callable[[int], Any], cap: int, *, start: int = 2, clock: Cl
     ``start`` is at least the threads a call shares its games among (two
     here): a call of one game leaves a thread idle and looks as slow as one
     of two. The first call (compiling, or loading the compiled core) is not fitted
-    when ``warm_up``: what it took beyond the fitted cost of its games is the cost's ``start``. With one timed call only (it took long enough at
+    when ``warm_up``: what it took beyond the fitted cost of its games is the
+    cost's ``start``. With one timed call only (it took long enough at
     once), a second call at a quarter of its games (or at two games, after
     one) gives the fit. The two calls fitted are timed twice, the quicker
     time kept.
