@@ -96,7 +96,7 @@ def calibrate(work: Callable[[int], Any], cap: int, *, start: int = 2, clock: Cl
     here): a call of one game leaves a thread idle and looks as slow as one
     of two. The first call (compiling, or loading the compiled core) is not fitted
     when ``warm_up``: what it took beyond the fitted cost of its games is the
-    cost's ``start``. With one timed call only (it took long enough at
+    cost's ``start`` (none when it compiled kernels: a later process loads them). With one timed call only (it took long enough at
     once), a second call at a quarter of its games (or at two games, after
     one) gives the fit. The two calls fitted are timed twice, the quicker
     time kept.
@@ -105,9 +105,12 @@ def calibrate(work: Callable[[int], Any], cap: int, *, start: int = 2, clock: Cl
     n = min(max(1, start), cap)
     first = None
     if warm_up:
-        began = clock()
+        from sim._kernel_cache import cached_kernels
+
+        kernels, began = cached_kernels(), clock()
         work(n)
-        first = (n, clock() - began)
+        # A first call that compiled kernels says nothing of what the next process pays: it loads them.
+        first = (n, clock() - began) if cached_kernels() == kernels else None
     points: list[tuple[int, float]] = []
     result = None
     while True:
