@@ -130,7 +130,7 @@ def sensitivity(config, method, games, seed, players_text, seats_text, also_text
         return
 
     from sim.config import load_config
-    from sim.sensitivity.study import DEFAULT_GAMES, plan_study, plan_text, study, write_study
+    from sim.sensitivity.study import DEFAULT_GAMES, HTML_FILE, PARQUET_FILE, plan_study, plan_text, study, write_study
 
     cfg = load_config(config).with_overrides(seed=seed, threads=threads)
     games = games or DEFAULT_GAMES
@@ -138,17 +138,23 @@ def sensitivity(config, method, games, seed, players_text, seats_text, also_text
         plan = plan_study(cfg, games, players=players, seats=_seated(seats), knobs=knobs, also_seats=_seated(also))
         click.echo(json.dumps(plan) if as_json else plan_text(plan))
         return
+    from analysis.sensitivity import study_text
+
     result = study(cfg, games, players=players, seats=_seated(seats), knobs=knobs, also_seats=_seated(also))
+    _say(result, out_dir, write_study, cfg, lambda: study_text(result, cfg.game_spec), (PARQUET_FILE, HTML_FILE),
+         as_json)
+
+
+def _say(result, out_dir, write, source, text, files, as_json) -> None:
+    """Write the result's files when asked, then print it (one JSON object, or the text and where the files are)."""
     if out_dir is not None:
-        write_study(result, cfg, out_dir)
+        write(result, source, out_dir)
     if as_json:
         click.echo(json.dumps(result))
         return
-    from analysis.sensitivity import study_text
-
-    click.echo(study_text(result, cfg.game_spec))
+    click.echo(text())
     if out_dir is not None:
-        click.echo(f"\nResults in {out_dir}/ (sensitivity.parquet, sensitivity.html)")
+        click.echo(f"\nResults in {out_dir}/ ({', '.join(files)})")
 
 
 def _morris(path, games, seed, players, seats, trajectories, levels, threads, out_dir, dry_run, as_json, writes):
@@ -162,14 +168,8 @@ def _morris(path, games, seed, players, seats, trajectories, levels, threads, ou
         plan = morris.plan_screen(tune, page=writes, **kwargs)
         click.echo(json.dumps(plan) if as_json else morris.plan_text(plan))
         return
-    result = morris.screen(tune, **kwargs)
-    if out_dir is not None:
-        morris.write_screen(result, tune, out_dir)
-    if as_json:
-        click.echo(json.dumps(result))
-        return
     from analysis.sensitivity import morris_text
 
-    click.echo(morris_text(result, tune.game))
-    if out_dir is not None:
-        click.echo(f"\nResults in {out_dir}/ ({morris.PARQUET_FILE}, {morris.HTML_FILE})")
+    result = morris.screen(tune, **kwargs)
+    _say(result, out_dir, morris.write_screen, tune, lambda: morris_text(result, tune.game),
+         (morris.PARQUET_FILE, morris.HTML_FILE), as_json)

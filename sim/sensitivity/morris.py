@@ -410,12 +410,7 @@ def screen_frame(result: Mapping[str, Any]):
 def write_screen(result: Mapping[str, Any], tune, out_dir: str | Path) -> Path:
     """``morris.parquet`` and ``morris.html`` in ``out_dir`` (new or empty), each written whole."""
     from analysis.sensitivity import morris_page
-    from sim.atomic import write_parquet_atomically, write_text_atomically
-    from sim.runner.staging import check_out_dir, out_path
+    from sim.sensitivity.playing import write_table_and_page
 
-    out = out_path(out_dir)
-    check_out_dir(out)
-    out.mkdir(parents=True, exist_ok=True)
-    write_parquet_atomically(out / PARQUET_FILE, screen_frame(result))
-    write_text_atomically(out / HTML_FILE, morris_page(result, tune))
-    return out
+    return write_table_and_page(out_dir, PARQUET_FILE, screen_frame(result), HTML_FILE,
+                                lambda: morris_page(result, tune))

@@ -173,3 +173,17 @@ def effects(config, games: int, *, knobs: Sequence[str] | None = None, blocks: i
 def games_played(config, games: int, deviations: Sequence[Deviation]) -> int:
     """Games :func:`effects` plays: the base rules' and every deviation's but the inert ones'."""
     return games * (1 + sum(not d.inert for d in deviations))
+
+
+def write_table_and_page(out_dir, table_file: str, frame, page_file: str, page: Callable[[], str]):
+    """``table_file`` (Parquet, from ``frame``) and ``page_file`` (``page()``'s HTML) in ``out_dir`` (new or empty),
+    each written whole; the directory is checked before the page is drawn."""
+    from sim.atomic import write_parquet_atomically, write_text_atomically
+    from sim.runner.staging import check_out_dir, out_path
+
+    out = out_path(out_dir)
+    check_out_dir(out)
+    out.mkdir(parents=True, exist_ok=True)
+    write_parquet_atomically(out / table_file, frame)
+    write_text_atomically(out / page_file, page())
+    return out

@@ -197,15 +197,10 @@ def effects_frame(result: dict[str, Any]):
 def write_study(result: dict[str, Any], config, out_dir: str | Path) -> Path:
     """``sensitivity.parquet`` and ``sensitivity.html`` in ``out_dir`` (new or empty), each written whole."""
     from analysis.sensitivity import study_page
-    from sim.atomic import write_parquet_atomically, write_text_atomically
-    from sim.runner.staging import check_out_dir, out_path
+    from sim.sensitivity.playing import write_table_and_page
 
-    out = out_path(out_dir)
-    check_out_dir(out)
-    out.mkdir(parents=True, exist_ok=True)
-    write_parquet_atomically(out / PARQUET_FILE, effects_frame(result))
-    write_text_atomically(out / HTML_FILE, study_page(result, config))
-    return out
+    return write_table_and_page(out_dir, PARQUET_FILE, effects_frame(result), HTML_FILE,
+                                lambda: study_page(result, config))
 
 
 # --- the run report's section ------------------------------------------------------------------
