@@ -2,7 +2,6 @@
 
 from collections import Counter
 
-import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -13,6 +12,7 @@ from sim.fever.params import Rules  # noqa: E402
 from sim.fever.rules import PLAY_LOOP, game_records, policy_named  # noqa: E402
 from sim.openspiel import load  # noqa: E402
 from tests.helpers import assert_same_records  # noqa: E402
+from tests.openspiel.walk import replayed, played_to  # noqa: E402
 
 
 SMALL_PAYTABLE = [{"symbols": ["cherry"] * 3, "points": 1}, {"symbols": ["lemon", "lemon", "cherry|lemon"], "points": 2},
@@ -72,35 +72,12 @@ def test_a_game_played_through_openspiel_is_the_reference_engines(players, seats
             m.setattr(engine.GameState, "draw", noting(engine.GameState.draw, drawn))
             reference = PLAY_LOOP.play_game(rules, 3, game, [Logged(policy_named(s, rules), moves) for s in seats])
         cards, played = iter(drawn), iter(moves)
-        state = spel.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                card = next(cards)
-                assert card in dict(state.chance_outcomes())
-                state.apply_action(card)
-            else:
-                move = next(played)
-                assert move in state.legal_actions()
-                state.apply_action(move)
+        state = replayed(spel, cards, played)
         assert next(played, None) is None and next(cards, None) is None
         assert_same_records(game_records(state.table.state, game), reference)
         assert state.returns() == pytest.approx(reference["win_share"].tolist())
         reshuffles += int(reference["reshuffles"])
     assert "paytable" not in rules_table or reshuffles > 0
-
-
-def played_to(spel, seed, decisions):
-    rng = np.random.default_rng(seed)
-    state = spel.new_initial_state()
-    done = 0
-    while done < decisions or state.is_chance_node():
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=probs)))
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
-            done += 1
-    return state
 
 
 def test_a_draw_is_any_card_left_in_the_deck_each_alike():

@@ -2,7 +2,6 @@
 
 from collections import Counter
 
-import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
@@ -16,6 +15,7 @@ from sim.lasvegan.rules import (  # noqa: E402
 from sim.openspiel import load  # noqa: E402
 from sim.rng import Stream  # noqa: E402
 from tests.helpers import assert_same_records  # noqa: E402
+from tests.openspiel.walk import replayed, played_to  # noqa: E402
 
 
 class Logged:
@@ -61,16 +61,7 @@ def test_a_game_played_through_openspiel_is_the_reference_engines(players, seats
         reference = PLAY_LOOP.play_game(rules, 11, game, [Logged(policy_named(s), moves) for s in seats])
         chance = iter(chance_outcomes_of(rules, 11, game, int(reference["rounds_played"])))
         played = iter(moves)
-        state = spel.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcome = next(chance)
-                assert outcome in dict(state.chance_outcomes())
-                state.apply_action(outcome)
-            else:
-                move = next(played)
-                assert move in state.legal_actions()
-                state.apply_action(move)
+        state = replayed(spel, chance, played)
         assert next(played, None) is None and next(chance, None) is None
         assert_same_records(game_records(state.table.state, game), reference)
         shares = reference["win_share"].tolist()
@@ -91,20 +82,6 @@ def test_chance_nodes_have_the_true_probabilities():
     assert dict(state.chance_outcomes()) == pytest.approx({c: 1 / E.N_CARDS for c in range(E.N_CARDS)})
     state.apply_action(17)
     assert 17 not in dict(state.chance_outcomes()) and len(state.chance_outcomes()) == E.N_CARDS - 1
-
-
-def played_to(spel, seed, decisions):
-    rng = np.random.default_rng(seed)
-    state = spel.new_initial_state()
-    done = 0
-    while done < decisions or state.is_chance_node():
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
-            state.apply_action(int(rng.choice(actions, p=probs)))
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
-            done += 1
-    return state
 
 
 def test_a_seat_knows_its_hand_and_the_table_never_another_hand():

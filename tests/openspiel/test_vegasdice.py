@@ -10,6 +10,7 @@ from sim.openspiel import load  # noqa: E402
 from sim.vegasdice.params import Rules  # noqa: E402
 from sim.vegasdice.rules import PLAY_LOOP, game_records, policy_named  # noqa: E402
 from tests.helpers import assert_same_records  # noqa: E402
+from tests.openspiel.walk import replayed  # noqa: E402
 
 
 @pytest.mark.parametrize("players,seats,rules_table", [
@@ -31,16 +32,8 @@ def test_a_game_played_through_openspiel_is_the_reference_engines(players, seats
                 faces += turn["roll"] + turn.get("white", [])
                 moves.append(turn["place"] - 1)
         faces, played = iter(f - 1 for f in faces), iter(moves)
-        state = spel.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcome = next(pile) if not state.table.state.in_round else next(faces)
-                assert outcome in dict(state.chance_outcomes())
-                state.apply_action(outcome)
-            else:
-                move = next(played)
-                assert move in state.legal_actions()
-                state.apply_action(move)
+        state = replayed(spel, lambda state, pile=pile, faces=faces: next(faces if state.table.state.in_round else pile),
+                         played)
         assert next(played, None) is None and next(faces, None) is None
         assert_same_records(game_records(state.table.state, game), reference)
         assert state.returns() == pytest.approx(reference["win_share"].tolist())
