@@ -24,6 +24,22 @@ from sim.rng import Stream
 Player = Callable[[Any, str], Any]
 
 
+def searched_and_reference_players(policies, parse_policy, package: str, plain: Callable[[Any, str], Any]):
+    """A game's ``is_searched(policy)`` (a policy the reference engine alone plays: OpenSpiel's search, from
+    ``package``'s ``openspiel`` module, which needs the extra) and ``reference_player(rules, name)``: that module's
+    player for a searched policy, ``plain(rules, name)`` for every other."""
+
+    def is_searched(policy: str) -> bool:
+        return parse_policy(policy)[0] in policies.reference_only_ids
+
+    def reference_player(rules, name: str):
+        if is_searched(name):
+            return importlib.import_module(f"{package}.openspiel").player_named(rules, name)
+        return plain(rules, name)
+
+    return is_searched, reference_player
+
+
 def cheap_policies(policy_forms: Mapping[str, tuple[str, ...]], policies=None) -> tuple[str, ...]:
     """Every cheap form of every policy, in the order ``POLICY_FORMS`` lists them; given the game's ``policies``
     (sim.policy_spec), not those only the reference engine plays (too slow for the drawn seats of many games)."""

@@ -70,18 +70,10 @@ POLICY_FORMS: dict[str, tuple[str, ...]] = {
 }
 
 
-def is_searched(policy: str) -> bool:
-    """Whether ``policy`` is OpenSpiel's ismcts, played from sim.lasvegan.openspiel (which needs the extra)."""
-    return parse_policy(policy)[0] in POLICIES.reference_only_ids
-
-
-def reference_player(rules, name: str):
-    """The reference engine's player for ``name``, ismcts included."""
-    if is_searched(name):
-        from sim.lasvegan.openspiel import player_named
-
-        return player_named(rules, name)
-    return policy_named(name)
+# OpenSpiel's ismcts is played from sim.lasvegan.openspiel (the openspiel extra); the reference engine's player for
+# any policy, ismcts included.
+is_searched, reference_player = kit.searched_and_reference_players(
+    POLICIES, parse_policy, __package__, lambda rules, name: policy_named(name))
 
 
 # --- what a policy is handed, in either engine ----------------------------------------
