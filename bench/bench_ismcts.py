@@ -64,6 +64,32 @@ def cached(cache: Path, name: str, compute):
     return out
 
 
+def cached_rows(cache: Path, measures) -> list[dict]:
+    """Each ``(name, measure)``'s measurement, kept under ``name``, printed as JSON as it comes."""
+    rows = []
+    for name, measure in measures:
+        rows.append(cached(cache, name, measure))
+        print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def print_cost(cache: Path, name: str, game, searches: list[str], base: str, among: str, players: int,
+               games: int, seed: int) -> None:
+    """The cost per decision of each search and of ``base``, seat 0 among ``among``, as multiples of ``base``'s."""
+    cost = cached(cache, name, lambda: decision_cost(game, [*searches, base], among, players, games, seed))
+    print(json.dumps(cost), flush=True)
+    unit = cost[base]["seconds_per_decision"]
+    print(f"\ncost per decision at {players} players (seat 0 among {among}, {games} games, one process)")
+    for policy, row in cost.items():
+        print(f"  {policy:<14}{1000 * row['seconds_per_decision']:9.2f} ms  "
+              f"{row['seconds_per_decision'] / unit:8.1f}x {base}  ({row['decisions']} decisions)")
+
+
+def ci_text(row: dict) -> str:
+    lo, hi = row["win_share_ci"]
+    return "too few deals" if lo is None else f"[{lo:.3f}, {hi:.3f}]"
+
+
 def table_profile(policy: str, players: int, games: int, seed: int) -> dict:
     ids, params = GAME.parse_seats(policy, players)
     start = time.perf_counter()
@@ -190,42 +216,30 @@ def main() -> None:
     tables = ["expert", "lookahead:64", *searches]
 
     if "cost" in parts:
-        name = f"cost-{'-'.join(searches)}-{args.cost_games}-{args.seed}"
-        cost = cached(args.cache, name, lambda: decision_cost(GAME, [*searches, "lookahead:64"], "greedy", 4,
-                                                               args.cost_games, args.seed))
-        print(json.dumps(cost), flush=True)
-        base = cost["lookahead:64"]["seconds_per_decision"]
-        print(f"\ncost per decision at 4 players (seat 0 among greedy, {args.cost_games} games, one process)")
-        for policy, row in cost.items():
-            print(f"  {policy:<14}{1000 * row['seconds_per_decision']:9.2f} ms  "
-                  f"{row['seconds_per_decision'] / base:8.1f}x lookahead:64  ({row['decisions']} decisions)")
+        print_cost(args.cache, f"cost-{'-'.join(searches)}-{args.cost_games}-{args.seed}", GAME, searches,
+                   "lookahead:64", "greedy", 4, args.cost_games, args.seed)
     if "profile" in parts:
-        rows = []
-        for players in [int(p) for p in args.players.split(",")]:
-            for policy in tables:
-                rows.append(cached(args.cache, f"profile-{policy}-{players}p-{args.games}-{args.seed}",
-                                   lambda policy=policy, players=players: table_profile(policy, players, args.games, args.seed)))
-                print(json.dumps(rows[-1]), flush=True)
+        rows = cached_rows(args.cache, (
+            (f"profile-{policy}-{players}p-{args.games}-{args.seed}",
+             lambda policy=policy, players=players: table_profile(policy, players, args.games, args.seed))
+            for players in [int(p) for p in args.players.split(",")] for policy in tables))
         print(f"\nprofile, every seat one policy, {args.games} deals each (the same deals), 95% intervals")
         print(f"{'players':>7}  {'policy':<14}{'elimination':>24}{'mean rounds':>24}{'golden on MAX':>24}")
         for r in rows:
             print(f"{r['players']:>7}  {r['policy']:<14}{fmt(r['elimination']):>24}{fmt(r['rounds'], False):>24}"
                   f"{fmt(r['golden_on_max']):>24}")
     if "duels" in parts:
-        rows = []
-        for players in [int(p) for p in args.duel_players.split(",")]:
-            for one, others in ((strongest, "lookahead:32"), ("lookahead:32", strongest), ("expert", strongest)):
-                rows.append(cached(args.cache, f"duel-{one}-among-{others}-{players}p-{args.duel_games}-{args.seed}",
-                                   lambda one=one, others=others, players=players: rotated_duel(one, others, players,
-                                                                                       args.duel_games, args.seed)))
-                print(json.dumps(rows[-1]), flush=True)
+        rows = cached_rows(args.cache, (
+            (f"duel-{one}-among-{others}-{players}p-{args.duel_games}-{args.seed}",
+             lambda one=one, others=others, players=players: rotated_duel(one, others, players, args.duel_games,
+                                                                          args.seed))
+            for players in [int(p) for p in args.duel_players.split(",")]
+            for one, others in ((strongest, "lookahead:32"), ("lookahead:32", strongest), ("expert", strongest))))
         print("\nduels: one seat among the other policy, seats rotated (each deal once per rotation), 95% intervals")
         print(f"{'players':>7}  {'one':<14}{'among':<14}{'deals':>6}{'fair':>7}{'win share':>11}   95% CI")
         for r in rows:
-            lo, hi = r["win_share_ci"]
-            ci = "too few deals" if lo is None else f"[{lo:.3f}, {hi:.3f}]"
             print(f"{r['players']:>7}  {r['one']:<14}{r['among']:<14}{r['games']:>6}{r['fair_share']:>7.3f}"
-                  f"{r['win_share']:>11.3f}   {ci}")
+                  f"{r['win_share']:>11.3f}   {ci_text(r)}")
 
 
 def other_game(game, args, parts: set[str], searches: list[str]) -> None:
@@ -235,24 +249,13 @@ def other_game(game, args, parts: set[str], searches: list[str]) -> None:
     tables = list(dict.fromkeys([default, "greedy", stronger, *searches]))
     tag = game.id
     if "cost" in parts:
-        players = min(3, game.max_players)
-        name = f"{tag}-cost-{'-'.join(searches)}-{args.cost_games}-{args.seed}"
-        cost = cached(args.cache, name, lambda: decision_cost(game, [*searches, default], default, players,
-                                                               args.cost_games, args.seed))
-        print(json.dumps(cost), flush=True)
-        base = cost[default]["seconds_per_decision"]
-        print(f"\ncost per decision at {players} players (seat 0 among {default}, {args.cost_games} games, one process)")
-        for policy, row in cost.items():
-            print(f"  {policy:<14}{1000 * row['seconds_per_decision']:9.2f} ms  "
-                  f"{row['seconds_per_decision'] / base:8.1f}x {default}  ({row['decisions']} decisions)")
+        print_cost(args.cache, f"{tag}-cost-{'-'.join(searches)}-{args.cost_games}-{args.seed}", game, searches,
+                   default, default, min(3, game.max_players), args.cost_games, args.seed)
     if "profile" in parts:
-        rows = []
-        for players in [int(p) for p in args.players.split(",")]:
-            for policy in tables:
-                rows.append(cached(args.cache, f"{tag}-profile-{policy}-{players}p-{args.games}-{args.seed}",
-                                   lambda policy=policy, players=players: headline_profile(
-                                       game, policy, players, args.games, args.seed)))
-                print(json.dumps(rows[-1]), flush=True)
+        rows = cached_rows(args.cache, (
+            (f"{tag}-profile-{policy}-{players}p-{args.games}-{args.seed}",
+             lambda policy=policy, players=players: headline_profile(game, policy, players, args.games, args.seed))
+            for players in [int(p) for p in args.players.split(",")] for policy in tables))
         headline = [m for m in game.metrics if m.headline]
         print(f"\nprofile, every seat one policy, {args.games} deals each (the same deals), 95% intervals"
               f" (bootstrap over games: {', '.join(rows[0]['bootstrapped']) or 'none'})")
@@ -269,10 +272,8 @@ def other_game(game, args, parts: set[str], searches: list[str]) -> None:
                 row = cached(args.cache, f"{tag}-duel-{one}-among-{others}-{players}p-{args.duel_games}-{args.seed}",
                              lambda one=one, others=others, players=players: rotated_duel(
                                  one, others, players, args.duel_games, args.seed, game))
-                lo, hi = row["win_share_ci"]
-                ci = "too few deals" if lo is None else f"[{lo:.3f}, {hi:.3f}]"
                 print(f"{players:>7}  {one:<14}{others:<14}{row['games']:>6}{row['fair_share']:>7.3f}"
-                      f"{row['win_share']:>11.3f}   {ci}")
+                      f"{row['win_share']:>11.3f}   {ci_text(row)}")
 
 
 if __name__ == "__main__":
