@@ -5,6 +5,13 @@ records, runs its parallel kernel on at most the threads asked for (never
 changing the result) and splits the batch into chunks a thread takes at a
 time; :class:`BatchKernel` does those steps the same way for every game,
 and a game's ``nb.py`` says only which kernel it calls with which arrays.
+
+A game's ``play_games`` validates nothing itself (``Rules`` and
+``parse_seats`` already did) and hands plain arrays to its
+``play_games_nb``, which runs chunks of games in parallel; ``nogil``, so
+that a run can write the previous chunk to disk while this one plays.
+Each game's randomness comes from its own streams (``sim.rng``), so the
+records do not depend on thread count or chunking.
 """
 
 from __future__ import annotations
@@ -63,7 +70,9 @@ class BatchKernel:
     n_games, chunk, *rule_arrays(rules), policy_ids, policy_params,
     *records)``, the records in the order of the layout's fields (its
     ``out_*`` arguments); ``most`` is the most games a thread takes at a
-    time.
+    time. A game's ``kernel`` looks its jitted kernel up when called
+    (``lambda *args: play_games_nb(*args)``), so that a test may run the
+    game loops as Python (tests/conformance).
     """
 
     kernel: Callable[..., None]

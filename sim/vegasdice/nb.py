@@ -1,12 +1,7 @@
-"""The jitted core: batches of Las Vegas games over numpy arrays.
+"""The jitted core: batches of Las Vegas games over numpy arrays, their events and draws in the order of
+``docs/engine.md`` (section "Las Vegas"), shared with the reference engine.
 
-``play_games`` is the one Python entry point; it validates nothing itself
-(``Rules`` and ``parse_seats`` already did) and hands plain arrays to
-``play_games_nb``, which runs chunks of games in parallel. Each game's
-randomness comes from its own streams (``sim.rng``), so the records do not
-depend on thread count or chunking. The order of events and draws is the
-one of ``docs/engine.md`` (section "Las Vegas"), shared with the reference
-engine.
+``play_games`` is the one Python entry point (see ``sim.batches``).
 """
 
 from __future__ import annotations
@@ -268,7 +263,6 @@ def play_chunk_nb(
         out_rounds[i] = rounds_played
 
 
-# nogil: a run can write the previous chunk to disk while this one plays.
 @njit(cache=True, parallel=True, nogil=True)
 def play_games_nb(
     seed, first_game, n_games, chunk, scalars, bills, values, policy_ids, policy_params,
@@ -287,10 +281,7 @@ def play_games_nb(
         )
 
 
-# The one Python entry point: ``play_games(rules, seed, first_game, n_games, policy_ids, policy_params,
-# threads=None, chunk=None) -> records`` (see ``sim.batches.BatchKernel``).
 play_games = BatchKernel(
-    # looked up when called, so that a test may run the game loops as Python (tests/conformance)
     kernel=lambda *args: play_games_nb(*args),
     layout=LAYOUT,
     rule_arrays=lambda rules: rules.kernel_args(),
