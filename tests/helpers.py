@@ -10,6 +10,14 @@ def assert_same_records(a: dict, b: dict) -> None:
         np.testing.assert_array_equal(a[k], b[k], err_msg=k)
 
 
+
+def assert_checked_game_is_played(state, game_records, play_game, rules, seed: int, game: int, fields) -> dict:
+    """The game a checked run ended in ``state`` is the very game ``play_game`` plays (every one of ``fields``);
+    its records."""
+    played = play_game(rules, seed, game)
+    assert_fields_equal(game_records(state, game), played, fields)
+    return played
+
 def assert_records_independent_of_threads_and_chunking(run, rules, concat_records) -> None:
     """``run(rules, n, first=..., threads=..., chunk=...)`` gives the same 3000 records however they are split."""
     whole = run(rules, 3000, threads=2, chunk=64)

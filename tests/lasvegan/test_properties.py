@@ -20,7 +20,7 @@ from sim.lasvegan.rules import (
     suit_of,
 )
 from sim.rng import Stream
-from tests.helpers import assert_fields_equal
+from tests.helpers import assert_checked_game_is_played
 
 def follows_suit(card, hand, trick) -> bool:
     """The rule, restated from the seat's own view: follow the led suit when able."""
@@ -79,11 +79,8 @@ def play_checked(rules: Rules, seed: int, game: int) -> GameState:
 @settings(max_examples=80, deadline=None)
 @given(rules=rule_sets(), seed=st.integers(0, 2**64 - 1), game=st.integers(0, 2**40))
 def test_every_game_conserves_cards_plays_legally_and_keeps_cabbages_sound(rules, seed, game):
-    state = play_checked(rules, seed, game)
-    # the checked run is the very game play_game plays
-    checked = game_records(state, game)
-    played = play_game(rules, seed, game)
-    assert_fields_equal(checked, played, RECORD_FIELDS)
+    assert_checked_game_is_played(play_checked(rules, seed, game), game_records, play_game, rules, seed, game,
+                                  RECORD_FIELDS)
 
 
 @settings(max_examples=40, deadline=None)

@@ -12,7 +12,7 @@ from sim.fever.params import Rules  # noqa: E402
 from sim.fever.rules import PLAY_LOOP, game_records, policy_named  # noqa: E402
 from sim.openspiel import load  # noqa: E402
 from tests.helpers import assert_same_records  # noqa: E402
-from tests.openspiel.walk import replayed, played_to  # noqa: E402
+from tests.openspiel.walk import played_to, replayed, resamples  # noqa: E402
 
 
 SMALL_PAYTABLE = [{"symbols": ["cherry"] * 3, "points": 1}, {"symbols": ["lemon", "lemon", "cherry|lemon"], "points": 2},
@@ -101,10 +101,7 @@ def test_resampling_keeps_what_the_seat_knows_and_deals_the_rest_again(seed):
     for s in others:
         assert state.information_state_string(s) != text
     redealt = 0
-    for _ in range(8):
-        other = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
-        assert other.information_state_string(seat) == text
-        assert other.legal_actions() == state.legal_actions()
+    for other in resamples(state, seat, 8):
         og = other.table.state
         assert og.hands[seat] == gs.hands[seat]
         assert [sum(h) for h in og.hands] == [sum(h) for h in gs.hands] and len(og.deck) == len(gs.deck)

@@ -15,7 +15,7 @@ from sim.lasvegan.rules import (  # noqa: E402
 from sim.openspiel import load  # noqa: E402
 from sim.rng import Stream  # noqa: E402
 from tests.helpers import assert_same_records  # noqa: E402
-from tests.openspiel.walk import replayed, played_to  # noqa: E402
+from tests.openspiel.walk import played_to, replayed, resamples  # noqa: E402
 
 
 class Logged:
@@ -110,11 +110,7 @@ def test_resampling_keeps_what_the_seat_knows_and_redeals_the_rest_within_the_vo
     seat = state.current_player()
     gs = state.table.state
     redealt = 0
-    for _ in range(12):
-        sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
-        other = state.resample_from_infostate(seat, sampler)
-        assert other.information_state_string(seat) == state.information_state_string(seat)
-        assert other.legal_actions() == state.legal_actions()
+    for other in resamples(state, seat, 12):
         og = other.table.state
         assert og.hands[seat] == gs.hands[seat]
         for s in range(4):

@@ -34,3 +34,15 @@ def played_to(spel, seed, decisions):
             state.apply_action(int(rng.choice(state.legal_actions())))
             done += 1
     return state
+
+
+def resamples(state, seat: int, n: int):
+    """``n`` resamples of ``state`` from what ``seat`` knows, each checked to keep that and the legal actions."""
+    import pyspiel
+
+    text = state.information_state_string(seat)
+    for _ in range(n):
+        other = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert other.information_state_string(seat) == text
+        assert other.legal_actions() == state.legal_actions()
+        yield other

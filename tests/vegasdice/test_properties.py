@@ -9,7 +9,7 @@ from sim.vegasdice.conformance import rule_sets
 from sim.vegasdice.params import Rules
 from sim.vegasdice.records import RECORD_FIELDS
 from sim.vegasdice.rules import GameState, RandomPolicy, game_records, play_game, roll_dice, roll_for, shuffled_pile
-from tests.helpers import assert_fields_equal
+from tests.helpers import assert_checked_game_is_played
 
 
 def play_checked(rules: Rules, seed: int, game: int) -> GameState:
@@ -46,9 +46,7 @@ def play_checked(rules: Rules, seed: int, game: int) -> GameState:
 @settings(max_examples=60, deadline=None)
 @given(rules=rule_sets(), seed=st.integers(0, 2**64 - 1), game=st.integers(0, 2**40))
 def test_every_game_conserves_bills_and_places_every_die(rules, seed, game):
-    state = play_checked(rules, seed, game)
-    checked = game_records(state, game)
-    played = play_game(rules, seed, game)
-    assert_fields_equal(checked, played, RECORD_FIELDS)
+    played = assert_checked_game_is_played(play_checked(rules, seed, game), game_records, play_game, rules, seed,
+                                           game, RECORD_FIELDS)
     assert sum(played["win_share"]) == 1.0 or abs(sum(played["win_share"]) - 1.0) < 1e-12
     assert played["money"].sum() == sum(played["won"].sum(axis=0))
