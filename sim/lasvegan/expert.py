@@ -45,7 +45,7 @@ from sim.lasvegan.heuristics import (
     SEVEN_WORTH,
     ZEROS,
     colour_groups_nb,
-    holds_nb,
+    HIDDEN_VOID_RISK,
     later_seats_nb,
     lead_takers_nb,
     machine_weight_nb,
@@ -107,6 +107,42 @@ def hand_tricks_nb(hand, unseen):
             total += 1.0 / (1.0 + higher)
     total += 0.5 * popcount_nb(hand & ZEROS)
     return total
+
+
+@njit(cache=True, inline="always")
+def keep_powers_nb(q):
+    """``(1 - q) ** k`` for k = 0..9, each the product :func:`holds_nb`'s loop
+    builds one factor at a time (the same floats, so the same decisions)."""
+    k = 1.0 - q
+    p1 = k
+    p2 = p1 * k
+    p3 = p2 * k
+    p4 = p3 * k
+    p5 = p4 * k
+    p6 = p5 * k
+    p7 = p6 * k
+    p8 = p7 * k
+    p9 = p8 * k
+    return (1.0, p1, p2, p3, p4, p5, p6, p7, p8, p9)
+
+
+@njit(cache=True, inline="always")
+def holds_from_nb(card, led, unseen, q, later_voids, keep):
+    """:func:`heuristics.holds_nb` with the chances no later seat beats it,
+    one per unseen higher card of the suit, taken from ``keep``
+    (:func:`keep_powers_nb`) instead of multiplied out for every card."""
+    if led < 0:
+        led = card // 10
+    other_zeros = popcount_nb(unseen & ZEROS & ~SUIT_MASK[led])
+    higher = 0
+    if card // 10 == led:
+        above = SUIT_MASK[led] & ~((np.uint64(1) << np.uint64(card + 1)) - np.uint64(1))
+        higher = popcount_nb(unseen & above)
+    zero_risk = q if later_voids & (1 << led) else q * HIDDEN_VOID_RISK
+    p = keep[higher]
+    for _ in range(other_zeros):
+        p *= 1.0 - zero_risk
+    return p
 
 
 @njit(cache=True, inline="always")
@@ -236,7 +272,7 @@ def card_score_nb(feats, j, w, row, is_greedy, card, hand, unseen, takes, table)
     (:func:`score_cards_nb`); returns ``(score, chance it holds)``."""
     (players, seat, pub, led, later, q, later_voids, free, low, ahead, tricks_left, golden,
      trick_worth, later_worth, sevens_in_trick, other_zeros, cards0, add0, danger0, w0,
-     cards1, add1, danger1, w1, cards2, add2, danger2, w2, suit_worths, suit_voids) = table
+     cards1, add1, danger1, w1, cards2, add2, danger2, w2, suit_worths, suit_voids, keep) = table
     bit = np.uint64(1) << np.uint64(card)
     suit = card // 10
     value = card % 10
@@ -261,7 +297,7 @@ def card_score_nb(feats, j, w, row, is_greedy, card, hand, unseen, takes, table)
     p = 0.0
     if takes:
         score += put_nb(feats, j, w, row, F_WINS, 1.0)
-        p = 1.0 if later == 0 else holds_nb(card, led, unseen, q, later_voids)
+        p = 1.0 if later == 0 else holds_from_nb(card, led, unseen, q, later_voids, keep)
         sevens = sevens_in_trick + (value == E.SEVEN)
         worth = trick_worth + add + later_worth + golden + (0.5 * sevens if free else 0.0)
         score += put_nb(feats, j, w, row, F_HOLD, p)
@@ -384,7 +420,8 @@ def score_cards_nb(pub, hand, legal, feats, w):
     )
     table = (players, seat, pub, led, later, q, later_voids, free, low, ahead, tricks_left, golden,
              trick_worth, later_worth, sevens_in_trick, other_zeros, cards0, add0, danger0, w0,
-             cards1, add1, danger1, w1, cards2, add2, danger2, w2, suit_worths, suit_voids)
+             cards1, add1, danger1, w1, cards2, add2, danger2, w2, suit_worths, suit_voids,
+             keep_powers_nb(q))
 
     # greedy's view of the trick (heuristics.greedy_card_nb, the same floats).
     to_come = later_worth if later else 0.0
