@@ -45,7 +45,7 @@ from sim.lasvegan.heuristics import (
     SEVEN_WORTH,
     ZEROS,
     colour_groups_nb,
-    HIDDEN_VOID_RISK,
+    beaters_nb,
     later_seats_nb,
     lead_takers_nb,
     machine_weight_nb,
@@ -131,14 +131,7 @@ def holds_from_nb(card, led, unseen, q, later_voids, keep):
     """:func:`heuristics.holds_nb` with the chances no later seat beats it,
     one per unseen higher card of the suit, taken from ``keep``
     (:func:`keep_powers_nb`) instead of multiplied out for every card."""
-    if led < 0:
-        led = card // 10
-    other_zeros = popcount_nb(unseen & ZEROS & ~SUIT_MASK[led])
-    higher = 0
-    if card // 10 == led:
-        above = SUIT_MASK[led] & ~((np.uint64(1) << np.uint64(card + 1)) - np.uint64(1))
-        higher = popcount_nb(unseen & above)
-    zero_risk = q if later_voids & (1 << led) else q * HIDDEN_VOID_RISK
+    higher, other_zeros, zero_risk = beaters_nb(card, led, unseen, q, later_voids)
     p = keep[higher]
     for _ in range(other_zeros):
         p *= 1.0 - zero_risk

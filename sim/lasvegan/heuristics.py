@@ -177,14 +177,10 @@ def lead_takers_nb(led, best, zero):
 
 
 @njit(cache=True, inline="always")
-def holds_nb(card, led, unseen, q, later_voids):
-    """Chance that ``card``, now winning the trick, is not beaten by a later seat.
-
-    Each unseen card that beats it is with a later seat with chance ``q``
-    (their share of the unseen cards). A 0 of another suit only beats it if
-    its holder is void in the led suit: certain for a seat that has shown
-    it (``later_voids``), ``HIDDEN_VOID_RISK`` otherwise.
-    """
+def beaters_nb(card, led, unseen, q, later_voids):
+    """What may beat ``card``, now winning the trick: ``(unseen higher cards
+    of its suit, unseen 0s of other suits, chance such a 0 beats it)``
+    (see :func:`holds_nb`)."""
     if led < 0:
         led = card // 10
     other_zeros = popcount_nb(unseen & ZEROS & ~SUIT_MASK[led])
@@ -193,6 +189,19 @@ def holds_nb(card, led, unseen, q, later_voids):
         above = SUIT_MASK[led] & ~((np.uint64(1) << np.uint64(card + 1)) - np.uint64(1))
         higher = popcount_nb(unseen & above)
     zero_risk = q if later_voids & (1 << led) else q * HIDDEN_VOID_RISK
+    return higher, other_zeros, zero_risk
+
+
+@njit(cache=True, inline="always")
+def holds_nb(card, led, unseen, q, later_voids):
+    """Chance that ``card``, now winning the trick, is not beaten by a later seat.
+
+    Each unseen card that beats it is with a later seat with chance ``q``
+    (their share of the unseen cards). A 0 of another suit only beats it if
+    its holder is void in the led suit: certain for a seat that has shown
+    it (``later_voids``), ``HIDDEN_VOID_RISK`` otherwise.
+    """
+    higher, other_zeros, zero_risk = beaters_nb(card, led, unseen, q, later_voids)
     p = 1.0
     for _ in range(higher):
         p *= 1.0 - q
