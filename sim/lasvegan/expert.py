@@ -53,13 +53,13 @@ from sim.lasvegan.heuristics import (
     shed_score_nb,
     trick_count_worth_nb,
     trick_so_far_nb,
-    unplaced_token_mean_nb,
+    unplaced_tokens_nb,
     unseen_cards_nb,
     won_trick_worth_nb,
 )
 from sim.lasvegan.heuristics import TIE as GREEDY_TIE
 from sim.lasvegan.lookahead import OBJECTIVE_CABBAGES, TIE_TO_GREEDY, mean_outcomes_nb
-from sim.lasvegan.mechanics import SEVENS, SUIT_MASK, VALUE_MASK, any_free_slot_nb, seat_to_move_nb
+from sim.lasvegan.mechanics import SEVENS, SUIT_MASK, VALUE_MASK, free_slot_left_nb, seat_to_move_nb
 
 # Index of each weight in EXPERT_WEIGHTS, with what it scales. The first
 # nine scaled an earlier card play; only the placement weights are read now.
@@ -136,6 +136,13 @@ def holds_from_nb(card, led, unseen, q, later_voids, keep):
     for _ in range(other_zeros):
         p *= 1.0 - zero_risk
     return p
+
+
+# Small whole numbers over 9 and 10, and k seats of n, each the float the
+# division gives: a table read instead of a division on every card.
+NINTHS = np.arange(-1, 11) / 9.0  # NINTHS[k + 1] == k / 9.0
+TENTHS = np.arange(0, E.N_CARDS + 1) / 10.0  # a hand holds at most all the cards
+SHARES = np.array([[k / max(n, 1) for k in range(E.MAX_PLAYERS + 1)] for n in range(E.MAX_PLAYERS + 1)])
 
 
 @njit(cache=True, inline="always")
@@ -256,22 +263,60 @@ def _clear_nb(feats, j):
     return clear
 
 
+def mark_greedy_nb(feats, j):
+    """Card ``j`` is the one greedy would play, unless ``feats`` is read-only."""
+
+
+@overload(mark_greedy_nb, inline="always")
+def _mark_greedy_nb(feats, j):
+    if not feats.mutable:
+        return lambda feats, j: None
+
+    def mark(feats, j):
+        feats[j, F_GREEDY] = 1.0
+
+    return mark
+
+
+def add_nb(feats, j, w, row, k, x, plain, as_greedy):
+    """Feature ``k`` of card ``j`` is ``x``: its term added to both sums (and
+    kept in ``feats`` unless that is read-only)."""
+
+
+@overload(add_nb, inline="always")
+def _add_nb(feats, j, w, row, k, x, plain, as_greedy):
+    if not feats.mutable:
+        def add(feats, j, w, row, k, x, plain, as_greedy):
+            t = w[row, k] * np.float64(x)
+            return plain + t, as_greedy + t
+        return add
+
+    def add_kept(feats, j, w, row, k, x, plain, as_greedy):
+        v = np.float64(x)
+        feats[j, k] = v
+        t = w[row, k] * v
+        return plain + t, as_greedy + t
+
+    return add_kept
+
+
 @njit(cache=True, inline="always")
-def card_score_nb(feats, j, w, row, is_greedy, card, hand, unseen, takes, table):
-    """The score of legal card ``card`` (the ``j``-th; ``is_greedy``: the
-    card greedy would play): the features' terms summed in one fixed order,
-    so a card's score is the same float whichever pass computes it.
-    ``table`` holds what every card of the decision shares
-    (:func:`score_cards_nb`); returns ``(score, chance it holds)``."""
-    (players, seat, pub, led, later, q, later_voids, free, low, ahead, tricks_left, golden,
+def card_sums_nb(feats, j, w, row, card, hand, unseen, takes, table):
+    """The score of legal card ``card`` (the ``j``-th) twice: as a card greedy
+    would not play and as the one it would, its terms summed in one fixed
+    order; ``table`` holds what every card of the decision shares
+    (:func:`score_cards_nb`). Returns ``(score, score as greedy's card,
+    chance it holds)``."""
+    (players, led, later, q, later_voids, free, low, ahead, tricks_left, golden,
      trick_worth, later_worth, sevens_in_trick, other_zeros, cards0, add0, danger0, w0,
-     cards1, add1, danger1, w1, cards2, add2, danger2, w2, suit_worths, suit_voids, keep) = table
+     cards1, add1, danger1, w1, cards2, add2, danger2, w2, suit_worths, suit_voids, void_share, keep) = table
     bit = np.uint64(1) << np.uint64(card)
     suit = card // 10
     value = card % 10
     clear_nb(feats, j)
-    score = 0.0
-    score += put_nb(feats, j, w, row, F_GREEDY, is_greedy)
+    t = w[row, F_GREEDY]
+    plain = 0.0 + t * 0.0
+    as_greedy = 0.0 + t * 1.0
     own = 0.0
     given = 0.0
     add = 0.0
@@ -289,57 +334,49 @@ def card_score_nb(feats, j, w, row, is_greedy, card, hand, unseen, takes, table)
         given += w2
     p = 0.0
     if takes:
-        score += put_nb(feats, j, w, row, F_WINS, 1.0)
+        plain, as_greedy = add_nb(feats, j, w, row, F_WINS, 1.0, plain, as_greedy)
         p = 1.0 if later == 0 else holds_from_nb(card, led, unseen, q, later_voids, keep)
         sevens = sevens_in_trick + (value == E.SEVEN)
         worth = trick_worth + add + later_worth + golden + (0.5 * sevens if free else 0.0)
-        score += put_nb(feats, j, w, row, F_HOLD, p)
-        score += put_nb(feats, j, w, row, F_TRICK_WORTH, p * (trick_worth + add))
-        score += put_nb(feats, j, w, row, F_LATER_WORTH, p * later_worth)
-        score += put_nb(feats, j, w, row, F_GOLDEN, p * golden)
+        plain, as_greedy = add_nb(feats, j, w, row, F_HOLD, p, plain, as_greedy)
+        plain, as_greedy = add_nb(feats, j, w, row, F_TRICK_WORTH, p * (trick_worth + add), plain, as_greedy)
+        plain, as_greedy = add_nb(feats, j, w, row, F_LATER_WORTH, p * later_worth, plain, as_greedy)
+        plain, as_greedy = add_nb(feats, j, w, row, F_GOLDEN, p * golden, plain, as_greedy)
         if free:
-            score += put_nb(feats, j, w, row, F_SEVENS, p * sevens)
-        score += put_nb(feats, j, w, row, F_LOSS, p * min(worth, 0.0) * low)
-        score += put_nb(feats, j, w, row, F_HOLD_LATE, p * tricks_left)
-        score += put_nb(feats, j, w, row, F_LEAD_WORTH, p * ahead)
-    score += put_nb(feats, j, w, row, F_OWN_WORTH, own)
-    score += put_nb(feats, j, w, row, F_GIVEN, (1.0 - p) * given)
-    score += put_nb(feats, j, w, row, F_VALUE, value / 9.0)
+            plain, as_greedy = add_nb(feats, j, w, row, F_SEVENS, p * sevens, plain, as_greedy)
+        plain, as_greedy = add_nb(feats, j, w, row, F_LOSS, p * min(worth, 0.0) * low, plain, as_greedy)
+        plain, as_greedy = add_nb(feats, j, w, row, F_HOLD_LATE, p * tricks_left, plain, as_greedy)
+        plain, as_greedy = add_nb(feats, j, w, row, F_LEAD_WORTH, p * ahead, plain, as_greedy)
+    plain, as_greedy = add_nb(feats, j, w, row, F_OWN_WORTH, own, plain, as_greedy)
+    plain, as_greedy = add_nb(feats, j, w, row, F_GIVEN, (1.0 - p) * given, plain, as_greedy)
+    plain, as_greedy = add_nb(feats, j, w, row, F_VALUE, NINTHS[value + 1], plain, as_greedy)
     in_suit = SUIT_MASK[suit]
     above = in_suit & ~((bit << np.uint64(1)) - np.uint64(1))
     higher = popcount_nb(unseen & above)
-    score += put_nb(feats, j, w, row, F_HIGHER, higher / 9.0)
-    score += put_nb(feats, j, w, row, F_LOWER, popcount_nb(unseen & in_suit & ~above & ~bit) / 9.0)
+    plain, as_greedy = add_nb(feats, j, w, row, F_HIGHER, NINTHS[higher + 1], plain, as_greedy)
+    plain, as_greedy = add_nb(feats, j, w, row, F_LOWER, NINTHS[popcount_nb(unseen & in_suit & ~above & ~bit) + 1],
+                              plain, as_greedy)
     length = popcount_nb(hand & in_suit) - 1
-    score += put_nb(feats, j, w, row, F_LENGTH, length / 9.0)
-    score += put_nb(feats, j, w, row, F_VOID, length == 0)
-    score += put_nb(feats, j, w, row, F_TOP, (hand & above) == 0)
-    score += put_nb(feats, j, w, row, F_SEVEN, value == E.SEVEN)
-    score += put_nb(feats, j, w, row, F_ZERO, value == 0)
+    plain, as_greedy = add_nb(feats, j, w, row, F_LENGTH, NINTHS[length + 1], plain, as_greedy)
+    plain, as_greedy = add_nb(feats, j, w, row, F_VOID, length == 0, plain, as_greedy)
+    plain, as_greedy = add_nb(feats, j, w, row, F_TOP, (hand & above) == 0, plain, as_greedy)
+    plain, as_greedy = add_nb(feats, j, w, row, F_SEVEN, value == E.SEVEN, plain, as_greedy)
+    plain, as_greedy = add_nb(feats, j, w, row, F_ZERO, value == 0, plain, as_greedy)
     shown_void = suit_voids[suit]
-    score += put_nb(feats, j, w, row, F_SUIT_VOIDS, shown_void / (players - 1))
+    plain, as_greedy = add_nb(feats, j, w, row, F_SUIT_VOIDS, void_share[suit], plain, as_greedy)
     if value == E.SEVEN and free:
-        score += put_nb(feats, j, w, row, F_HOLD_EARLY_SEVEN, tricks_left)
-    score += put_nb(feats, j, w, row, F_OWN_LATE, own * tricks_left)
-    score += put_nb(feats, j, w, row, F_LOW_CARD, value <= 2)
-    score += put_nb(feats, j, w, row, F_BIAS_HIGHER0, higher == 0)
+        plain, as_greedy = add_nb(feats, j, w, row, F_HOLD_EARLY_SEVEN, tricks_left, plain, as_greedy)
+    plain, as_greedy = add_nb(feats, j, w, row, F_OWN_LATE, own * tricks_left, plain, as_greedy)
+    plain, as_greedy = add_nb(feats, j, w, row, F_LOW_CARD, value <= 2, plain, as_greedy)
+    plain, as_greedy = add_nb(feats, j, w, row, F_BIAS_HIGHER0, higher == 0, plain, as_greedy)
     later_suit_worth = suit_worths[suit if led < 0 else led]
-    score += put_nb(feats, j, w, row, F_SUIT_LATER, p * later_suit_worth)
-    score += put_nb(feats, j, w, row, F_LOSE_SUIT_LATER, (1.0 - p) * later_suit_worth)
-    score += put_nb(feats, j, w, row, F_SUIT_UNSEEN, popcount_nb(unseen & in_suit) / 10.0)
-    score += put_nb(feats, j, w, row, F_LEAD_SUIT_ZEROS,
-                    (other_zeros - popcount_nb(unseen & ZEROS & in_suit)) * shown_void / 4.0)
-    return score, p
-
-
-@njit(cache=True, inline="always")
-def suit_voids_nb(pub, seat, players, suit):
-    """Other seats that have shown they lack ``suit`` (they may throw a 0 on it)."""
-    shown = 0.0
-    for other in range(players):
-        if other != seat and pub[E.P_VOIDS + other] & (1 << suit):
-            shown += 1.0
-    return shown
+    plain, as_greedy = add_nb(feats, j, w, row, F_SUIT_LATER, p * later_suit_worth, plain, as_greedy)
+    plain, as_greedy = add_nb(feats, j, w, row, F_LOSE_SUIT_LATER, (1.0 - p) * later_suit_worth, plain, as_greedy)
+    plain, as_greedy = add_nb(feats, j, w, row, F_SUIT_UNSEEN, TENTHS[popcount_nb(unseen & in_suit)], plain, as_greedy)
+    plain, as_greedy = add_nb(feats, j, w, row, F_LEAD_SUIT_ZEROS,
+                              (other_zeros - popcount_nb(unseen & ZEROS & in_suit)) * shown_void / 4.0,
+                              plain, as_greedy)
+    return plain, as_greedy, p
 
 
 @njit(cache=True, inline="always")
@@ -348,80 +385,91 @@ def score_cards_nb(pub, hand, legal, feats, w):
 
     What every card shares is worked out once per decision, ``greedy``'s
     judgement of each card included (its chance to hold is the one the
-    features use), so greedy is not asked separately. Every card is scored
-    without the greedy feature first; the card greedy plays is then scored
-    again with it, term by term in the same order, and the best of it and
-    the best other card (the lowest on a tie) is played: each score is the
-    same float the features' sum in card order gives.
+    features use), so greedy is not asked separately. Each card's terms are
+    summed twice in one pass, in the same fixed order: without the greedy
+    feature, and with it for the case that it is greedy's card. The card
+    greedy plays keeps the second sum, every other card the first, and the
+    best (the lowest on a tie) is played: each score is the same float the
+    features' sum in card order gives.
     """
     seat = seat_to_move_nb(pub)
     players = pub[E.P_PLAYERS]
     won = np.uint64(pub[E.P_WON + seat])
-    bare = unplaced_token_mean_nb(pub)
+    total, n_free = unplaced_tokens_nb(pub)
+    bare = total / n_free if n_free else 0.0
     unseen = unseen_cards_nb(pub, hand)
     n_unseen = popcount_nb(unseen)
     later_cards, later_voids = later_seats_nb(pub)
     q = later_cards / n_unseen if n_unseen else 0.0
     led, best, zero, trick = trick_so_far_nb(pub)
     later = players - 1 - pub[E.P_TRICK_LEN]
-    tricks_left = pub[E.P_HAND_SIZE + seat] / 10.0
+    tricks_left = TENTHS[pub[E.P_HAND_SIZE + seat]]
 
     cards0, worth0, add0, danger0, unseen0 = machine_view_nb(pub, 0, bare, won, trick, unseen)
     cards1, worth1, add1, danger1, unseen1 = machine_view_nb(pub, 1, bare, won, trick, unseen)
     cards2, worth2, add2, danger2, unseen2 = machine_view_nb(pub, 2, bare, won, trick, unseen)
     unseen_worth = (unseen0 + unseen1 + unseen2) / n_unseen if n_unseen else 0.0
+    m0 = machine_weight_nb(pub, 0, bare)
+    m1 = machine_weight_nb(pub, 1, bare)
+    m2 = machine_weight_nb(pub, 2, bare)
+    s0 = pub[E.P_MACHINES + 0]
+    s1 = pub[E.P_MACHINES + 1]
+    s2 = pub[E.P_MACHINES + 2]
     # What a card is worth to another seat that takes it: the machines' faces
     # for a card alone (colour machines at a third of their face).
-    w0 = machine_weight_nb(pub, 0, bare)
-    w1 = machine_weight_nb(pub, 1, bare)
-    w2 = machine_weight_nb(pub, 2, bare)
-    if pub[E.P_MACHINES + 0] < E.POINTS_BASE:
-        w0 /= 3.0
-    if pub[E.P_MACHINES + 1] < E.POINTS_BASE:
-        w1 /= 3.0
-    if pub[E.P_MACHINES + 2] < E.POINTS_BASE:
-        w2 /= 3.0
+    w0 = m0 / 3.0 if s0 < E.POINTS_BASE else m0
+    w1 = m1 / 3.0 if s1 < E.POINTS_BASE else m1
+    w2 = m2 / 3.0 if s2 < E.POINTS_BASE else m2
 
     golden = trick_count_worth_nb(pub, seat)
     trick_worth = worth0 + worth1 + worth2
     later_worth = later * unseen_worth
-    free = any_free_slot_nb(pub)
+    free = free_slot_left_nb(pub, n_free)
     sevens_in_trick = popcount_nb(trick & SEVENS)
     starting = max(pub[E.P_STARTING], 1)
     low = max(0.0, 1.0 - pub[E.P_CABBAGES + seat] / starting)
     richest = -1
+    n0 = 0
+    n1 = 0
+    n2 = 0
+    n3 = 0
     for s in range(players):
-        if s != seat:
-            richest = max(richest, pub[E.P_CABBAGES + s])
+        other = s != seat
+        richest = max(richest, pub[E.P_CABBAGES + s] if other else -1)
+        v = pub[E.P_VOIDS + s] & -other
+        n0 += v & 1
+        n1 += (v >> 1) & 1
+        n2 += (v >> 2) & 1
+        n3 += (v >> 3) & 1
     ahead = (pub[E.P_CABBAGES + seat] - richest) / 10.0
     other_zeros = popcount_nb(unseen & ZEROS)
 
-    # Per suit, only for the suits a card may be played of (or the led suit):
-    # what the later seats add to a trick of it, and the others shown void in it.
-    suits = legal | (SUIT_MASK[led] if led >= 0 else np.uint64(0))
-    suit_worths = (
-        later * suit_worth_nb(pub, bare, unseen, free, 0) if suits & SUIT_MASK[0] else 0.0,
-        later * suit_worth_nb(pub, bare, unseen, free, 1) if suits & SUIT_MASK[1] else 0.0,
-        later * suit_worth_nb(pub, bare, unseen, free, 2) if suits & SUIT_MASK[2] else 0.0,
-        later * suit_worth_nb(pub, bare, unseen, free, 3) if suits & SUIT_MASK[3] else 0.0,
-    )
-    suit_voids = (
-        suit_voids_nb(pub, seat, players, 0) if suits & SUIT_MASK[0] else 0.0,
-        suit_voids_nb(pub, seat, players, 1) if suits & SUIT_MASK[1] else 0.0,
-        suit_voids_nb(pub, seat, players, 2) if suits & SUIT_MASK[2] else 0.0,
-        suit_voids_nb(pub, seat, players, 3) if suits & SUIT_MASK[3] else 0.0,
-    )
-    table = (players, seat, pub, led, later, q, later_voids, free, low, ahead, tricks_left, golden,
+    # What the later seats add to a trick of a suit, only for the suits it is
+    # read for: the led suit, or when leading each suit a card may be led of.
+    sw = (0.0, 0.0, 0.0, 0.0)
+    if later:
+        suits = legal if led < 0 else SUIT_MASK[led]
+        sw = (
+            later * suit_worth_nb(pub, bare, unseen, free, 0) if suits & SUIT_MASK[0] else 0.0,
+            later * suit_worth_nb(pub, bare, unseen, free, 1) if suits & SUIT_MASK[1] else 0.0,
+            later * suit_worth_nb(pub, bare, unseen, free, 2) if suits & SUIT_MASK[2] else 0.0,
+            later * suit_worth_nb(pub, bare, unseen, free, 3) if suits & SUIT_MASK[3] else 0.0,
+        )
+    suit_voids = (float(n0), float(n1), float(n2), float(n3))
+    others = players - 1
+    void_share = (SHARES[others, n0], SHARES[others, n1], SHARES[others, n2], SHARES[others, n3])
+    keep = keep_powers_nb(q)
+    table = (players, led, later, q, later_voids, free, low, ahead, tricks_left, golden,
              trick_worth, later_worth, sevens_in_trick, other_zeros, cards0, add0, danger0, w0,
-             cards1, add1, danger1, w1, cards2, add2, danger2, w2, suit_worths, suit_voids,
-             keep_powers_nb(q))
+             cards1, add1, danger1, w1, cards2, add2, danger2, w2, sw, suit_voids, void_share, keep)
 
-    # greedy's view of the trick (heuristics.greedy_card_nb, the same floats).
+    # greedy's choice (heuristics.greedy_card_nb, the same floats).
     to_come = later_worth if later else 0.0
     greedy_base = trick_worth + to_come + golden
     seven = SEVEN_WORTH if free else 0.0
     takers = legal & lead_takers_nb(led, best, zero)
-
+    greedy = -1
+    greedy_top = -np.inf
     context = CTX_LEAD
     if led >= 0:
         context = CTX_FOLLOW if legal & SUIT_MASK[led] else CTX_DISCARD
@@ -430,9 +478,8 @@ def score_cards_nb(pub, hand, legal, feats, w):
     first_top = -np.inf
     second = -1
     second_top = -np.inf
-    greedy = -1
-    greedy_top = -np.inf
     greedy_j = 0
+    greedy_sum = 0.0
     j = 0
     rest = legal
     while rest:
@@ -440,7 +487,7 @@ def score_cards_nb(pub, hand, legal, feats, w):
         bit = np.uint64(1) << np.uint64(card)
         rest &= rest - np.uint64(1)
         takes = (bit & takers) != 0
-        score, p = card_score_nb(feats, j, w, row, False, card, hand, unseen, takes, table)
+        plain, as_greedy, p = card_sums_nb(feats, j, w, row, card, hand, unseen, takes, table)
         ev = 0.0
         if takes:
             ev = p * won_trick_worth_nb(card, bit, greedy_base, seven, sevens_in_trick, cards0, add0, cards1, add1,
@@ -454,16 +501,16 @@ def score_cards_nb(pub, hand, legal, feats, w):
             greedy_top = greedy_score
             greedy = card
             greedy_j = j
-        if score > first_top:
+            greedy_sum = as_greedy
+        if plain > first_top:
             second, second_top = first, first_top
-            first, first_top = card, score
-        elif score > second_top:
-            second, second_top = card, score
+            first, first_top = card, plain
+        elif plain > second_top:
+            second, second_top = card, plain
         j += 1
-    takes = ((np.uint64(1) << np.uint64(greedy)) & takers) != 0
-    greedy_score, _ = card_score_nb(feats, greedy_j, w, row, True, greedy, hand, unseen, takes, table)
+    mark_greedy_nb(feats, greedy_j)
     other, other_top = (second, second_top) if first == greedy else (first, first_top)
-    if other < 0 or greedy_score > other_top or (greedy_score == other_top and greedy < other):
+    if other < 0 or greedy_sum > other_top or (greedy_sum == other_top and greedy < other):
         return row, greedy
     return row, other
 

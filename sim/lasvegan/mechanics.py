@@ -54,6 +54,15 @@ def free_slot_nb(pub, slot):
 
 
 @njit(cache=True, inline="always")
+def free_slot_left_nb(pub, unplaced):
+    """:func:`any_free_slot_nb` when ``unplaced`` ordinary tokens are not yet
+    placed (counted already by the caller): the golden slot is open, or a
+    machine without a token is and a token is left for it."""
+    return pub[E.P_GOLDEN_SIDE] == E.NO_SIDE or (unplaced > 0 and (
+        pub[E.P_MACHINE_TOKEN + 0] < 0 or pub[E.P_MACHINE_TOKEN + 1] < 0 or pub[E.P_MACHINE_TOKEN + 2] < 0))
+
+
+@njit(cache=True, inline="always")
 def any_free_slot_nb(pub):
     """Whether a 7 won now would place a token."""
     for slot in range(E.N_SLOTS):
