@@ -314,17 +314,14 @@ CLOSING_SECTIONS = (
 )
 
 
-def skill_section(results, win_share_by_policy: Callable[[Any, Sequence[str]], pd.DataFrame]) -> str:
-    """Win share by policy (when the seats differ) and the skill-gap duels of the summary.
-
-    ``win_share_by_policy(tally, seats)`` is the game's table of win share
-    by policy (``policy``, ``seats``, ``fair``, ``mean``, ``low``, ``high``).
-    """
+def skill_section(results) -> str:
+    """Win share by policy (when the seats differ; the tally's ``win_share_by_policy``) and the skill-gap duels
+    of the summary."""
     seats = results.config.seat_policies
     s = results.summary
     body = []
     if len(set(seats)) > 1:
-        by_policy = win_share_by_policy(results.tally, seats).copy()
+        by_policy = results.tally.win_share_by_policy(seats).copy()
         by_policy["label"] = [f"{p} (seat{'s' * (',' in st)} {st})"
                               for p, st in zip(by_policy["policy"], by_policy["seats"])]
         rows = [

@@ -12,7 +12,9 @@ arrays, and mergeable statistics (``IntHistogram``, ``FirstGames``,
 * ``to_json`` / ``from_json``: plain JSON, read back by the fields' types;
 * ``write`` / ``read``: ``tally.json`` as one line of JSON;
 * ``of_records_file``: the tally of a records file, read in bounded batches;
-* equality, field by field, and ``win_unit``.
+* equality, field by field, and ``win_unit``;
+* the win-share tables by seat and by policy, from the fields ``win_units``,
+  ``win_units_sq`` and ``win_cross`` over ``win_games`` games.
 
 A subclass says only what its statistics are (``of``) and, where a field
 merges otherwise (histograms counted in a common step), how.
@@ -64,6 +66,24 @@ class MergeableTally:
     def win_unit(self) -> int:
         """Units per win in which the records' win shares are counted (1/k of a win whole for any tie)."""
         return win_unit(self.players)
+
+    @property
+    def win_games(self) -> int:
+        """The games a seat's win share is a mean over: every game (a game where some end unfinished overrides it)."""
+        return self.games
+
+    def win_share_by_seat(self):
+        """Win share of each seat (tied winners share a win), Student t interval over ``win_games``."""
+        from analysis.tables import win_share_by_seat
+
+        return win_share_by_seat(self.win_units, self.win_units_sq, self.win_games, self.win_unit)
+
+    def win_share_by_policy(self, seats):
+        """Share of the wins each policy's seats take, against its fair share (its seats / players), over
+        ``win_games``; with every seat on the same policy this is 1."""
+        from analysis.tables import win_share_by_policy
+
+        return win_share_by_policy(self.win_units, self.win_cross, self.win_games, self.win_unit, seats)
 
     # --- merging -------------------------------------------------------------------------------
 

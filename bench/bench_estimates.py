@@ -81,52 +81,23 @@ TUNE_SMALL = (PLANTED / "tune.toml").read_text(encoding="utf-8")
 
 BASE_PLANTED = (PLANTED / "base.toml").read_text(encoding="utf-8")
 
-TUNE_SKILL = """
-base = "base.toml"
-[search]
-"rules.golden_token" = { faces = [2, 6] }
-[targets]
-elimination_rate = [0.3, 0.7]
-skill_gap_greedy_vs_random = { min = 0.3 }
-[tune]
-players = [3, 4]
-policies = ["expert"]
-budget = 6
-games = 400
-seed = 2
-finalists = 2
-"""
+def tune_file(search: str, targets: str, **tune) -> str:
+    """A tune file on base.toml: its [search] and [targets] lines as given, its [tune] table from ``tune``
+    (JSON spells these numbers and lists as TOML does)."""
+    table = "".join(f"{key} = {json.dumps(value)}\n" for key, value in tune.items())
+    return f'base = "base.toml"\n[search]\n{search}\n[targets]\n{targets}\n[tune]\n{table}'
 
-TUNE_SLOW = """
-base = "base.toml"
-[search]
-"rules.golden_token[1]" = [3, 4, 5, 6]
-[targets]
-elimination_rate = [0.3, 0.7]
-[tune]
-players = [3]
-policies = ["lookahead:4"]
-budget = 4
-games = 40
-seed = 2
-finalists = 1
-"""
 
-MORRIS = """
-base = "base.toml"
-[search]
-"rules.tokens" = { faces = [-4, 3] }
-"rules.golden_token" = { faces = [1, 6] }
-"rules.starting_cabbages" = [5, 12]
-[targets]
-elimination_rate = [0.4, 0.6]
-[tune]
-players = [3, 4]
-policies = ["expert"]
-budget = 10
-games = 2000
-seed = 1
-"""
+TUNE_SKILL = tune_file('"rules.golden_token" = { faces = [2, 6] }',
+                       "elimination_rate = [0.3, 0.7]\nskill_gap_greedy_vs_random = { min = 0.3 }",
+                       players=[3, 4], policies=["expert"], budget=6, games=400, seed=2, finalists=2)
+
+TUNE_SLOW = tune_file('"rules.golden_token[1]" = [3, 4, 5, 6]', "elimination_rate = [0.3, 0.7]",
+                      players=[3], policies=["lookahead:4"], budget=4, games=40, seed=2, finalists=1)
+
+MORRIS = tune_file('"rules.tokens" = { faces = [-4, 3] }\n"rules.golden_token" = { faces = [1, 6] }\n'
+                   '"rules.starting_cabbages" = [5, 12]', "elimination_rate = [0.4, 0.6]",
+                   players=[3, 4], policies=["expert"], budget=10, games=2000, seed=1)
 
 # name: (kind, files, arguments after the file)
 PLANS = {

@@ -40,6 +40,12 @@ def searched_and_reference_players(policies, parse_policy, package: str, plain: 
     return is_searched, reference_player
 
 
+def bad_player_counts(fewest: int, most: int) -> list[tuple[dict[str, Any], str]]:
+    """The bad [rules] tables every game refuses naming ``players``: one seat too few, one too many, and a count
+    given as a string (``fewest .. most`` is the game's range)."""
+    return [({"players": fewest - 1}, "players"), ({"players": most + 1}, "players"), ({"players": str(most)}, "players")]
+
+
 def cheap_policies(policy_forms: Mapping[str, tuple[str, ...]], policies=None) -> tuple[str, ...]:
     """Every cheap form of every policy, in the order ``POLICY_FORMS`` lists them; given the game's ``policies``
     (sim.policy_spec), not those only the reference engine plays (too slow for the drawn seats of many games)."""

@@ -49,6 +49,16 @@ def no_unknown_keys(obj: dict, known, where: str) -> None:
             raise ScriptError(f"{where}: unknown key {shown(key)} (known: {', '.join(known)})")
 
 
+def check_turn(turn: Any, known: Sequence[str], at: str, seat: int, holds: str, moves: str) -> None:
+    """Refuse a scripted turn of ``seat`` that is not an object of ``known`` keys (``holds`` says what it holds),
+    or whose 'seat' is not the seat to move (``moves`` says what that seat does: "plays")."""
+    if not isinstance(turn, dict):
+        raise ScriptError(f"{at}: a turn is an object with {holds}")
+    no_unknown_keys(turn, known, at)
+    if "seat" in turn and turn["seat"] != seat:
+        raise ScriptError(f"{at}: the script says seat {shown(turn['seat'])}, but seat {seat} {moves}")
+
+
 def listed_script(data: Any, Rules, keys: Sequence[str], listed: str, most: int) -> tuple[Any, list]:
     """``(rules, items)`` of a script whose key ``listed`` (one of ``keys``, the only keys it may have) holds a
     non-empty list, a game's worth of them: the knob of that name defaults to how many it lists (at most

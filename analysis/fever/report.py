@@ -20,13 +20,13 @@ from __future__ import annotations
 import os
 from typing import Sequence
 
-from analysis.sensitivity import report_section as sensitivity_section
 from analysis.fever import figures, tables
+from analysis.player_sections import player_sections
 from analysis.report_html import (
     CLOSING_SECTIONS, PLAYER_SECTIONS,
     ci_decimals, ci_pct, config_section, e, figure, first_player_card, first_player_verdict, footer, headline,
     examples_section, is_missing, method_section, metric, num, page, pct, seat_cells, section, setup_facts,
-    skill_section, strength_section, subtitle, table,
+    subtitle, table,
 )
 from analysis.results import RunResults
 from sim.errors import ConfigError
@@ -73,9 +73,7 @@ def build_report(results: RunResults, seconds_per_turn: float | None = None) -> 
         _combinations_section(results),
         _doubling_section(results),
         _droughts_section(results),
-        skill_section(results, tables.win_share_by_policy),
-        strength_section(results),
-        sensitivity_section(results),
+        *player_sections(results),
         _examples_section(results),
         config_section(results),
         _method_section(),
@@ -236,7 +234,7 @@ def _seats_section(results: RunResults) -> str:
         return section("seats", "Seat advantage",
                        "<p>One player races to the target alone: there is no seat to compare. Game length is the "
                        "number of turns the player needs.</p>")
-    by_seat = tables.win_share_by_seat(results.tally)
+    by_seat = results.tally.win_share_by_seat()
     rows = [[*seat_cells(results, seat, "plays first"), num(s["score_mean"][seat], 2)] for seat in range(s["players"])]
     body = [
         f'<p class="lead">{e(first_player_verdict(s))}</p>',

@@ -100,6 +100,10 @@ class Tally(MergeableTally):
     def win_unit(self) -> int:
         return 1  # one winner a game
 
+    @property
+    def win_games(self) -> int:
+        return self.finished  # an unfinished game has no winner: win shares are over finished games
+
     @classmethod
     def of(cls, rec: Mapping[str, np.ndarray]) -> "Tally":
         """The tally of one batch of game records (see ``sim.fever.records``)."""

@@ -12,25 +12,12 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from analysis import tables as shared
 from analysis.fever.summary import Tally
 
 SECONDS_PER_TURN = (10, 15, 20, 30)
 
 
 tally_of = Tally.of_source  # the tally itself, or the tally of per-game records
-
-
-def win_share_by_seat(source) -> pd.DataFrame:
-    """Share of finished games each seat won, Student t interval over finished games."""
-    t = tally_of(source)
-    return shared.win_share_by_seat(t.win_units, t.win_units_sq, t.finished, t.win_unit)
-
-
-def win_share_by_policy(source, seats: Sequence[str]) -> pd.DataFrame:
-    """Share of finished games each policy's seats won, against its fair share (its seats / players)."""
-    t = tally_of(source)
-    return shared.win_share_by_policy(t.win_units, t.win_cross, t.finished, t.win_unit, seats)
 
 
 def length_histogram(source) -> pd.DataFrame:

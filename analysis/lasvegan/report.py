@@ -18,14 +18,14 @@ from typing import Sequence
 
 import pandas as pd
 
-from analysis.sensitivity import report_section as sensitivity_section
 from analysis.lasvegan import figures, tables
 from analysis.report import write_report  # noqa: F401  (kept importable from here)
+from analysis.player_sections import player_sections
 from analysis.report_html import (  # noqa: F401  (first_player_verdict: kept importable from here)
     CLOSING_SECTIONS, PLAYER_SECTIONS, ci_pct as _ci_pct, config_section, decimals as _decimals, e as _e, fair_pct as _fair_pct,
     figure as _figure, first_player_card, first_player_verdict, footer as _footer, headline, method_section,
     examples_section, num as _num, page, pct as _pct, pm_pct as _pm_pct, metric as _metric,
-    seat_cells, section as _section, setup_facts, signed_cell as _signed_cell, skill_section, strength_section,
+    seat_cells, section as _section, setup_facts, signed_cell as _signed_cell,
     subtitle as _subtitle, table as _table,
 )
 from analysis.results import RunResults
@@ -59,9 +59,7 @@ def build_report(results: RunResults) -> str:
         _elimination_section(results),
         _swings_section(results),
         _drivers_section(results),
-        skill_section(results, tables.win_share_by_policy),
-        strength_section(results),
-        sensitivity_section(results),
+        *player_sections(results),
         _rule_holes_section(results),
         _examples_section(results),
         config_section(results),

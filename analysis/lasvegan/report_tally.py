@@ -82,6 +82,10 @@ class ReportTally(MergeableTally):
     LAYOUT = RECORD_LAYOUT
     RECORD_FIELDS = TALLY_FIELDS
 
+    @property
+    def win_units_sq(self) -> np.ndarray:
+        return np.diagonal(self.win_cross)  # [P]: Σ u_s²
+
     @classmethod
     def of(cls, rec: Mapping[str, np.ndarray]) -> "ReportTally":
         """The tally of one batch of game records (see ``sim.lasvegan.records``)."""

@@ -22,7 +22,6 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from analysis import tables as shared
 from analysis.common import win_unit
 from analysis.lasvegan.report_tally import ReportTally
 from analysis.stats import IntHistogram, wilson_interval
@@ -51,8 +50,7 @@ def _wilson_row(count: int, n: int) -> dict:
 
 def win_share_by_seat(source) -> pd.DataFrame:
     """Win share of each seat (tied seats share a win), Student t interval over games."""
-    t = tally_of(source)
-    return shared.win_share_by_seat(t.win_units, np.diagonal(t.win_cross), t.games, t.win_unit)
+    return tally_of(source).win_share_by_seat()
 
 
 def win_share_by_last_leader(source) -> pd.DataFrame:
@@ -90,8 +88,7 @@ def win_share_by_policy(source, seats: Sequence[str]) -> pd.DataFrame:
 
     With every seat on the same policy this is 1.
     """
-    t = tally_of(source)
-    return shared.win_share_by_policy(t.win_units, t.win_cross, t.games, t.win_unit, seats)
+    return tally_of(source).win_share_by_policy(seats)
 
 
 # --- how games end ------------------------------------------------------------

@@ -17,12 +17,12 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from analysis.sensitivity import report_section as sensitivity_section
+from analysis.player_sections import player_sections
 from analysis.report_html import (
     CLOSING_SECTIONS, PLAYER_SECTIONS,
     ci_decimals, ci_pct, config_section, e, figure, first_player_card, first_player_verdict, footer, headline,
     examples_section, is_missing, method_section, metric, num, page, pct, seat_cells, section, setup_facts,
-    signed_cell, skill_section, strength_section, subtitle, table,
+    signed_cell, subtitle, table,
 )
 from analysis.results import RunResults
 from analysis.stats import mean_interval
@@ -45,9 +45,7 @@ def build_report(results: RunResults) -> str:
         _seats_section(results),
         _money_section(results),
         _ties_section(results),
-        skill_section(results, tables.win_share_by_policy),
-        strength_section(results),
-        sensitivity_section(results),
+        *player_sections(results),
         _examples_section(results),
         config_section(results),
         _method_section(),
@@ -190,7 +188,7 @@ def _headline(results: RunResults) -> str:
 def _seats_section(results: RunResults) -> str:
     t = results.tally
     s = results.summary
-    by_seat = tables.win_share_by_seat(t)
+    by_seat = t.win_share_by_seat()
     by_place = tables.won_by_place(t)
     rows = []
     for seat in range(results.players):

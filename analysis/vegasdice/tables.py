@@ -16,12 +16,10 @@ interval in ``low``/``high`` columns:
 from __future__ import annotations
 
 import math
-from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
-from analysis import tables as shared
 from analysis.stats import IntHistogram, cluster_ratio_interval
 from analysis.tables import mean_row
 from analysis.vegasdice.summary import Tally
@@ -30,18 +28,6 @@ QUANTILES = (5, 25, 50, 75, 95)
 
 
 tally_of = Tally.of_source  # the tally itself, or the tally of per-game records
-
-
-def win_share_by_seat(source) -> pd.DataFrame:
-    """Win share of each seat (tied winners share a win), Student t interval over games."""
-    t = tally_of(source)
-    return shared.win_share_by_seat(t.win_units, t.win_units_sq, t.games, t.win_unit)
-
-
-def win_share_by_policy(source, seats: Sequence[str]) -> pd.DataFrame:
-    """Share of the wins each policy's seats take, against its fair share (its seats / players), over games."""
-    t = tally_of(source)
-    return shared.win_share_by_policy(t.win_units, t.win_cross, t.games, t.win_unit, seats)
 
 
 def won_by_place(source) -> pd.DataFrame:

@@ -59,6 +59,31 @@ def cluster_options(fn):
     return fn
 
 
+def threads_option(help_text: str = "Threads (overrides run.threads). Never changes the results."):
+    """--threads N: how many threads play the games (never what they give)."""
+    return click.option("--threads", type=IntRange(1), default=None, help=help_text)
+
+
+def players_option(help_text: str):
+    """--players N: the player count, checked by the command against its game's rules."""
+    return click.option("--players", type=IntRange(1), default=None, help=help_text)
+
+
+def out_dir_option(help_text: str):
+    """--out DIR: the directory a command writes; ``help_text`` says which may be given and the default."""
+    return click.option("--out", type=click.Path(file_okay=False), default=None, help=help_text)
+
+
+def comma_list_option(name: str, dest: str, item: str, help_text: str):
+    """--NAME ITEM[,ITEM...]: a comma-separated list, left as text for the command to read and check."""
+    return click.option(name, dest, default=None, metavar=f"{item}[,{item}...]", help=help_text)
+
+
+dry_run_option = click.option(
+    "--dry-run", is_flag=True, help="Say what would be played and the estimated time; play and write nothing."
+)
+
+
 def _check_seats_carry_over(config: str, players: int) -> None:
     """Refuse, naming --players, a config whose seat list is one policy per seat of another count."""
     from sim.config import load_config

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from sim.cli.common import IntRange, _game, _rules_for, _seats_example, game_option
+from sim.cli.common import IntRange, _game, _rules_for, _seats_example, game_option, players_option, threads_option
 from sim.cli.group import main
 from sim.errors import ConfigError, counted, shown
 
@@ -35,15 +35,8 @@ MAX_DUEL_GAMES = 100_000_000
 @click.option(
     "--seed", type=IntRange(0, 2**64 - 1), default=None, help="Base seed (default: the config's run.seed, else 1)."
 )
-@click.option(
-    "--players",
-    type=IntRange(1),
-    default=None,
-    help="Player count (default: the config's, else one per policy in --seats).",
-)
-@click.option(
-    "--threads", type=IntRange(1), default=None, help="Worker threads (default: all cores). Never changes the results."
-)
+@players_option("Player count (default: the config's, else one per policy in --seats).")
+@threads_option("Worker threads (default: all cores). Never changes the results.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
 def duel(config, game_id, seats, games, seed, players, threads, as_json):
     """Play policies against each other on the same deals: how much skill matters.

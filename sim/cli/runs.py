@@ -7,7 +7,18 @@ import json
 
 import click
 
-from sim.cli.common import IntRange, _check_seats_carry_over, _game, _rules_for, cluster_options, game_option
+from sim.cli.common import (
+    IntRange,
+    _check_seats_carry_over,
+    _game,
+    _rules_for,
+    cluster_options,
+    dry_run_option,
+    game_option,
+    out_dir_option,
+    players_option,
+    threads_option,
+)
 from sim.cli.group import main
 from sim.config import MAX_GAMES, MAX_SEED
 from sim.errors import ConfigError, ScriptError, counted
@@ -22,26 +33,11 @@ BENCH_GAMES_SLOW = 1_000
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
 @click.option("--games", type=IntRange(1, MAX_GAMES), default=None, help="Games to play (overrides run.games).")
 @click.option("--seed", type=IntRange(0, MAX_SEED), default=None, help="Base seed (overrides run.seed).")
-@click.option(
-    "--players",
-    type=IntRange(1),
-    default=None,
-    help="Player count (overrides rules.players; the rules are checked again for it).",
-)
-@click.option(
-    "--threads",
-    type=IntRange(1),
-    default=None,
-    help="Worker threads (overrides run.threads; default: all cores). Never changes the results.",
-)
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default=None,
-    help="Results directory; must be new or empty (default: reports/<config name>-<timestamp>/).",
-)
+@players_option("Player count (overrides rules.players; the rules are checked again for it).")
+@threads_option("Worker threads (overrides run.threads; default: all cores). Never changes the results.")
+@out_dir_option("Results directory; must be new or empty (default: reports/<config name>-<timestamp>/).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object instead of a table.")
-@click.option("--dry-run", is_flag=True, help="Say what would be played and the estimated time; play and write nothing.")
+@dry_run_option
 @cluster_options
 def run(config, games, seed, players, threads, out, as_json, dry_run, workers, scheduler):
     """Play the games of CONFIG, print a summary and write the results.

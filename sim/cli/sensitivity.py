@@ -6,7 +6,7 @@ import json
 
 import click
 
-from sim.cli.common import IntRange
+from sim.cli.common import IntRange, comma_list_option, dry_run_option, out_dir_option, threads_option
 from sim.cli.group import main
 from sim.config import MAX_GAMES, MAX_SEED
 from sim.errors import ConfigError
@@ -60,29 +60,27 @@ METHODS = ("one-step", "morris")
                    "(default: 10,000; for morris the tune's [tune] games).")
 @click.option("--seed", type=IntRange(0, MAX_SEED), default=None,
               help="Base seed (overrides run.seed, or the tune's; Morris draws its trajectories from it too).")
-@click.option("--players", "players_text", default=None, metavar="N[,N...]",
-              help="Player counts, each a study of its own on its own deals (e.g. 3,4,5; default: the config's, "
+@comma_list_option("--players", "players_text", "N",
+                   "Player counts, each a study of its own on its own deals (e.g. 3,4,5; default: the config's, "
                    "or the tune's).")
-@click.option("--seats", "seats_text", default=None, metavar="POLICY[,POLICY...]",
-              help="One policy for every seat, or one per seat (overrides [policies] seats; for morris the "
+@comma_list_option("--seats", "seats_text", "POLICY",
+                   "One policy for every seat, or one per seat (overrides [policies] seats; for morris the "
                    "default is the tune's first policy at every seat).")
-@click.option("--also-seats", "also_text", default=None, metavar="POLICY[,POLICY...]",
-              help="One-step only: play every table again with these seats (one policy or one per seat), on the "
+@comma_list_option("--also-seats", "also_text", "POLICY",
+                   "One-step only: play every table again with these seats (one policy or one per seat), on the "
                    "same deals, and say which levers hold under both.")
-@click.option("--knobs", "knobs_text", default=None, metavar="PATH[,PATH...]",
-              help="One-step only: only the changes at or under these dotted paths, as `lvsim games` names the "
+@comma_list_option("--knobs", "knobs_text", "PATH",
+                   "One-step only: only the changes at or under these dotted paths, as `lvsim games` names the "
                    "knobs (rules.KNOB, or one entry: rules.KNOB[1]).")
 @click.option("--trajectories", type=IntRange(2, 1000), default=None,
               help="Morris only: trajectories, each one rule set more than the [search] values (default: 10).")
 @click.option("--levels", type=IntRange(2, 64), default=None,
               help="Morris only: the grid's levels, even (default: the largest domain's size rounded up to even, "
                    "at most 8).")
-@click.option("--threads", type=IntRange(1), default=None,
-              help="Worker threads (overrides run.threads). Never changes the results.")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Write sensitivity.parquet and sensitivity.html (morris: morris.parquet and morris.html) into "
-                   "this new or empty directory.")
-@click.option("--dry-run", is_flag=True, help="Say what would be played and the estimated time; play and write nothing.")
+@threads_option("Worker threads (overrides run.threads). Never changes the results.")
+@out_dir_option("Write sensitivity.parquet and sensitivity.html (morris: morris.parquet and morris.html) into "
+                "this new or empty directory.")
+@dry_run_option
 @click.option("--json", "as_json", is_flag=True, help="Print the study as one JSON object.")
 def sensitivity(config, method, games, seed, players_text, seats_text, also_text, knobs_text, trajectories, levels,
                 threads, out, dry_run, as_json):

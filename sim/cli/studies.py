@@ -7,26 +7,21 @@ import json
 
 import click
 
-from sim.cli.common import FloatRange, IntRange, cluster_options
+from sim.cli.common import FloatRange, IntRange, cluster_options, dry_run_option, out_dir_option, threads_option
 from sim.cli.group import main
 from sim.config import MAX_GAMES, MAX_SEED
 
 
 @main.command()
 @click.argument("sweep_file", metavar="SWEEP", type=click.Path(dir_okay=False))
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default=None,
-    help="Sweep directory: new, empty, or that of an interrupted sweep to resume "
+@out_dir_option(
+    "Sweep directory: new, empty, or that of an interrupted sweep to resume "
     "(default: reports/<sweep name>-<timestamp>/).",
 )
 @click.option("--games", type=IntRange(1, MAX_GAMES), default=None,
               help="Games per cell (overrides run.games of every cell).")
 @click.option("--seed", type=IntRange(0, MAX_SEED), default=None, help="Seed of every cell (overrides run.seed).")
-@click.option(
-    "--threads", type=IntRange(1), default=None, help="Threads (overrides run.threads). Never changes the results."
-)
+@threads_option()
 @cluster_options
 @click.option("--dry-run", is_flag=True, help="List the cells and the estimated time; play and write nothing.")
 @click.option(
@@ -111,22 +106,17 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
 
 @main.command()
 @click.argument("tune_file", metavar="TUNE", type=click.Path(dir_okay=False))
-@click.option(
-    "--out",
-    type=click.Path(file_okay=False),
-    default=None,
-    help="Tune directory: new, empty, or that of a stopped tune to resume (default: the newest unfinished "
+@out_dir_option(
+    "Tune directory: new, empty, or that of a stopped tune to resume (default: the newest unfinished "
     "reports/<tune name>-*/ of the same tune, else a new reports/<tune name>-<timestamp>/).",
 )
 @click.option("--budget", type=IntRange(1), default=None, help="Candidates to try (overrides tune.budget).")
 @click.option("--games", type=IntRange(2), default=None,
               help="Games per candidate, player count and policy at first (overrides tune.games).")
 @click.option("--seed", type=IntRange(0, MAX_SEED), default=None, help="Seed of the search (overrides tune.seed).")
-@click.option(
-    "--threads", type=IntRange(1), default=None, help="Threads (overrides run.threads). Never changes the results."
-)
+@threads_option()
 @cluster_options
-@click.option("--dry-run", is_flag=True, help="Say what would be played and the estimated time; play and write nothing.")
+@dry_run_option
 @click.option("--metrics", "list_metrics", is_flag=True, help="List the metrics a target may name, and stop.")
 @click.option("--no-report", is_flag=True, help="Write no tune.html and play no balance report of the recommended rules.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result (tune.json) as one JSON object.")

@@ -169,3 +169,9 @@ def seconds_text(s: float) -> str:
 def span_text(low: float, high: float) -> str:
     a, b = seconds_text(low), seconds_text(high)
     return a if a == b else f"{a} to {b}"
+
+
+def about_text(seconds: tuple[float, float], undone: str = "written") -> str:
+    """A dry run's last line: about how long the study takes played here, and what the dry run left undone."""
+    low, high = seconds
+    return f"About {span_text(low, high)} in this process on this machine. Nothing was {undone}."

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-from sim.estimates.costs import Clock, Cost, Timed, band, calibrate, kept, now, seconds_text, span_text
+from sim.estimates.costs import Clock, Cost, Timed, about_text, band, calibrate, kept, now, seconds_text
 
 _GAMES_COSTS: dict[tuple, Timed] = kept()
 _EXTRA_COSTS: dict[tuple, tuple[Cost, Cost, Cost]] = kept()
@@ -179,6 +179,5 @@ def run_plan_text(plan: Mapping[str, Any]) -> str:
                      f"{plan['sensitivity_games']:,} games: what moves the verdict)")
     if p["report"]:
         lines.append(f"report      {seconds_text(p['report'])}")
-    low, high = plan["seconds"]
-    lines += ["", f"About {span_text(low, high)} in this process on this machine. Nothing was written."]
+    lines += ["", about_text(plan["seconds"])]
     return "\n".join(lines)

@@ -236,9 +236,7 @@ def seen_otherwise(sit: Situation) -> list[Situation]:
 # --- bad [rules] tables, each with the key its error must name ----------------------------
 
 BAD_RULES: list[tuple[dict[str, Any], str]] = [
-    ({"players": 0}, "players"),
-    ({"players": 6}, "players"),
-    ({"players": "4"}, "players"),
+    *kit.bad_player_counts(E.MIN_PLAYERS, E.MAX_PLAYERS),
     ({"target": 0}, "target"),
     ({"turn_cap": 0}, "turn_cap"),
     ({"double_max_cards": 4}, "double_max_cards"),

@@ -170,6 +170,8 @@ class FeverTable(Table):
     """
 
     constant_sum = False
+    copy_state = staticmethod(copy_game_state)
+    stepped_lists = ("kept", "given")
 
     def __init__(self, rules, state: GameState | None = None, phase: str = "turn"):
         super().__init__(rules)
@@ -233,9 +235,8 @@ class FeverTable(Table):
         return table
 
     def clone(self) -> "FeverTable":
-        other = copy.copy(self)
-        other.state = None if self.state is None else copy_game_state(self.state)
-        other.kept, other.given, other.deck = list(self.kept), list(self.given), Counter(self.deck)
+        other = super().clone()
+        other.deck = Counter(self.deck)
         return other
 
     # --- engine steps that draw -------------------------------------------------------

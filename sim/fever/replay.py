@@ -42,7 +42,7 @@ from sim.fever import enums as E
 from sim.fever.params import Rules
 from sim.fever.rules import GameState, IllegalMove, Play, game_trace, play_turn, policy_named
 from sim.rng import Stream
-from sim.scripts import no_unknown_keys, read_script, script_rules, stacked
+from sim.scripts import check_turn, no_unknown_keys, read_script, script_rules, stacked
 
 SCRIPT_KEYS = ("players", "rules", "deck", "seed", "turns", "seats")
 TURN_KEYS = ("seat", "double", "play", "keep")
@@ -110,11 +110,7 @@ def _deck(first: Any, rules: Rules) -> list[int]:
 def _play_turn(state: GameState, turn: Any, number: int, rules: Rules) -> None:
     seat = state.to_move
     at = f"turn {number}, seat {seat}"
-    if not isinstance(turn, dict):
-        raise ScriptError(f"{at}: a turn is an object with 'play' (and 'double', 'keep', 'seat')")
-    no_unknown_keys(turn, TURN_KEYS, at)
-    if "seat" in turn and turn["seat"] != seat:
-        raise ScriptError(f"{at}: the script says seat {shown(turn['seat'])}, but seat {seat} plays")
+    check_turn(turn, TURN_KEYS, at, seat, "'play' (and 'double', 'keep', 'seat')", "plays")
     if "play" not in turn:
         raise ScriptError(f"{at}: missing 'play' (null for a seat with no card)")
     double = turn.get("double", False)

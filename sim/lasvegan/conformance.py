@@ -236,9 +236,7 @@ def seen_otherwise(table: Table) -> list[Table]:
 # --- bad [rules] tables, each with the key its error must name ----------------------------
 
 BAD_RULES: list[tuple[dict[str, Any], str]] = [
-    ({"players": 1}, "players"),
-    ({"players": 6}, "players"),
-    ({"players": "4"}, "players"),
+    *kit.bad_player_counts(E.MIN_PLAYERS, E.MAX_PLAYERS),
     ({"rounds": 0}, "rounds"),
     ({"starting_cabbages": 0}, "starting_cabbages"),
     ({"starting_cabbages": 20, "total_cabbages": 40}, "total_cabbages"),

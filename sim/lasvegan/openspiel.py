@@ -102,6 +102,8 @@ class LasveganTable(Table):
     """The reference :class:`GameState` with the round's machines, faces and cards being turned up and dealt."""
 
     value_scale = 4.0  # a round moves a seat's cabbages by a few
+    copy_state = staticmethod(copy_game_state)
+    stepped_lists = ("drawn", "faces", "dealt")
 
     def __init__(self, rules, state: GameState | None = None):
         super().__init__(rules)
@@ -150,12 +152,6 @@ class LasveganTable(Table):
             gs.placer = obs.trick_leader
         redeal_unseen(gs, obs.seat, words, pub)
         return cls(rules, gs)
-
-    def clone(self) -> "LasveganTable":
-        other = copy.copy(self)
-        other.state = copy_game_state(self.state)
-        other.drawn, other.faces, other.dealt = list(self.drawn), list(self.faces), list(self.dealt)
-        return other
 
     # --- stepping -----------------------------------------------------------------
     def to_move(self) -> int:

@@ -781,6 +781,15 @@ def play_out(rules: Rules, table: Stream, streams: Sequence[Stream], policies: S
     return state
 
 
+# The per-round record fields (``records.RECORD_FIELDS``) and the RoundResult attribute each one holds.
+ROUND_RECORD_FIELDS = {
+    "round_leader": "leader", "delta": "delta", "tricks": "tricks_won", "amount": "kind_amounts",
+    "shortfall": "shortfall", "machine": "machines", "machine_token": "machine_token",
+    "machine_value": "machine_value", "machine_placer": "machine_placer", "golden_side": "golden_side",
+    "golden_value": "golden_value", "golden_placer": "golden_placer",
+}
+
+
 def game_records(state: GameState, game: int) -> dict[str, np.ndarray]:
     """The per-game record of a finished game, shaped as ``records.RECORD_FIELDS`` without the games axis."""
     rules = state.rules
@@ -794,18 +803,8 @@ def game_records(state: GameState, game: int) -> dict[str, np.ndarray]:
     rec["seven_no_slot"][...] = state.seven_no_slot
     rec["zero_playing_on"][...] = state.zero_playing_on
     for r, res in enumerate(state.results):
-        rec["round_leader"][r] = res.leader
-        rec["delta"][r] = res.delta
-        rec["tricks"][r] = res.tricks_won
-        rec["amount"][r] = res.kind_amounts
-        rec["shortfall"][r] = res.shortfall
-        rec["machine"][r] = res.machines
-        rec["machine_token"][r] = res.machine_token
-        rec["machine_value"][r] = res.machine_value
-        rec["machine_placer"][r] = res.machine_placer
-        rec["golden_side"][r] = res.golden_side
-        rec["golden_value"][r] = res.golden_value
-        rec["golden_placer"][r] = res.golden_placer
+        for field, name in ROUND_RECORD_FIELDS.items():
+            rec[field][r] = getattr(res, name)
     return rec
 
 

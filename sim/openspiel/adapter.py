@@ -60,11 +60,13 @@ class Table:
 
     ``rules`` are the game's Rules. A subclass sets ``value_scale`` (a
     round's typical gain, which brings a rooted state's returns near 1) and
-    implements the methods below; ``clone`` must copy everything that
-    changes.
+    implements the methods below. ``clone`` copies what a step changes: the
+    reference ``state`` (by ``copy_state``, the game's fast copy) and the
+    lists named in ``stepped_lists``; a subclass copies anything else.
     """
 
     value_scale: ClassVar[float] = 1.0
+    stepped_lists: ClassVar[tuple[str, ...]] = ()
     # False when a finished game can have no winner (its win shares then sum to 0, not 1).
     constant_sum: ClassVar[bool] = True
 
@@ -82,8 +84,16 @@ class Table:
         raise NotImplementedError
 
     # --- stepping ---------------------------------------------------------------
-    def clone(self) -> "Table":
+    @staticmethod
+    def copy_state(state):
         raise NotImplementedError
+
+    def clone(self) -> "Table":
+        other = copy.copy(self)
+        other.state = None if self.state is None else self.copy_state(self.state)
+        for name in self.stepped_lists:
+            setattr(other, name, list(getattr(self, name)))
+        return other
 
     def __deepcopy__(self, memo) -> "Table":
         # OpenSpiel clones a state by deep-copying its attributes: the table's own copy is the fast one.

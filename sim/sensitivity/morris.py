@@ -367,7 +367,7 @@ def plan_screen(tune, *, trajectories: int = DEFAULT_TRAJECTORIES, levels: int |
 
 
 def plan_text(plan: Mapping[str, Any]) -> str:
-    from sim.estimates.costs import seconds_text, span_text
+    from sim.estimates.costs import about_text, seconds_text
 
     lines = [f"Morris screen of {plan['tune']} ({plan['game']}): {plan['dims']} searched values, "
              f"{plan['trajectories']} trajectories on {plan['levels']} levels, {plan['games']:,} games per rule set, "
@@ -380,8 +380,7 @@ def plan_text(plan: Mapping[str, Any]) -> str:
                      f"{1e3 * c['cost']['per_game']:.2f} ms a game)")
     if plan["page"]:
         lines.append(f"the page ({HTML_FILE}, its plots drawn)  {seconds_text(plan['page'])}")
-    low, high = plan["seconds"]
-    lines += ["", f"About {span_text(low, high)} in this process on this machine. Nothing was played or written."]
+    lines += ["", about_text(plan["seconds"], "played or written")]
     return "\n".join(lines)
 
 

@@ -156,7 +156,7 @@ def plan_study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | N
 
 
 def plan_text(plan: dict[str, Any]) -> str:
-    from sim.estimates.costs import seconds_text, span_text
+    from sim.estimates.costs import about_text, seconds_text
 
     lines = [f"Sensitivity of {plan['game']}: {plan['games']:,} games per rule set, seed {plan['seed']}"]
     tables_seated = {tuple(c.get("seats", ())) for c in plan["counts"]}
@@ -167,8 +167,7 @@ def plan_text(plan: dict[str, Any]) -> str:
         lines.append(f"{c['players']} players{seated}  {c['deviations']} one-step deviations{inert}, {c['games']:,} games, "
                      f"{seconds_text(c['seconds'])} (each rule set {c['cost']['fixed']:.2f} s + "
                      f"{1e3 * c['cost']['per_game']:.2f} ms a game)")
-    low, high = plan["seconds"]
-    lines += ["", f"About {span_text(low, high)} in this process on this machine. Nothing was played or written."]
+    lines += ["", about_text(plan["seconds"], "played or written")]
     return "\n".join(lines)
 
 

@@ -6,18 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, Sequence
 
+import sim.tune.text as text
 from sim.tune.evaluation import Judged
 from sim.tune.spec import Tune
 from sim.tune.targets import _finite, _finite_or_none, setting_name
-from sim.tune.text import (
-    all_met,
-    describe,
-    headline,
-    headline_parts,
-    policies_apart_words,
-    shortfall_words,
-    side_effect_words,
-)
 from sim.tune.verdict import policies_apart, rule_hole_table, side_effects, watched_metrics
 
 
@@ -28,14 +20,14 @@ def answer(tune: Tune, ranked_final: Sequence[Judged], base: Judged) -> dict[str
     effects = side_effects(tune, best, base)
     apart = policies_apart(tune, best)
     return {
-        "verdict": {"all_met": all_met(tune, best), "headline": headline(tune, best),
-                    "headline_parts": list(headline_parts(tune, best))},
+        "verdict": {"all_met": text.all_met(tune, best), "headline": text.headline(tune, best),
+                    "headline_parts": list(text.headline_parts(tune, best))},
         "recommendation": _candidate_entry(tune, best),
         "runners_up": [_candidate_entry(tune, j) for j in ranked_final[1:]],
         "base_rules": _candidate_entry(tune, base),
         "side_effects": {"watched": list(watched_metrics(tune)), "worse": effects,
-                         "sentence": side_effect_words(tune, effects if tune.changes(best.values) else None)},
-        "policies_apart": {"apart": apart, "sentence": policies_apart_words(apart)},
+                         "sentence": text.side_effect_words(tune, effects if tune.changes(best.values) else None)},
+        "policies_apart": {"apart": apart, "sentence": text.policies_apart_words(apart)},
         "rule_holes": rule_hole_table(tune, best, base),
     }
 
@@ -49,9 +41,9 @@ def _candidate_entry(tune: Tune, j: Judged) -> dict[str, Any]:
         "changes": tune.changes(j.values),
         "changed_values": n,
         "change_amount": amount,
-        "sentence": describe(tune, j.values),
-        "all_met": all_met(tune, j),
-        "status": shortfall_words(tune, j),
+        "sentence": text.describe(tune, j.values),
+        "all_met": text.all_met(tune, j),
+        "status": text.shortfall_words(tune, j),
         "games": j.games,
         "seed": j.seed,
         "shortfall": _finite(j.shortfall(tune)),
@@ -76,7 +68,7 @@ def candidates_table(tune: Tune, judged: Iterable[Judged]):
                    "policy": policy}
             row.update({d.name: json.dumps(j.values[d.name]) if d.choices is not None else j.values[d.name]
                         for d in tune.dims})
-            row.update({"changed_values": n, "change_amount": amount, "change": describe(tune, j.values, short=True)})
+            row.update({"changed_values": n, "change_amount": amount, "change": text.describe(tune, j.values, short=True)})
             for t in tune.targets:
                 row[f"shortfall_{t.metric}"] = t.shortfall(t.measure(metrics, players)[0])
             row.update({k: v for k, v in metrics.items() if k not in row and k not in ("players", "games", "seed")})

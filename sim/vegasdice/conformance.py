@@ -182,9 +182,7 @@ def seen_otherwise(sit: Situation) -> list[Situation]:
 # --- bad [rules] tables, each with the key its error must name ----------------------------
 
 BAD_RULES: list[tuple[dict[str, Any], str]] = [
-    ({"players": 1}, "players"),
-    ({"players": 6}, "players"),
-    ({"players": "4"}, "players"),
+    *kit.bad_player_counts(E.MIN_PLAYERS, E.MAX_PLAYERS),
     ({"rounds": 0}, "rounds"),
     ({"dice_per_player": 17}, "dice_per_player"),
     ({"casinos": 1}, "casinos"),

@@ -68,6 +68,9 @@ class VegasDiceTable(Table):
     the pile in an order everyone saw.
     """
 
+    copy_state = staticmethod(copy_game_state)
+    stepped_lists = ("extra", "own", "white")
+
     def __init__(self, rules, state: GameState | None = None, unseen: int | None = None):
         super().__init__(rules)
         self.state = state if state is not None else GameState(rules, rules.pile)
@@ -117,12 +120,6 @@ class VegasDiceTable(Table):
         if roll is not None:
             table.own, table.white = list(roll.own), list(roll.white)
         return table
-
-    def clone(self) -> "VegasDiceTable":
-        other = copy.copy(self)
-        other.state = copy_game_state(self.state)
-        other.extra, other.own, other.white = list(self.extra), list(self.own), list(self.white)
-        return other
 
     # --- stepping -----------------------------------------------------------------
     def _laying_out(self) -> bool:

@@ -42,7 +42,7 @@ from sim.errors import ScriptError, cut, shown
 from sim.vegasdice import enums as E
 from sim.vegasdice.params import Rules
 from sim.vegasdice.rules import GameState, IllegalMove, Roll, game_trace
-from sim.scripts import listed_script, no_unknown_keys, read_script, stacked
+from sim.scripts import check_turn, listed_script, no_unknown_keys, read_script, stacked
 
 SCRIPT_KEYS = ("players", "rules", "pile", "rounds")
 ROUND_KEYS = ("extra_white", "turns")
@@ -132,11 +132,7 @@ def _play_round(state: GameState, script: Any, number: int) -> None:
             raise ScriptError(f"{where}: turns lists {len(turns)} turns, but every die is placed after {i - 1}")
         seat = state.to_move
         at = f"{where}, turn {i}, seat {seat}"
-        if not isinstance(turn, dict):
-            raise ScriptError(f"{at}: a turn is an object with 'roll' and 'place' (and 'white', 'seat')")
-        no_unknown_keys(turn, TURN_KEYS, at)
-        if "seat" in turn and turn["seat"] != seat:
-            raise ScriptError(f"{at}: the script says seat {shown(turn['seat'])}, but seat {seat} rolls next")
+        check_turn(turn, TURN_KEYS, at, seat, "'roll' and 'place' (and 'white', 'seat')", "rolls next")
         for key in ("roll", "place"):
             if key not in turn:
                 raise ScriptError(f"{at}: missing {shown(key)}")

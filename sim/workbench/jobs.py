@@ -38,12 +38,12 @@ from sim.workbench.states import (
     CANCELLED,
     DONE,
     ESTIMATING,
-    FAILED,
     MEASURING,
     PLAYING,
     QUEUED,
     REFUSED,
     Cancelled,
+    ending,
 )
 
 # A play from the page takes at most this long on this machine, estimated before it starts ("a few minutes").
@@ -240,7 +240,7 @@ class Workbench:
         if job.cancel.is_set():
             job.state = CANCELLED
             return
-        try:
+        with ending(job):
             job.enter(ESTIMATING)
             refusal = self._refusal(job.config, job)
             if refusal is not None:
@@ -257,12 +257,6 @@ class Workbench:
             job.summary = results.summary
             job.seconds = time.perf_counter() - job.asked_at
             job.enter(CANCELLED if job.cancel.is_set() else DONE)
-        except Cancelled:
-            job.state = CANCELLED
-        except ConfigError as err:
-            job.state, job.error = REFUSED, str(err)
-        except Exception as err:  # shown on the page in one line; the server keeps serving
-            job.state, job.error = FAILED, f"{type(err).__name__}: {err}"
         if job.state == CANCELLED:
             shutil.rmtree(job.dir, ignore_errors=True)
 

@@ -7,6 +7,11 @@ cancelled or failed.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from sim.errors import ConfigError
+
 QUEUED, ESTIMATING, PLAYING, MEASURING, DONE = "queued", "estimating", "playing", "measuring", "done"
 REFUSED, CANCELLED, FAILED = "refused", "cancelled", "failed"
 FINISHED = (DONE, REFUSED, CANCELLED, FAILED)
@@ -14,3 +19,17 @@ FINISHED = (DONE, REFUSED, CANCELLED, FAILED)
 
 class Cancelled(Exception):
     """The page cancelled the job: raised between two chunks, so the run's staging directory is removed."""
+
+
+@contextmanager
+def ending(job: Any) -> Iterator[None]:
+    """Play a job's work; a cancel, a malformed input or any failure becomes the job's state, so that the server
+    keeps serving and the page shows the failure in one line."""
+    try:
+        yield
+    except Cancelled:
+        job.state = CANCELLED
+    except ConfigError as err:
+        job.state, job.error = REFUSED, str(err)
+    except Exception as err:
+        job.state, job.error = FAILED, f"{type(err).__name__}: {err}"

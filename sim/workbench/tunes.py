@@ -26,7 +26,7 @@ from typing import Any, Iterator, Mapping
 from sim.config import Config
 from sim.errors import ConfigError, counted
 from sim.workbench.fields import config_of, fields_of
-from sim.workbench.states import CANCELLED, DONE, ESTIMATING, FAILED, QUEUED, REFUSED, Cancelled
+from sim.workbench.states import CANCELLED, DONE, ESTIMATING, QUEUED, REFUSED, Cancelled, ending
 
 # A tune from the page takes at most this long on this machine, estimated before it starts.
 MAX_TUNE_SECONDS = 600.0
@@ -180,7 +180,7 @@ def play_tune(job: TuneJob, tune, max_seconds: float) -> None:
     if job.cancel.is_set():
         job.state = CANCELLED
         return
-    try:
+    with ending(job):
         job.state = ESTIMATING
         line = refusal(job, tune, max_seconds)
         if line is not None:
@@ -195,10 +195,4 @@ def play_tune(job: TuneJob, tune, max_seconds: float) -> None:
         job.best_fields = {**best, "run.games": str(job.config.games), "run.seed": str(job.config.seed)}
         job.seconds = time.perf_counter() - job.asked_at
         job.state = DONE
-    except Cancelled:
-        job.state = CANCELLED
-    except ConfigError as err:
-        job.state, job.error = REFUSED, str(err)
-    except Exception as err:  # shown on the page in one line; the server keeps serving
-        job.state, job.error = FAILED, f"{type(err).__name__}: {err}"
 

@@ -102,7 +102,7 @@ def test_the_tables_agree_with_the_records(results):
     combos = tables.combinations_table(t, results.config.rules)
     points = rec["pattern_points"].sum(axis=0)
     assert combos["share"].tolist() == pytest.approx((points / points.sum()).tolist())
-    by_seat = tables.win_share_by_seat(t)
+    by_seat = t.win_share_by_seat()
     assert by_seat["mean"].tolist() == pytest.approx(rec["win_share"][finished].mean(axis=0).tolist())
 
 

@@ -146,22 +146,16 @@ def test_greedy_discards_its_most_dangerous_card_when_void():
     assert table.choose_card("greedy") == card_id("P5")
 
 
-def test_greedy_wins_a_trick_on_min_to_escape_the_fewest_tricks_penalty():
-    # Seat 1 has won nothing while the golden token sits on MIN: any trick lifts it off.
+@pytest.mark.parametrize(("golden_side", "expected"), [(E.MIN_SIDE, "G6"), (E.MAX_SIDE, "G2")])
+def test_greedy_wins_a_trick_on_min_to_escape_the_fewest_tricks_penalty(golden_side, expected):
+    # Seat 1 has won nothing: with the golden token on MIN any trick lifts it off; on MAX it ducks.
     table = Table(
         [cards("G5", "B1"), cards("G6", "G2"), cards("B6", "B7")],
         won=[cards("R4", "R5", "R6"), [], cards("P1", "P2", "P3")],
-        golden_side=E.MIN_SIDE,
+        golden_side=golden_side,
     )
     table.play("G5")
-    assert table.choose_card("greedy") == card_id("G6")
-    table = Table(
-        [cards("G5", "B1"), cards("G6", "G2"), cards("B6", "B7")],
-        won=[cards("R4", "R5", "R6"), [], cards("P1", "P2", "P3")],
-        golden_side=E.MAX_SIDE,
-    )
-    table.play("G5")
-    assert table.choose_card("greedy") == card_id("G2")
+    assert table.choose_card("greedy") == card_id(expected)
 
 
 def placement_table(won, tricks=None, tokens_on=None, golden_side=E.MIN_SIDE):

@@ -12,7 +12,7 @@ from sim.fever.params import Rules  # noqa: E402
 from sim.fever.rules import PLAY_LOOP, game_records, policy_named  # noqa: E402
 from sim.openspiel import load  # noqa: E402
 from tests.helpers import assert_same_records  # noqa: E402
-from tests.openspiel.walk import played_to, replayed, resamples  # noqa: E402
+from tests.openspiel.walk import at_random_decision, replayed, resamples  # noqa: E402
 
 
 SMALL_PAYTABLE = [{"symbols": ["cherry"] * 3, "points": 1}, {"symbols": ["lemon", "lemon", "cherry|lemon"], "points": 2},
@@ -91,10 +91,7 @@ def test_a_draw_is_any_card_left_in_the_deck_each_alike():
 
 @pytest.mark.parametrize("seed", range(4))
 def test_resampling_keeps_what_the_seat_knows_and_deals_the_rest_again(seed):
-    spel = load("fever", Rules(players=4))
-    state = played_to(spel, seed, 6 + 5 * seed)
-    seat = state.current_player()
-    gs = state.table.state
+    state, seat, gs = at_random_decision("fever", Rules(players=4), seed, 6 + 5 * seed)
     others = [s for s in range(4) if s != seat]
     hidden = sum((Counter(dict(enumerate(gs.hands[s]))) for s in others), Counter(gs.deck))
     text = state.information_state_string(seat)

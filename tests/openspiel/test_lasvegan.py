@@ -15,7 +15,7 @@ from sim.lasvegan.rules import (  # noqa: E402
 from sim.openspiel import load  # noqa: E402
 from sim.rng import Stream  # noqa: E402
 from tests.helpers import assert_same_records  # noqa: E402
-from tests.openspiel.walk import played_to, replayed, resamples  # noqa: E402
+from tests.openspiel.walk import at_random_decision, played_to, replayed, resamples  # noqa: E402
 
 
 class Logged:
@@ -105,10 +105,7 @@ def sorted_names(cards):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_resampling_keeps_what_the_seat_knows_and_redeals_the_rest_within_the_voids(seed):
-    spel = load("lasvegan", Rules(players=4))
-    state = played_to(spel, seed, 14 + 3 * seed)
-    seat = state.current_player()
-    gs = state.table.state
+    state, seat, gs = at_random_decision("lasvegan", Rules(players=4), seed, 14 + 3 * seed)
     redealt = 0
     for other in resamples(state, seat, 12):
         og = other.table.state

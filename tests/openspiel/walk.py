@@ -36,6 +36,15 @@ def played_to(spel, seed, decisions):
     return state
 
 
+def at_random_decision(game_id: str, rules, seed, decisions):
+    """``(state, seat, game state)`` of ``game_id`` under ``rules`` after ``decisions`` random decisions
+    (``played_to``): the state, its seat to move, and the reference engine's state under it."""
+    from sim.openspiel import load
+
+    state = played_to(load(game_id, rules), seed, decisions)
+    return state, state.current_player(), state.table.state
+
+
 def resamples(state, seat: int, n: int):
     """``n`` resamples of ``state`` from what ``seat`` knows, each checked to keep that and the legal actions."""
     import pyspiel

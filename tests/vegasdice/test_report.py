@@ -94,7 +94,7 @@ def test_the_sections_show_the_summarys_numbers(small_dice_run):
 def test_the_tables_agree_with_the_summary_and_the_records(results, records):
     s = results.summary
     t = results.tally
-    by_seat = tables.win_share_by_seat(t)
+    by_seat = t.win_share_by_seat()
     assert by_seat["mean"].tolist() == pytest.approx(s["win_share"], abs=1e-12)
     assert by_seat["low"].tolist() == pytest.approx([ci[0] for ci in s["win_share_ci"]], abs=1e-12)
     money = tables.money_by_seat(t)
@@ -216,7 +216,7 @@ def test_the_first_game_of_each_margin_is_kept_whatever_the_chunking():
 def test_win_share_by_policy_sums_its_seats():
     _, rec = played(3, n=600, seats=["greedy", "random", "random"])
     t = Tally.of(rec)
-    by_policy = tables.win_share_by_policy(t, ["greedy", "random", "random"]).set_index("policy")
+    by_policy = t.win_share_by_policy(["greedy", "random", "random"]).set_index("policy")
     assert by_policy.loc["random", "mean"] == pytest.approx(rec["win_share"][:, 1:].sum(axis=1).mean(), rel=1e-12)
     per_game = rec["win_share"][:, 1:].sum(axis=1)
     half = t95(len(per_game)) * per_game.std(ddof=1) / np.sqrt(len(per_game))

@@ -81,13 +81,6 @@ class Tally(MergeableTally):
         return self
 
 
-def win_share_by_policy(tally: Tally, seats):
-    """Share of the wins each policy's seats take (the report's skill section)."""
-    from analysis.tables import win_share_by_policy as by_policy
-
-    return by_policy(tally.win_units, tally.win_cross, tally.games, tally.win_unit, seats)
-
-
 def summarize(tally: Tally, *, game: str = E.GAME_ID, seed: int | None = None, seconds: float | None = None,
               policies=None) -> dict[str, Any]:
     n = tally.games

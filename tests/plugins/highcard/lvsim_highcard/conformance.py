@@ -144,9 +144,7 @@ def seen_otherwise(sit: Situation) -> list[Situation]:
 # --- bad [rules] tables, each with the key its error must name ---------------------------------
 
 BAD_RULES: list[tuple[dict[str, Any], str]] = [
-    ({"players": 1}, "players"),
-    ({"players": 6}, "players"),
-    ({"players": "3"}, "players"),
+    *kit.bad_player_counts(E.MIN_PLAYERS, E.MAX_PLAYERS),
     ({"top": 1}, "top"),
     ({"copies": 0}, "copies"),
     ({"hand": 13}, "hand"),

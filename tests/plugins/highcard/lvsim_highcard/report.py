@@ -7,15 +7,14 @@ stored rows, the config and the method.
 
 from __future__ import annotations
 
-from analysis.sensitivity import report_section as sensitivity_section
+from analysis.player_sections import player_sections
 from analysis.report_html import (
     CLOSING_SECTIONS, PLAYER_SECTIONS,
     ci_pct, config_section, e, examples_section, first_player_card, first_player_verdict, footer, headline,
-    method_section, metric, num, page, pct, seat_cells, section, setup_facts, skill_section, strength_section,
+    method_section, metric, num, page, pct, seat_cells, section, setup_facts,
     subtitle, table,
 )
 
-from lvsim_highcard.analysis import win_share_by_policy
 from lvsim_highcard.rules import play_game, policy_named
 
 SECTIONS = (
@@ -27,9 +26,8 @@ SECTIONS = (
 
 
 def build_report(results) -> str:
-    body = [_headline(results), _seats(results), _games(results), skill_section(results, win_share_by_policy),
-            strength_section(results),
-        sensitivity_section(results), _examples(results), config_section(results), _method()]
+    body = [_headline(results), _seats(results), _games(results), *player_sections(results), _examples(results),
+            config_section(results), _method()]
     return page(f"High Card balance report: {results.config.name}", subtitle(results), SECTIONS, body,
                 footer(results))
 
