@@ -1,6 +1,6 @@
 """How busy a Dask cluster's workers are through a sweep and a tune, and their wall times on 1, 2, 3 workers.
 
-Run: ``.venv/bin/python bench/bench_cluster.py [--workers 1,2,3] [--before eb59e8e] [--games 3000]``.
+Run: ``.venv/bin/python bench/bench_cluster.py [--workers 1,2,3] [--before eb59e8e] [--games 3000] [--repeats 1]``.
 
 For ``lvsim sweep`` of 12 small cells (Las Vegan, greedy at every seat,
 ``--games`` games each, no skill gap, strength profile or report) and
@@ -12,7 +12,11 @@ single-thread workers (``sim.cluster.open_cluster(workers=N)``), measures:
   ``tune``), the cluster's start-up apart;
 * occupancy: the mean number of tasks computing over that wall time, from
   Dask's task stream (``distributed.get_task_stream``: the sum of every
-  task's compute spans divided by the wall time), i.e. workers busy out of N.
+  task's compute spans divided by the wall time), i.e. workers busy out of N;
+  and the share of it that plays chunks (the rest is each worker loading the
+  compiled kernels, the warm-up). On a machine with fewer cores than
+  workers, tasks computing at once share the cores: occupancy says how
+  many workers have work, not how many cores play.
 
 Each is measured for this tree and, with ``--before REF``, for the code at
 that git commit (its ``sim/`` and ``analysis/`` unpacked into
@@ -29,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -89,14 +94,17 @@ with open_cluster(workers=workers if workers > 0 else None) as cluster:
         from sim.tune import tune
         tune("tune.toml", out, progress=False, report=False, cluster=cluster)
     ended = time.time()
-    busy = 0.0
+    busy = playing = 0.0
     if stream is not None:
         stream.__exit__(None, None, None)
         for task in stream.data:
             for span in task.get("startstops", ()):
                 if span["action"] == "compute":
-                    busy += max(0.0, min(span["stop"], ended) - max(span["start"], started))
-print(json.dumps({"wall": ended - started, "busy": busy}))
+                    spent = max(0.0, min(span["stop"], ended) - max(span["start"], started))
+                    busy += spent
+                    if "play_chunk" in str(task["key"]):
+                        playing += spent
+print(json.dumps({"wall": ended - started, "busy": busy, "playing": playing}))
 """
 
 
@@ -124,7 +132,9 @@ def measure(tree: Path, command: str, workers: int, scratch: Path, out: Path) ->
     if done.returncode != 0:
         raise SystemExit(f"{command} on {workers} workers failed ({done.returncode}):\n{done.stderr[-3000:]}")
     timed = json.loads(done.stdout.strip().splitlines()[-1])
-    return {"wall_seconds": timed["wall"], "occupancy": timed["busy"] / timed["wall"] if workers else None}
+    # Tasks computing: every task, and the chunks alone (the rest loads the kernels on each worker).
+    return {"wall_seconds": timed["wall"], "occupancy": timed["busy"] / timed["wall"] if workers else None,
+            "playing": timed.get("playing", timed["busy"]) / timed["wall"] if workers else None}
 
 
 def results_of(command: str, out: Path):
@@ -157,6 +167,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3000, help="games per cell, and per candidate and player count")
     parser.add_argument("--before", default=None, help="a git commit to measure beside this tree (e.g. main)")
     parser.add_argument("--commands", default="sweep,tune")
+    parser.add_argument("--repeats", type=int, default=1, help="measurements of each; the ratios are of the medians")
     parser.add_argument("--strength", action="store_true",
                         help="keep each cell's and candidate's slow strength profile (played by the client, not the workers)")
     args = parser.parse_args()
@@ -178,29 +189,41 @@ def main() -> None:
             here = scratch / f"{command}-here"
             measure(ROOT, command, 0, scratch, here)
             reference = results_of(command, here)
-            for workers in counts:
-                for name, tree in trees.items():  # alternating, so both see the same load
-                    runs += 1
-                    out = scratch / f"{command}-{name}-{workers}-{runs}"
-                    row = {"command": command, "code": name, "workers": workers,
-                           **measure(tree, command, workers, scratch, out), "load": os.getloadavg()[0]}
-                    if name == "now":
-                        row["same_as_one_process"] = same(results_of(command, out), reference)
-                    print(json.dumps(row), flush=True)
-                    rows.append(row)
-    print(f"\n{'command':<8}{'code':<8}{'workers':>8}{'wall s':>9}{'busy':>7}{'of':>4}{'same':>6}")
+            for repeat in range(args.repeats):
+                for workers in counts:
+                    for name, tree in trees.items():  # alternating, so both see the same load
+                        runs += 1
+                        out = scratch / f"{command}-{name}-{workers}-{runs}"
+                        row = {"command": command, "code": name, "workers": workers, "repeat": repeat,
+                               **measure(tree, command, workers, scratch, out), "load": os.getloadavg()[0]}
+                        if name == "now":
+                            row["same_as_one_process"] = same(results_of(command, out), reference)
+                        print(json.dumps(row), flush=True)
+                        rows.append(row)
+    print(f"\n{'command':<8}{'code':<8}{'workers':>8}{'wall s':>9}{'busy':>7}{'playing':>9}{'of':>4}{'same':>6}")
     for r in rows:
         same_text = {True: "yes", False: "NO", None: ""}[r.get("same_as_one_process")]
         print(f"{r['command']:<8}{r['code']:<8}{r['workers']:>8}{r['wall_seconds']:>9.2f}{r['occupancy']:>7.2f}"
-              f"{r['workers']:>4}{same_text:>6}")
+              f"{r['playing']:>9.2f}{r['workers']:>4}{same_text:>6}")
+    print("\nbusy: tasks computing on average over the wall time (the target: 2 of 3 workers); playing: the chunks'"
+          " share of it, the rest is each worker loading the kernels")
+    for command in args.commands.split(","):
+        for code in trees:
+            busy = [r["occupancy"] for r in rows if r["command"] == command and r["code"] == code and r["workers"] == 3]
+            if busy:
+                median = statistics.median(busy)
+                print(f"  {command} on 3 workers, {code}: median {median:.2f} busy, "
+                      f"the target of 2 {'met' if median >= 2 else 'NOT met'}")
     if "before" in trees:
-        print("\nwall time now / before, same worker count, same run:")
+        print("\nmedian wall time now / before, same worker count, same run:")
         for command in args.commands.split(","):
             for w in counts:
-                now = [r for r in rows if r["command"] == command and r["workers"] == w and r["code"] == "now"]
-                before = [r for r in rows if r["command"] == command and r["workers"] == w and r["code"] == "before"]
+                now = [r["wall_seconds"] for r in rows
+                       if r["command"] == command and r["workers"] == w and r["code"] == "now"]
+                before = [r["wall_seconds"] for r in rows
+                          if r["command"] == command and r["workers"] == w and r["code"] == "before"]
                 if now and before:
-                    print(f"  {command} on {w}: {now[0]['wall_seconds'] / before[0]['wall_seconds']:.2f}")
+                    print(f"  {command} on {w}: {statistics.median(now) / statistics.median(before):.2f}")
 
 
 if __name__ == "__main__":

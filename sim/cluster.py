@@ -1,7 +1,7 @@
 """Playing chunks of games on a Dask distributed cluster.
 
 A run or a sweep hands its games out as chunks ``(config, first_game,
-n_games)``; a worker plays one with ``sim.runner.play_chunk`` and sends back
+n_games)``; a worker plays one with ``sim.chunk.play_chunk`` and sends back
 its records and tally. The client takes the results in chunk order
 (Parquet is written and tallies merged in game order), so the results are
 bit-identical to an in-process run whatever the chunking or the number of
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import os
-import threading
 import warnings
 from collections import deque
 from contextlib import contextmanager
@@ -33,7 +32,8 @@ import numpy as np
 
 from sim.config import Config
 from sim.errors import ConfigError
-from sim.runner import CHUNK_GAMES, chunk_ranges, play_chunk
+from sim.chunk import play_chunk_on_worker, warm_up_worker
+from sim.runner import CHUNK_GAMES, chunk_ranges
 
 # Below this a chunk costs more in messages than in playing: a task's round trip is a few
 # milliseconds, a hundred games of the slowest scripted policy take longer.
@@ -46,35 +46,22 @@ IN_FLIGHT_PER_WORKER = 2
 CHUNKS_PER_WORKER = 4
 CONNECT_TIMEOUT = "10s"
 
-# numba's default threading layer must not be entered by two threads at
-# once; a worker started with several threads would run tasks concurrently.
-_KERNEL_LOCK = threading.Lock()
-
-
-def play_chunk_on_worker(config: Config, first_game: int, n_games: int, threads: int | None):
-    """``play_chunk`` for a worker: one kernel at a time per worker process."""
-    with _KERNEL_LOCK:
-        return play_chunk(config, first_game, n_games, threads)
-
-
-def _warm_up_worker(config: Config) -> None:
-    play_chunk_on_worker(config, 0, 1, 1)
-
-
-def chunk_size(n_games: Sequence[int], workers: int) -> int:
-    """Games per chunk of a batch of jobs of ``n_games`` each on ``workers`` workers.
+def chunk_size(n_games: Sequence[int], workers: int, threads: int = 1) -> int:
+    """Games per chunk of a batch of jobs of ``n_games`` each on ``workers`` workers of ``threads`` threads.
 
     At least :data:`CHUNKS_PER_WORKER` chunks per worker over the whole
     batch, so every worker has work until near its end, and at most
     :data:`CHUNK_GAMES` (a chunk's records in memory); never below
-    :data:`MIN_CHUNK_GAMES`, nor above the largest job, which would only
-    say more games than a chunk holds.
+    :data:`MIN_CHUNK_GAMES` per thread (a chunk's games are shared among its
+    worker's threads), nor above the largest job, which would only say more
+    games than a chunk holds.
     """
     total = sum(n_games)
     if total == 0:
         return CHUNK_GAMES
     per_worker = math.ceil(total / (CHUNKS_PER_WORKER * max(1, workers)))
-    return max(1, min(CHUNK_GAMES, max(n_games), max(MIN_CHUNK_GAMES, per_worker)))
+    floor = MIN_CHUNK_GAMES * max(1, threads)
+    return max(1, min(CHUNK_GAMES, max(n_games), max(floor, per_worker)))
 
 
 class DaskCluster:
@@ -88,6 +75,9 @@ class DaskCluster:
         self.client = client
         self.threads = threads
         self.where = where or f"dask {client.scheduler.address}"
+        self._warmed: set[tuple[tuple[str, tuple[str, ...]], str]] = set()  # (kernels, worker) warmed or warming
+        self._warming: list = []
+        self._cores: int | None = None
 
     @property
     def workers(self) -> int:
@@ -103,23 +93,46 @@ class DaskCluster:
         """Threads a chunk uses on its worker; None: as many as the worker has cores."""
         return config.threads if config.threads is not None else self.threads
 
+    @property
+    def threads_per_chunk(self) -> int:
+        """The threads each chunk is played on: those given, or (asked once) the cores of the workers' machines."""
+        if self.threads is not None:
+            return self.threads
+        if self._cores is None:
+            self._cores = max([1, *(n or 1 for n in self.client.run(os.cpu_count).values())])
+        return self._cores
+
     def chunk_games(self, n_games: int) -> int:
         """Small enough to keep every worker busy, large enough to be worth a message."""
-        return chunk_size([n_games], self.workers)
+        return self.batch_chunk_games([n_games])
 
     def batch_chunk_games(self, n_games: Sequence[int]) -> int:
-        return chunk_size(n_games, self.workers)
+        """From the work and the cluster: the batch's games over the workers, and at least some per thread."""
+        return chunk_size(n_games, self.workers, self.threads_per_chunk)
 
-    def warm_up(self, config: Config) -> None:
+    def warm_up(self, config: Config, wait: bool = True) -> None:
+        """Load the config's kernels on every worker, once per worker; ``wait``: until every one has.
+
+        Not waited for (``wait=False``), the chunks sent after it queue behind
+        it on each worker, and the client goes on with its own preparation
+        (loading a sweep's cells, a tune's journal) while the workers load:
+        a batch of small jobs would otherwise wait for both in turn. A later
+        call for the same kernels sends nothing, and waits for nothing.
+        """
         # Compiling (or loading the compiled core) on every worker at once,
         # not inside the first chunks each worker receives. As tasks rather
         # than client.run, so that a long compilation does not block the
         # worker's event loop and its heartbeats.
-        workers = list(self.client.scheduler_info()["workers"])
-        self.client.gather([
-            self.client.submit(_warm_up_worker, config, workers=[w], allow_other_workers=False, pure=False)
-            for w in workers
-        ])
+        kernels = (config.game, tuple(config.seat_policies))
+        workers = [w for w in self.client.scheduler_info()["workers"] if (kernels, w) not in self._warmed]
+        futures = [self.client.submit(warm_up_worker, config, workers=[w], allow_other_workers=False, pure=False)
+                   for w in workers]
+        self._warmed.update((kernels, w) for w in workers)
+        if wait:
+            self.client.gather(futures)
+        else:
+            # Kept until done: a future let go of may be forgotten by the scheduler before it runs.
+            self._warming = [f for f in self._warming if not f.done()] + futures
 
     def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict[str, np.ndarray], Any]]:
         for _, rec, tally in self.play_many([(config, first_game, n_games)], self.chunk_games(n_games)):
@@ -141,9 +154,11 @@ class DaskCluster:
         in_flight = IN_FLIGHT_PER_WORKER * self.workers
         queues: dict[int, deque] = {}  # per job, its submitted chunks in game order
         job_of: dict[str, int] = {}
-        finished: set[str] = set()
+        finished: dict[str, Any] = {}  # results taken from the workers, waiting for an earlier chunk of their job
         playing = 0
-        completed = as_completed()
+        # The results are fetched by the client's own thread as each chunk ends, while this one reduces the
+        # chunks before: the workers never wait for a round trip of this thread.
+        completed = as_completed(with_results=True)
         try:
             def submit_more() -> None:
                 nonlocal playing
@@ -159,16 +174,15 @@ class DaskCluster:
                     playing += 1
 
             submit_more()
-            for future in completed:
+            for future, result in completed:
                 playing -= 1
-                finished.add(future.key)
+                finished[future.key] = result
                 i = job_of[future.key]
                 queue = queues[i]
                 while queue and queue[0].key in finished:
                     head = queue.popleft()
-                    finished.discard(head.key)
                     del job_of[head.key]
-                    rec, tally = head.result()
+                    rec, tally = finished.pop(head.key)
                     yield i, rec, tally
                 submit_more()
         finally:

@@ -310,7 +310,10 @@ def test_a_sweep_killed_mid_way_resumes_to_the_table_of_an_uninterrupted_one(tmp
 
     sweep = load_sweep(path, games=30000)
     resumed = run_sweep(sweep, killed, report=False)
-    assert set(resumed.resumed) >= {0, 1}
+    # Every cell found complete is kept, whichever finished first (on workers the cells play together).
+    assert 1 in resumed.resumed and set(resumed.resumed) == {int(name) for name in done if name.isdigit()}
+    if workers is None:  # in this process they play one after another
+        assert set(resumed.resumed) >= {0, 1}
     assert not list((killed / CELLS_DIR).glob(".*")), "a staging directory was left behind"
     whole = run_sweep(sweep, tmp_path / "whole", report=False)
     pd.testing.assert_frame_equal(metrics(pd.read_parquet(killed / "sweep.parquet")),
@@ -460,7 +463,7 @@ def test_target_ci_stops_at_the_cap(tmp_path):
 # --- Dask ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("workers", [1, 3])
+@pytest.mark.parametrize("workers", [1, 2, 3])
 def test_a_local_dask_cluster_gives_bit_identical_results(in_tmp, workers):
     """Every cell's chunks handed to the workers at once: the records, the table and the paired differences
     of one process, bit for bit, on any number of workers."""
@@ -475,8 +478,8 @@ def test_a_local_dask_cluster_gives_bit_identical_results(in_tmp, workers):
         pd.testing.assert_frame_equal(records(in_tmp / "there", cell), records(in_tmp / "here", cell))
         meta = json.loads((in_tmp / "there" / CELLS_DIR / f"{cell:03d}" / "meta.json").read_text())
         assert meta["played"] == f"dask LocalCluster ({workers} worker{'s' if workers > 1 else ''})"
-        # Four chunks per worker over the whole sweep: one per cell on one worker, several per cell on three.
-        assert meta["chunk_games"] == (5000 if workers == 1 else 2500)
+        # Four chunks per worker over the whole sweep: one per cell on one worker, several per cell on more.
+        assert meta["chunk_games"] == {1: 5000, 2: 3750, 3: 2500}[workers]
 
     # One run, chunk by chunk on the cluster.
     result = CliRunner().invoke(main, ["run", "here/cells/004/config.toml", "--workers", str(workers), "--out", "run",
@@ -487,6 +490,26 @@ def test_a_local_dask_cluster_gives_bit_identical_results(in_tmp, workers):
     cell_summary = json.loads((in_tmp / "here" / CELLS_DIR / "004" / "summary.json").read_text())
     assert drop(json.loads(result.stdout)) == drop(cell_summary)
     pd.testing.assert_frame_equal(pd.read_parquet(in_tmp / "run" / "records.parquet"), records(in_tmp / "here", 4))
+
+
+def test_chunks_are_sized_from_the_batch_the_workers_and_their_threads():
+    from sim.cluster import MIN_CHUNK_GAMES, chunk_size
+
+    assert chunk_size([3000] * 12, 3) == 3000  # four chunks per worker: one cell each
+    assert chunk_size([3000] * 12, 9) == 1000
+    assert chunk_size([100_000], 4, threads=2) == 6250
+    # Never fewer games than a few hundred per thread of the worker playing them, nor more than the job has.
+    assert chunk_size([10_000], 8, threads=4) == 4 * MIN_CHUNK_GAMES
+    assert chunk_size([700, 700], 8, threads=4) == 700
+    assert chunk_size([], 3) == chunk_size([0], 3) > 0
+
+
+def test_a_worker_imports_the_kernels_and_not_the_runners_files():
+    """What a worker unpickles to play a chunk imports neither pandas nor Arrow: a fresh worker starts sooner."""
+    code = ("import sys, sim.chunk; "
+            "print(sorted(m for m in ('pandas', 'pyarrow', 'distributed', 'sim.runner') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
 
 
 def test_an_unreachable_scheduler_is_one_line():

@@ -303,7 +303,7 @@ def test_the_same_command_without_out_continues_the_stopped_tune_under_reports(t
     assert again.out_dir != resumed.out_dir
 
 
-@pytest.mark.parametrize("workers", [1, 3])
+@pytest.mark.parametrize("workers", [1, 2, 3])
 def test_workers_give_the_same_answer_as_this_process(tmp_path, workers):
     """The search's batches, the simplification played ahead, the halving and the final replay played
     together on the workers: the same tune, candidate for candidate, as in this process."""

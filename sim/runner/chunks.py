@@ -1,6 +1,6 @@
 """Chunks of games, the unit of work of every run, and where they are played.
 
-:func:`play_chunk` plays a range of a config's games and tallies them: in
+:func:`play_chunk` (``sim.chunk``) plays a range of a config's games and tallies them: in
 this process (:data:`IN_PROCESS`) or on a Dask worker (``sim.cluster``). It
 depends on nothing but its arguments, since game ``i`` is a pure function
 of ``(seed, i)``: chunking never changes a result.
@@ -12,31 +12,12 @@ from typing import Any, Iterator, Protocol, Sequence
 
 import numpy as np
 
+from sim.chunk import play_chunk, play_records
 from sim.config import Config
 
 CHUNK_GAMES = 65_536
 
-
-def play_chunk(config: Config, first_game: int, n_games: int, threads: int | None = None):
-    """Play games ``first_game .. first_game + n_games - 1`` of ``config``; return ``(records, tally)``.
-
-    The unit of work of every run, in this process or on a cluster worker:
-    it depends on nothing but its arguments. ``threads`` applies when the
-    config sets none.
-    """
-    rec = play_records(config, first_game, n_games, threads)
-    return rec, config.game_spec.tally(rec)
-
-
-def play_records(config: Config, first_game: int, n_games: int, threads: int | None = None) -> dict[str, np.ndarray]:
-    """The records of :func:`play_chunk`, without their tally."""
-    game = config.game_spec
-    rules = config.rules
-    policy_ids, policy_params = game.parse_seats(config.seats, rules.players)
-    return game.play_games(
-        rules, config.seed, first_game, n_games, policy_ids, policy_params,
-        threads=config.threads if config.threads is not None else threads,
-    )
+__all__ = ["CHUNK_GAMES", "IN_PROCESS", "Cluster", "InProcess", "chunk_ranges", "play_chunk", "play_records"]
 
 
 def chunk_ranges(first_game: int, n_games: int, chunk_games: int) -> Iterator[tuple[int, int]]:
@@ -69,7 +50,7 @@ class Cluster(Protocol):
 
     def chunk_games(self, n_games: int) -> int: ...
 
-    def warm_up(self, config: Config) -> None: ...
+    def warm_up(self, config: Config, wait: bool = True) -> None: ...
 
     def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict[str, np.ndarray], Any]]: ...
 
@@ -93,8 +74,10 @@ class InProcess:
     def chunk_games(self, n_games: int) -> int:
         return CHUNK_GAMES
 
-    def warm_up(self, config: Config) -> None:
-        play_chunk(config, 0, 1)
+    def warm_up(self, config: Config, wait: bool = True) -> None:
+        """Compile (or load) the kernels here; not waited for, nothing is started: the first game compiles."""
+        if wait:
+            play_chunk(config, 0, 1)
 
     def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict[str, np.ndarray], Any]]:
         """Records of each chunk, untallied (``None``): the run tallies them beside the next chunk."""

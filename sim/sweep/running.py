@@ -117,13 +117,16 @@ def run_sweep(
 
     if not isinstance(sweep, Sweep):
         sweep = load_sweep(sweep)
+    if cluster is None:
+        cluster = IN_PROCESS
+    # On a cluster the workers load the kernels while this process checks the options and the cells
+    # already played (in this process this starts nothing).
+    cluster.warm_up(sweep.cells[0].config, wait=False)
     check_options(sweep, target_ci=target_ci, max_games=max_games, baseline=baseline, sort_by=sort_by,
                   target_metric=target_metric)
     out_dir = default_out_dir(sweep.name) if isinstance(out, _DefaultOut) else out_path(out)
     if progress is None:
         progress = sys.stderr.isatty()
-    if cluster is None:
-        cluster = IN_PROCESS
     plans = [CellPlan.of(cell.config, target_ci, max_games, target_metric) for cell in sweep.cells]
 
     with _sweep_directory(out_dir) as out_dir:

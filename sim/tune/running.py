@@ -66,14 +66,18 @@ def tune(
     if not isinstance(spec, Tune):
         spec = load_tune(spec)
     tune_ = spec
+    if cluster is None:
+        cluster = IN_PROCESS
+    # On a cluster the workers load the kernels while this process weighs the targets' resolution and
+    # reads the journal (in this process this starts nothing).
+    for players, policy in tune_.settings:
+        cluster.warm_up(tune_.config({}, players, policy, games=1, seed=tune_.seed), wait=False)
     if isinstance(out, _DefaultOut):
         out_dir = unfinished_tune_dir(tune_) or default_out_dir(tune_.name)
     else:
         out_dir = out_path(out)
     if progress is None:
         progress = sys.stderr.isatty()
-    if cluster is None:
-        cluster = IN_PROCESS
     started = time.perf_counter()
     state = _tune_directory(out_dir, tune_)
     from sim.estimates import resolution_lines, tune_resolution

@@ -110,8 +110,8 @@ class Watched:
 
         return max(MIN_CHUNK_GAMES, min(CHUNK_GAMES, -(-n_games // PROGRESS_STEPS)))
 
-    def warm_up(self, config: Config) -> None:
-        self.inner.warm_up(config)
+    def warm_up(self, config: Config, wait: bool = True) -> None:
+        self.inner.warm_up(config, wait)
 
     def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict, Any]]:
         from sim.runner import chunk_ranges, play_records
