@@ -263,21 +263,6 @@ def _clear_nb(feats, j):
     return clear
 
 
-def mark_greedy_nb(feats, j):
-    """Card ``j`` is the one greedy would play, unless ``feats`` is read-only."""
-
-
-@overload(mark_greedy_nb, inline="always")
-def _mark_greedy_nb(feats, j):
-    if not feats.mutable:
-        return lambda feats, j: None
-
-    def mark(feats, j):
-        feats[j, F_GREEDY] = 1.0
-
-    return mark
-
-
 def add_nb(feats, j, w, row, k, x, plain, as_greedy):
     """Feature ``k`` of card ``j`` is ``x``: its term added to both sums (and
     kept in ``feats`` unless that is read-only)."""
@@ -508,7 +493,7 @@ def score_cards_nb(pub, hand, legal, feats, w):
         elif plain > second_top:
             second, second_top = card, plain
         j += 1
-    mark_greedy_nb(feats, greedy_j)
+    put_nb(feats, greedy_j, w, row, F_GREEDY, 1.0)  # its features: greedy's card
     other, other_top = (second, second_top) if first == greedy else (first, first_top)
     if other < 0 or greedy_sum > other_top or (greedy_sum == other_top and greedy < other):
         return row, greedy
