@@ -44,10 +44,10 @@ from sim.lasvegan.expert_weights import EXPERT_WEIGHTS
 from sim.lasvegan.heuristics import (
     SEVEN_WORTH,
     ZEROS,
-    colour_groups_nb,
     beaters_nb,
     later_seats_nb,
     lead_takers_nb,
+    machine_terms_nb,
     machine_weight_nb,
     pile_exposure_nb,
     shed_score_nb,
@@ -147,20 +147,14 @@ SHARES = np.array([[k / max(n, 1) for k in range(E.MAX_PLAYERS + 1)] for n in ra
 
 @njit(cache=True, inline="always")
 def machine_view_nb(pub, m, bare, won, trick, unseen):
-    """Machine ``m`` for the seat with won pile ``won``: ``(cards it counts,
-    worth of the trick so far, worth of one more matching card in it, danger
-    of a matching card alone, summed worth of the unseen cards)``."""
-    sticker = pub[E.P_MACHINES + m]
-    weight = machine_weight_nb(pub, m, bare)
-    if sticker < E.POINTS_BASE:
-        cards = SUIT_MASK[sticker]
-        have = popcount_nb(won & cards)
-        in_trick = popcount_nb(trick & cards)
-        worth = weight * colour_groups_nb(have, in_trick)
-        add = weight * colour_groups_nb(have, in_trick + 1) - worth
-        return cards, worth, add, -weight * colour_groups_nb(have, 1), weight * popcount_nb(unseen & cards) / 3.0
-    cards = VALUE_MASK[sticker - E.POINTS_BASE]
-    return cards, weight * popcount_nb(trick & cards), weight, -weight, weight * popcount_nb(unseen & cards)
+    """Machine ``m`` for the seat with won pile ``won``: greedy's terms
+    (:func:`heuristics.machine_terms_nb`: cards it counts, worth of the trick
+    so far, worth of one more matching card in it, danger of a matching card
+    alone) and the summed worth of the unseen cards (colour machines at a
+    third of their face)."""
+    cards, worth, add, danger = machine_terms_nb(pub, m, bare, won, trick)
+    seen = machine_weight_nb(pub, m, bare) * popcount_nb(unseen & cards)
+    return cards, worth, add, danger, seen / 3.0 if pub[E.P_MACHINES + m] < E.POINTS_BASE else seen
 
 
 @njit(cache=True, inline="always")
