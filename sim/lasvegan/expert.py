@@ -53,13 +53,19 @@ from sim.lasvegan.heuristics import (
     shed_score_nb,
     trick_count_worth_nb,
     trick_so_far_nb,
-    unplaced_tokens_nb,
     unseen_cards_nb,
     won_trick_worth_nb,
 )
 from sim.lasvegan.heuristics import TIE as GREEDY_TIE
 from sim.lasvegan.lookahead import OBJECTIVE_CABBAGES, TIE_TO_GREEDY, mean_outcomes_nb
-from sim.lasvegan.mechanics import SEVENS, SUIT_MASK, VALUE_MASK, free_slot_left_nb, seat_to_move_nb
+from sim.lasvegan.mechanics import (
+    SEVENS,
+    SUIT_MASK,
+    VALUE_MASK,
+    free_slot_left_nb,
+    seat_to_move_nb,
+    unplaced_tokens_nb,
+)
 
 # Index of each weight in EXPERT_WEIGHTS, with what it scales. The first
 # nine scaled an earlier card play; only the placement weights are read now.
@@ -388,17 +394,17 @@ def score_cards_nb(pub, hand, legal, feats, w):
     cards1, worth1, add1, danger1, unseen1 = machine_view_nb(pub, 1, bare, won, trick, unseen)
     cards2, worth2, add2, danger2, unseen2 = machine_view_nb(pub, 2, bare, won, trick, unseen)
     unseen_worth = (unseen0 + unseen1 + unseen2) / n_unseen if n_unseen else 0.0
-    m0 = machine_weight_nb(pub, 0, bare)
-    m1 = machine_weight_nb(pub, 1, bare)
-    m2 = machine_weight_nb(pub, 2, bare)
-    s0 = pub[E.P_MACHINES + 0]
-    s1 = pub[E.P_MACHINES + 1]
-    s2 = pub[E.P_MACHINES + 2]
     # What a card is worth to another seat that takes it: the machines' faces
     # for a card alone (colour machines at a third of their face).
-    w0 = m0 / 3.0 if s0 < E.POINTS_BASE else m0
-    w1 = m1 / 3.0 if s1 < E.POINTS_BASE else m1
-    w2 = m2 / 3.0 if s2 < E.POINTS_BASE else m2
+    w0 = machine_weight_nb(pub, 0, bare)
+    w1 = machine_weight_nb(pub, 1, bare)
+    w2 = machine_weight_nb(pub, 2, bare)
+    if pub[E.P_MACHINES + 0] < E.POINTS_BASE:
+        w0 /= 3.0
+    if pub[E.P_MACHINES + 1] < E.POINTS_BASE:
+        w1 /= 3.0
+    if pub[E.P_MACHINES + 2] < E.POINTS_BASE:
+        w2 /= 3.0
 
     golden = trick_count_worth_nb(pub, seat)
     trick_worth = worth0 + worth1 + worth2
@@ -447,8 +453,7 @@ def score_cards_nb(pub, hand, legal, feats, w):
     greedy_base = trick_worth + to_come + golden
     seven = SEVEN_WORTH if free else 0.0
     takers = legal & lead_takers_nb(led, best, zero)
-    greedy = -1
-    greedy_top = -np.inf
+
     context = CTX_LEAD
     if led >= 0:
         context = CTX_FOLLOW if legal & SUIT_MASK[led] else CTX_DISCARD
@@ -457,6 +462,8 @@ def score_cards_nb(pub, hand, legal, feats, w):
     first_top = -np.inf
     second = -1
     second_top = -np.inf
+    greedy = -1
+    greedy_top = -np.inf
     greedy_j = 0
     greedy_sum = 0.0
     j = 0

@@ -17,7 +17,14 @@ from numba import njit
 
 from sim.bits import lowest_nb, popcount_nb
 from sim.lasvegan import enums as E
-from sim.lasvegan.mechanics import SEVENS, SUIT_MASK, VALUE_MASK, any_free_slot_nb, seat_to_move_nb
+from sim.lasvegan.mechanics import (
+    SEVENS,
+    SUIT_MASK,
+    VALUE_MASK,
+    any_free_slot_nb,
+    seat_to_move_nb,
+    unplaced_tokens_nb,
+)
 
 ALL_CARDS = np.uint64((1 << E.N_CARDS) - 1)
 ZEROS = VALUE_MASK[0]
@@ -35,19 +42,6 @@ SIXTHS = np.arange(0, 16) / 6.0
 
 
 # --- what cards are worth to a seat --------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def unplaced_tokens_nb(pub):
-    """``(sum of faces, count)`` of the ordinary tokens not yet placed, in one
-    pass with no branch on which are placed."""
-    total = 0
-    n = 0
-    for t in range(pub[E.P_N_TOKENS]):
-        unplaced = pub[E.P_TOKEN_PLACED + t] == 0
-        total += pub[E.P_TOKEN_VALUE + t] * unplaced
-        n += unplaced
-    return total, n
 
 
 @njit(cache=True, inline="always")

@@ -54,10 +54,32 @@ def free_slot_nb(pub, slot):
 
 
 @njit(cache=True, inline="always")
+def unplaced_tokens_nb(pub):
+    """``(sum of faces, count)`` of the ordinary tokens not yet placed, in one
+    pass with no branch on which are placed."""
+    total = 0
+    n = 0
+    for t in range(pub[E.P_N_TOKENS]):
+        unplaced = pub[E.P_TOKEN_PLACED + t] == 0
+        total += pub[E.P_TOKEN_VALUE + t] * unplaced
+        n += unplaced
+    return total, n
+
+
+@njit(cache=True, inline="always")
+def token_left_nb(pub):
+    """1 if an ordinary token is not yet placed, else 0 (stopping at the first)."""
+    for t in range(pub[E.P_N_TOKENS]):
+        if pub[E.P_TOKEN_PLACED + t] == 0:
+            return 1
+    return 0
+
+
+@njit(cache=True, inline="always")
 def free_slot_left_nb(pub, unplaced):
-    """:func:`any_free_slot_nb` when ``unplaced`` ordinary tokens are not yet
-    placed (counted already by the caller): the golden slot is open, or a
-    machine without a token is and a token is left for it."""
+    """Whether a 7 won now would place a token, when ``unplaced`` ordinary
+    tokens are not yet placed (:func:`unplaced_tokens_nb`): the golden slot
+    is open, or a machine without a token is and a token is left for it."""
     return pub[E.P_GOLDEN_SIDE] == E.NO_SIDE or (unplaced > 0 and (
         pub[E.P_MACHINE_TOKEN + 0] < 0 or pub[E.P_MACHINE_TOKEN + 1] < 0 or pub[E.P_MACHINE_TOKEN + 2] < 0))
 
@@ -65,11 +87,7 @@ def free_slot_left_nb(pub, unplaced):
 @njit(cache=True, inline="always")
 def any_free_slot_nb(pub):
     """Whether a 7 won now would place a token."""
-    for slot in range(E.N_SLOTS):
-        if free_slot_nb(pub, slot):
-            return True
-    return False
-
+    return free_slot_left_nb(pub, token_left_nb(pub))
 
 
 # --- steps of a round on the public observation ------------------------------
