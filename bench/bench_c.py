@@ -45,8 +45,10 @@ def compile_c(workdir: Path) -> Path | None:
 
 
 def rules_text(rules: Rules) -> str:
-    scalars, machines, tokens, golden, seat_starting = rules.kernel_args()
-    ints = [*scalars, len(machines), *machines, len(tokens), *tokens.ravel(), *golden, *seat_starting]
+    k = rules.kernel_rules()
+    scalars = [k.players, k.rounds, k.starting_cabbages, k.starting_reserve, k.reserve_mode, k.end_on_elimination,
+               k.n_set_aside, k.set_aside_revealed, k.payout_order]  # in the order the C program reads them
+    ints = [*scalars, len(k.machines), *k.machines, len(k.tokens), *k.tokens.ravel(), *k.golden, *k.seat_starting]
     return " ".join(str(int(v)) for v in ints)
 
 

@@ -1,24 +1,24 @@
 """What every game's ``play_games`` shares around its jitted core: checks, threads, chunks, the call.
 
 Each game's ``nb.play_games`` validates its batch, preallocates its
-records, runs its parallel kernel on at most the threads asked for (never
-changing the result) and splits the batch into chunks a thread takes at a
-time; :class:`BatchKernel` does those steps the same way for every game,
-and a game's ``nb.py`` says only which kernel it calls with which arrays.
+records, splits the batch into chunks and plays them on at most the
+threads asked for (never changing the result); :class:`BatchKernel` does
+those steps the same way for every game, and a game's ``nb.py`` says only
+which jitted chunk of games it plays.
 
 A game's ``play_games`` validates nothing itself (``Rules`` and
-``parse_seats`` already did) and hands plain arrays to its
-``play_games_nb``, which runs chunks of games in parallel; ``nogil``, so
-that a run can write the previous chunk to disk while this one plays.
-Each game's randomness comes from its own streams (``sim.rng``), so the
-records do not depend on thread count or chunking.
+``parse_seats`` already did) and hands its ``play_chunk_nb`` the rules and
+the batch as named structures. The chunk is ``nogil``: the threads here
+play chunks side by side, and a run can write the previous batch to disk
+while this one plays. Each game's randomness comes from its own streams
+(``sim.rng``), so the records do not depend on thread count or chunking.
 """
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Callable
 
 import numba
 import numpy as np
@@ -41,18 +41,6 @@ def threads_used(threads: int | None) -> int:
     return max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS))
 
 
-@contextmanager
-def kernel_threads(threads: int | None) -> Iterator[int]:
-    """Run the block's kernels on :func:`threads_used` threads, then restore the setting; yields their number."""
-    previous = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(threads_used(threads))
-    try:
-        yield numba.get_num_threads()
-    finally:
-        numba.set_num_threads(previous)
-
-
 def chunk_games(n_games: int, threads: int, chunk: int | None, most: int) -> int:
     """Games a thread takes at a time: ``chunk`` if given, else up to ``most``, fewer for a small
     batch so that every thread gets work (four chunks per thread)."""
@@ -66,18 +54,19 @@ class BatchKernel:
     """A game's jitted core as one Python call: ``play_games(rules, seed, first_game, n_games, policy_ids,
     policy_params, threads=None, chunk=None) -> records``.
 
-    ``kernel`` is the parallel kernel, called as ``kernel(seed, first_game,
-    n_games, chunk, *rule_arrays(rules), policy_ids, policy_params,
-    *records)``, the records in the order of the layout's fields (its
-    ``out_*`` arguments); ``most`` is the most games a thread takes at a
-    time. A game's ``kernel`` looks its jitted kernel up when called
-    (``lambda *args: play_games_nb(*args)``), so that a test may run the
-    game loops as Python (tests/conformance).
+    ``kernel`` plays one chunk, called as ``kernel(seed, first_game, lo, hi,
+    rules.kernel_rules(), policy_ids, policy_params, out)`` for the games
+    ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1`` of
+    ``out``: the rules' numbers and arrays and the batch's record arrays
+    each come as one named structure (``sim.records.kernel_struct``; ``out``
+    is the layout's), read by name. ``most`` is the most games a thread
+    takes at a time. A game's ``kernel`` looks its jitted chunk up when
+    called (``lambda *args: play_chunk_nb(*args)``), so that a test may run
+    the game loops as Python (tests/conformance).
     """
 
     kernel: Callable[..., None]
     layout: "RecordLayout"
-    rule_arrays: Callable[[Any], tuple]
     most: int
 
     def __call__(
@@ -103,12 +92,19 @@ class BatchKernel:
         rec = self.layout.empty(n_games, rules)
         if n_games == 0:
             return rec
-        arrays = self.rule_arrays(rules)
-        ids = np.ascontiguousarray(policy_ids, dtype=np.int64)
-        params = np.ascontiguousarray(policy_params, dtype=np.float64)
-        with kernel_threads(threads) as used:
-            self.kernel(
-                np.uint64(seed), first_game, n_games, chunk_games(n_games, used, chunk, self.most),
-                *arrays, ids, params, *(rec[name] for name in self.layout.fields),
-            )
+        used = threads_used(threads)
+        size = chunk_games(n_games, used, chunk, self.most)
+        args = (rules.kernel_rules(), np.ascontiguousarray(policy_ids, dtype=np.int64),
+                np.ascontiguousarray(policy_params, dtype=np.float64), self.layout.as_struct(rec))
+
+        def play(lo: int) -> None:
+            self.kernel(np.uint64(seed), first_game, lo, min(n_games, lo + size), *args)
+
+        starts = range(0, n_games, size)
+        if used == 1 or len(starts) == 1:
+            for lo in starts:
+                play(lo)
+        else:
+            with ThreadPoolExecutor(min(used, len(starts))) as pool:
+                list(pool.map(play, starts))  # list: a chunk's error is raised here
         return rec

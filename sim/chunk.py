@@ -14,8 +14,8 @@ import numpy as np
 
 from sim.config import Config
 
-# numba's default threading layer must not be entered by two threads at
-# once; a worker started with several threads would run tasks concurrently.
+# One batch at a time per worker process: a batch already plays on the
+# threads its task asks for, so tasks run side by side would only share the cores.
 _KERNEL_LOCK = threading.Lock()
 
 

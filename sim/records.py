@@ -11,12 +11,21 @@ back from its columns to the arrays.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Callable, Iterable, Mapping
 
 import numpy as np
 
 FieldSpec = tuple[tuple[str, ...], type, str]  # dims, dtype, meaning
+
+
+def kernel_struct(module: str, name: str, fields: Iterable[str]) -> type:
+    """A named tuple class for one argument of a jitted core: a batch's record arrays, or the rules' numbers
+    and arrays. The kernel reads its fields by name (``out.win_share[i, s]``, ``rules.players``), so no
+    argument is bound to a position. Assign the class to ``name`` in ``module``: numba's on-disk cache
+    keeps the argument types by their import path and finds the class there again."""
+    return namedtuple(name, tuple(fields), module=module)
 
 
 def slice_records(rec: Mapping[str, np.ndarray], sl) -> dict[str, np.ndarray]:
@@ -29,10 +38,13 @@ class RecordLayout:
     """The record fields of one game and the sizes of their axes under given rules.
 
     ``sizes(rules)`` maps each axis letter to its length; ``letters`` maps
-    it to the prefix of its index in column names (``P`` -> ``s``: seat).
+    it to the prefix of its index in column names (``P`` -> ``s``: seat);
+    ``struct`` is the :func:`kernel_struct` of the fields, in which a batch
+    reaches the jitted core (:meth:`as_struct`).
     """
 
     fields: Mapping[str, FieldSpec]
+    struct: type
     minus_one: tuple[str, ...]  # fields that are -1 where nothing happened
     letters: Mapping[str, str]
     sizes: Callable[[object], Mapping[str, int]]
@@ -50,6 +62,10 @@ class RecordLayout:
                 arr.fill(-1)
             out[name] = arr
         return out
+
+    def as_struct(self, rec: Mapping[str, np.ndarray]):
+        """The batch's arrays (not copies) as the kernel's ``out`` argument."""
+        return self.struct(**{name: rec[name] for name in self.fields})
 
     def one_game(self, rules) -> dict[str, np.ndarray]:
         """An empty record of one game: :meth:`empty` without the games axis (the reference engine's record).

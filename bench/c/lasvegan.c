@@ -7,8 +7,8 @@
  * docs/engine.md, same random streams as sim/rng.py.
  *
  * Usage: lasvegan SEED FIRST_GAME N_GAMES OUT_FILE < rules
- * where `rules` is whitespace-separated integers: the 9 scalars of
- * Rules.kernel_args() (players, rounds, starting, reserve, reserve mode,
+ * where `rules` is whitespace-separated integers: the 9 numbers of
+ * Rules.kernel_rules() (players, rounds, starting, reserve, reserve mode,
  * end on elimination, set aside, set aside revealed, payout order), then the
  * number of machines and their codes, the number of tokens and their two
  * faces each, the golden token's two faces, and the cabbages each seat

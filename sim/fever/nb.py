@@ -7,24 +7,12 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from sim.batches import BatchKernel
 from sim.fever import enums as E
 from sim.fever.mechanics import combination_nb, held_nb, machine_nb, mask_cards_nb
-from sim.fever.params import (
-    MAX_REDEALS,
-    S_DOUBLE_EXTRA,
-    S_DOUBLE_MAX,
-    S_DOUBLE_ON,
-    S_PLAYERS,
-    S_REDEAL,
-    S_REFILL,
-    S_RESHUFFLE,
-    S_SYMBOLS,
-    S_TARGET,
-    S_TURN_CAP,
-)
+from sim.fever.params import MAX_REDEALS
 from sim.fever.policies import (
     decide_double_nb,
     decide_keep_nb,
@@ -136,15 +124,8 @@ def cheapest_nb(held_points, seat, n):
     return j
 
 
-@njit(cache=True, error_model="numpy")
-def play_chunk_nb(
-    seed, first_game, lo, hi, scalars, cards, table, points, symbol_best, machine_patterns, completions,
-    policy_ids, policy_params,
-    # outputs, rows lo .. hi - 1
-    out_game, out_winner, out_win, out_score, out_combos, out_turns, out_rounds, out_scoring_turns,
-    out_doubles, out_double_scored, out_double_won, out_double_given, out_pattern_scored, out_pattern_points, out_could_score,
-    out_full_rounds, out_drought_rounds, out_reshuffles, out_passes,
-):
+@njit(cache=True, error_model="numpy", nogil=True)
+def play_chunk_nb(seed, first_game, lo, hi, rules, policy_ids, policy_params, out):
     """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``.
 
     A game is some 200 turns, so the turn is the unit of cost: a seat's hand
@@ -155,7 +136,9 @@ def play_chunk_nb(
     (``Rules.completions``). Scratch is allocated once here and reset per
     game; ``rngs[stream]`` is each stream's state.
     """
-    players = scalars[S_PLAYERS]
+    cards, table, points = rules.cards, rules.table, rules.points
+    symbol_best, machine_patterns, completions = rules.symbol_best, rules.machine_patterns, rules.completions
+    players = rules.players
     pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
     rngs = np.zeros((E.STREAM_POLICY + players, 4), dtype=np.uint64)
     deck = np.zeros(cards.shape[0], dtype=np.int64)
@@ -164,15 +147,15 @@ def play_chunk_nb(
     held_points = np.zeros((players, MAX_HELD), dtype=np.int64)
     held_cards = np.zeros((players, MAX_HELD, E.REELS), dtype=np.int64)
     keep = np.zeros(E.MAX_SYMBOLS, dtype=np.int64)
-    k = scalars[S_SYMBOLS]
-    target = scalars[S_TARGET]
-    double_on = scalars[S_DOUBLE_ON]
-    double_extra = scalars[S_DOUBLE_EXTRA]
-    double_max = scalars[S_DOUBLE_MAX]
-    refill = scalars[S_REFILL]
-    reshuffle = scalars[S_RESHUFFLE]
-    turn_cap = scalars[S_TURN_CAP]
-    redeal = scalars[S_REDEAL]
+    k = rules.symbols
+    target = rules.target
+    double_on = rules.double_up
+    double_extra = rules.double_extra_cards
+    double_max = rules.double_max_cards
+    refill = rules.refill_after_scoring
+    reshuffle = rules.reshuffle_discards
+    turn_cap = rules.turn_cap
+    redeal = rules.dealt_combination
     n_cards = cards.shape[0]
     for i in range(lo, hi):
         game = first_game + i
@@ -204,7 +187,7 @@ def play_chunk_nb(
                 take_nb(pub, deck, at, hands, s, 1)
         deal_reels_nb(pub, deck, at, rngs, reshuffle, redeal, table, k)
 
-        out_game[i] = game
+        out.game[i] = game
         winner = -1
         turns = 0
         could_turns = 0
@@ -247,8 +230,8 @@ def play_chunk_nb(
                 pub[E.P_SCORE + s] -= given
                 j = cheapest_nb(held_points, s, n)
                 pub[E.P_CHEAPEST + s] = held_points[s, j] if j >= 0 else 0
-                out_doubles[i, s] += 1
-                out_double_given[i] += given
+                out.doubles[i, s] += 1
+                out.double_points_given[i] += given
                 if at[1] - at[0] >= double_extra:
                     take_nb(pub, deck, at, hands, s, double_extra)
                 else:
@@ -307,12 +290,12 @@ def play_chunk_nb(
                     pub[E.P_SCORE + s] += won
                     j = cheapest_nb(held_points, s, n + 1)
                     pub[E.P_CHEAPEST + s] = held_points[s, j]
-                    out_pattern_scored[i, c] += 1
-                    out_pattern_points[i, c] += won
-                    out_scoring_turns[i, s] += 1
+                    out.pattern_scored[i, c] += 1
+                    out.pattern_points[i, c] += won
+                    out.scoring_turns[i, s] += 1
                     if doubled:
-                        out_double_scored[i] += 1
-                        out_double_won[i] += won
+                        out.double_scored[i] += 1
+                        out.double_points_won[i] += won
                     if pub[E.P_SCORE + s] >= target:
                         winner = s
                     elif refill:
@@ -355,45 +338,22 @@ def play_chunk_nb(
             # The next seat: a counter rather than ``t % players``, a division every turn.
             s = 0 if s == players - 1 else s + 1
 
-        out_winner[i] = winner
-        out_turns[i] = turns
-        out_rounds[i] = (turns + players - 1) // players
-        out_reshuffles[i] = pub[E.P_RESHUFFLES]
-        out_could_score[i] += could_turns
-        out_full_rounds[i] += full_rounds
-        out_drought_rounds[i] += droughts
-        out_passes[i] += passes
+        out.winner[i] = winner
+        out.turns[i] = turns
+        out.rounds[i] = (turns + players - 1) // players
+        out.reshuffles[i] = pub[E.P_RESHUFFLES]
+        out.could_score_turns[i] += could_turns
+        out.full_rounds[i] += full_rounds
+        out.drought_rounds[i] += droughts
+        out.passes[i] += passes
         for s in range(players):
-            out_win[i, s] = 1.0 if s == winner else 0.0
-            out_score[i, s] = pub[E.P_SCORE + s]
-            out_combos[i, s] = pub[E.P_COMBOS + s]
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def play_games_nb(
-    seed, first_game, n_games, chunk, scalars, cards, table, points, symbol_best, machine_patterns, completions,
-    policy_ids, policy_params,
-    out_game, out_winner, out_win, out_score, out_combos, out_turns, out_rounds, out_scoring_turns,
-    out_doubles, out_double_scored, out_double_won, out_double_given, out_pattern_scored, out_pattern_points, out_could_score,
-    out_full_rounds, out_drought_rounds, out_reshuffles, out_passes,
-):
-    n_chunks = (n_games + chunk - 1) // chunk
-    for ch in prange(n_chunks):
-        play_chunk_nb(
-            seed, first_game, ch * chunk, min(n_games, (ch + 1) * chunk), scalars, cards, table, points,
-            symbol_best, machine_patterns, completions, policy_ids, policy_params,
-            out_game, out_winner, out_win, out_score, out_combos, out_turns, out_rounds, out_scoring_turns,
-            out_doubles, out_double_scored, out_double_won, out_double_given, out_pattern_scored, out_pattern_points,
-            out_could_score,
-            out_full_rounds, out_drought_rounds, out_reshuffles, out_passes,
-        )
+            out.win_share[i, s] = 1.0 if s == winner else 0.0
+            out.score[i, s] = pub[E.P_SCORE + s]
+            out.combos[i, s] = pub[E.P_COMBOS + s]
 
 
 play_games = BatchKernel(
-    kernel=lambda *args: play_games_nb(*args),
+    kernel=lambda *args: play_chunk_nb(*args),
     layout=LAYOUT,
-    rule_arrays=lambda rules: (
-        *rules.kernel_args(), np.array(rules.symbol_best, dtype=np.int64), rules.machine_patterns, rules.completions,
-    ),
     most=GAMES_PER_CHUNK,
 )

@@ -37,6 +37,7 @@ import numpy as np
 
 from sim.errors import ConfigError, counted, shown
 from sim.knobs import Choice, Custom, Flag, Int, Knob, RuleKnobs, declared, int_in, knob_table
+from sim.records import kernel_struct
 from sim.fever import enums as E
 
 # The rules document's stand-in deck: symbol -> cards. [default]
@@ -223,30 +224,35 @@ class Rules(RuleKnobs):
         return " ".join(entries)
 
     # --- conversions ---------------------------------------------------
-    def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """The arrays the jitted core takes: (scalars, cards in ``deck`` order, combination table, points)."""
-        scalars = np.array(
-            [
-                self.players,
-                len(self.symbols),
-                self.target,
-                int(self.double_up),
-                self.double_extra_cards,
-                self.double_max_cards,
-                int(self.refill_after_scoring),
-                int(self.reshuffle_discards),
-                self.turn_cap,
-                DEALT_COMBINATION[self.dealt_combination],
-            ],
-            dtype=np.int64,
+    def kernel_rules(self) -> "KernelRules":
+        """What the jitted core reads of the rules, by name: its numbers, the cards in ``deck`` order, the
+        combination table, the points, each symbol's best combination, the machines' patterns and
+        completions (``sim.batches``)."""
+        return KernelRules(
+            players=self.players,
+            symbols=len(self.symbols),
+            target=self.target,
+            double_up=int(self.double_up),
+            double_extra_cards=self.double_extra_cards,
+            double_max_cards=self.double_max_cards,
+            refill_after_scoring=int(self.refill_after_scoring),
+            reshuffle_discards=int(self.reshuffle_discards),
+            turn_cap=self.turn_cap,
+            dealt_combination=DEALT_COMBINATION[self.dealt_combination],
+            cards=np.array(self.cards, dtype=np.int64),
+            table=self.combination_table.copy(),
+            points=np.array(self.points, dtype=np.int64),
+            symbol_best=np.array(self.symbol_best, dtype=np.int64),
+            machine_patterns=self.machine_patterns,
+            completions=self.completions,
         )
-        return (scalars, np.array(self.cards, dtype=np.int64), self.combination_table.copy(),
-                np.array(self.points, dtype=np.int64))
 
 
-# Index of each scalar in Rules.kernel_args()[0].
-(S_PLAYERS, S_SYMBOLS, S_TARGET, S_DOUBLE_ON, S_DOUBLE_EXTRA, S_DOUBLE_MAX, S_REFILL, S_RESHUFFLE,
- S_TURN_CAP, S_REDEAL) = range(10)
+KernelRules = kernel_struct(__name__, "KernelRules", (
+    "players", "symbols", "target", "double_up", "double_extra_cards", "double_max_cards", "refill_after_scoring",
+    "reshuffle_discards", "turn_cap", "dealt_combination", "cards", "table", "points", "symbol_best",
+    "machine_patterns", "completions",
+))
 
 
 def _coerce_deck(v: Any, field: str = "deck") -> Any:

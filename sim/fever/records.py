@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from sim.records import RecordLayout
+from sim.records import RecordLayout, kernel_struct
 
 RECORD_FIELDS: dict[str, tuple[tuple[str, ...], type, str]] = {
     "game": ((), np.int64, "game index (the seed's counter)"),
@@ -39,8 +39,11 @@ RECORD_FIELDS: dict[str, tuple[tuple[str, ...], type, str]] = {
 # Fields that are -1 when nothing happened.
 MINUS_ONE_FIELDS = ("winner",)
 
+Records = kernel_struct(__name__, "Records", RECORD_FIELDS)  # a batch as the jitted core's ``out``
+
 LAYOUT = RecordLayout(
     fields=RECORD_FIELDS,
+    struct=Records,
     minus_one=MINUS_ONE_FIELDS,
     letters={"P": "s", "T": "p"},
     sizes=lambda rules: {"P": rules.players, "T": rules.patterns},

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from sim.bits import bit_nb
 from sim.lasvegan import enums as E
@@ -21,17 +21,6 @@ from sim.lasvegan.mechanics import (
     round_amounts_nb,
     settle_nb,
     start_round_nb,
-)
-from sim.lasvegan.params import (
-    S_END_ON_ELIM,
-    S_N_SET_ASIDE,
-    S_PAYOUT_ORDER,
-    S_PLAYERS,
-    S_RESERVE,
-    S_RESERVE_MODE,
-    S_ROUNDS,
-    S_SET_ASIDE_REVEALED,
-    S_STARTING,
 )
 from sim.lasvegan.expert import expert_card_default_nb, expert_placement_at_nb
 from sim.lasvegan.heuristics import (
@@ -53,29 +42,23 @@ from sim.rng import coin_at_nb, seed_stream_at_nb, shuffle_at_nb
 GAMES_PER_CHUNK = 2048
 
 
-@njit(cache=True, error_model="numpy")
-def play_chunk_nb(
-    seed, first_game, start, stop, scalars, machines, tokens, golden, seat_starting, policy_ids, policy_params,
-    # outputs, rows start .. stop - 1
-    out_game, out_final, out_win, out_rounds, out_elim, out_reserve, out_seven_no_slot,
-    out_zero_on, out_leader, out_delta, out_tricks, out_amount, out_shortfall, out_machine,
-    out_machine_token, out_machine_value, out_machine_placer, out_golden_side,
-    out_golden_value, out_golden_placer,
-):
+@njit(cache=True, error_model="numpy", nogil=True)
+def play_chunk_nb(seed, first_game, start, stop, rules, policy_ids, policy_params, out):
     """Play games ``first_game + start .. first_game + stop - 1`` into output rows ``start .. stop - 1``.
 
-    One call per chunk, the games looped inside: passing some thirty arrays
-    costs reference counting per call (on arrays every thread shares), which
+    One call per chunk, the games looped inside: passing the rules' and the
+    records' arrays costs reference counting per call (on arrays every thread shares), which
     per game was a large part of a game's time. Scratch is allocated once
     here and reset per game.
     """
-    players = scalars[S_PLAYERS]
-    rounds = scalars[S_ROUNDS]
-    finite = scalars[S_RESERVE_MODE] == E.RESERVE_FINITE
-    end_on_elim = scalars[S_END_ON_ELIM] != 0
-    n_set_aside = scalars[S_N_SET_ASIDE]
-    revealed = scalars[S_SET_ASIDE_REVEALED] != 0
-    next_leader_pays_first = scalars[S_PAYOUT_ORDER] == E.PAYOUT_NEXT_LEADER
+    machines, tokens, golden, seat_starting = rules.machines, rules.tokens, rules.golden, rules.seat_starting
+    players = rules.players
+    rounds = rules.rounds
+    finite = rules.reserve_mode == E.RESERVE_FINITE
+    end_on_elim = rules.end_on_elimination != 0
+    n_set_aside = rules.n_set_aside
+    revealed = rules.set_aside_revealed != 0
+    next_leader_pays_first = rules.payout_order == E.PAYOUT_NEXT_LEADER
     hand_size = (E.N_CARDS - n_set_aside) // players
     n_tokens = tokens.shape[0]
     n_machines = machines.shape[0]
@@ -104,7 +87,7 @@ def play_chunk_nb(
 
         for s in range(players):
             cabbages[s] = seat_starting[s]
-        reserve = scalars[S_RESERVE]
+        reserve = rules.starting_reserve
 
         for k in range(E.PUB_SIZE):
             pub[k] = 0
@@ -112,11 +95,11 @@ def play_chunk_nb(
         pub[E.P_ROUNDS] = rounds
         pub[E.P_N_TOKENS] = n_tokens
         pub[E.P_N_SET_ASIDE] = n_set_aside
-        pub[E.P_STARTING] = scalars[S_STARTING]
-        pub[E.P_END_ON_ELIMINATION] = scalars[S_END_ON_ELIM]
-        pub[E.P_PAYOUT_ORDER] = scalars[S_PAYOUT_ORDER]
+        pub[E.P_STARTING] = rules.starting_cabbages
+        pub[E.P_END_ON_ELIMINATION] = rules.end_on_elimination
+        pub[E.P_PAYOUT_ORDER] = rules.payout_order
 
-        out_game[i] = game
+        out.game[i] = game
         leader = 0
         seven_no_slot = 0
         zero_on = 0
@@ -127,16 +110,16 @@ def play_chunk_nb(
             for s in range(players):
                 if cabbages[s] == 0:
                     zero_on += 1
-            out_leader[i, r] = leader
+            out.round_leader[i, r] = leader
 
             # Table: machines, token flips, deal.
             for m in range(E.MACHINES_PER_ROUND):
-                out_machine[i, r, m] = pile[E.MACHINES_PER_ROUND * r + m]
+                out.machine[i, r, m] = pile[E.MACHINES_PER_ROUND * r + m]
                 pub[E.P_MACHINES + m] = pile[E.MACHINES_PER_ROUND * r + m]
             for t in range(n_tokens):
                 pub[E.P_TOKEN_VALUE + t] = tokens[t, coin_at_nb(rngs, E.STREAM_TABLE)]
             golden_value = golden[coin_at_nb(rngs, E.STREAM_TABLE)]
-            out_golden_value[i, r] = golden_value
+            out.golden_value[i, r] = golden_value
             for c in range(E.N_CARDS):
                 deck[c] = c
             shuffle_at_nb(rngs, E.STREAM_TABLE, deck, E.N_CARDS)
@@ -209,30 +192,30 @@ def play_chunk_nb(
                 net[s] = 0
             for m in range(E.MACHINES_PER_ROUND):
                 t = pub[E.P_MACHINE_TOKEN + m]
-                out_machine_token[i, r, m] = t
-                out_machine_placer[i, r, m] = pub[E.P_MACHINE_PLACER + m]
+                out.machine_token[i, r, m] = t
+                out.machine_placer[i, r, m] = pub[E.P_MACHINE_PLACER + m]
                 if t < 0:
                     continue
-                out_machine_value[i, r, m] = pub[E.P_TOKEN_VALUE + t]
+                out.machine_value[i, r, m] = pub[E.P_TOKEN_VALUE + t]
                 kind = E.KIND_COLOUR if pub[E.P_MACHINES + m] < E.POINTS_BASE else E.KIND_POINTS
                 for s in range(players):
-                    out_amount[i, r, kind, s] += amount[m, s]
+                    out.amount[i, r, kind, s] += amount[m, s]
                     net[s] += amount[m, s]
-            out_golden_side[i, r] = pub[E.P_GOLDEN_SIDE]
-            out_golden_placer[i, r] = pub[E.P_GOLDEN_PLACER]
+            out.golden_side[i, r] = pub[E.P_GOLDEN_SIDE]
+            out.golden_placer[i, r] = pub[E.P_GOLDEN_PLACER]
             for s in range(players):
-                out_amount[i, r, E.KIND_GOLDEN, s] = amount[E.GOLDEN_SLOT, s]
+                out.amount[i, r, E.KIND_GOLDEN, s] = amount[E.GOLDEN_SLOT, s]
                 net[s] += amount[E.GOLDEN_SLOT, s]
-                out_tricks[i, r, s] = pub[E.P_TRICKS + s]
+                out.tricks[i, r, s] = pub[E.P_TRICKS + s]
 
             # Settlement.
             for s in range(players):
                 before[s] = cabbages[s]
             first_payee = trick_leader if next_leader_pays_first else 0
-            reserve, out_shortfall[i, r] = settle_nb(cabbages, net, players, reserve, finite, first_payee)
+            reserve, out.shortfall[i, r] = settle_nb(cabbages, net, players, reserve, finite, first_payee)
             any_zero = False
             for s in range(players):
-                out_delta[i, r, s] = cabbages[s] - before[s]
+                out.delta[i, r, s] = cabbages[s] - before[s]
                 if cabbages[s] == 0:
                     any_zero = True
 
@@ -250,38 +233,17 @@ def play_chunk_nb(
             if cabbages[s] == best:
                 n_best += 1
         for s in range(players):
-            out_final[i, s] = cabbages[s]
-            out_win[i, s] = 1.0 / n_best if cabbages[s] == best else 0.0
-        out_rounds[i] = rounds_played
-        out_elim[i] = elim_round
-        out_reserve[i] = reserve
-        out_seven_no_slot[i] = seven_no_slot
-        out_zero_on[i] = zero_on
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def play_games_nb(
-    seed, first_game, n_games, chunk, scalars, machines, tokens, golden, seat_starting, policy_ids, policy_params,
-    out_game, out_final, out_win, out_rounds, out_elim, out_reserve, out_seven_no_slot,
-    out_zero_on, out_leader, out_delta, out_tricks, out_amount, out_shortfall, out_machine,
-    out_machine_token, out_machine_value, out_machine_placer, out_golden_side,
-    out_golden_value, out_golden_placer,
-):
-    n_chunks = (n_games + chunk - 1) // chunk
-    for c in prange(n_chunks):
-        play_chunk_nb(
-            seed, first_game, c * chunk, min(n_games, (c + 1) * chunk), scalars, machines, tokens, golden,
-            seat_starting, policy_ids, policy_params,
-            out_game, out_final, out_win, out_rounds, out_elim, out_reserve, out_seven_no_slot,
-            out_zero_on, out_leader, out_delta, out_tricks, out_amount, out_shortfall, out_machine,
-            out_machine_token, out_machine_value, out_machine_placer, out_golden_side,
-            out_golden_value, out_golden_placer,
-        )
+            out.final_cabbages[i, s] = cabbages[s]
+            out.win_share[i, s] = 1.0 / n_best if cabbages[s] == best else 0.0
+        out.rounds_played[i] = rounds_played
+        out.elim_round[i] = elim_round
+        out.reserve_end[i] = reserve
+        out.seven_no_slot[i] = seven_no_slot
+        out.zero_playing_on[i] = zero_on
 
 
 play_games = BatchKernel(
-    kernel=lambda *args: play_games_nb(*args),
+    kernel=lambda *args: play_chunk_nb(*args),
     layout=LAYOUT,
-    rule_arrays=lambda rules: rules.kernel_args(),
     most=GAMES_PER_CHUNK,
 )

@@ -14,6 +14,7 @@ import numpy as np
 from sim.errors import ConfigError, shown
 from sim.knobs import Choice, Flag, Int, Knob, ListOf, OrAuto, Pair, RuleKnobs, declared, int_in, knob_table
 from sim.lasvegan import enums as E
+from sim.records import kernel_struct
 
 DEFAULT_MACHINES = (
     "suit:green", "suit:blue", "suit:red", "suit:purple",
@@ -133,32 +134,29 @@ class Rules(RuleKnobs):
         return tuple(machine_code(m) for m in self.machines)
 
     # --- conversions ---------------------------------------------------
-    def kernel_args(self) -> tuple:
-        """The arrays the jitted core takes: (scalars, machines, tokens, golden, seat_starting)."""
-        scalars = np.array(
-            [
-                self.players,
-                self.rounds,
-                self.starting_cabbages,
-                self.starting_reserve,
-                RESERVE_MODES[self.reserve],
-                int(self.end_on_elimination),
-                self.n_set_aside,
-                int(self.set_aside_face == "revealed"),
-                PAYOUT_ORDERS[self.payout_order],
-            ],
-            dtype=np.int64,
+    def kernel_rules(self) -> "KernelRules":
+        """What the jitted core reads of the rules, by name: its numbers and arrays (``sim.batches``)."""
+        return KernelRules(
+            players=self.players,
+            rounds=self.rounds,
+            starting_cabbages=self.starting_cabbages,
+            starting_reserve=self.starting_reserve,
+            reserve_mode=RESERVE_MODES[self.reserve],
+            end_on_elimination=int(self.end_on_elimination),
+            n_set_aside=self.n_set_aside,
+            set_aside_revealed=int(self.set_aside_face == "revealed"),
+            payout_order=PAYOUT_ORDERS[self.payout_order],
+            machines=np.array(self.machine_codes, dtype=np.int64),
+            tokens=np.array(self.tokens, dtype=np.int64).reshape(len(self.tokens), 2),
+            golden=np.array(self.golden_token, dtype=np.int64),
+            seat_starting=np.array(self.seat_starting, dtype=np.int64),
         )
-        machines = np.array(self.machine_codes, dtype=np.int64)
-        tokens = np.array(self.tokens, dtype=np.int64).reshape(len(self.tokens), 2)
-        golden = np.array(self.golden_token, dtype=np.int64)
-        seat_starting = np.array(self.seat_starting, dtype=np.int64)
-        return scalars, machines, tokens, golden, seat_starting
 
 
-# Index of each scalar in Rules.kernel_args()[0].
-S_PLAYERS, S_ROUNDS, S_STARTING, S_RESERVE, S_RESERVE_MODE, S_END_ON_ELIM, \
-    S_N_SET_ASIDE, S_SET_ASIDE_REVEALED, S_PAYOUT_ORDER = range(9)
+KernelRules = kernel_struct(__name__, "KernelRules", (
+    "players", "rounds", "starting_cabbages", "starting_reserve", "reserve_mode", "end_on_elimination",
+    "n_set_aside", "set_aside_revealed", "payout_order", "machines", "tokens", "golden", "seat_starting",
+))
 
 
 def _check_combinations(r: Rules) -> None:

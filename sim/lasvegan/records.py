@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from sim.lasvegan import enums as E
-from sim.records import RecordLayout
+from sim.records import RecordLayout, kernel_struct
 from sim.records import slice_records as slice_records  # re-exported for this game's callers
 
 RECORD_FIELDS: dict[str, tuple[tuple[str, ...], type, str]] = {
@@ -43,8 +43,11 @@ RECORD_FIELDS: dict[str, tuple[tuple[str, ...], type, str]] = {
 MINUS_ONE_FIELDS = ("round_leader", "machine", "machine_token", "machine_placer", "golden_side", "golden_placer")
 
 
+Records = kernel_struct(__name__, "Records", RECORD_FIELDS)  # a batch as the jitted core's ``out``
+
 LAYOUT = RecordLayout(
     fields=RECORD_FIELDS,
+    struct=Records,
     minus_one=MINUS_ONE_FIELDS,
     letters={"P": "s", "R": "r", "K": "k", "M": "m"},
     sizes=lambda rules: {"P": rules.players, "R": rules.rounds, "K": E.N_KINDS, "M": E.MACHINES_PER_ROUND},

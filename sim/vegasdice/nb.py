@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from sim.batches import BatchKernel
 from sim.rng import below_at_nb, seed_stream_at_nb, shuffle_at_nb
@@ -21,17 +21,6 @@ from sim.vegasdice.mechanics import (
     place_nb,
     roll_at_nb,
     start_round_nb,
-)
-from sim.vegasdice.params import (
-    S_CASINOS,
-    S_DICE,
-    S_EMPTY_PILE,
-    S_EXTRA_WHITE,
-    S_MINIMUM,
-    S_PLAYERS,
-    S_ROUNDS,
-    S_TIE_BREAK,
-    S_WHITE,
 )
 from sim.vegasdice.policies import choose_value_nb, random_value_at_nb
 from sim.vegasdice.records import LAYOUT
@@ -94,14 +83,8 @@ def winners_nb(money, held, players, tie_break, kinds, win):
     return n_win, tied
 
 
-@njit(cache=True, error_model="numpy")
-def play_chunk_nb(
-    seed, first_game, lo, hi, scalars, bills, values, policy_ids, policy_params,
-    # outputs, rows lo .. hi - 1
-    out_game, out_money, out_bills, out_win, out_money_tied, out_margin, out_rounds,
-    out_first, out_won, out_bills_won, out_laid_out, out_casino_laid_out, out_white_won,
-    out_unclaimed, out_payouts, out_tie_cancels, out_short, out_turns,
-):
+@njit(cache=True, error_model="numpy", nogil=True)
+def play_chunk_nb(seed, first_game, lo, hi, rules, policy_ids, policy_params, out):
     """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``.
 
     One call per chunk rather than per game: the arrays are handed over once,
@@ -109,7 +92,8 @@ def play_chunk_nb(
     Scratch is allocated once here and reset per game; ``rngs[stream]`` is
     each stream's state.
     """
-    players = scalars[S_PLAYERS]
+    bills, values = rules.bills, rules.values
+    players = rules.players
     pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
     rngs = np.zeros((E.STREAM_POLICY + players, 4), dtype=np.uint64)
     pile = np.zeros(max(1, bills.shape[0]), dtype=np.int64)
@@ -121,13 +105,13 @@ def play_chunk_nb(
     win = np.zeros(players, dtype=np.int64)
     for i in range(lo, hi):
         game = first_game + i
-        players = scalars[S_PLAYERS]
-        rounds = scalars[S_ROUNDS]
-        dice = scalars[S_DICE]
-        casinos = scalars[S_CASINOS]
-        minimum = scalars[S_MINIMUM]
-        n_white = scalars[S_WHITE]
-        n_extra = scalars[S_EXTRA_WHITE]
+        players = rules.players
+        rounds = rules.rounds
+        dice = rules.dice_per_player
+        casinos = rules.casinos
+        minimum = rules.casino_minimum
+        n_white = rules.n_white
+        n_extra = rules.n_extra_white
         n_bills = bills.shape[0]
         kinds = values.shape[0]
 
@@ -151,7 +135,7 @@ def play_chunk_nb(
         held[:, :] = 0
         money[:] = 0
 
-        out_game[i] = game
+        out.game[i] = game
         rounds_played = 0
         for r in range(rounds):
             first = r % players
@@ -171,16 +155,16 @@ def play_chunk_nb(
                     total += value
                 if total < minimum:
                     short += 1
-                out_casino_laid_out[i, r, c] = total
+                out.casino_laid_out[i, r, c] = total
                 laid_out += total
             pub[E.P_PILE] = size
-            if short > 0 and scalars[S_EMPTY_PILE] == E.EMPTY_PILE_END:
-                out_casino_laid_out[i, r, :] = 0
+            if short > 0 and rules.empty_pile == E.EMPTY_PILE_END:
+                out.casino_laid_out[i, r, :] = 0
                 break
             rounds_played = r + 1
-            out_first[i, r] = first
-            out_laid_out[i, r] = laid_out
-            out_short[i, r] = short
+            out.first_player[i, r] = first
+            out.laid_out[i, r] = laid_out
+            out.short_casinos[i, r] = short
 
             # The table's extra white dice (3 players), then the turns.
             for _ in range(n_extra):
@@ -198,7 +182,7 @@ def play_chunk_nb(
                     c = choose_value_nb(policy_ids[s], policy_params[s], pub, own, white, rngs[E.STREAM_POLICY + s])
                 place_nb(pub, s, c, own[c], white[c])
                 s = next_seat_nb(pub, s)
-            out_turns[i, r] = pub[E.P_TURN]
+            out.turns[i, r] = pub[E.P_TURN]
 
             # Payout, casino 1 to C: bills the white dice win, then bills nobody
             # won (largest first), go under the pile.
@@ -221,8 +205,8 @@ def play_chunk_nb(
                         taken += 1
                         money[o] += gains[o]
                         held[o, bill_kind_nb(values, gains[o])] += 1
-                        out_won[i, r, o] += gains[o]
-                        out_bills_won[i, r, o] += 1
+                        out.won[i, r, o] += gains[o]
+                        out.bills_won[i, r, o] += 1
                 if gains[E.WHITE] > 0:
                     taken += 1
                     white_won += gains[E.WHITE]
@@ -236,16 +220,16 @@ def play_chunk_nb(
                 for k in range(pub[E.P_CASINO_NBILLS + c]):
                     pub[base + k] = 0
                 pub[E.P_CASINO_NBILLS + c] = 0
-            out_payouts[i, r] = payouts
-            out_tie_cancels[i, r] = tie_cancels
-            out_white_won[i, r] = white_won
-            out_unclaimed[i, r] = unclaimed
+            out.payouts[i, r] = payouts
+            out.tie_cancels[i, r] = tie_cancels
+            out.white_won[i, r] = white_won
+            out.unclaimed[i, r] = unclaimed
             pub[E.P_PILE] = size
             for o in range(players):
                 pub[E.P_MONEY + o] = money[o]
-                pub[E.P_BILLS + o] += out_bills_won[i, r, o]
+                pub[E.P_BILLS + o] += out.bills_won[i, r, o]
 
-        n_win, tied = winners_nb(money, held, players, scalars[S_TIE_BREAK], kinds, win)
+        n_win, tied = winners_nb(money, held, players, rules.tie_break, kinds, win)
         best = 0
         second = 0
         for s in range(players):
@@ -255,35 +239,16 @@ def play_chunk_nb(
             elif money[s] > second:
                 second = money[s]
         for s in range(players):
-            out_money[i, s] = money[s]
-            out_bills[i, s] = pub[E.P_BILLS + s]
-            out_win[i, s] = 1.0 / n_win if win[s] else 0.0
-        out_money_tied[i] = tied
-        out_margin[i] = best - second
-        out_rounds[i] = rounds_played
-
-
-@njit(cache=True, parallel=True, nogil=True)
-def play_games_nb(
-    seed, first_game, n_games, chunk, scalars, bills, values, policy_ids, policy_params,
-    out_game, out_money, out_bills, out_win, out_money_tied, out_margin, out_rounds,
-    out_first, out_won, out_bills_won, out_laid_out, out_casino_laid_out, out_white_won,
-    out_unclaimed, out_payouts, out_tie_cancels, out_short, out_turns,
-):
-    n_chunks = (n_games + chunk - 1) // chunk
-    for ch in prange(n_chunks):
-        play_chunk_nb(
-            seed, first_game, ch * chunk, min(n_games, (ch + 1) * chunk), scalars, bills, values, policy_ids,
-            policy_params,
-            out_game, out_money, out_bills, out_win, out_money_tied, out_margin, out_rounds,
-            out_first, out_won, out_bills_won, out_laid_out, out_casino_laid_out, out_white_won,
-            out_unclaimed, out_payouts, out_tie_cancels, out_short, out_turns,
-        )
+            out.money[i, s] = money[s]
+            out.bills[i, s] = pub[E.P_BILLS + s]
+            out.win_share[i, s] = 1.0 / n_win if win[s] else 0.0
+        out.money_tied[i] = tied
+        out.margin[i] = best - second
+        out.rounds_played[i] = rounds_played
 
 
 play_games = BatchKernel(
-    kernel=lambda *args: play_games_nb(*args),
+    kernel=lambda *args: play_chunk_nb(*args),
     layout=LAYOUT,
-    rule_arrays=lambda rules: rules.kernel_args(),
     most=GAMES_PER_CHUNK,
 )

@@ -33,6 +33,7 @@ import numpy as np
 
 from sim.errors import ConfigError
 from sim.knobs import Flag, Choice, Int, Knob, ListOf, OrAuto, Pair, RuleKnobs, declared, knob_table
+from sim.records import kernel_struct
 from sim.vegasdice import enums as E
 
 # The 54 banknotes of the box: [value in dollars, count].
@@ -109,27 +110,28 @@ class Rules(RuleKnobs):
         return sum(value * count for value, count in self.bills)
 
     # --- conversions ---------------------------------------------------
-    def kernel_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The arrays the jitted core takes: (scalars, pile in ``bills`` order, values largest first)."""
-        scalars = np.array(
-            [
-                self.players,
-                self.rounds,
-                self.dice_per_player,
-                self.casinos,
-                self.casino_minimum,
-                self.n_white,
-                self.n_extra_white,
-                TIE_BREAKS[self.tie_break],
-                EMPTY_PILE[self.empty_pile],
-            ],
-            dtype=np.int64,
+    def kernel_rules(self) -> "KernelRules":
+        """What the jitted core reads of the rules, by name: its numbers, the pile in ``bills`` order and the
+        values largest first (``sim.batches``)."""
+        return KernelRules(
+            players=self.players,
+            rounds=self.rounds,
+            dice_per_player=self.dice_per_player,
+            casinos=self.casinos,
+            casino_minimum=self.casino_minimum,
+            n_white=self.n_white,
+            n_extra_white=self.n_extra_white,
+            tie_break=TIE_BREAKS[self.tie_break],
+            empty_pile=EMPTY_PILE[self.empty_pile],
+            bills=np.array(self.pile, dtype=np.int64),
+            values=np.array(self.bill_values, dtype=np.int64),
         )
-        return scalars, np.array(self.pile, dtype=np.int64), np.array(self.bill_values, dtype=np.int64)
 
 
-# Index of each scalar in Rules.kernel_args()[0].
-S_PLAYERS, S_ROUNDS, S_DICE, S_CASINOS, S_MINIMUM, S_WHITE, S_EXTRA_WHITE, S_TIE_BREAK, S_EMPTY_PILE = range(9)
+KernelRules = kernel_struct(__name__, "KernelRules", (
+    "players", "rounds", "dice_per_player", "casinos", "casino_minimum", "n_white", "n_extra_white", "tie_break",
+    "empty_pile", "bills", "values",
+))
 
 
 def _check_combinations(r: Rules) -> None:

@@ -10,30 +10,27 @@ never change a record.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from sim.batches import BatchKernel
 from sim.rng import seed_stream_at_nb, shuffle_at_nb
 
 from lvsim_highcard import enums as E
-from lvsim_highcard.params import S_HAND, S_PLAYERS, S_ROUNDS, S_TIES, S_TOP
 from lvsim_highcard.policies import choose_card_nb
 from lvsim_highcard.records import LAYOUT
 
 GAMES_PER_CHUNK = 4096
 
 
-@njit(cache=True)
-def play_chunk_nb(
-    seed, first_game, lo, hi, scalars, deck, policy_ids, policy_params,
-    out_game, out_points, out_win, out_margin, out_leader, out_card, out_high, out_scored,
-):
+@njit(cache=True, nogil=True)
+def play_chunk_nb(seed, first_game, lo, hi, rules, policy_ids, policy_params, out):
     """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``.
 
     Scratch is allocated once here and reset per game; ``rngs[stream]`` is each stream's state.
     """
-    players, rounds, top = scalars[S_PLAYERS], scalars[S_ROUNDS], scalars[S_TOP]
-    hand, ties = scalars[S_HAND], scalars[S_TIES]
+    deck = rules.deck
+    players, rounds, top = rules.players, rules.rounds, rules.top
+    hand, ties = rules.hand, rules.ties
     pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
     rngs = np.zeros((E.STREAM_POLICY + players, 4), dtype=np.uint64)
     cards = np.zeros(deck.shape[0], dtype=np.int64)
@@ -51,7 +48,7 @@ def play_chunk_nb(
 
         pub[:] = 0
         pub[E.P_PLAYERS], pub[E.P_ROUNDS], pub[E.P_TOP], pub[E.P_TIES] = players, rounds, top, ties
-        out_game[i] = game
+        out.game[i] = game
         for r in range(rounds):
             leader = r % players
             pub[E.P_ROUND], pub[E.P_LEADER], pub[E.P_BEST] = r, leader, 0
@@ -65,7 +62,7 @@ def play_chunk_nb(
                 pub[E.P_SEEN + card] += 1
                 pub[E.P_PLAYED + s] = card
                 pub[E.P_BEST] = max(pub[E.P_BEST], card)
-                out_card[i, r, s] = card
+                out.card[i, r, s] = card
             high = pub[E.P_BEST]
             at_high = 0
             for s in range(players):
@@ -76,12 +73,12 @@ def play_chunk_nb(
                     if pub[E.P_PLAYED + s] == high:
                         pub[E.P_POINTS + s] += 1
                         scored += 1
-            out_leader[i, r], out_high[i, r], out_scored[i, r] = leader, high, scored
+            out.leader[i, r], out.high[i, r], out.scored[i, r] = leader, high, scored
 
         most, winners = -1, 0
         for s in range(players):
             points = pub[E.P_POINTS + s]
-            out_points[i, s] = points
+            out.points[i, s] = points
             if points > most:
                 most, winners = points, 1
             elif points == most:
@@ -89,31 +86,16 @@ def play_chunk_nb(
         second = -1
         for s in range(players):
             points = pub[E.P_POINTS + s]
-            out_win[i, s] = 1.0 / winners if points == most else 0.0
+            out.win_share[i, s] = 1.0 / winners if points == most else 0.0
             if points < most:
                 second = max(second, points)
-        out_margin[i] = most - second if winners == 1 else 0
-
-
-# nogil: a run can write the previous chunk to disk while this one plays.
-@njit(cache=True, parallel=True, nogil=True)
-def play_games_nb(
-    seed, first_game, n_games, chunk, scalars, deck, policy_ids, policy_params,
-    out_game, out_points, out_win, out_margin, out_leader, out_card, out_high, out_scored,
-):
-    n_chunks = (n_games + chunk - 1) // chunk
-    for ch in prange(n_chunks):
-        play_chunk_nb(
-            seed, first_game, ch * chunk, min(n_games, (ch + 1) * chunk), scalars, deck, policy_ids, policy_params,
-            out_game, out_points, out_win, out_margin, out_leader, out_card, out_high, out_scored,
-        )
+        out.margin[i] = most - second if winners == 1 else 0
 
 
 # ``play_games(rules, seed, first_game, n_games, policy_ids, policy_params, threads=None, chunk=None) -> records``
 play_games = BatchKernel(
     # looked up when called, so that a test may run the game loops as Python (tests/conformance)
-    kernel=lambda *args: play_games_nb(*args),
+    kernel=lambda *args: play_chunk_nb(*args),
     layout=LAYOUT,
-    rule_arrays=lambda rules: rules.kernel_args(),
     most=GAMES_PER_CHUNK,
 )

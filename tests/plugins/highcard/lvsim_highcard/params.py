@@ -6,6 +6,7 @@ import numpy as np
 
 from sim.errors import ConfigError
 from sim.knobs import Choice, Int, Knob, RuleKnobs, declared, knob_table
+from sim.records import kernel_struct
 
 from lvsim_highcard import enums as E
 
@@ -41,10 +42,9 @@ class Rules(RuleKnobs):
         """The deck before the shuffle: ``copies`` of 1, then of 2, ... up to ``top``."""
         return tuple(v for v in range(1, self.top + 1) for _ in range(self.copies))
 
-    def kernel_args(self) -> tuple[np.ndarray, np.ndarray]:
-        """What the jitted core takes: the scalars (``S_*``) and the unshuffled deck."""
-        scalars = np.array([self.players, self.rounds, self.top, self.hand, TIES[self.ties]], dtype=np.int64)
-        return scalars, np.array(self.deck, dtype=np.int64)
+    def kernel_rules(self) -> "KernelRules":
+        """What the jitted core reads of the rules, by name: its numbers and the unshuffled deck."""
+        return KernelRules(self.players, self.rounds, self.top, self.hand, TIES[self.ties], np.array(self.deck, dtype=np.int64))
 
 
-S_PLAYERS, S_ROUNDS, S_TOP, S_HAND, S_TIES = range(5)
+KernelRules = kernel_struct(__name__, "KernelRules", ("players", "rounds", "top", "hand", "ties", "deck"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.records import RecordLayout
+from sim.records import RecordLayout, kernel_struct
 
 RECORD_FIELDS = {
     "game": ((), np.int64, "game index (the seed's counter)"),
@@ -17,8 +17,11 @@ RECORD_FIELDS = {
     "scored": (("R",), np.int8, "points scored in the round (0: a tie nobody scores)"),
 }
 
+Records = kernel_struct(__name__, "Records", RECORD_FIELDS)  # a batch as the jitted core's ``out``
+
 LAYOUT = RecordLayout(
     fields=RECORD_FIELDS,
+    struct=Records,
     minus_one=(),
     letters={"P": "s", "R": "r"},
     sizes=lambda rules: {"P": rules.players, "R": rules.rounds},
