@@ -115,14 +115,21 @@ def openspiel_installed() -> bool:
     return importlib.util.find_spec("pyspiel") is not None
 
 
-def openspiel_search(name: str, policy_id: int, default: int, highest: int,
-                     sampled: str = "a fresh deal of the unseen cards", until: str = "the round's end") -> "PolicySpec":
+# A search policy's simulations per decision: by default, and at the most.
+DEFAULT_ISMCTS_SIMULATIONS = 64
+MAX_ISMCTS_SIMULATIONS = 10_000
+
+
+def openspiel_search(name: str, policy_id: int, default: int = DEFAULT_ISMCTS_SIMULATIONS,
+                     highest: int = MAX_ISMCTS_SIMULATIONS, sampled: str = "a fresh deal of the unseen cards",
+                     until: str = "the round's end") -> "PolicySpec":
     """OpenSpiel's information-set Monte Carlo tree search (sim.openspiel.search) as a game's policy ``NAME[:N]``.
 
-    ``N`` is its simulations per decision; the description says in the
-    game's words what each simulation is played on (``sampled``) and how far
-    (``until``: where the game's rooted state ends). Naming it without
-    OpenSpiel installed says how to install it.
+    ``N`` is its simulations per decision (``default`` when left out, at
+    most ``highest``); the description says in the game's words what each
+    simulation is played on (``sampled``) and how far (``until``: where the
+    game's rooted state ends). Naming it without OpenSpiel installed says
+    how to install it.
     """
     counted = whole("N", "simulations per decision", 1, highest, default)
 
@@ -237,3 +244,8 @@ class Policies:
     def parse_seats(self, seats: str | Sequence[str], players: int, field: str = "policies.seats"):
         """One name for every seat, or a list with one per seat -> (ids, params)."""
         return parse_seats(seats, players, self.parse, self.n_params, field)
+
+    def exports(self):
+        """What a game's policies module gives configs, the reference engine and tests:
+        ``POLICY_IDS, POLICY_SYNTAX, POLICY_DESCRIPTIONS, parse_policy, parse_seats``."""
+        return self.ids, self.syntax, self.descriptions, self.parse, self.parse_seats

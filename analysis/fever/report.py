@@ -21,12 +21,12 @@ import os
 from typing import Sequence
 
 from analysis.fever import figures, tables
-from analysis.player_sections import player_sections
+from analysis.player_sections import report_page
 from analysis.report_html import (
     CLOSING_SECTIONS, PLAYER_SECTIONS,
-    ci_decimals, ci_pct, config_section, e, figure, first_player_card, first_player_verdict, footer, headline,
-    examples_section, is_missing, method_section, metric, num, page, pct, seat_cells, section, setup_facts,
-    subtitle, table,
+    ci_decimals, ci_pct, e, figure, first_player_card, first_player_verdict, headline,
+    examples_section, is_missing, method_section, metric, num, pct, seat_cells, section, setup_facts,
+    table,
 )
 from analysis.results import RunResults
 from sim.errors import ConfigError
@@ -65,7 +65,7 @@ def seconds_per_turn_setting() -> float:
 def build_report(results: RunResults, seconds_per_turn: float | None = None) -> str:
     """The report of a $ Fever run as one HTML document."""
     pace = seconds_per_turn_setting() if seconds_per_turn is None else float(seconds_per_turn)
-    body = [
+    own = [
         _headline(results, pace),
         _standins_section(results),
         _seats_section(results),
@@ -73,13 +73,8 @@ def build_report(results: RunResults, seconds_per_turn: float | None = None) -> 
         _combinations_section(results),
         _doubling_section(results),
         _droughts_section(results),
-        *player_sections(results),
-        _examples_section(results),
-        config_section(results),
-        _method_section(),
     ]
-    return page(f"$ Fever balance report: {results.config.name}", subtitle(results), SECTIONS, body,
-                footer(results))
+    return report_page(results, "$ Fever", SECTIONS, own, _examples_section, _method_section)
 
 
 # --- words ---------------------------------------------------------------------------

@@ -20,13 +20,12 @@ import pandas as pd
 
 from analysis.lasvegan import figures, tables
 from analysis.report import write_report  # noqa: F401  (kept importable from here)
-from analysis.player_sections import player_sections
+from analysis.player_sections import report_page
 from analysis.report_html import (  # noqa: F401  (first_player_verdict: kept importable from here)
-    CLOSING_SECTIONS, PLAYER_SECTIONS, ci_pct as _ci_pct, config_section, decimals as _decimals, e as _e, fair_pct as _fair_pct,
-    figure as _figure, first_player_card, first_player_verdict, footer as _footer, headline, method_section,
-    examples_section, num as _num, page, pct as _pct, pm_pct as _pm_pct, metric as _metric,
-    seat_cells, section as _section, setup_facts, signed_cell as _signed_cell,
-    subtitle as _subtitle, table as _table,
+    CLOSING_SECTIONS, PLAYER_SECTIONS, ci_pct as _ci_pct, decimals as _decimals, e as _e, fair_pct as _fair_pct,
+    figure as _figure, first_player_card, first_player_verdict, headline, method_section,
+    examples_section, num as _num, pct as _pct, pm_pct as _pm_pct, metric as _metric,
+    seat_cells, section as _section, setup_facts, signed_cell as _signed_cell, table as _table,
 )
 from analysis.results import RunResults
 from analysis.stats import wilson_interval
@@ -53,20 +52,15 @@ HOLE_TEXT = {
 
 def build_report(results: RunResults) -> str:
     """The report of a run as one HTML document."""
-    body = [
+    own = [
         _headline(results),
         _first_player_section(results),
         _elimination_section(results),
         _swings_section(results),
         _drivers_section(results),
-        *player_sections(results),
-        _rule_holes_section(results),
-        _examples_section(results),
-        config_section(results),
-        _method_section(),
     ]
-    return page(f"Las Vegan balance report: {results.config.name}", _subtitle(results), SECTIONS, body,
-                _footer(results), extra_css=_CSS)
+    return report_page(results, "Las Vegan", SECTIONS, own, _examples_section, _method_section,
+                       after=[_rule_holes_section], extra_css=_CSS)
 
 
 # --- the page ----------------------------------------------------------------------

@@ -17,12 +17,12 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from analysis.player_sections import player_sections
+from analysis.player_sections import report_page
 from analysis.report_html import (
     CLOSING_SECTIONS, PLAYER_SECTIONS,
-    ci_decimals, ci_pct, config_section, e, figure, first_player_card, first_player_verdict, footer, headline,
-    examples_section, is_missing, method_section, metric, num, page, pct, seat_cells, section, setup_facts,
-    signed_cell, subtitle, table,
+    ci_decimals, ci_pct, e, figure, first_player_card, first_player_verdict, headline,
+    examples_section, is_missing, method_section, metric, num, pct, seat_cells, section, setup_facts,
+    signed_cell, table,
 )
 from analysis.results import RunResults
 from analysis.stats import mean_interval
@@ -40,18 +40,8 @@ SECTIONS = (
 
 def build_report(results: RunResults) -> str:
     """The report of a Las Vegas run as one HTML document."""
-    body = [
-        _headline(results),
-        _seats_section(results),
-        _money_section(results),
-        _ties_section(results),
-        *player_sections(results),
-        _examples_section(results),
-        config_section(results),
-        _method_section(),
-    ]
-    return page(f"Las Vegas balance report: {results.config.name}", subtitle(results), SECTIONS, body,
-                footer(results), extra_css=_CSS)
+    own = [_headline(results), _seats_section(results), _money_section(results), _ties_section(results)]
+    return report_page(results, "Las Vegas", SECTIONS, own, _examples_section, _method_section, extra_css=_CSS)
 
 
 # --- words --------------------------------------------------------------------------

@@ -79,6 +79,17 @@ def comma_list_option(name: str, dest: str, item: str, help_text: str):
     return click.option(name, dest, default=None, metavar=f"{item}[,{item}...]", help=help_text)
 
 
+def comma_list_options(*rows: tuple[str, str, str, str]):
+    """One :func:`comma_list_option` a ``(name, dest, item, help_text)`` row, shown in the rows' order."""
+
+    def apply(fn):
+        for row in reversed(rows):
+            fn = comma_list_option(*row)(fn)
+        return fn
+
+    return apply
+
+
 dry_run_option = click.option(
     "--dry-run", is_flag=True, help="Say what would be played and the estimated time; play and write nothing."
 )

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from sim.cli.common import IntRange, comma_list_option, dry_run_option, out_dir_option, threads_option
+from sim.cli.common import IntRange, comma_list_options, dry_run_option, out_dir_option, threads_option
 from sim.cli.group import main
 from sim.config import MAX_GAMES, MAX_SEED
 from sim.errors import ConfigError
@@ -60,18 +60,19 @@ METHODS = ("one-step", "morris")
                    "(default: 10,000; for morris the tune's [tune] games).")
 @click.option("--seed", type=IntRange(0, MAX_SEED), default=None,
               help="Base seed (overrides run.seed, or the tune's; Morris draws its trajectories from it too).")
-@comma_list_option("--players", "players_text", "N",
-                   "Player counts, each a study of its own on its own deals (e.g. 3,4,5; default: the config's, "
-                   "or the tune's).")
-@comma_list_option("--seats", "seats_text", "POLICY",
-                   "One policy for every seat, or one per seat (overrides [policies] seats; for morris the "
-                   "default is the tune's first policy at every seat).")
-@comma_list_option("--also-seats", "also_text", "POLICY",
-                   "One-step only: play every table again with these seats (one policy or one per seat), on the "
-                   "same deals, and say which levers hold under both.")
-@comma_list_option("--knobs", "knobs_text", "PATH",
-                   "One-step only: only the changes at or under these dotted paths, as `lvsim games` names the "
-                   "knobs (rules.KNOB, or one entry: rules.KNOB[1]).")
+@comma_list_options(
+    ("--players", "players_text", "N",
+     "Player counts, each a study of its own on its own deals (e.g. 3,4,5; default: the config's, or the tune's)."),
+    ("--seats", "seats_text", "POLICY",
+     "One policy for every seat, or one per seat (overrides [policies] seats; for morris the default is the tune's "
+     "first policy at every seat)."),
+    ("--also-seats", "also_text", "POLICY",
+     "One-step only: play every table again with these seats (one policy or one per seat), on the same deals, and "
+     "say which levers hold under both."),
+    ("--knobs", "knobs_text", "PATH",
+     "One-step only: only the changes at or under these dotted paths, as `lvsim games` names the knobs "
+     "(rules.KNOB, or one entry: rules.KNOB[1])."),
+)
 @click.option("--trajectories", type=IntRange(2, 1000), default=None,
               help="Morris only: trajectories, each one rule set more than the [search] values (default: 10).")
 @click.option("--levels", type=IntRange(2, 64), default=None,

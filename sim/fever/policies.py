@@ -43,6 +43,10 @@ from sim.fever.mechanics import (
     reel_after_nb,
     unseen_nb,
 )
+from sim.policy_spec import (  # re-exported: the ismcts policy's simulations per decision, every game's
+    DEFAULT_ISMCTS_SIMULATIONS as DEFAULT_ISMCTS_SIMULATIONS,
+    MAX_ISMCTS_SIMULATIONS as MAX_ISMCTS_SIMULATIONS,
+)
 from sim.policy_spec import Policies, PolicySpec, fraction, openspiel_search, whole
 from sim.rng import below_at_nb, below_nb, next_at_nb, seed_stream_nb
 
@@ -55,8 +59,6 @@ PERMILLE = 1000
 
 # The ismcts policy (sim.openspiel): Python, played by the reference engine, never by the kernels.
 POLICY_ISMCTS = 3
-DEFAULT_ISMCTS_SIMULATIONS = 64
-MAX_ISMCTS_SIMULATIONS = 10_000
 
 POLICIES = Policies(
     [
@@ -81,16 +83,14 @@ POLICIES = Policies(
             params=(whole("N", "draws per decision", 1, MAX_MONTECARLO_SAMPLES, DEFAULT_MONTECARLO_SAMPLES),),
             fixed=(DEFAULT_DOUBLE_THRESHOLD,),  # doubles like greedy's default
         ),
-        openspiel_search("ismcts", POLICY_ISMCTS, DEFAULT_ISMCTS_SIMULATIONS, MAX_ISMCTS_SIMULATIONS,
-                         sampled="a fresh deal of the other hands and the deck",
+        openspiel_search("ismcts", POLICY_ISMCTS, sampled="a fresh deal of the other hands and the deck",
                          until="the end of every seat's next turn, scored by points won against the others"),
     ],
     N_POLICY_PARAMS,
 )
 
 # What configs, the reference engine and tests read, derived from the declarations above.
-POLICY_IDS, POLICY_SYNTAX, POLICY_DESCRIPTIONS = POLICIES.ids, POLICIES.syntax, POLICIES.descriptions
-parse_policy, parse_seats = POLICIES.parse, POLICIES.parse_seats
+POLICY_IDS, POLICY_SYNTAX, POLICY_DESCRIPTIONS, parse_policy, parse_seats = POLICIES.exports()
 
 
 # --- random ---------------------------------------------------------------------

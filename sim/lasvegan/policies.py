@@ -38,6 +38,10 @@ from sim.lasvegan.heuristics import (
 )
 from sim.lasvegan.lookahead import OBJECTIVES, lookahead_card_nb, lookahead_placement_nb
 from sim.lasvegan.mechanics import free_slot_nb
+from sim.policy_spec import (  # re-exported: the ismcts policy's simulations per decision, every game's
+    DEFAULT_ISMCTS_SIMULATIONS as DEFAULT_ISMCTS_SIMULATIONS,
+    MAX_ISMCTS_SIMULATIONS as MAX_ISMCTS_SIMULATIONS,
+)
 from sim.policy_spec import Policies, PolicySpec, base_policy, choice, fraction, openspiel_search, whole
 from sim.rng import below_at_nb, below_nb, coin_at_nb, next_nb
 
@@ -48,8 +52,6 @@ EPSILON_BASE_PARAMS = 2
 
 # The ismcts policy (sim.openspiel): Python, played by the reference engine, never by the kernels.
 POLICY_ISMCTS = 6
-DEFAULT_ISMCTS_SIMULATIONS = 64
-MAX_ISMCTS_SIMULATIONS = 10_000
 
 DEFAULT_LOOKAHEAD_SAMPLES = 64
 MAX_LOOKAHEAD_SAMPLES = 100_000
@@ -95,14 +97,13 @@ POLICIES = Policies(
             "away, unseen cards that beat it, what the hand keeps, what a machine will count by the end of the "
             "round), fitted to lookahead's value of every move. Several times greedy's cost.",
         ),
-        openspiel_search("ismcts", POLICY_ISMCTS, DEFAULT_ISMCTS_SIMULATIONS, MAX_ISMCTS_SIMULATIONS),
+        openspiel_search("ismcts", POLICY_ISMCTS),
     ],
     N_POLICY_PARAMS,
 )
 
 # What configs, the reference engine and tests read, derived from the declarations above.
-POLICY_IDS, POLICY_SYNTAX, POLICY_DESCRIPTIONS = POLICIES.ids, POLICIES.syntax, POLICIES.descriptions
-parse_policy, parse_seats = POLICIES.parse, POLICIES.parse_seats
+POLICY_IDS, POLICY_SYNTAX, POLICY_DESCRIPTIONS, parse_policy, parse_seats = POLICIES.exports()
 
 
 # --- random ----------------------------------------------------------------

@@ -24,6 +24,10 @@ import numpy as np
 from numba import njit
 
 from sim.bits import nth_bit_nb, popcount_nb
+from sim.policy_spec import (  # re-exported: the ismcts policy's simulations per decision, every game's
+    DEFAULT_ISMCTS_SIMULATIONS as DEFAULT_ISMCTS_SIMULATIONS,
+    MAX_ISMCTS_SIMULATIONS as MAX_ISMCTS_SIMULATIONS,
+)
 from sim.policy_spec import Policies, PolicySpec, openspiel_search, whole
 from sim.rng import below_at_nb, below_nb
 from sim.vegasdice import enums as E
@@ -36,8 +40,6 @@ MAX_MONTECARLO_SAMPLES = 100_000
 
 # The ismcts policy (sim.openspiel): Python, played by the reference engine, never by the kernels.
 POLICY_ISMCTS = 3
-DEFAULT_ISMCTS_SIMULATIONS = 64
-MAX_ISMCTS_SIMULATIONS = 10_000
 
 POLICIES = Policies(
     [
@@ -56,16 +58,14 @@ POLICIES = Policies(
             "greedy, and keeps the value with the best average money against the other players.",
             params=(whole("N", "samples per decision", 1, MAX_MONTECARLO_SAMPLES, DEFAULT_MONTECARLO_SAMPLES),),
         ),
-        openspiel_search("ismcts", POLICY_ISMCTS, DEFAULT_ISMCTS_SIMULATIONS, MAX_ISMCTS_SIMULATIONS,
-                         sampled="the table as it is (nothing is hidden)",
+        openspiel_search("ismcts", POLICY_ISMCTS, sampled="the table as it is (nothing is hidden)",
                          until="the round's payout"),
     ],
     N_POLICY_PARAMS,
 )
 
 # What configs, the reference engine and tests read, derived from the declarations above.
-POLICY_IDS, POLICY_SYNTAX, POLICY_DESCRIPTIONS = POLICIES.ids, POLICIES.syntax, POLICIES.descriptions
-parse_policy, parse_seats = POLICIES.parse, POLICIES.parse_seats
+POLICY_IDS, POLICY_SYNTAX, POLICY_DESCRIPTIONS, parse_policy, parse_seats = POLICIES.exports()
 
 
 # --- random ----------------------------------------------------------------

@@ -24,7 +24,7 @@ POLICIES = Policies(
     ],
     N_POLICY_PARAMS,
 )
-parse_policy = POLICIES.parse
+POLICY_IDS, POLICY_SYNTAX, POLICY_DESCRIPTIONS, parse_policy, parse_seats = POLICIES.exports()
 
 
 @njit(cache=True)

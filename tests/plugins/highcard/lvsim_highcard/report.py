@@ -7,12 +7,12 @@ stored rows, the config and the method.
 
 from __future__ import annotations
 
-from analysis.player_sections import player_sections
+from analysis.player_sections import report_page
 from analysis.report_html import (
     CLOSING_SECTIONS, PLAYER_SECTIONS,
-    ci_pct, config_section, e, examples_section, first_player_card, first_player_verdict, footer, headline,
-    method_section, metric, num, page, pct, seat_cells, section, setup_facts,
-    subtitle, table,
+    ci_pct, e, examples_section, first_player_card, first_player_verdict, headline,
+    method_section, metric, num, pct, seat_cells, section, setup_facts,
+    table,
 )
 
 from lvsim_highcard.rules import play_game, policy_named
@@ -26,10 +26,8 @@ SECTIONS = (
 
 
 def build_report(results) -> str:
-    body = [_headline(results), _seats(results), _games(results), *player_sections(results), _examples(results),
-            config_section(results), _method()]
-    return page(f"High Card balance report: {results.config.name}", subtitle(results), SECTIONS, body,
-                footer(results))
+    own = [_headline(results), _seats(results), _games(results)]
+    return report_page(results, "High Card", SECTIONS, own, _examples, _method)
 
 
 def _headline(results) -> str:
