@@ -92,7 +92,6 @@ class Game:
     sweep_heatmap: tuple[str, ...]  # metrics of a sweep's heat maps
     per_game: Callable[..., dict[str, np.ndarray]]  # (records, players, win unit) -> paired values, integers
     per_game_fields: tuple[str, ...]  # record fields per_game reads
-    slow_policies: tuple[str, ...] = ()  # policies played in small batches so that progress shows
     # The module answering the conformance suite's questions (tests/conformance),
     # e.g. "sim.lasvegan.conformance"; imported only by the tests.
     conformance: str = ""
@@ -193,6 +192,11 @@ class Game:
     def rules_at_players(self, table: Mapping[str, Any], players: int) -> dict[str, Any]:
         """A ``[rules]`` table moved to another player count: knobs that follow the count go back to default."""
         return table_at_players(self.knobs, table, players)
+
+    @property
+    def slow_policies(self) -> tuple[str, ...]:
+        """The policies declared ``slow`` (searches): a run plays them in small batches so that progress shows."""
+        return tuple(name for name, spec in self.policies.specs.items() if spec.slow)
 
     def is_slow(self, seats: Sequence[str]) -> bool:
         return any(str(s).strip().split(":")[0] in self.slow_policies for s in seats)

@@ -120,6 +120,15 @@ DEFAULT_ISMCTS_SIMULATIONS = 64
 MAX_ISMCTS_SIMULATIONS = 10_000
 
 
+def search(name: str, policy_id: int, description: str, per: str, highest: int, default: int,
+           *more: Param, fixed: tuple[float, ...] = ()) -> "PolicySpec":
+    """A jitted search ``NAME[:N...]``: N samples (``per``: "samples per move") a decision, default
+    ``default``, at most ``highest``, then the ``more`` parameters. Declared slow: a run plays it in small
+    batches so that progress shows."""
+    return PolicySpec(name, policy_id, description, params=(whole("N", per, 1, highest, default), *more),
+                      fixed=fixed, slow=True)
+
+
 def openspiel_search(name: str, policy_id: int, default: int = DEFAULT_ISMCTS_SIMULATIONS,
                      highest: int = MAX_ISMCTS_SIMULATIONS, sampled: str = "a fresh deal of the unseen cards",
                      until: str = "the round's end") -> "PolicySpec":
@@ -145,6 +154,7 @@ def openspiel_search(name: str, policy_id: int, default: int = DEFAULT_ISMCTS_SI
         "hundreds of times a jitted search's cost.",
         params=(Param(counted.symbol, counted.default, read),),
         reference_only=True,
+        slow=True,
     )
 
 
@@ -165,6 +175,7 @@ class PolicySpec:
     # A policy written in Python, not in the jitted core: a batch with such a seat is played by the
     # reference engine (sim.openspiel.reference), and no other policy may take it as its base.
     reference_only: bool = False
+    slow: bool = False  # a search: a run plays it in small batches so that progress shows
 
     @property
     def syntax(self) -> str:

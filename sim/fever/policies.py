@@ -47,7 +47,7 @@ from sim.policy_spec import (  # re-exported: the ismcts policy's simulations pe
     DEFAULT_ISMCTS_SIMULATIONS as DEFAULT_ISMCTS_SIMULATIONS,
     MAX_ISMCTS_SIMULATIONS as MAX_ISMCTS_SIMULATIONS,
 )
-from sim.policy_spec import Policies, PolicySpec, fraction, openspiel_search, whole
+from sim.policy_spec import Policies, PolicySpec, fraction, openspiel_search, search, whole
 from sim.rng import below_at_nb, below_nb, next_at_nb, seed_stream_nb
 
 N_POLICY_PARAMS = 2
@@ -75,12 +75,12 @@ POLICIES = Policies(
             "combination a double gives up is worth less than T points (default 2); keeps its pairs.",
             params=(whole("T", "the doubling threshold", 0, E.MAX_POINTS + 1, DEFAULT_DOUBLE_THRESHOLD, "points"),),
         ),
-        PolicySpec(
+        search(
             "montecarlo", E.POLICY_MONTECARLO,
             "Weighs every legal play on N draws of the cards it has not seen (default 16): the points it scores now "
             "minus what the next player could score on the machine it leaves (alone: plus what it could score next "
             "turn); doubles and keeps like greedy.",
-            params=(whole("N", "draws per decision", 1, MAX_MONTECARLO_SAMPLES, DEFAULT_MONTECARLO_SAMPLES),),
+            "draws per decision", MAX_MONTECARLO_SAMPLES, DEFAULT_MONTECARLO_SAMPLES,
             fixed=(DEFAULT_DOUBLE_THRESHOLD,),  # doubles like greedy's default
         ),
         openspiel_search("ismcts", POLICY_ISMCTS, sampled="a fresh deal of the other hands and the deck",

@@ -47,5 +47,4 @@ GAME = Game(
     sweep_panels=("first_player_advantage", "elimination_rate", "mean_rounds", "tie_rate"),
     sweep_heatmap=("elimination_rate", "first_player_advantage"),
     per_game_fields=("win_share", "elim_round", "rounds_played"),
-    slow_policies=("lookahead", "ismcts"),
 )

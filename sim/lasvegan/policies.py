@@ -42,7 +42,7 @@ from sim.policy_spec import (  # re-exported: the ismcts policy's simulations pe
     DEFAULT_ISMCTS_SIMULATIONS as DEFAULT_ISMCTS_SIMULATIONS,
     MAX_ISMCTS_SIMULATIONS as MAX_ISMCTS_SIMULATIONS,
 )
-from sim.policy_spec import Policies, PolicySpec, base_policy, choice, fraction, openspiel_search, whole
+from sim.policy_spec import Policies, PolicySpec, base_policy, choice, fraction, openspiel_search, search
 from sim.rng import below_at_nb, below_nb, coin_at_nb, next_nb
 
 # Parameters per seat: lookahead uses (samples, objective); epsilon uses
@@ -73,14 +73,12 @@ POLICIES = Policies(
             "A beginner's rule of thumb: never takes a trick holding a 7 or a card that matches a machine "
             "with a negative token, otherwise plays its lowest card.",
         ),
-        PolicySpec(
+        search(
             "lookahead", E.POLICY_LOOKAHEAD,
             "For every move imagines N deals of the cards it cannot see, plays each out to the end of the "
             "round with everyone playing greedy, and keeps the move with the best average result.",
-            params=(
-                whole("N", "samples per move", 1, MAX_LOOKAHEAD_SAMPLES, DEFAULT_LOOKAHEAD_SAMPLES),
-                choice("the objective", OBJECTIVES, "cabbages"),
-            ),
+            "samples per move", MAX_LOOKAHEAD_SAMPLES, DEFAULT_LOOKAHEAD_SAMPLES,
+            choice("the objective", OBJECTIVES, "cabbages"),
         ),
         PolicySpec(
             "epsilon", E.POLICY_EPSILON,

@@ -28,7 +28,7 @@ from sim.policy_spec import (  # re-exported: the ismcts policy's simulations pe
     DEFAULT_ISMCTS_SIMULATIONS as DEFAULT_ISMCTS_SIMULATIONS,
     MAX_ISMCTS_SIMULATIONS as MAX_ISMCTS_SIMULATIONS,
 )
-from sim.policy_spec import Policies, PolicySpec, openspiel_search, whole
+from sim.policy_spec import Policies, PolicySpec, openspiel_search, search
 from sim.rng import below_at_nb, below_nb
 from sim.vegasdice import enums as E
 from sim.vegasdice.heuristics import greedy_value_nb
@@ -52,11 +52,11 @@ POLICIES = Policies(
             "Places the value whose dice would most improve its take from that casino against the other "
             "players if the casinos paid out now, counting ties that cancel; on equal terms it spends fewest dice.",
         ),
-        PolicySpec(
+        search(
             "montecarlo", E.POLICY_MONTECARLO,
             "Tries every value shown on N imagined rolls of the rest of the round, every player then playing "
             "greedy, and keeps the value with the best average money against the other players.",
-            params=(whole("N", "samples per decision", 1, MAX_MONTECARLO_SAMPLES, DEFAULT_MONTECARLO_SAMPLES),),
+            "samples per decision", MAX_MONTECARLO_SAMPLES, DEFAULT_MONTECARLO_SAMPLES,
         ),
         openspiel_search("ismcts", POLICY_ISMCTS, sampled="the table as it is (nothing is hidden)",
                          until="the round's payout"),
