@@ -319,6 +319,25 @@ def test_workers_give_the_same_answer_as_this_process(tmp_path, workers):
     _equal(comparable(tmp_path / "workers"), here)
 
 
+def test_the_answer_does_not_depend_on_how_fast_this_machine_plays(tmp_path, monkeypatch):
+    """What the tune says before its search is timed on this machine; what it writes is not: a timing that
+    stops at the first sample (a slow machine) gives the same tune.json, resolution included."""
+    import sim.estimates.tunes as estimates
+
+    path = write_tune(tmp_path, PLANTED.replace("mean_rounds = [2.5, 3.5]",
+                                                "mean_rounds = [2.5, 3.5]\nfirst_player_advantage = [-0.2, 0.2]"))
+    said_here: list[str] = []
+    T.tune(path, out=tmp_path / "here", progress=False, report=False, say=said_here.append)
+    timed = estimates.calibrate
+    monkeypatch.setattr(estimates, "_EVALUATION_COSTS", {})
+    monkeypatch.setattr(estimates, "calibrate", lambda work, cap, **kw: timed(work, cap, **{**kw, "enough": 0.0}))
+    said_slow: list[str] = []
+    T.tune(path, out=tmp_path / "slow", progress=False, report=False, say=said_slow.append)
+    here = comparable(tmp_path / "here")
+    assert here[0]["resolution"] and said_here and said_slow
+    _equal(comparable(tmp_path / "slow"), here)
+
+
 def test_a_skill_gap_target_plays_only_the_duel_it_names(tmp_path, monkeypatch):
     import sim.duel
 

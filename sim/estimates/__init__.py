@@ -61,6 +61,7 @@ from sim.estimates.tunes import (
     Evaluations,
     evaluation_cost,
     plan_tune,
+    resolution_of_rows,
     tune_games,
     tune_plan_text,
     tune_resolution,
@@ -71,6 +72,7 @@ __all__ = [
     "BAND", "ENOUGH_SECONDS", "GROWTH", "MAX_SPAN", "MIN_SE_GAMES", "RESOLVING_SHARE", "TRIAL_SECONDS_PER_DIM", "Z95",
     "Clock", "Cost", "Evaluations", "Resolution", "RunCosts", "RunSize", "Spread", "Timed", "band", "calibrate",
     "evaluation_cost", "extra_costs", "fit", "forget", "games_cost", "games_key", "now", "plan_run", "plan_tune",
-    "report_seconds", "resolution", "resolution_lines", "run_costs", "run_plan_text", "run_seconds", "seconds_text",
-    "span_text", "spread_of", "target_spread", "tune_games", "tune_plan_text", "tune_resolution", "tune_seconds",
+    "report_seconds", "resolution", "resolution_lines", "resolution_of_rows", "run_costs", "run_plan_text",
+    "run_seconds", "seconds_text", "span_text", "spread_of", "target_spread", "tune_games", "tune_plan_text", "tune_resolution",
+    "tune_seconds",
 ]

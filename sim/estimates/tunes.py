@@ -133,14 +133,21 @@ def evaluation_cost(tune, players: int, policy: str, *, clock: Clock = now) -> T
 
 
 def tune_resolution(tune, *, clock: Clock = now) -> list[Resolution]:
-    """For each two-sided target and setting: one standard error at the search's games against the target's width."""
+    """For each two-sided target and setting: one standard error at the search's games against the target's width,
+    from the timed sample of the base rules (an estimate: its games depend on this machine's speed)."""
+    timed = {(players, policy): evaluation_cost(tune, players, policy, clock=clock)
+             for players, policy in tune.settings}
+    return resolution_of_rows(tune, {s: (t.result, t.games) for s, t in timed.items()})
+
+
+def resolution_of_rows(tune, rows: Mapping[tuple[int, str], tuple[Mapping[str, Any], int]]) -> list[Resolution]:
+    """:func:`tune_resolution` from evaluations already played: ``{(players, policy): (row, games)}``."""
     out = []
-    for players, policy in tune.settings:
-        timed = evaluation_cost(tune, players, policy, clock=clock)
+    for (players, policy), (row, games) in rows.items():
         for t in tune.targets:
             if t.low is None or t.high is None:
                 continue  # a bare bound has no width to resolve
-            spread = target_spread(t, timed.result, players, timed.games)
+            spread = target_spread(t, row, players, games)
             if spread is not None:
                 out.append(resolution(getattr(t, "label", t.metric), f"{players} players, {policy}", t.high - t.low,
                                       spread, tune.games))

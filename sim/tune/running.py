@@ -80,15 +80,13 @@ def tune(
         progress = sys.stderr.isatty()
     started = time.perf_counter()
     state = _tune_directory(out_dir, tune_)
-    from sim.estimates import resolution_lines, tune_resolution
+    from sim.estimates import resolution_lines, resolution_of_rows, tune_resolution
 
     with locked(state / LOCK_FILE, "tune"):
         # Written first, so a tune stopped at any moment after this is found and continued.
         write_text_atomically(state / DEFINITION_FILE, json.dumps(tune_.definition(), indent=2))
         # Whether the search's games can resolve each target, said before they are spent.
-        found = tune_resolution(tune_)
-        resolution = [r.as_dict() for r in found]
-        for line in resolution_lines(found) if say is not None else []:
+        for line in resolution_lines(tune_resolution(tune_)) if say is not None else []:
             say(line)
         for players, policy in tune_.settings:
             cluster.warm_up(tune_.config({}, players, policy, games=1, seed=tune_.seed))
@@ -119,6 +117,10 @@ def tune(
                 base.games = max(f.games for f in final)
                 final_base = _final(tune_, [base], evals, bar)[0]
                 final_base.stage = "final, base"
+        # The resolution kept is the base rules' at their final games, not the timed sample's said above
+        # (its games depend on the machine's speed): the same seed, the same tune.json on any machine.
+        resolution = [] if final_base.invalid is not None else [r.as_dict() for r in resolution_of_rows(
+            tune_, {s: (row, final_base.games) for s, row in final_base.rows.items()})]
         ranked_final = sorted(final, key=lambda j: j.rank_key(tune_, decided=True))
         best = ranked_final[0]
         summary = {
