@@ -281,7 +281,8 @@ def _descendants(pid: int) -> list[int]:
 def test_a_sweep_killed_mid_way_resumes_to_the_table_of_an_uninterrupted_one(tmp_path, workers):
     """kill -9 while cells play (on workers: several at once, each staged): the same command, or this
     process, ends with the table of an uninterrupted sweep."""
-    path = make_sweep(tmp_path, '[sweep]\n"rules.golden_token" = [[2, 3], [3, 4], [4, 5], [5, 6], [6, 7], [7, 8]]\n')
+    path = make_sweep(tmp_path, '[sweep]\n"rules.golden_token" = [[2, 3], [3, 4], [4, 5], [5, 6], [6, 7], [7, 8]]\n',
+                      base=quick_base(1500))
     killed = tmp_path / "killed"
     command = [sys.executable, "-m", "sim.cli", "sweep", str(path), "--games", "30000", "--out", str(killed)]
     if workers is not None:
@@ -466,8 +467,9 @@ def test_target_ci_stops_at_the_cap(tmp_path):
 @pytest.mark.parametrize("workers", [1, 2, 3])
 def test_a_local_dask_cluster_gives_bit_identical_results(in_tmp, workers):
     """Every cell's chunks handed to the workers at once: the records, the table and the paired differences
-    of one process, bit for bit, on any number of workers."""
-    make_sweep(in_tmp, GRID)
+    of one process, bit for bit, on any number of workers. The client plays the skill gap and the strength
+    profile (not the workers): they are left on at 2 workers only."""
+    make_sweep(in_tmp, GRID, base=BASE if workers == 2 else quick_base(1500))
     here = run_sweep(load_sweep("s.toml", games=5000), "here", report=False)
     result = lvsim_sweep("s.toml", "--games", 5000, "--out", "there", "--workers", workers, "--json")
     assert result.exit_code == 0, result.output
