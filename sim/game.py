@@ -79,12 +79,13 @@ class Game:
     replay_path: Callable[[str | Path], dict]
     skill_gap_duels: tuple[SkillDuel, ...]
     skill_gap_games: int  # deals of the skill gap for a large run
-    strength_policies: tuple[str, ...]  # every seat one of these, on strength_games each
+    # Every seat one of these, on strength_games each, weakest first (the first is the floor the others are
+    # compared from; see ``strength_order``).
+    strength_policies: tuple[str, ...]
     strength_slow_policy: str | None  # and this one on strength_lookahead_games
     # Every metric of the game's summary that the machinery reads, declared once (sim.metrics): the
     # headline metrics in the order the strength profile shows them, then the others.
     metrics: tuple[Metric, ...]
-    strength_order: tuple[str, ...]  # the profiles compared with the run's, strongest first
     # Every seat's policy when a config has no [policies]: the strongest policy costing
     # at most about ten times greedy's (bench/bench_defaults.py measures the choice).
     default_policy: str
@@ -102,6 +103,11 @@ class Game:
             for name in names:
                 if name not in declared:
                     raise ValueError(f"{self.id}: {role} names {name!r}, which is not among the game's metrics")
+
+    @property
+    def strength_order(self) -> tuple[str, ...]:
+        """The profiles a run's is compared with, strongest first: every strength policy above the weakest."""
+        return tuple(reversed(self.strength_policies[1:]))
 
     # --- the policy declarations as each part of the machinery reads them ----
 

@@ -35,7 +35,6 @@ GAME = Game(
     strength_policies=("random", "greedy", "montecarlo:4"),
     strength_slow_policy="montecarlo:16",
     metrics=METRICS,
-    strength_order=("montecarlo:4", "greedy"),
     default_policy="montecarlo:4",
     sweep_panels=("first_player_advantage", "unfinished_rate", "turns_mean", "drought_rate"),
     sweep_heatmap=("turns_mean", "unfinished_rate"),

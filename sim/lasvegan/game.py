@@ -42,7 +42,6 @@ GAME = Game(
     strength_policies=("random", "greedy", "expert"),
     strength_slow_policy="lookahead:16",
     metrics=METRICS,
-    strength_order=("expert", "greedy"),
     default_policy="expert",
     sweep_panels=("first_player_advantage", "elimination_rate", "mean_rounds", "tie_rate"),
     sweep_heatmap=("elimination_rate", "first_player_advantage"),

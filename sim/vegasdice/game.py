@@ -32,7 +32,6 @@ GAME = Game(
     strength_policies=("random", "greedy"),
     strength_slow_policy="montecarlo:16",
     metrics=METRICS,
-    strength_order=("greedy",),
     default_policy="greedy",
     sweep_panels=("first_player_advantage", "tie_rate", "money_tie_rate", "white_dice_share"),
     sweep_heatmap=("first_player_advantage", "white_dice_share"),

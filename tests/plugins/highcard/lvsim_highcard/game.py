@@ -28,7 +28,6 @@ GAME = Game(
     strength_policies=("random", "greedy"),
     strength_slow_policy=None,
     metrics=METRICS,
-    strength_order=("greedy",),
     default_policy="greedy",
     sweep_panels=("first_player_advantage", "tie_rate", "shutout_rate", "mean_points"),
     sweep_heatmap=("first_player_advantage", "shutout_rate"),
