@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from sim.bits import lowest_nb, popcount_nb
+from sim.bits import lowest_nb, pop_lowest_nb, popcount_nb
 from sim.lasvegan import enums as E
 from sim.lasvegan.expert_card_weights import EXPERT_CARD_WEIGHTS
 from sim.lasvegan.expert_placement_weights import EXPERT_PLACEMENT_WEIGHTS
@@ -469,9 +469,7 @@ def score_cards_nb(pub, hand, legal, feats, w):
     j = 0
     rest = legal
     while rest:
-        card = lowest_nb(rest)
-        bit = np.uint64(1) << np.uint64(card)
-        rest &= rest - np.uint64(1)
+        card, bit, rest = pop_lowest_nb(rest)
         takes = (bit & takers) != 0
         plain, as_greedy, p = card_sums_nb(feats, j, w, row, card, hand, unseen, takes, table)
         ev = 0.0

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.bits import lowest_nb, popcount_nb
+from sim.bits import lowest_nb, pop_lowest_nb, popcount_nb
 from sim.lasvegan import enums as E
 from sim.lasvegan.mechanics import (
     SEVENS,
@@ -251,16 +251,24 @@ def machine_danger_nb(pub, m, bare, won):
 
 
 @njit(cache=True, inline="always")
+def on_machines_nb(start, bit, cards0, x0, cards1, x1, cards2, x2):
+    """``start`` plus the term ``x`` of each of the round's three machines whose cards (``cards``) hold the
+    card ``bit``, added machine by machine."""
+    total = start
+    if bit & cards0:
+        total += x0
+    if bit & cards1:
+        total += x1
+    if bit & cards2:
+        total += x2
+    return total
+
+
+@njit(cache=True, inline="always")
 def shed_score_nb(card, bit, led, cards0, danger0, cards1, danger1, cards2, danger2):
     """Shedding order for a card that loses (or must win a bad trick): the
     highest card when following suit, the most dangerous one when discarding."""
-    danger = 0.0
-    if bit & cards0:
-        danger += danger0
-    if bit & cards1:
-        danger += danger1
-    if bit & cards2:
-        danger += danger2
+    danger = on_machines_nb(0.0, bit, cards0, danger0, cards1, danger1, cards2, danger2)
     if led < 0 or card // 10 == led:
         return card % 10 + 0.1 * danger
     return 10.0 * danger + card % 10
@@ -270,14 +278,8 @@ def shed_score_nb(card, bit, led, cards0, danger0, cards1, danger1, cards2, dang
 def won_trick_worth_nb(card, bit, base, seven, sevens_in_trick, cards0, add0, cards1, add1, cards2, add2):
     """What taking the trick with ``card`` is worth to greedy: the trick's base worth, its 7s (this one
     included) and each machine whose cards ``card`` would add to the won pile."""
-    worth = base + seven * (sevens_in_trick + (card % 10 == E.SEVEN))
-    if bit & cards0:
-        worth += add0
-    if bit & cards1:
-        worth += add1
-    if bit & cards2:
-        worth += add2
-    return worth
+    return on_machines_nb(base + seven * (sevens_in_trick + (card % 10 == E.SEVEN)), bit, cards0, add0, cards1, add1,
+                          cards2, add2)
 
 
 # error_model="numpy": every division here is guarded already; Python's
@@ -322,9 +324,7 @@ def greedy_card_nb(pub, hand, legal):
         top = -np.inf
         rest = legal
         while rest:
-            card = lowest_nb(rest)
-            bit = np.uint64(1) << np.uint64(card)
-            rest &= rest - np.uint64(1)
+            card, bit, rest = pop_lowest_nb(rest)
             score = 0.0 + TIE * shed_score_nb(card, bit, led, cards0, danger0, cards1, danger1, cards2, danger2)
             if score > top:
                 top = score
@@ -351,9 +351,7 @@ def greedy_card_nb(pub, hand, legal):
     top = -np.inf
     rest = legal
     while rest:
-        card = lowest_nb(rest)
-        bit = np.uint64(1) << np.uint64(card)
-        rest &= rest - np.uint64(1)
+        card, bit, rest = pop_lowest_nb(rest)
         ev = 0.0
         if bit & takers:
             worth = won_trick_worth_nb(card, bit, base, seven, sevens_in_trick, cards0, add0, cards1, add1, cards2, add2)
