@@ -92,6 +92,18 @@ def features(data: dict[str, np.ndarray]):
     return feats, contexts, n_legal
 
 
+def feature_columns(names: str) -> set[int]:
+    """The columns of ``names`` (``F_...`` constants of ``sim.lasvegan.expert``), with F_GREEDY's."""
+    from sim.lasvegan import expert
+
+    columns = {F_GREEDY}
+    for name in filter(None, (n.strip() for n in names.split(","))):
+        if not name.startswith("F_") or not isinstance(getattr(expert, name, None), int):
+            raise SystemExit(f"--features: {name!r} is not a card feature of sim/lasvegan/expert.py")
+        columns.add(getattr(expert, name))
+    return columns
+
+
 def scores(w, feats, contexts):
     """Score of every card: the weights of its situation's context times its features."""
     return np.einsum("ijk,ik->ij", feats, w[contexts])
@@ -207,11 +219,17 @@ def main() -> None:
     ap.add_argument("--situations", type=int, default=2500, help="card choices per player count")
     ap.add_argument("--samples", type=int, default=64, help="lookahead's imagined deals per situation")
     add_fit_arguments(ap, "greedy,epsilon:0.2:greedy,greedy", "2,3,4")
+    ap.add_argument("--features", default="",
+                    help="fit only these features of expert.py (comma-separated, e.g. F_HOLD,F_VALUE; "
+                         "F_GREEDY is always kept), the others at weight 0: what a cheaper card score would lose")
     args = ap.parse_args()
 
     data, commits = load_sets(args, "situations", situations)
     values = data["values"]
     feats, contexts, n_legal = features(data)
+    if args.features:
+        kept = feature_columns(args.features)
+        feats[:, :, [k for k in range(N_FEATURES) if k not in kept]] = 0.0
     mask = np.arange(MAX_LEGAL)[None, :] < n_legal[:, None]
     n = len(values)
     order = np.random.default_rng(args.seed).permutation(n)
