@@ -1,8 +1,6 @@
 """Runs shared by tests in several folders: small Las Vegan, Las Vegas and $ Fever runs with their reports."""
 
 import json
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,29 +10,6 @@ from click.testing import CliRunner
 from sim.cli import main
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
-
-# Plays a few games of one game (its id the argument), so that its core is compiled into the kernel cache.
-_COMPILE = """
-import sys
-from sim.bench import bench_core
-from sim.games import get_game
-game = get_game(sys.argv[1])
-bench_core(game, game.Rules.from_mapping({}), "random", 10, 1)
-"""
-
-
-def pytest_configure(config):
-    """With several workers (``-n``), compile every game's core once, the games side by side, before the
-    workers start: each worker would otherwise compile the same cores at the same time on a fresh machine.
-    A game whose core fails to compile here fails in its own tests, with their messages."""
-    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
-        return
-    from sim.games import all_games
-
-    compiling = [subprocess.Popen([sys.executable, "-c", _COMPILE, game.id], stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL) for game in all_games()]
-    for process in compiling:
-        process.wait()
 
 
 @dataclass
