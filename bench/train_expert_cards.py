@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.lasvegan import enums as E
+from sim.lasvegan import expert
 from sim.lasvegan.expert import F_GREEDY, N_CONTEXTS, N_FEATURES, card_features_nb
 from sim.lasvegan.expert_card_weights import EXPERT_CARD_WEIGHTS
 from sim.lasvegan.lookahead import OBJECTIVE_CABBAGES, mean_outcomes_nb
@@ -94,8 +95,6 @@ def features(data: dict[str, np.ndarray]):
 
 def feature_columns(names: str) -> set[int]:
     """The columns of ``names`` (``F_...`` constants of ``sim.lasvegan.expert``), with F_GREEDY's."""
-    from sim.lasvegan import expert
-
     columns = {F_GREEDY}
     for name in filter(None, (n.strip() for n in names.split(","))):
         if not name.startswith("F_") or not isinstance(getattr(expert, name, None), int):
@@ -223,13 +222,12 @@ def main() -> None:
                     help="fit only these features of expert.py (comma-separated, e.g. F_HOLD,F_VALUE; "
                          "F_GREEDY is always kept), the others at weight 0: what a cheaper card score would lose")
     args = ap.parse_args()
+    kept = feature_columns(args.features) if args.features else set(range(N_FEATURES))  # before any valuing
 
     data, commits = load_sets(args, "situations", situations)
     values = data["values"]
     feats, contexts, n_legal = features(data)
-    if args.features:
-        kept = feature_columns(args.features)
-        feats[:, :, [k for k in range(N_FEATURES) if k not in kept]] = 0.0
+    feats[:, :, [k for k in range(N_FEATURES) if k not in kept]] = 0.0
     mask = np.arange(MAX_LEGAL)[None, :] < n_legal[:, None]
     n = len(values)
     order = np.random.default_rng(args.seed).permutation(n)

@@ -40,16 +40,16 @@ def lowest_nb(x):
 
 
 @njit(cache=True, inline="always")
+def bit_nb(i):
+    return np.uint64(1) << np.uint64(i)
+
+
+@njit(cache=True, inline="always")
 def pop_lowest_nb(x):
     """The lowest card of a non-empty mask: ``(card, its bit, the mask without it)``, the loop step over a
     hand's cards lowest first."""
     card = lowest_nb(x)
-    return card, np.uint64(1) << np.uint64(card), x & (x - np.uint64(1))
-
-
-@njit(cache=True, inline="always")
-def bit_nb(i):
-    return np.uint64(1) << np.uint64(i)
+    return card, bit_nb(card), x & (x - np.uint64(1))
 
 
 @njit(cache=True, inline="always")
