@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 
@@ -23,6 +24,26 @@ def _cttz(typingctx, x):
 
     def codegen(context, builder, signature, args):
         return builder.cttz(args[0], context.get_constant(types.boolean, False))
+
+    return sig, codegen
+
+
+@intrinsic
+def tuple_item_nb(typingctx, tup, i):
+    """``tup[i]`` of a tuple of one type, read from a copy on the stack: one
+    load where numba's own indexing branches on ``i`` (a jump table, which
+    mispredicts when ``i`` changes from card to card). ``i`` must be in range."""
+    if not isinstance(tup, types.UniTuple) or not isinstance(i, types.Integer):
+        return None
+    sig = tup.dtype(tup, i)
+
+    def codegen(context, builder, signature, args):
+        value, index = args
+        item = context.get_value_type(tup.dtype)
+        slots = cgutils.alloca_once(builder, item, size=tup.count)
+        for k in range(tup.count):
+            builder.store(builder.extract_value(value, k), cgutils.gep(builder, slots, k))
+        return builder.load(builder.gep(slots, [context.cast(builder, index, i, types.intp)]))
 
     return sig, codegen
 

@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from sim.bits import lowest_nb, pop_lowest_nb, popcount_nb
+from sim.bits import lowest_nb, pop_lowest_nb, popcount_nb, tuple_item_nb
 from sim.lasvegan import enums as E
 from sim.lasvegan.expert_card_weights import EXPERT_CARD_WEIGHTS
 from sim.lasvegan.expert_placement_weights import EXPERT_PLACEMENT_WEIGHTS
@@ -138,7 +138,7 @@ def holds_from_nb(card, led, unseen, q, later_voids, keep):
     one per unseen higher card of the suit, taken from ``keep``
     (:func:`keep_powers_nb`) instead of multiplied out for every card."""
     higher, other_zeros, zero_risk = beaters_nb(card, led, unseen, q, later_voids)
-    p = keep[higher]
+    p = tuple_item_nb(keep, higher)
     for _ in range(other_zeros):
         p *= 1.0 - zero_risk
     return p
@@ -164,25 +164,42 @@ def machine_view_nb(pub, m, bare, won, trick, unseen):
 
 
 @njit(cache=True, inline="always")
-def suit_worth_nb(pub, bare, unseen, free, suit):
-    """Mean worth of an unseen card of ``suit`` (0 if none is unseen): what each
-    seat still to play adds to a trick of that suit when it follows."""
+def machine_suits_nb(pub, m, bare, unseen):
+    """Machine ``m``'s part in what an unseen card of each suit is worth, once
+    per decision: ``(colour suit, worth, value cards, face)``. A colour
+    machine gives its suit and its face on the unseen cards of that suit, at
+    a third (no value cards, face 0); a points machine gives suit -1, worth
+    0, the unseen cards of its value and its face."""
+    sticker = pub[E.P_MACHINES + m]
+    weight = machine_weight_nb(pub, m, bare)
+    if sticker < E.POINTS_BASE:
+        return sticker, weight * popcount_nb(unseen & SUIT_MASK[sticker]) / 3.0, np.uint64(0), 0.0
+    return -1, 0.0, unseen & VALUE_MASK[sticker - E.POINTS_BASE], weight
+
+
+@njit(cache=True, inline="always")
+def machine_suit_part_nb(machine, in_suit, suit):
+    colour_suit, colour_worth, value_cards, face = machine
+    return colour_worth if colour_suit == suit else face * popcount_nb(value_cards & in_suit)
+
+
+@njit(cache=True, inline="always")
+def suit_worth_nb(unseen, free, suit, later, m0, m1, m2):
+    """What the ``later`` seats still to play add to a trick of ``suit`` when
+    they follow: ``later`` x the mean worth of an unseen card of the suit
+    (0 if none is unseen), from the machines' parts
+    (:func:`machine_suits_nb`) summed in machine order, a 7 at 0.5 while a
+    slot is free. A machine with no part in the suit adds 0.0, which leaves
+    the sum's value as skipping it would: the same floats, so the same
+    decisions."""
     in_suit = unseen & SUIT_MASK[suit]
     k = popcount_nb(in_suit)
-    if k == 0:
-        return 0.0
     total = 0.0
-    for m in range(E.MACHINES_PER_ROUND):
-        sticker = pub[E.P_MACHINES + m]
-        weight = machine_weight_nb(pub, m, bare)
-        if sticker < E.POINTS_BASE:
-            if sticker == suit:
-                total += weight * k / 3.0
-        else:
-            total += weight * popcount_nb(in_suit & VALUE_MASK[sticker - E.POINTS_BASE])
-    if free and in_suit & SEVENS:
-        total += 0.5
-    return total / k
+    total += machine_suit_part_nb(m0, in_suit, suit)
+    total += machine_suit_part_nb(m1, in_suit, suit)
+    total += machine_suit_part_nb(m2, in_suit, suit)
+    total += 0.5 if free and in_suit & SEVENS else 0.0
+    return later * (total / k) if k else 0.0
 
 
 # Per-card features of a card choice, scored by one weight vector per kind of
@@ -347,14 +364,14 @@ def card_sums_nb(feats, j, w, row, card, hand, unseen, takes, table):
     plain, as_greedy = add_nb(feats, j, w, row, F_TOP, (hand & above) == 0, plain, as_greedy)
     plain, as_greedy = add_nb(feats, j, w, row, F_SEVEN, value == E.SEVEN, plain, as_greedy)
     plain, as_greedy = add_nb(feats, j, w, row, F_ZERO, value == 0, plain, as_greedy)
-    shown_void = suit_voids[suit]
-    plain, as_greedy = add_nb(feats, j, w, row, F_SUIT_VOIDS, void_share[suit], plain, as_greedy)
+    shown_void = tuple_item_nb(suit_voids, suit)
+    plain, as_greedy = add_nb(feats, j, w, row, F_SUIT_VOIDS, tuple_item_nb(void_share, suit), plain, as_greedy)
     if value == E.SEVEN and free:
         plain, as_greedy = add_nb(feats, j, w, row, F_HOLD_EARLY_SEVEN, tricks_left, plain, as_greedy)
     plain, as_greedy = add_nb(feats, j, w, row, F_OWN_LATE, own * tricks_left, plain, as_greedy)
     plain, as_greedy = add_nb(feats, j, w, row, F_LOW_CARD, value <= 2, plain, as_greedy)
     plain, as_greedy = add_nb(feats, j, w, row, F_BIAS_HIGHER0, higher == 0, plain, as_greedy)
-    later_suit_worth = suit_worths[suit if led < 0 else led]
+    later_suit_worth = tuple_item_nb(suit_worths, suit)
     plain, as_greedy = add_nb(feats, j, w, row, F_SUIT_LATER, p * later_suit_worth, plain, as_greedy)
     plain, as_greedy = add_nb(feats, j, w, row, F_LOSE_SUIT_LATER, (1.0 - p) * later_suit_worth, plain, as_greedy)
     plain, as_greedy = add_nb(feats, j, w, row, F_SUIT_UNSEEN, TENTHS[popcount_nb(unseen & in_suit)], plain, as_greedy)
@@ -429,17 +446,19 @@ def score_cards_nb(pub, hand, legal, feats, w):
     ahead = (pub[E.P_CABBAGES + seat] - richest) / 10.0
     other_zeros = popcount_nb(unseen & ZEROS)
 
-    # What the later seats add to a trick of a suit, only for the suits it is
-    # read for: the led suit, or when leading each suit a card may be led of.
+    # What the later seats add to a trick of a suit: the led suit's for
+    # every card, or when leading each card's own.
     sw = (0.0, 0.0, 0.0, 0.0)
     if later:
-        suits = legal if led < 0 else SUIT_MASK[led]
-        sw = (
-            later * suit_worth_nb(pub, bare, unseen, free, 0) if suits & SUIT_MASK[0] else 0.0,
-            later * suit_worth_nb(pub, bare, unseen, free, 1) if suits & SUIT_MASK[1] else 0.0,
-            later * suit_worth_nb(pub, bare, unseen, free, 2) if suits & SUIT_MASK[2] else 0.0,
-            later * suit_worth_nb(pub, bare, unseen, free, 3) if suits & SUIT_MASK[3] else 0.0,
-        )
+        m0 = machine_suits_nb(pub, 0, bare, unseen)
+        m1 = machine_suits_nb(pub, 1, bare, unseen)
+        m2 = machine_suits_nb(pub, 2, bare, unseen)
+        if led >= 0:
+            x = suit_worth_nb(unseen, free, led, later, m0, m1, m2)
+            sw = (x, x, x, x)
+        else:
+            sw = (suit_worth_nb(unseen, free, 0, later, m0, m1, m2), suit_worth_nb(unseen, free, 1, later, m0, m1, m2),
+                  suit_worth_nb(unseen, free, 2, later, m0, m1, m2), suit_worth_nb(unseen, free, 3, later, m0, m1, m2))
     suit_voids = (float(n0), float(n1), float(n2), float(n3))
     others = players - 1
     void_share = (SHARES[others, n0], SHARES[others, n1], SHARES[others, n2], SHARES[others, n3])

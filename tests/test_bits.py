@@ -1,0 +1,53 @@
+"""The bit and tuple helpers of the jitted kernels against plain Python."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numba import njit
+
+from sim.bits import lowest_nb, pop_lowest_nb, popcount_nb, tuple_item_nb
+
+
+@njit(cache=True)
+def _item4(a, b, c, d, i):
+    return tuple_item_nb((a, b, c, d), i)
+
+
+@njit(cache=True)
+def _item10_int(t, i):
+    return tuple_item_nb(t, i)
+
+
+floats = st.floats(allow_nan=False, allow_infinity=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.tuples(floats, floats, floats, floats), st.integers(0, 3))
+def test_tuple_item_reads_the_float_at_the_index(values, i):
+    got = _item4(*values, i)
+    assert got == values[i]
+    assert str(got) == str(values[i])  # the same float, the sign of a zero included
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.tuples(*[st.integers(-2**63, 2**63 - 1)] * 10), st.integers(0, 9))
+def test_tuple_item_reads_the_integer_at_the_index(values, i):
+    assert _item10_int(values, i) == values[i]
+
+
+@njit(cache=True)
+def _bits(x):
+    return popcount_nb(x), lowest_nb(x), pop_lowest_nb(x)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 2**64 - 1))
+def test_bit_helpers_match_python(x):
+    count, low, (card, bit, rest) = _bits(np.uint64(x))
+    expected_low = (x & -x).bit_length() - 1
+    assert count == bin(x).count("1")
+    assert low == card == expected_low
+    assert bit == 1 << expected_low
+    assert rest == x & (x - 1)
