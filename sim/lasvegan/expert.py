@@ -164,17 +164,17 @@ def machine_view_nb(pub, m, bare, won, trick, unseen):
 
 
 @njit(cache=True, inline="always")
-def machine_suits_nb(pub, m, bare, unseen):
+def machine_suits_nb(pub, m, bare, unseen, seen):
     """Machine ``m``'s part in what an unseen card of each suit is worth, once
     per decision: ``(colour suit, worth, value cards, face)``. A colour
-    machine gives its suit and its face on the unseen cards of that suit, at
-    a third (no value cards, face 0); a points machine gives suit -1, worth
-    0, the unseen cards of its value and its face."""
+    machine gives its suit and ``seen``, its worth on the unseen cards
+    (:func:`machine_view_nb`: its face on the unseen cards of its suit, at a
+    third; no value cards, face 0); a points machine gives suit -1, worth 0,
+    the unseen cards of its value and its face."""
     sticker = pub[E.P_MACHINES + m]
-    weight = machine_weight_nb(pub, m, bare)
     if sticker < E.POINTS_BASE:
-        return sticker, weight * popcount_nb(unseen & SUIT_MASK[sticker]) / 3.0, np.uint64(0), 0.0
-    return -1, 0.0, unseen & VALUE_MASK[sticker - E.POINTS_BASE], weight
+        return sticker, seen, np.uint64(0), 0.0
+    return -1, 0.0, unseen & VALUE_MASK[sticker - E.POINTS_BASE], machine_weight_nb(pub, m, bare)
 
 
 @njit(cache=True, inline="always")
@@ -450,9 +450,9 @@ def score_cards_nb(pub, hand, legal, feats, w):
     # every card, or when leading each card's own.
     sw = (0.0, 0.0, 0.0, 0.0)
     if later:
-        m0 = machine_suits_nb(pub, 0, bare, unseen)
-        m1 = machine_suits_nb(pub, 1, bare, unseen)
-        m2 = machine_suits_nb(pub, 2, bare, unseen)
+        m0 = machine_suits_nb(pub, 0, bare, unseen, unseen0)
+        m1 = machine_suits_nb(pub, 1, bare, unseen, unseen1)
+        m2 = machine_suits_nb(pub, 2, bare, unseen, unseen2)
         if led >= 0:
             x = suit_worth_nb(unseen, free, led, later, m0, m1, m2)
             sw = (x, x, x, x)
