@@ -48,6 +48,28 @@ def tuple_item_nb(typingctx, tup, i):
     return sig, codegen
 
 
+@intrinsic
+def stack_table_nb(typingctx, tup):
+    """The items of a tuple of one type copied once to the stack, as a
+    pointer ``t`` that a loop reads with ``t[i]`` (one load each): for what a
+    decision works out once and every card reads at its own index, where
+    :func:`tuple_item_nb` would copy the tuple again on every read. The
+    copy lives as long as the function it is made in (kernels inlined into
+    it included): never return it."""
+    if not isinstance(tup, types.UniTuple):
+        return None
+    sig = types.CPointer(tup.dtype)(tup)
+
+    def codegen(context, builder, signature, args):
+        (value,) = args
+        slots = cgutils.alloca_once(builder, context.get_value_type(tup.dtype), size=tup.count)
+        for k in range(tup.count):
+            builder.store(builder.extract_value(value, k), cgutils.gep(builder, slots, k))
+        return slots
+
+    return sig, codegen
+
+
 @njit(cache=True, inline="always")
 def popcount_nb(x):
     """Number of set bits (cards in a mask)."""

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from sim.bits import lowest_nb, pop_lowest_nb, popcount_nb, tuple_item_nb
+from sim.bits import lowest_nb, pop_lowest_nb, popcount_nb, stack_table_nb, tuple_item_nb
 
 
 @njit(cache=True)
@@ -20,6 +20,15 @@ def _item10_int(t, i):
     return tuple_item_nb(t, i)
 
 
+@njit(cache=True)
+def _table_reads(a, b, c, d, order):
+    table = stack_table_nb((a, b, c, d))
+    out = np.empty(order.shape[0])
+    for k in range(order.shape[0]):
+        out[k] = table[order[k]]
+    return out
+
+
 floats = st.floats(allow_nan=False, allow_infinity=True)
 
 
@@ -29,6 +38,13 @@ def test_tuple_item_reads_the_float_at_the_index(values, i):
     got = _item4(*values, i)
     assert got == values[i]
     assert str(got) == str(values[i])  # the same float, the sign of a zero included
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.tuples(floats, floats, floats, floats), st.lists(st.integers(0, 3), min_size=1, max_size=12))
+def test_a_stack_table_reads_every_float_at_its_index_as_often_as_asked(values, order):
+    got = _table_reads(*values, np.array(order, dtype=np.int64))
+    assert [str(x) for x in got] == [str(values[i]) for i in order]
 
 
 @settings(max_examples=200, deadline=None)
