@@ -33,8 +33,7 @@ import numpy as np
 from numba import njit
 
 from sim.lasvegan import enums as E
-from sim.lasvegan.expert import N_WEIGHTS, expert_card_nb, expert_placement_nb
-from sim.lasvegan.expert_card_weights import EXPERT_CARD_WEIGHTS
+from sim.lasvegan.expert import EXPERT_CARD_FOLD, N_WEIGHTS, expert_card_nb, expert_placement_nb
 from sim.lasvegan.expert_weights import EXPERT_WEIGHTS
 from sim.lasvegan.heuristics import greedy_card_nb, greedy_placement_nb
 from sim.lasvegan.lookahead import MAX_OPTIONS, OBJECTIVE_CABBAGES, mean_outcomes_nb
@@ -157,7 +156,7 @@ def regrets_nb(pub, hand, placing, moves, n_moves, totals, w, use_greedy, rows):
             if use_greedy:
                 card = greedy_card_nb(pub[i], hand[i], legal)
             else:
-                card = expert_card_nb(pub[i], hand[i], legal, EXPERT_CARD_WEIGHTS)
+                card = expert_card_nb(pub[i], hand[i], legal, EXPERT_CARD_FOLD)
             for j in range(n):
                 if moves[i, j, 0] == card:
                     chosen = j

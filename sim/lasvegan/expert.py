@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from sim.bits import lowest_nb, pop_lowest_nb, popcount_nb, tuple_item_nb
+from sim.bits import lowest_nb, pop_lowest_nb, popcount_nb, stack_table_nb, tuple_item_nb
 from sim.lasvegan import enums as E
 from sim.lasvegan.expert_card_weights import EXPERT_CARD_WEIGHTS
 from sim.lasvegan.expert_placement_weights import EXPERT_PLACEMENT_WEIGHTS
@@ -48,6 +48,7 @@ from sim.lasvegan.heuristics import (
     later_seats_nb,
     lead_takers_nb,
     machine_terms_nb,
+    machine_danger_nb,
     machine_weight_nb,
     pile_exposure_nb,
     shed_score_nb,
@@ -94,23 +95,20 @@ TIE = 1e-4
 GOLDEN_SAMPLES = 0
 
 
+# 1 / (1 + k): a card's chance to win its trick when k unseen cards of its
+# suit beat it, each the float the division gives.
+HOLD_ODDS = 1.0 / (1.0 + np.arange(E.N_CARDS + 1))
+
+
 @njit(cache=True, inline="always")
 def hand_tricks_nb(hand, unseen):
     """Tricks a hand may still win: its cards no unseen card of the suit beats,
     and its 0s (which win when thrown on another suit), counted fractionally."""
     total = 0.0
-    for s in range(E.N_SUITS):
-        mine = hand & SUIT_MASK[s]
-        if not mine:
-            continue
-        theirs = unseen & SUIT_MASK[s]
-        rest = mine
-        while rest:
-            card = lowest_nb(rest)
-            rest &= rest - np.uint64(1)
-            above = SUIT_MASK[s] & ~((np.uint64(1) << np.uint64(card + 1)) - np.uint64(1))
-            higher = popcount_nb(theirs & above)
-            total += 1.0 / (1.0 + higher)
+    rest = hand
+    while rest:
+        card, bit, rest = pop_lowest_nb(rest)
+        total += HOLD_ODDS[popcount_nb(unseen & SUIT_MASK[card // 10] & ~((bit << np.uint64(1)) - np.uint64(1)))]
     total += 0.5 * popcount_nb(hand & ZEROS)
     return total
 
@@ -382,54 +380,9 @@ def card_sums_nb(feats, j, w, row, card, hand, unseen, takes, table):
 
 
 @njit(cache=True, inline="always")
-def score_cards_nb(pub, hand, legal, feats, w):
-    """:func:`card_features_nb`, inlined into the player's kernel and the fit's.
-
-    What every card shares is worked out once per decision, ``greedy``'s
-    judgement of each card included (its chance to hold is the one the
-    features use), so greedy is not asked separately. Each card's terms are
-    summed twice in one pass, in the same fixed order: without the greedy
-    feature, and with it for the case that it is greedy's card. The card
-    greedy plays keeps the second sum, every other card the first, and the
-    best (the lowest on a tie) is played: each score is the same float the
-    features' sum in card order gives.
-    """
-    seat = seat_to_move_nb(pub)
-    players = pub[E.P_PLAYERS]
-    won = np.uint64(pub[E.P_WON + seat])
-    total, n_free = unplaced_tokens_nb(pub)
-    bare = total / n_free if n_free else 0.0
-    unseen = unseen_cards_nb(pub, hand)
-    n_unseen = popcount_nb(unseen)
-    later_cards, later_voids = later_seats_nb(pub)
-    q = later_cards / n_unseen if n_unseen else 0.0
-    led, best, zero, trick = trick_so_far_nb(pub)
-    later = players - 1 - pub[E.P_TRICK_LEN]
-    tricks_left = TENTHS[pub[E.P_HAND_SIZE + seat]]
-
-    cards0, worth0, add0, danger0, unseen0 = machine_view_nb(pub, 0, bare, won, trick, unseen)
-    cards1, worth1, add1, danger1, unseen1 = machine_view_nb(pub, 1, bare, won, trick, unseen)
-    cards2, worth2, add2, danger2, unseen2 = machine_view_nb(pub, 2, bare, won, trick, unseen)
-    unseen_worth = (unseen0 + unseen1 + unseen2) / n_unseen if n_unseen else 0.0
-    # What a card is worth to another seat that takes it: the machines' faces
-    # for a card alone (colour machines at a third of their face).
-    w0 = machine_weight_nb(pub, 0, bare)
-    w1 = machine_weight_nb(pub, 1, bare)
-    w2 = machine_weight_nb(pub, 2, bare)
-    if pub[E.P_MACHINES + 0] < E.POINTS_BASE:
-        w0 /= 3.0
-    if pub[E.P_MACHINES + 1] < E.POINTS_BASE:
-        w1 /= 3.0
-    if pub[E.P_MACHINES + 2] < E.POINTS_BASE:
-        w2 /= 3.0
-
-    golden = trick_count_worth_nb(pub, seat)
-    trick_worth = worth0 + worth1 + worth2
-    later_worth = later * unseen_worth
-    free = free_slot_left_nb(pub, n_free)
-    sevens_in_trick = popcount_nb(trick & SEVENS)
-    starting = max(pub[E.P_STARTING], 1)
-    low = max(0.0, 1.0 - pub[E.P_CABBAGES + seat] / starting)
+def others_nb(pub, seat, players):
+    """``(n0, n1, n2, n3, richest)``: how many other seats have shown a void in
+    each suit, and the most cabbages another seat holds."""
     richest = -1
     n0 = 0
     n1 = 0
@@ -443,6 +396,60 @@ def score_cards_nb(pub, hand, legal, feats, w):
         n1 += (v >> 1) & 1
         n2 += (v >> 2) & 1
         n3 += (v >> 3) & 1
+    return n0, n1, n2, n3, richest
+
+
+@njit(cache=True, inline="always")
+def taken_worths_nb(pub, bare):
+    """What a card is worth on each machine to another seat that takes it:
+    the machine's face for a card alone, a colour machine's at a third."""
+    w0 = machine_weight_nb(pub, 0, bare)
+    w1 = machine_weight_nb(pub, 1, bare)
+    w2 = machine_weight_nb(pub, 2, bare)
+    if pub[E.P_MACHINES + 0] < E.POINTS_BASE:
+        w0 /= 3.0
+    if pub[E.P_MACHINES + 1] < E.POINTS_BASE:
+        w1 /= 3.0
+    if pub[E.P_MACHINES + 2] < E.POINTS_BASE:
+        w2 /= 3.0
+    return w0, w1, w2
+
+
+@njit(cache=True, inline="always")
+def card_decision_nb(pub, hand, legal, trick_now):
+    """What every legal card of a decision shares, worked out once:
+    ``(row, unseen, takers, table, greedy_base, seven)``: the weights' row
+    (kind of choice and table size), the unseen cards, the cards that take
+    the trick as it stands, the terms of :func:`card_sums_nb`'s ``table``,
+    and what :func:`greedy_score_nb` adds to every card's worth.
+    ``trick_now`` is the trick so far (:func:`heuristics.trick_so_far_nb`)."""
+    seat = seat_to_move_nb(pub)
+    players = pub[E.P_PLAYERS]
+    won = np.uint64(pub[E.P_WON + seat])
+    total, n_free = unplaced_tokens_nb(pub)
+    bare = total / n_free if n_free else 0.0
+    unseen = unseen_cards_nb(pub, hand)
+    n_unseen = popcount_nb(unseen)
+    later_cards, later_voids = later_seats_nb(pub)
+    q = later_cards / n_unseen if n_unseen else 0.0
+    led, best, zero, trick = trick_now
+    later = players - 1 - pub[E.P_TRICK_LEN]
+    tricks_left = TENTHS[pub[E.P_HAND_SIZE + seat]]
+
+    cards0, worth0, add0, danger0, unseen0 = machine_view_nb(pub, 0, bare, won, trick, unseen)
+    cards1, worth1, add1, danger1, unseen1 = machine_view_nb(pub, 1, bare, won, trick, unseen)
+    cards2, worth2, add2, danger2, unseen2 = machine_view_nb(pub, 2, bare, won, trick, unseen)
+    unseen_worth = (unseen0 + unseen1 + unseen2) / n_unseen if n_unseen else 0.0
+    w0, w1, w2 = taken_worths_nb(pub, bare)
+
+    golden = trick_count_worth_nb(pub, seat)
+    trick_worth = worth0 + worth1 + worth2
+    later_worth = later * unseen_worth
+    free = free_slot_left_nb(pub, n_free)
+    sevens_in_trick = popcount_nb(trick & SEVENS)
+    starting = max(pub[E.P_STARTING], 1)
+    low = max(0.0, 1.0 - pub[E.P_CABBAGES + seat] / starting)
+    n0, n1, n2, n3, richest = others_nb(pub, seat, players)
     ahead = (pub[E.P_CABBAGES + seat] - richest) / 10.0
     other_zeros = popcount_nb(unseen & ZEROS)
 
@@ -457,8 +464,11 @@ def score_cards_nb(pub, hand, legal, feats, w):
             x = suit_worth_nb(unseen, free, led, later, m0, m1, m2)
             sw = (x, x, x, x)
         else:
-            sw = (suit_worth_nb(unseen, free, 0, later, m0, m1, m2), suit_worth_nb(unseen, free, 1, later, m0, m1, m2),
-                  suit_worth_nb(unseen, free, 2, later, m0, m1, m2), suit_worth_nb(unseen, free, 3, later, m0, m1, m2))
+            # Only the suits a card may be led of: no card reads the others'.
+            sw = (suit_worth_nb(unseen, free, 0, later, m0, m1, m2) if legal & SUIT_MASK[0] else 0.0,
+                  suit_worth_nb(unseen, free, 1, later, m0, m1, m2) if legal & SUIT_MASK[1] else 0.0,
+                  suit_worth_nb(unseen, free, 2, later, m0, m1, m2) if legal & SUIT_MASK[2] else 0.0,
+                  suit_worth_nb(unseen, free, 3, later, m0, m1, m2) if legal & SUIT_MASK[3] else 0.0)
     suit_voids = (float(n0), float(n1), float(n2), float(n3))
     others = players - 1
     void_share = (SHARES[others, n0], SHARES[others, n1], SHARES[others, n2], SHARES[others, n3])
@@ -467,7 +477,7 @@ def score_cards_nb(pub, hand, legal, feats, w):
              trick_worth, later_worth, sevens_in_trick, other_zeros, cards0, add0, danger0, w0,
              cards1, add1, danger1, w1, cards2, add2, danger2, w2, sw, suit_voids, void_share, keep)
 
-    # greedy's choice (heuristics.greedy_card_nb, the same floats).
+    # greedy's judgement of each card (heuristics.greedy_card_nb, the same floats).
     to_come = later_worth if later else 0.0
     greedy_base = trick_worth + to_come + golden
     seven = SEVEN_WORTH if free else 0.0
@@ -477,6 +487,41 @@ def score_cards_nb(pub, hand, legal, feats, w):
     if led >= 0:
         context = CTX_FOLLOW if legal & SUIT_MASK[led] else CTX_DISCARD
     row = 3 * min(max(players - 3, 0), 2) + context
+    return row, unseen, takers, table, greedy_base, seven
+
+
+@njit(cache=True, inline="always")
+def greedy_score_nb(card, bit, takes, p, table, greedy_base, seven):
+    """``greedy``'s score of ``card`` (:func:`heuristics.greedy_card_nb`, the
+    same floats), from the chance ``p`` that it holds: greedy plays the
+    card that scores highest."""
+    (players, led, later, q, later_voids, free, low, ahead, tricks_left, golden,
+     trick_worth, later_worth, sevens_in_trick, other_zeros, cards0, add0, danger0, w0,
+     cards1, add1, danger1, w1, cards2, add2, danger2, w2, suit_worths, suit_voids, void_share, keep) = table
+    ev = 0.0
+    if takes:
+        ev = p * won_trick_worth_nb(card, bit, greedy_base, seven, sevens_in_trick, cards0, add0, cards1, add1,
+                                    cards2, add2)
+    if ev > 0.0:
+        return ev - GREEDY_TIE * (card % 10)
+    return ev + GREEDY_TIE * shed_score_nb(card, bit, led, cards0, danger0, cards1, danger1, cards2, danger2)
+
+
+@njit(cache=True, inline="always")
+def score_cards_nb(pub, hand, legal, feats, w):
+    """:func:`card_features_nb`, inlined into the fit's kernels.
+
+    What every card shares is worked out once per decision
+    (:func:`card_decision_nb`), ``greedy``'s judgement of each card included
+    (its chance to hold is the one the features use), so greedy is not
+    asked separately. Each card's terms are summed twice in one pass, in
+    the same fixed order: without the greedy feature, and with it for the
+    case that it is greedy's card. The card greedy plays keeps the second
+    sum, every other card the first, and the best (the lowest on a tie) is
+    played: each score is the same float the features' sum in card order
+    gives.
+    """
+    row, unseen, takers, table, greedy_base, seven = card_decision_nb(pub, hand, legal, trick_so_far_nb(pub))
     first = -1
     first_top = -np.inf
     second = -1
@@ -491,15 +536,7 @@ def score_cards_nb(pub, hand, legal, feats, w):
         card, bit, rest = pop_lowest_nb(rest)
         takes = (bit & takers) != 0
         plain, as_greedy, p = card_sums_nb(feats, j, w, row, card, hand, unseen, takes, table)
-        ev = 0.0
-        if takes:
-            ev = p * won_trick_worth_nb(card, bit, greedy_base, seven, sevens_in_trick, cards0, add0, cards1, add1,
-                                        cards2, add2)
-        if ev > 0.0:
-            greedy_score = ev - GREEDY_TIE * (card % 10)
-        else:
-            greedy_score = ev + GREEDY_TIE * shed_score_nb(card, bit, led, cards0, danger0, cards1, danger1,
-                                                           cards2, danger2)
+        greedy_score = greedy_score_nb(card, bit, takes, p, table, greedy_base, seven)
         if greedy_score > greedy_top:
             greedy_top = greedy_score
             greedy = card
@@ -534,11 +571,195 @@ def card_features_nb(pub, hand, legal, feats, w):
     return score_cards_nb(pub, hand, legal, feats, w)
 
 
+# The card weights folded for play (fold_card_weights): per row, the terms
+# that depend on one small count read as one number each (a card's value;
+# unseen cards above and below it; the cards of its suit left in hand; the
+# unseen cards of its suit), then the weights of the other terms.
+FO_VALUE = 0  # 10: value/9, a 7, a 0, a low card, by value
+FO_HIGHER = 10  # 10: unseen cards above it / 9, and none above, by count
+FO_LOWER = 20  # 10: unseen cards below it / 9, by count
+FO_LENGTH = 30  # 10: cards of its suit left after it / 9, and void, by count
+FO_SUIT_UNSEEN = 40  # 11: unseen cards of its suit / 10, by count
+FO_SCALARS = 51
+# The weights of the other terms, in the order of F_*, from FO_SCALARS on.
+FOLDED_SCALARS = (F_GREEDY, F_WINS, F_HOLD, F_TRICK_WORTH, F_LATER_WORTH, F_GOLDEN, F_SEVENS, F_LOSS, F_OWN_WORTH,
+                  F_GIVEN, F_TOP, F_SUIT_VOIDS, F_HOLD_LATE, F_HOLD_EARLY_SEVEN, F_LEAD_WORTH, F_OWN_LATE,
+                  F_SUIT_LATER, F_LOSE_SUIT_LATER, F_LEAD_SUIT_ZEROS)
+FO_GREEDY, FO_WINS, FO_HOLD, FO_TRICK_WORTH, FO_LATER_WORTH, FO_GOLDEN, FO_SEVENS, FO_LOSS, FO_OWN_WORTH, \
+    FO_GIVEN, FO_TOP, FO_SUIT_VOIDS, FO_HOLD_LATE, FO_HOLD_EARLY_SEVEN, FO_LEAD_WORTH, FO_OWN_LATE, \
+    FO_SUIT_LATER, FO_LOSE_SUIT_LATER, FO_LEAD_SUIT_ZEROS = range(FO_SCALARS, FO_SCALARS + len(FOLDED_SCALARS))
+N_FOLDED = FO_SCALARS + len(FOLDED_SCALARS)
+
+
+def fold_card_weights(w) -> np.ndarray:
+    """The card weights ``w`` (one row per context, one column per feature of
+    :func:`card_features_nb`) as :func:`expert_card_nb` plays them: every
+    term that is a weight times a function of one small count (a card's
+    value, the unseen cards above or below it, the cards its suit keeps in
+    hand, the unseen cards of its suit) becomes one number per count, so a
+    card's score is a few table reads instead of twenty-nine products."""
+    w = np.asarray(w, dtype=np.float64)
+    if w.shape != (N_CONTEXTS, N_FEATURES):
+        raise ValueError(f"card weights must have shape {(N_CONTEXTS, N_FEATURES)}, got {w.shape}")
+    k = np.arange(10)
+    column = lambda f: w[:, f:f + 1]  # noqa: E731
+    fold = np.zeros((N_CONTEXTS, N_FOLDED))
+    fold[:, FO_VALUE:FO_VALUE + 10] = (column(F_VALUE) * NINTHS[k + 1] + column(F_SEVEN) * (k == E.SEVEN)
+                                       + column(F_ZERO) * (k == 0) + column(F_LOW_CARD) * (k <= 2))
+    fold[:, FO_HIGHER:FO_HIGHER + 10] = column(F_HIGHER) * NINTHS[k + 1] + column(F_BIAS_HIGHER0) * (k == 0)
+    fold[:, FO_LOWER:FO_LOWER + 10] = column(F_LOWER) * NINTHS[k + 1]
+    fold[:, FO_LENGTH:FO_LENGTH + 10] = column(F_LENGTH) * NINTHS[k + 1] + column(F_VOID) * (k == 0)
+    fold[:, FO_SUIT_UNSEEN:FO_SUIT_UNSEEN + 11] = column(F_SUIT_UNSEEN) * TENTHS[:11]
+    fold[:, FO_SCALARS:] = w[:, list(FOLDED_SCALARS)]
+    return fold
+
+
+# The shipped weights as the player reads them.
+EXPERT_CARD_FOLD = fold_card_weights(EXPERT_CARD_WEIGHTS)
+
+
+@njit(cache=True, inline="always")
+def suit_part_nb(fold, row, hand, unseen, suit, other_zeros, shown_void, void_share):
+    """The terms every card of ``suit`` shares that do not depend on the trick:
+    the cards of the suit left in hand, the other seats shown void in it,
+    its unseen cards and the unseen 0s of other suits those voids may throw.
+    ``suit`` must be in the hand."""
+    in_suit = SUIT_MASK[suit]
+    length = popcount_nb(hand & in_suit) - 1
+    k = popcount_nb(unseen & in_suit)
+    zeros = other_zeros - popcount_nb(unseen & ZEROS & in_suit)
+    return (fold[row, FO_LENGTH + length] + fold[row, FO_SUIT_VOIDS] * void_share + fold[row, FO_SUIT_UNSEEN + k]
+            + fold[row, FO_LEAD_SUIT_ZEROS] * (zeros * shown_void / 4.0))
+
+
+@njit(cache=True, inline="always")
+def no_zero_nb(unseen, led, q, later_voids):
+    """The chance that no unseen 0 of a suit other than ``led`` beats a card
+    winning a trick of suit ``led``: :func:`holds_from_nb`'s factors for
+    those 0s, multiplied in the same order."""
+    _, beating, risk = beaters_nb(10 * led, led, unseen, q, later_voids)
+    f = 1.0 - risk
+    f2 = f * f
+    return 1.0 if beating == 0 else (f if beating == 1 else (f2 if beating == 2 else f2 * f))
+
+
+@njit(cache=True, inline="always")
+def suit_terms_nb(fold, row, hand, unseen, suit, led, q, later_voids, other_zeros, suit_worth, shown_void,
+                  void_share):
+    """What every legal card of ``suit`` shares: ``(the terms of its suit,
+    the weight of its chance to hold on the later seats' worth of the suit,
+    the chance no unseen 0 of another suit beats it)``."""
+    part = (suit_part_nb(fold, row, hand, unseen, suit, other_zeros, shown_void, void_share)
+            + fold[row, FO_LOSE_SUIT_LATER] * suit_worth)
+    holds = (fold[row, FO_SUIT_LATER] - fold[row, FO_LOSE_SUIT_LATER]) * suit_worth
+    return part, holds, no_zero_nb(unseen, suit if led < 0 else led, q, later_voids)
+
+
+@njit(cache=True, inline="always")
+def no_taker_nb(pub, hand, legal, led, fold):
+    """:func:`expert_card_nb` when a trick is led and no legal card takes it,
+    some four choices in ten: following suit with only cards that lose, or
+    discarding with no 0. No card's chance to hold is needed, and the terms
+    of the trick and of the later seats are the same for every card, so a
+    card's score keeps its own terms (its value, the unseen cards above and
+    below it, a top card, a 7 kept, its worth on the machines to the seat
+    and to whoever takes it) and, when discarding, its suit's. The card
+    played is the one the whole score picks, but for scores equal to the
+    last bits of a float."""
+    seat = seat_to_move_nb(pub)
+    players = pub[E.P_PLAYERS]
+    following = (legal & SUIT_MASK[led]) != 0
+    row = 3 * min(max(players - 3, 0), 2) + (CTX_FOLLOW if following else CTX_DISCARD)
+    won = np.uint64(pub[E.P_WON + seat])
+    total, n_free = unplaced_tokens_nb(pub)
+    bare = total / n_free if n_free else 0.0
+    unseen = unseen_cards_nb(pub, hand)
+    cards0, danger0 = machine_danger_nb(pub, 0, bare, won)
+    cards1, danger1 = machine_danger_nb(pub, 1, bare, won)
+    cards2, danger2 = machine_danger_nb(pub, 2, bare, won)
+    w0, w1, w2 = taken_worths_nb(pub, bare)
+    tricks_left = TENTHS[pub[E.P_HAND_SIZE + seat]]
+    seven_kept = fold[row, FO_HOLD_EARLY_SEVEN] * tricks_left if free_slot_left_nb(pub, n_free) else 0.0
+    own_weight = fold[row, FO_OWN_WORTH] + fold[row, FO_OWN_LATE] * tricks_left
+    top_weight = fold[row, FO_TOP]
+    given_weight = fold[row, FO_GIVEN]
+    # Discarding, the cards' suits differ: each suit's terms (the later seats' worth of the trick is the led suit's,
+    # the same for every card).
+    by_suit = stack_table_nb((0.0, 0.0, 0.0, 0.0))
+    if not following:
+        n0, n1, n2, n3, _ = others_nb(pub, seat, players)
+        others = players - 1
+        other_zeros = popcount_nb(unseen & ZEROS)
+        by_suit = stack_table_nb((suit_part_nb(fold, row, hand, unseen, 0, other_zeros, n0, SHARES[others, n0]),
+                                  suit_part_nb(fold, row, hand, unseen, 1, other_zeros, n1, SHARES[others, n1]),
+                                  suit_part_nb(fold, row, hand, unseen, 2, other_zeros, n2, SHARES[others, n2]),
+                                  suit_part_nb(fold, row, hand, unseen, 3, other_zeros, n3, SHARES[others, n3])))
+    best = -1
+    best_top = -np.inf
+    second = -1
+    second_top = -np.inf
+    greedy = -1
+    greedy_top = -np.inf
+    greedy_plain = 0.0
+    rest = legal
+    while rest:
+        card, bit, rest = pop_lowest_nb(rest)
+        suit = card // 10
+        value = card - 10 * suit
+        own = 0.0
+        given = 0.0
+        if bit & cards0:
+            own -= danger0
+            given += w0
+        if bit & cards1:
+            own -= danger1
+            given += w1
+        if bit & cards2:
+            own -= danger2
+            given += w2
+        in_suit = SUIT_MASK[suit]
+        above = in_suit & ~((bit << np.uint64(1)) - np.uint64(1))
+        score = (fold[row, FO_VALUE + value] + by_suit[suit] + fold[row, FO_HIGHER + popcount_nb(unseen & above)]
+                 + fold[row, FO_LOWER + popcount_nb(unseen & in_suit & ~above & ~bit)] + own_weight * own
+                 + given_weight * given)
+        if (hand & above) == 0:
+            score += top_weight
+        if value == E.SEVEN:
+            score += seven_kept
+        # greedy sheds its highest card following suit, its most dangerous discarding.
+        if following:
+            greedy_score = 0.0 + GREEDY_TIE * (value + 0.1 * -own)
+        else:
+            greedy_score = 0.0 + GREEDY_TIE * (10.0 * -own + value)
+        if greedy_score > greedy_top:
+            greedy_top = greedy_score
+            greedy = card
+            greedy_plain = score
+        if score > best_top:
+            second, second_top = best, best_top
+            best, best_top = card, score
+        elif score > second_top:
+            second, second_top = card, score
+    return greedy_or_other_nb(fold[row, FO_GREEDY], greedy, greedy_plain, best, best_top, second, second_top)
+
+
+@njit(cache=True, inline="always")
+def greedy_or_other_nb(greedy_weight, greedy, greedy_plain, best, best_top, second, second_top):
+    """The card played, from greedy's card with its score before the greedy
+    term and the two best scores before it: greedy's card with its term
+    added against the best other card, the lower card on a tie."""
+    as_greedy = greedy_plain + greedy_weight
+    other, other_top = (second, second_top) if best == greedy else (best, best_top)
+    if other < 0 or as_greedy > other_top or (as_greedy == other_top and greedy < other):
+        return greedy
+    return other
+
+
 # error_model="numpy": every division is guarded already. _nrt=False: a
 # decision allocates nothing, and reference counts on the observation cost
 # atomic updates (as in greedy).
 @njit(cache=True, error_model="numpy", _nrt=False)
-def expert_card_nb(pub, hand, legal, w):
+def expert_card_nb(pub, hand, legal, fold):
     """expert — plays the card a distilled judgement of ``lookahead`` scores best.
 
     Every legal card is described by the features of
@@ -546,10 +767,111 @@ def expert_card_nb(pub, hand, legal, w):
     choice (leading, following suit, discarding) at this table size, fitted
     so that the scores follow ``lookahead``'s own estimate of each card
     (``bench/train_expert_cards.py``). On a tie it plays the lowest card.
+
+    The weights come folded (:func:`fold_card_weights`) and the score is
+    the features' weighted sum with its terms grouped by what they depend
+    on: the decision, the card's suit (worked out once per suit), the card.
+    So a score may differ from :func:`card_features_nb`'s in the last bits
+    of a float, and the card played only where two cards' scores are that
+    close. The chance a card holds is the features' too, its factors for
+    the unseen 0s of other suits multiplied out once per suit.
     """
     if legal & (legal - np.uint64(1)) == 0:
         return lowest_nb(legal)
-    return score_cards_nb(pub, hand, legal, NO_FEATURES, w)[1]
+    trick_now = trick_so_far_nb(pub)
+    led, best, zero, _ = trick_now
+    if led >= 0 and not legal & lead_takers_nb(led, best, zero):
+        return no_taker_nb(pub, hand, legal, led, fold)
+    row, unseen, takers, table, greedy_base, seven = card_decision_nb(pub, hand, legal, trick_now)
+    (players, led, later, q, later_voids, free, low, ahead, tricks_left, golden,
+     trick_worth, later_worth, sevens_in_trick, other_zeros, cards0, add0, danger0, w0,
+     cards1, add1, danger1, w1, cards2, add2, danger2, w2, suit_worths, suit_voids, void_share, keep) = table
+    # The decision's part of a taking card's terms, and of every card's.
+    holds = (fold[row, FO_HOLD] + fold[row, FO_TRICK_WORTH] * trick_worth + fold[row, FO_LATER_WORTH] * later_worth
+             + fold[row, FO_GOLDEN] * golden + fold[row, FO_HOLD_LATE] * tricks_left
+             + fold[row, FO_LEAD_WORTH] * ahead)
+    worth = trick_worth + later_worth + golden
+    seven_holds = 0.0
+    seven_kept = 0.0
+    seven_worth = 0.0
+    if free:
+        holds += fold[row, FO_SEVENS] * sevens_in_trick
+        worth += 0.5 * sevens_in_trick
+        seven_holds = fold[row, FO_SEVENS]
+        seven_kept = fold[row, FO_HOLD_EARLY_SEVEN] * tricks_left
+        seven_worth = 0.5
+    own_weight = fold[row, FO_OWN_WORTH] + fold[row, FO_OWN_LATE] * tricks_left
+    loss_weight = fold[row, FO_LOSS] * low
+    wins = fold[row, FO_WINS]
+    top_weight = fold[row, FO_TOP]
+    given_weight = fold[row, FO_GIVEN]
+    trick_weight = fold[row, FO_TRICK_WORTH]
+    if led >= 0 and legal & SUIT_MASK[led]:
+        # Following suit: every legal card is of the led suit.
+        sl, hl, zl = suit_terms_nb(fold, row, hand, unseen, led, led, q, later_voids, other_zeros, suit_worths[led],
+                                   suit_voids[led], void_share[led])
+        by_suit = stack_table_nb((sl, sl, sl, sl, hl, hl, hl, hl, zl, zl, zl, zl))
+    else:
+        s0, h0, z0 = suit_terms_nb(fold, row, hand, unseen, 0, led, q, later_voids, other_zeros, suit_worths[0],
+                                   suit_voids[0], void_share[0])
+        s1, h1, z1 = suit_terms_nb(fold, row, hand, unseen, 1, led, q, later_voids, other_zeros, suit_worths[1],
+                                   suit_voids[1], void_share[1])
+        s2, h2, z2 = suit_terms_nb(fold, row, hand, unseen, 2, led, q, later_voids, other_zeros, suit_worths[2],
+                                   suit_voids[2], void_share[2])
+        s3, h3, z3 = suit_terms_nb(fold, row, hand, unseen, 3, led, q, later_voids, other_zeros, suit_worths[3],
+                                   suit_voids[3], void_share[3])
+        by_suit = stack_table_nb((s0, s1, s2, s3, h0, h1, h2, h3, z0, z1, z2, z3))
+    keeps = stack_table_nb(keep)
+
+    best = -1
+    best_top = -np.inf
+    second = -1
+    second_top = -np.inf
+    greedy = -1
+    greedy_top = -np.inf
+    greedy_plain = 0.0
+    rest = legal
+    while rest:
+        card, bit, rest = pop_lowest_nb(rest)
+        suit = card // 10
+        value = card - 10 * suit
+        is_seven = value == E.SEVEN
+        seven_f = np.float64(is_seven)
+        takes_f = np.float64((bit & takers) != 0)
+        m0 = np.float64((bit & cards0) != 0)
+        m1 = np.float64((bit & cards1) != 0)
+        m2 = np.float64((bit & cards2) != 0)
+        own = 0.0 - danger0 * m0 - danger1 * m1 - danger2 * m2
+        add = 0.0 + add0 * m0 + add1 * m1 + add2 * m2
+        given = 0.0 + w0 * m0 + w1 * m1 + w2 * m2
+        greedy_worth = greedy_base + seven * (sevens_in_trick + is_seven) + add0 * m0 + add1 * m1 + add2 * m2
+        in_suit = SUIT_MASK[suit]
+        above = in_suit & ~((bit << np.uint64(1)) - np.uint64(1))
+        higher = popcount_nb(unseen & above)
+        lower = popcount_nb(unseen & in_suit & ~above & ~bit)
+        score = (fold[row, FO_VALUE + value] + by_suit[suit] + fold[row, FO_HIGHER + higher]
+                 + fold[row, FO_LOWER + lower] + own_weight * own)
+        score += top_weight * np.float64((hand & above) == 0)
+        score += seven_kept * seven_f
+        in_led = led < 0 or suit == led
+        held = 1.0 if later == 0 else keeps[higher if in_led else 0] * by_suit[8 + suit]
+        p = held * takes_f
+        gain = holds + trick_weight * add + by_suit[4 + suit] + seven_holds * seven_f
+        score += wins * takes_f + p * gain + loss_weight * (p * min(worth + add + seven_worth * seven_f, 0.0))
+        ev = p * greedy_worth
+        score += given_weight * ((1.0 - p) * given)
+        shed = (value + 0.1 * -own) if in_led else (10.0 * -own + value)
+        greedy_score = (ev - GREEDY_TIE * value) if ev > 0.0 else (ev + GREEDY_TIE * shed)
+        if greedy_score > greedy_top:
+            greedy_top = greedy_score
+            greedy = card
+            greedy_plain = score
+        better = score > best_top
+        second = best if better else (card if score > second_top else second)
+        second_top = best_top if better else max(second_top, score)
+        best = card if better else best
+        best_top = score if better else best_top
+    return greedy_or_other_nb(fold[row, FO_GREEDY], greedy, greedy_plain, best, best_top, second, second_top)
 
 
 # Per-option features of a token placement, scored by one weight vector per
@@ -602,13 +924,19 @@ def golden_extreme_nb(pub, seat, players, own, others, side):
 
 
 @njit(cache=True, inline="always")
+def near_end_nb(gap, soft):
+    """How near a seat ``gap`` projected tricks from the penalised end is to
+    it, from 0 to 1, ``soft`` saying how fast that falls with the gap."""
+    return 1.0 / (1.0 + gap / soft)
+
+
+@njit(cache=True, inline="always")
 def golden_risk_at_nb(pub, seat, own, others, side, soft, target, extreme):
     """How near seat ``target``'s projected tricks are to the penalised end
     ``extreme`` (:func:`golden_extreme_nb`), from 0 to 1: the risks of every
     seat share one pass over the table."""
     proj = pub[E.P_TRICKS + target] + (own if target == seat else others)
-    gap = proj - extreme if side == E.MIN_SIDE else extreme - proj
-    return 1.0 / (1.0 + gap / soft)
+    return near_end_nb(proj - extreme if side == E.MIN_SIDE else extreme - proj, soft)
 
 
 @njit(cache=True)
@@ -660,7 +988,7 @@ def placement_features_nb(pub, hand, feats, w, ew, out):
             rest &= rest - np.uint64(1)
             suit = card // 10
             above = SUIT_MASK[suit] & ~((np.uint64(1) << np.uint64(card + 1)) - np.uint64(1))
-            hold += 1.0 / (1.0 + popcount_nb(unseen & above))
+            hold += HOLD_ODDS[popcount_nb(unseen & above)]
         in_hand = popcount_nb(hand & cards)
         share = popcount_nb(unseen & cards) / players
         if colour:
@@ -786,6 +1114,214 @@ def placement_features_nb(pub, hand, feats, w, ew, out):
     return row
 
 
+# k / 3 and, per table size n, k cards / n and that / 3: the floats the divisions give.
+THIRDS = np.arange(0, E.N_CARDS + 1) / 3.0
+CARD_SHARES = np.array([[k / max(n, 1) for k in range(E.N_CARDS + 1)] for n in range(E.MAX_PLAYERS + 1)])
+CARD_SHARE_THIRDS = CARD_SHARES / 3.0
+
+
+@njit(cache=True, inline="always")
+def first_of_face_nb(pub):
+    """The free tokens that show a face no earlier free token shows, as a
+    bit mask: on one machine tokens of the same face score the same and the
+    first of them is kept, so only these need scoring."""
+    firsts = 0
+    seen = 0
+    for t in range(pub[E.P_N_TOKENS]):
+        if pub[E.P_TOKEN_PLACED + t]:
+            continue
+        face = pub[E.P_TOKEN_VALUE + t]
+        known = False
+        rest = seen
+        while rest:
+            u = lowest_nb(rest)
+            rest &= rest - 1
+            known |= pub[E.P_TOKEN_VALUE + u] == face
+        if not known:
+            firsts |= 1 << t
+        seen |= 1 << t
+    return firsts
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def expert_placement_choice_nb(pub, hand, w, ew, out):
+    """The placement :func:`placement_features_nb` scores best with the
+    weights ``w``, to ``out``, without writing any feature: each option's
+    score is the features' weighted sum with its terms grouped by what they
+    depend on. An ordinary token's terms are, all but three, its face times
+    a term of the machine, so each machine's are summed once, and a token
+    showing the face of an earlier free token is not scored again (it
+    would tie, and the earlier is kept). The golden token's two sides share
+    their passes over the table and the seat's nearness to each end. A
+    score may differ from the features' sum in the last bits of a float,
+    and the placement only where two options' scores are that close."""
+    seat = seat_to_move_nb(pub)
+    players = pub[E.P_PLAYERS]
+    row = min(max(players - 3, 0), 2)
+    unseen = unseen_cards_nb(pub, hand)
+    left = pub[E.P_HAND_SIZE + seat]
+    late = left / 10.0
+    starting = max(pub[E.P_STARTING], 1)
+    low = max(0.0, 1.0 - pub[E.P_CABBAGES + seat] / starting)
+    weight_sum = 0.0
+    for s in range(players):
+        if s != seat:
+            weight_sum += pub[E.P_CABBAGES + s] + 1
+    n_free = 0
+    free_sum = 0
+    lowest = 0
+    for t in range(pub[E.P_N_TOKENS]):
+        if pub[E.P_TOKEN_PLACED + t] == 0:
+            n_free += 1
+            free_sum += pub[E.P_TOKEN_VALUE + t]
+            lowest = min(lowest, pub[E.P_TOKEN_VALUE + t])
+    firsts = first_of_face_nb(pub)
+    mine = np.uint64(pub[E.P_WON + seat])
+    out[0] = -1
+    out[1] = -1
+    out[2] = E.NO_SIDE
+    top = -np.inf
+    for m in range(E.MACHINES_PER_ROUND):
+        if pub[E.P_MACHINE_TOKEN + m] >= 0 or n_free == 0:
+            continue
+        sticker = pub[E.P_MACHINES + m]
+        colour = sticker < E.POINTS_BASE
+        cards = SUIT_MASK[sticker] if colour else VALUE_MASK[sticker - E.POINTS_BASE]
+        now = pile_exposure_nb(sticker, mine)
+        held = popcount_nb(mine & cards)
+        hold = 0.0
+        rest = hand & cards
+        while rest:
+            card = lowest_nb(rest)
+            rest &= rest - np.uint64(1)
+            suit = card // 10
+            above = SUIT_MASK[suit] & ~((np.uint64(1) << np.uint64(card + 1)) - np.uint64(1))
+            hold += HOLD_ODDS[popcount_nb(unseen & above)]
+        in_hand = popcount_nb(hand & cards)
+        share = CARD_SHARES[players, popcount_nb(unseen & cards)]
+        if colour:
+            hold /= 3.0
+            lose = THIRDS[in_hand] - hold
+            share = CARD_SHARE_THIRDS[players, popcount_nb(unseen & cards)]
+            partial = THIRDS[held % 3]
+        else:
+            lose = in_hand - hold
+            partial = 0.0
+        expected = now + hold + share + partial
+        theirs = 0.0
+        most = 0.0
+        weighted = 0.0
+        for s in range(players):
+            if s != seat:
+                x = pile_exposure_nb(sticker, np.uint64(pub[E.P_WON + s]))
+                theirs += x
+                most = max(most, x)
+                weighted += (pub[E.P_CABBAGES + s] + 1) * x
+        theirs /= max(players - 1, 1)
+        earlier = now + ew[W_FUTURE] * (pile_exposure_nb(sticker, mine | hand) - now)
+        earlier -= ew[W_OPPONENTS] * weighted / weight_sum
+        # What one point of face is worth on this machine: every term that is the face times a term of it.
+        per_face = (w[row, PF_EARLIER] * (earlier - TIE) + w[row, PF_NOW] * now + w[row, PF_HAND] * hold
+                    + w[row, PF_HAND_LOSE] * lose + w[row, PF_UNSEEN] * share + w[row, PF_PARTIAL] * partial
+                    + w[row, PF_OTHERS] * theirs + w[row, PF_OTHERS_MAX] * most + w[row, PF_LATE] * late
+                    + w[row, PF_FACE] + w[row, PF_COLOUR] * colour)
+        for t in range(pub[E.P_N_TOKENS]):
+            if not (firsts >> t) & 1:
+                continue
+            v = float(pub[E.P_TOKEN_VALUE + t])
+            rest_mean = (free_sum - v) / (n_free - 1) if n_free > 1 else 0.0
+            score = (v * per_face + w[row, PF_INSTEAD] * ((v - rest_mean) * expected)
+                     + w[row, PF_LOSS_LOW] * (min(v * expected, 0.0) * low))
+            if v < 0 and v == lowest:
+                score += w[row, PF_LOWEST]
+            if score > top:
+                top = score
+                out[0] = m
+                out[1] = t
+                out[2] = E.NO_SIDE
+    if pub[E.P_GOLDEN_SIDE] == E.NO_SIDE:
+        own = min(hand_tricks_nb(hand, unseen), float(left))
+        others = (left - own) / max(players - 1, 1)
+        g = float(pub[E.P_GOLDEN_VALUE])
+        soft = max(ew[W_GOLDEN_SOFT], 1e-3)
+        gf = ew[W_GOLDEN_FUTURE]
+        # The tricks each seat has and is projected to have: the ends now,
+        # and the ends of the projection with and without the earlier score's damping.
+        lo = 1 << 30
+        hi = -1
+        lo_n = 0
+        hi_n = 0
+        mine_tricks = pub[E.P_TRICKS + seat]
+        fewest = 1e9
+        most_tricks = -1e9
+        damped_fewest = 1e9
+        damped_most = -1e9
+        for s in range(players):
+            x = pub[E.P_TRICKS + s]
+            if x < lo:
+                lo, lo_n = x, 1
+            elif x == lo:
+                lo_n += 1
+            if x > hi:
+                hi, hi_n = x, 1
+            elif x == hi:
+                hi_n += 1
+            proj = x + (own if s == seat else others)
+            fewest = min(fewest, proj)
+            most_tricks = max(most_tricks, proj)
+            damped = x + (gf * own if s == seat else gf * others)
+            damped_fewest = min(damped_fewest, damped)
+            damped_most = max(damped_most, damped)
+        ahead = (own - others) / max(left, 1)
+        sevens = (w[row, PF_G_SEVENS_OUT] * (g * popcount_nb(unseen & SEVENS) / 4.0)
+                  + w[row, PF_G_SEVENS_MINE] * (g * popcount_nb(hand & SEVENS) / 4.0))
+        # The others' risk at each end, weighed by their cabbages, for the earlier score.
+        theirs_min = 0.0
+        theirs_max = 0.0
+        for s in range(players):
+            if s != seat:
+                weight = pub[E.P_CABBAGES + s] + 1
+                damped = pub[E.P_TRICKS + s] + gf * others
+                theirs_min += weight * near_end_nb(damped - damped_fewest, soft)
+                theirs_max += weight * near_end_nb(damped_most - damped, soft)
+        # The seat's own risk at each end, sharp and soft: its risk here, and what it escapes there.
+        projected = mine_tricks + own
+        min_sharp = near_end_nb(projected - fewest, 0.3)
+        min_soft = near_end_nb(projected - fewest, 2.0)
+        max_sharp = near_end_nb(most_tricks - projected, 0.3)
+        max_soft = near_end_nb(most_tricks - projected, 2.0)
+        damped_mine = mine_tricks + gf * own
+        for side in (E.MIN_SIDE, E.MAX_SIDE):
+            on_max = side == E.MAX_SIDE
+            damped_end = damped_most if on_max else damped_fewest
+            risk = near_end_nb(damped_end - damped_mine if on_max else damped_mine - damped_end, soft)
+            earlier = -g * risk + ew[W_OPPONENTS] * g * (theirs_max if on_max else theirs_min) / weight_sum
+            if on_max:
+                at_end = mine_tricks == hi
+                alone = at_end and hi_n == 1
+            else:
+                at_end = mine_tricks == lo
+                alone = at_end and lo_n == 1
+            score = (w[row, PF_EARLIER] * earlier + w[row, PF_GOLDEN] + w[row, PF_G_AT_END] * (-g * at_end)
+                     + w[row, PF_G_ALONE] * (-g * alone)
+                     + w[row, PF_G_RISK_SHARP] * (-g * (max_sharp if on_max else min_sharp))
+                     + w[row, PF_G_RISK_SOFT] * (-g * (max_soft if on_max else min_soft))
+                     + w[row, PF_G_AT_END_LATE] * (-g * late * at_end)
+                     + w[row, PF_G_OTHER_SHARP] * (g * (min_sharp if on_max else max_sharp))
+                     + w[row, PF_G_OTHER_SOFT] * (g * (min_soft if on_max else max_soft))
+                     + sevens)
+            if on_max:
+                score += w[row, PF_G_MAX] * g + w[row, PF_G_MAX_LATE] * (g * late) - w[row, PF_G_LEAD] * (g * ahead)
+            else:
+                score += w[row, PF_G_LEAD] * (g * ahead)
+            if score > top:
+                top = score
+                out[0] = E.GOLDEN_SLOT
+                out[1] = -1
+                out[2] = side
+    return row
+
+
 # Placement weights that score by the hand-made feature alone.
 HAND_MADE_PLACEMENT = np.zeros((N_PLACEMENT_CONTEXTS, N_PLACEMENT_FEATURES))
 HAND_MADE_PLACEMENT[:, PF_EARLIER] = 1.0
@@ -809,7 +1345,7 @@ def expert_placement_search_nb(pub, hand, pw, w, samples, rng, out):
     pays at the end of the round, the seat weighs both sides on ``samples``
     imagined deals played out by ``greedy``, as ``lookahead`` does, and
     keeps the better (its own choice on a tie)."""
-    placement_features_nb(pub, hand, NO_FEATURES, pw, w, out)
+    expert_placement_choice_nb(pub, hand, pw, w, out)
     if out[0] != E.GOLDEN_SLOT or samples <= 0:
         return
     moves = np.empty((2, 3), dtype=np.int64)
@@ -828,7 +1364,7 @@ def expert_placement_search_nb(pub, hand, pw, w, samples, rng, out):
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def expert_card_default_nb(pub, hand, legal):
-    return expert_card_nb(pub, hand, legal, EXPERT_CARD_WEIGHTS)
+    return expert_card_nb(pub, hand, legal, EXPERT_CARD_FOLD)
 
 
 @njit(cache=True)
@@ -844,4 +1380,4 @@ def expert_placement_at_nb(pub, hand, states, row, out):
     if GOLDEN_SAMPLES > 0:
         expert_placement_default_nb(pub, hand, states[row], out)
     else:
-        placement_features_nb(pub, hand, NO_FEATURES, EXPERT_PLACEMENT_WEIGHTS, EXPERT_WEIGHTS, out)
+        expert_placement_choice_nb(pub, hand, EXPERT_PLACEMENT_WEIGHTS, EXPERT_WEIGHTS, out)

@@ -1,4 +1,8 @@
-"""The ``expert`` policy's scores: the features a fit sees are the ones the player plays by."""
+"""The ``expert`` policy's scores: the features a fit sees are the ones the player plays by.
+
+The player does not write the features: it sums the same terms grouped by
+what they depend on (``fold_card_weights``, ``expert_placement_choice_nb``).
+It must make the choice the written features make, whatever the weights."""
 
 import json
 from pathlib import Path
@@ -6,6 +10,8 @@ from pathlib import Path
 import numpy as np
 
 from sim.lasvegan import enums as E
+import pytest
+
 from sim.lasvegan.expert import (
     N_CONTEXTS,
     N_FEATURES,
@@ -15,8 +21,13 @@ from sim.lasvegan.expert import (
     PF_EARLIER,
     PF_LOWEST,
     card_features_nb,
+    expert_card_nb,
+    expert_placement_choice_nb,
+    fold_card_weights,
     placement_features_nb,
 )
+from sim.lasvegan.heuristics import lead_takers_nb, trick_so_far_nb
+from sim.lasvegan.mechanics import SUIT_MASK
 from sim.lasvegan.expert_card_weights import EXPERT_CARD_WEIGHTS
 from sim.lasvegan.expert_placement_weights import EXPERT_PLACEMENT_WEIGHTS
 from sim.lasvegan.expert_weights import EXPERT_WEIGHTS
@@ -80,6 +91,42 @@ def test_a_card_is_chosen_by_the_same_features_a_fit_sees():
             assert played == written == cards[int(np.argmax(feats @ w[context]))]
 
 
+def choice_kind(table):
+    """Leading, following with a card that takes, following with none, discarding with a 0, or without."""
+    led, best, zero, _ = trick_so_far_nb(table.pub)
+    if led < 0:
+        return "lead"
+    legal = np.uint64(table.legal())
+    takes = bool(legal & lead_takers_nb(led, best, zero))
+    if legal & SUIT_MASK[led]:
+        return "follow and take" if takes else "follow and lose"
+    return "discard a 0" if takes else "discard"
+
+
+def test_the_player_plays_the_card_the_written_features_choose():
+    """The folded weights play the card of the written features' best sum, for
+    the shipped weights and for random ones (every term then decides some
+    choices), in every kind of choice at 2 to 5 players."""
+    rng = np.random.default_rng(5)
+    weights = [EXPERT_CARD_WEIGHTS] + [rng.normal(size=(N_CONTEXTS, N_FEATURES)) for _ in range(3)]
+    kinds = {}
+    players = set()
+    for table in card_choices(600, seed=6):
+        legal = np.uint64(table.legal())
+        kinds[choice_kind(table)] = kinds.get(choice_kind(table), 0) + 1
+        players.add(int(table.pub[E.P_PLAYERS]))
+        for w in weights:
+            _, written = card_features_nb(table.pub, np.uint64(table.hand), legal, NO_FEATURES, w)
+            assert expert_card_nb(table.pub, np.uint64(table.hand), legal, fold_card_weights(w)) == written
+    assert len(kinds) == 5 and min(kinds.values()) >= 30, kinds
+    assert players == {3, 4, 5}
+
+
+def test_folded_weights_must_have_a_row_per_context_and_a_column_per_feature():
+    with pytest.raises(ValueError, match="shape"):
+        fold_card_weights(np.zeros((N_CONTEXTS, N_FEATURES - 1)))
+
+
 def test_every_card_feature_is_seen_in_real_situations():
     """A feature that is always zero is a bug in its computation, not a feature."""
     none = np.zeros((N_CONTEXTS, N_FEATURES))
@@ -109,6 +156,25 @@ def test_a_placement_is_chosen_by_the_same_features_a_fit_sees():
             assert scores[chosen] >= scores.max() - 1e-9 * (1.0 + abs(scores.max()))
             # Nothing is written past the options the seat has.
             assert not feats[len(moves):].any()
+
+
+def test_the_player_places_as_the_written_features_choose():
+    """The player's placement, its terms summed per machine and per side,
+    is the one of the written features' best sum (the first of equal
+    scores), for the shipped weights and for random ones."""
+    rng = np.random.default_rng(7)
+    weights = [EXPERT_PLACEMENT_WEIGHTS] + [rng.normal(size=(N_PLACEMENT_CONTEXTS, N_PLACEMENT_FEATURES))
+                                            for _ in range(3)]
+    out = np.zeros(3, dtype=np.int64)
+    golden = 0
+    for table in placements(300, seed=8):
+        for w in weights:
+            placement_features_nb(table.pub, np.uint64(table.hand), NO_FEATURES, w, EXPERT_WEIGHTS, out)
+            written = out.tolist()
+            expert_placement_choice_nb(table.pub, np.uint64(table.hand), w, EXPERT_WEIGHTS, out)
+            assert out.tolist() == written
+            golden += written[0] == E.GOLDEN_SLOT
+    assert golden > 100
 
 
 def test_every_placement_feature_is_seen_in_real_situations():
