@@ -622,10 +622,10 @@ EXPERT_CARD_FOLD = fold_card_weights(EXPERT_CARD_WEIGHTS)
 def suit_part_nb(fold, row, hand, unseen, suit, other_zeros, shown_void, void_share):
     """The terms every card of ``suit`` shares that do not depend on the trick:
     the cards of the suit left in hand, the other seats shown void in it,
-    its unseen cards and the unseen 0s of other suits those voids may throw.
-    ``suit`` must be in the hand."""
+    its unseen cards and the unseen 0s of other suits those voids may throw
+    (for a suit not in the hand, a number no card reads)."""
     in_suit = SUIT_MASK[suit]
-    length = popcount_nb(hand & in_suit) - 1
+    length = max(popcount_nb(hand & in_suit) - 1, 0)
     k = popcount_nb(unseen & in_suit)
     zeros = other_zeros - popcount_nb(unseen & ZEROS & in_suit)
     return (fold[row, FO_LENGTH + length] + fold[row, FO_SUIT_VOIDS] * void_share + fold[row, FO_SUIT_UNSEEN + k]
