@@ -464,11 +464,9 @@ def card_decision_nb(pub, hand, legal, trick_now):
             x = suit_worth_nb(unseen, free, led, later, m0, m1, m2)
             sw = (x, x, x, x)
         else:
-            # Only the suits a card may be led of: no card reads the others'.
-            sw = (suit_worth_nb(unseen, free, 0, later, m0, m1, m2) if legal & SUIT_MASK[0] else 0.0,
-                  suit_worth_nb(unseen, free, 1, later, m0, m1, m2) if legal & SUIT_MASK[1] else 0.0,
-                  suit_worth_nb(unseen, free, 2, later, m0, m1, m2) if legal & SUIT_MASK[2] else 0.0,
-                  suit_worth_nb(unseen, free, 3, later, m0, m1, m2) if legal & SUIT_MASK[3] else 0.0)
+            # Every suit, with no branch on which the hand holds (no card reads the others').
+            sw = (suit_worth_nb(unseen, free, 0, later, m0, m1, m2), suit_worth_nb(unseen, free, 1, later, m0, m1, m2),
+                  suit_worth_nb(unseen, free, 2, later, m0, m1, m2), suit_worth_nb(unseen, free, 3, later, m0, m1, m2))
     suit_voids = (float(n0), float(n1), float(n2), float(n3))
     others = players - 1
     void_share = (SHARES[others, n0], SHARES[others, n1], SHARES[others, n2], SHARES[others, n3])
