@@ -489,6 +489,26 @@ def card_decision_nb(pub, hand, legal, trick_now):
 
 
 @njit(cache=True, inline="always")
+def next_card_nb(rest):
+    """The lowest card of the non-empty mask ``rest``: ``(card, its bit, the
+    mask without it, its suit, its value)``."""
+    card, bit, rest = pop_lowest_nb(rest)
+    suit = card // 10
+    return card, bit, rest, suit, card - 10 * suit
+
+
+@njit(cache=True, inline="always")
+def two_best_nb(card, score, best, best_top, second, second_top):
+    """The two best cards and their scores once ``card`` scores ``score``
+    (cards come lowest first; on a tie the earlier stays ahead)."""
+    if score > best_top:
+        return card, score, best, best_top
+    if score > second_top:
+        return best, best_top, card, score
+    return best, best_top, second, second_top
+
+
+@njit(cache=True, inline="always")
 def greedy_score_nb(card, bit, takes, p, table, greedy_base, seven):
     """``greedy``'s score of ``card`` (:func:`heuristics.greedy_card_nb`, the
     same floats), from the chance ``p`` that it holds: greedy plays the
@@ -540,11 +560,7 @@ def score_cards_nb(pub, hand, legal, feats, w):
             greedy = card
             greedy_j = j
             greedy_sum = as_greedy
-        if plain > first_top:
-            second, second_top = first, first_top
-            first, first_top = card, plain
-        elif plain > second_top:
-            second, second_top = card, plain
+        first, first_top, second, second_top = two_best_nb(card, plain, first, first_top, second, second_top)
         j += 1
     put_nb(feats, greedy_j, w, row, F_GREEDY, 1.0)  # its features: greedy's card
     other, other_top = (second, second_top) if first == greedy else (first, first_top)
@@ -653,6 +669,11 @@ def suit_terms_nb(fold, row, hand, unseen, suit, led, q, later_voids, other_zero
     return part, holds, no_zero_nb(unseen, suit if led < 0 else led, q, later_voids)
 
 
+# Before a choice's first card: ``(best card, its score, second best, its
+# score, greedy's card, its greedy score, its score before the greedy term)``.
+NO_CARD_YET = (-1, -np.inf, -1, -np.inf, -1, -np.inf, 0.0)
+
+
 @njit(cache=True, inline="always")
 def no_taker_nb(pub, hand, legal, led, fold):
     """:func:`expert_card_nb` when a trick is led and no legal card takes it,
@@ -692,18 +713,10 @@ def no_taker_nb(pub, hand, legal, led, fold):
                                   suit_part_nb(fold, row, hand, unseen, 1, other_zeros, n1, SHARES[others, n1]),
                                   suit_part_nb(fold, row, hand, unseen, 2, other_zeros, n2, SHARES[others, n2]),
                                   suit_part_nb(fold, row, hand, unseen, 3, other_zeros, n3, SHARES[others, n3])))
-    best = -1
-    best_top = -np.inf
-    second = -1
-    second_top = -np.inf
-    greedy = -1
-    greedy_top = -np.inf
-    greedy_plain = 0.0
+    best, best_top, second, second_top, greedy, greedy_top, greedy_plain = NO_CARD_YET
     rest = legal
     while rest:
-        card, bit, rest = pop_lowest_nb(rest)
-        suit = card // 10
-        value = card - 10 * suit
+        card, bit, rest, suit, value = next_card_nb(rest)
         own = 0.0
         given = 0.0
         if bit & cards0:
@@ -733,11 +746,7 @@ def no_taker_nb(pub, hand, legal, led, fold):
             greedy_top = greedy_score
             greedy = card
             greedy_plain = score
-        if score > best_top:
-            second, second_top = best, best_top
-            best, best_top = card, score
-        elif score > second_top:
-            second, second_top = card, score
+        best, best_top, second, second_top = two_best_nb(card, score, best, best_top, second, second_top)
     return greedy_or_other_nb(fold[row, FO_GREEDY], greedy, greedy_plain, best, best_top, second, second_top)
 
 
@@ -821,18 +830,10 @@ def expert_card_nb(pub, hand, legal, fold):
         by_suit = stack_table_nb((s0, s1, s2, s3, h0, h1, h2, h3, z0, z1, z2, z3))
     keeps = stack_table_nb(keep)
 
-    best = -1
-    best_top = -np.inf
-    second = -1
-    second_top = -np.inf
-    greedy = -1
-    greedy_top = -np.inf
-    greedy_plain = 0.0
+    best, best_top, second, second_top, greedy, greedy_top, greedy_plain = NO_CARD_YET
     rest = legal
     while rest:
-        card, bit, rest = pop_lowest_nb(rest)
-        suit = card // 10
-        value = card - 10 * suit
+        card, bit, rest, suit, value = next_card_nb(rest)
         is_seven = value == E.SEVEN
         seven_f = np.float64(is_seven)
         takes_f = np.float64((bit & takers) != 0)
@@ -937,17 +938,17 @@ def golden_risk_at_nb(pub, seat, own, others, side, soft, target, extreme):
     return near_end_nb(proj - extreme if side == E.MIN_SIDE else extreme - proj, soft)
 
 
-@njit(cache=True)
-def placement_features_nb(pub, hand, feats, w, ew, out):
-    """Score every placement the seat may make with the weights ``w`` of its
-    table size, put the best in ``out`` and return the context. Options come
-    in ``lookahead``'s order (machines, then tokens, then MIN and MAX); the
-    features of the ``j``-th go to ``feats[j]`` unless it is read-only.
-    ``ew`` are the hand-made weights whose score is feature PF_EARLIER."""
+@njit(cache=True, inline="always")
+def placement_setup_nb(pub, hand):
+    """What every option of a placement shares: ``(seat, players, weights'
+    row, unseen cards, the seat's won cards, cards left in hand, that / 10, how low the seat's
+    cabbages are, the others' cabbages + 1 summed, free tokens, their faces
+    summed, the lowest face or 0)``."""
     seat = seat_to_move_nb(pub)
     players = pub[E.P_PLAYERS]
     row = min(max(players - 3, 0), 2)
     unseen = unseen_cards_nb(pub, hand)
+    mine = np.uint64(pub[E.P_WON + seat])
     left = pub[E.P_HAND_SIZE + seat]
     late = left / 10.0
     starting = max(pub[E.P_STARTING], 1)
@@ -964,7 +965,96 @@ def placement_features_nb(pub, hand, feats, w, ew, out):
             n_free += 1
             free_sum += pub[E.P_TOKEN_VALUE + t]
             lowest = min(lowest, pub[E.P_TOKEN_VALUE + t])
-    mine = np.uint64(pub[E.P_WON + seat])
+    return seat, players, row, unseen, mine, left, late, low, weight_sum, n_free, free_sum, lowest
+
+
+@njit(cache=True, inline="always")
+def machine_hand_nb(pub, m, mine, hand, unseen):
+    """Machine ``m`` for the seat with won cards ``mine``: ``(sticker, whether
+    it counts a colour, the cards it counts, the seat's exposure now, its
+    won cards there, its matching cards in hand each counted by its chance
+    to take its trick, its matching cards in hand)``."""
+    sticker = pub[E.P_MACHINES + m]
+    colour = sticker < E.POINTS_BASE
+    cards = SUIT_MASK[sticker] if colour else VALUE_MASK[sticker - E.POINTS_BASE]
+    now = pile_exposure_nb(sticker, mine)
+    held = popcount_nb(mine & cards)
+    hold = hand_holds_nb(hand & cards, unseen)
+    return sticker, colour, cards, now, held, hold, popcount_nb(hand & cards)
+
+
+@njit(cache=True, inline="always")
+def hand_holds_nb(cards, unseen):
+    """The cards of ``cards`` (in the seat's hand), each counted by its chance
+    to take its trick: 1 over one more than the unseen cards above it in its suit."""
+    hold = 0.0
+    rest = cards
+    while rest:
+        card = lowest_nb(rest)
+        rest &= rest - np.uint64(1)
+        suit = card // 10
+        above = SUIT_MASK[suit] & ~((np.uint64(1) << np.uint64(card + 1)) - np.uint64(1))
+        hold += HOLD_ODDS[popcount_nb(unseen & above)]
+    return hold
+
+
+@njit(cache=True, inline="always")
+def machine_others_nb(pub, seat, players, sticker, mine, hand, now, weight_sum, ew):
+    """The other seats on the machine with ``sticker``: ``(their mean exposure,
+    the most exposed one's, the hand-made score of one point of face there)``,
+    the last from the seat's exposure ``now``, its won cards ``mine`` and its
+    hand, and the others' exposure weighed by their cabbages."""
+    theirs = 0.0
+    most = 0.0
+    weighted = 0.0
+    for s in range(players):
+        if s != seat:
+            x = pile_exposure_nb(sticker, np.uint64(pub[E.P_WON + s]))
+            theirs += x
+            most = max(most, x)
+            weighted += (pub[E.P_CABBAGES + s] + 1) * x
+    theirs /= max(players - 1, 1)
+    earlier = now + ew[W_FUTURE] * (pile_exposure_nb(sticker, mine | hand) - now)
+    earlier -= ew[W_OPPONENTS] * weighted / weight_sum
+    return theirs, most, earlier
+
+
+@njit(cache=True, inline="always")
+def golden_setup_nb(pub, hand, unseen, left, players, ew):
+    """What both sides of the golden token share: ``(the tricks the seat's
+    hand may still win, those each other seat may, the penalty, the
+    softness of the risk, the damping of the projection, the fewest tricks
+    won so far and how many seats have them, the most and how many)``."""
+    own = min(hand_tricks_nb(hand, unseen), float(left))
+    others = (left - own) / max(players - 1, 1)
+    g = float(pub[E.P_GOLDEN_VALUE])
+    soft = max(ew[W_GOLDEN_SOFT], 1e-3)
+    gf = ew[W_GOLDEN_FUTURE]
+    lo = 1 << 30
+    hi = -1
+    lo_n = 0
+    hi_n = 0
+    for s in range(players):
+        x = pub[E.P_TRICKS + s]
+        if x < lo:
+            lo, lo_n = x, 1
+        elif x == lo:
+            lo_n += 1
+        if x > hi:
+            hi, hi_n = x, 1
+        elif x == hi:
+            hi_n += 1
+    return own, others, g, soft, gf, lo, lo_n, hi, hi_n
+
+
+@njit(cache=True)
+def placement_features_nb(pub, hand, feats, w, ew, out):
+    """Score every placement the seat may make with the weights ``w`` of its
+    table size, put the best in ``out`` and return the context. Options come
+    in ``lookahead``'s order (machines, then tokens, then MIN and MAX); the
+    features of the ``j``-th go to ``feats[j]`` unless it is read-only.
+    ``ew`` are the hand-made weights whose score is feature PF_EARLIER."""
+    seat, players, row, unseen, mine, left, late, low, weight_sum, n_free, free_sum, lowest = placement_setup_nb(pub, hand)
     out[0] = -1
     out[1] = -1
     out[2] = E.NO_SIDE
@@ -973,21 +1063,7 @@ def placement_features_nb(pub, hand, feats, w, ew, out):
     for m in range(E.MACHINES_PER_ROUND):
         if pub[E.P_MACHINE_TOKEN + m] >= 0 or n_free == 0:
             continue
-        sticker = pub[E.P_MACHINES + m]
-        colour = sticker < E.POINTS_BASE
-        cards = SUIT_MASK[sticker] if colour else VALUE_MASK[sticker - E.POINTS_BASE]
-        now = pile_exposure_nb(sticker, mine)
-        held = popcount_nb(mine & cards)
-        # Matching cards in hand, each counted by its chance to take its trick.
-        hold = 0.0
-        rest = hand & cards
-        while rest:
-            card = lowest_nb(rest)
-            rest &= rest - np.uint64(1)
-            suit = card // 10
-            above = SUIT_MASK[suit] & ~((np.uint64(1) << np.uint64(card + 1)) - np.uint64(1))
-            hold += HOLD_ODDS[popcount_nb(unseen & above)]
-        in_hand = popcount_nb(hand & cards)
+        sticker, colour, cards, now, held, hold, in_hand = machine_hand_nb(pub, m, mine, hand, unseen)
         share = popcount_nb(unseen & cards) / players
         if colour:
             hold /= 3.0
@@ -998,18 +1074,7 @@ def placement_features_nb(pub, hand, feats, w, ew, out):
             lose = in_hand - hold
             partial = 0.0
         expected = now + hold + share + partial
-        theirs = 0.0
-        most = 0.0
-        weighted = 0.0
-        for s in range(players):
-            if s != seat:
-                x = pile_exposure_nb(sticker, np.uint64(pub[E.P_WON + s]))
-                theirs += x
-                most = max(most, x)
-                weighted += (pub[E.P_CABBAGES + s] + 1) * x
-        theirs /= max(players - 1, 1)
-        earlier = now + ew[W_FUTURE] * (pile_exposure_nb(sticker, mine | hand) - now)
-        earlier -= ew[W_OPPONENTS] * weighted / weight_sum
+        theirs, most, earlier = machine_others_nb(pub, seat, players, sticker, mine, hand, now, weight_sum, ew)
         for t in range(pub[E.P_N_TOKENS]):
             if pub[E.P_TOKEN_PLACED + t]:
                 continue
@@ -1041,25 +1106,7 @@ def placement_features_nb(pub, hand, feats, w, ew, out):
                 out[2] = E.NO_SIDE
             j += 1
     if pub[E.P_GOLDEN_SIDE] == E.NO_SIDE:
-        own = min(hand_tricks_nb(hand, unseen), float(left))
-        others = (left - own) / max(players - 1, 1)
-        g = float(pub[E.P_GOLDEN_VALUE])
-        soft = max(ew[W_GOLDEN_SOFT], 1e-3)
-        gf = ew[W_GOLDEN_FUTURE]
-        lo = 1 << 30
-        hi = -1
-        lo_n = 0
-        hi_n = 0
-        for s in range(players):
-            x = pub[E.P_TRICKS + s]
-            if x < lo:
-                lo, lo_n = x, 1
-            elif x == lo:
-                lo_n += 1
-            if x > hi:
-                hi, hi_n = x, 1
-            elif x == hi:
-                hi_n += 1
+        own, others, g, soft, gf, lo, lo_n, hi, hi_n = golden_setup_nb(pub, hand, unseen, left, players, ew)
         mine_tricks = pub[E.P_TRICKS + seat]
         ahead = (own - others) / max(left, 1)
         sevens_mine = popcount_nb(hand & SEVENS)
@@ -1153,28 +1200,8 @@ def expert_placement_choice_nb(pub, hand, w, ew, out):
     their passes over the table and the seat's nearness to each end. A
     score may differ from the features' sum in the last bits of a float,
     and the placement only where two options' scores are that close."""
-    seat = seat_to_move_nb(pub)
-    players = pub[E.P_PLAYERS]
-    row = min(max(players - 3, 0), 2)
-    unseen = unseen_cards_nb(pub, hand)
-    left = pub[E.P_HAND_SIZE + seat]
-    late = left / 10.0
-    starting = max(pub[E.P_STARTING], 1)
-    low = max(0.0, 1.0 - pub[E.P_CABBAGES + seat] / starting)
-    weight_sum = 0.0
-    for s in range(players):
-        if s != seat:
-            weight_sum += pub[E.P_CABBAGES + s] + 1
-    n_free = 0
-    free_sum = 0
-    lowest = 0
-    for t in range(pub[E.P_N_TOKENS]):
-        if pub[E.P_TOKEN_PLACED + t] == 0:
-            n_free += 1
-            free_sum += pub[E.P_TOKEN_VALUE + t]
-            lowest = min(lowest, pub[E.P_TOKEN_VALUE + t])
+    seat, players, row, unseen, mine, left, late, low, weight_sum, n_free, free_sum, lowest = placement_setup_nb(pub, hand)
     firsts = first_of_face_nb(pub)
-    mine = np.uint64(pub[E.P_WON + seat])
     out[0] = -1
     out[1] = -1
     out[2] = E.NO_SIDE
@@ -1182,20 +1209,7 @@ def expert_placement_choice_nb(pub, hand, w, ew, out):
     for m in range(E.MACHINES_PER_ROUND):
         if pub[E.P_MACHINE_TOKEN + m] >= 0 or n_free == 0:
             continue
-        sticker = pub[E.P_MACHINES + m]
-        colour = sticker < E.POINTS_BASE
-        cards = SUIT_MASK[sticker] if colour else VALUE_MASK[sticker - E.POINTS_BASE]
-        now = pile_exposure_nb(sticker, mine)
-        held = popcount_nb(mine & cards)
-        hold = 0.0
-        rest = hand & cards
-        while rest:
-            card = lowest_nb(rest)
-            rest &= rest - np.uint64(1)
-            suit = card // 10
-            above = SUIT_MASK[suit] & ~((np.uint64(1) << np.uint64(card + 1)) - np.uint64(1))
-            hold += HOLD_ODDS[popcount_nb(unseen & above)]
-        in_hand = popcount_nb(hand & cards)
+        sticker, colour, cards, now, held, hold, in_hand = machine_hand_nb(pub, m, mine, hand, unseen)
         share = CARD_SHARES[players, popcount_nb(unseen & cards)]
         if colour:
             hold /= 3.0
@@ -1206,18 +1220,7 @@ def expert_placement_choice_nb(pub, hand, w, ew, out):
             lose = in_hand - hold
             partial = 0.0
         expected = now + hold + share + partial
-        theirs = 0.0
-        most = 0.0
-        weighted = 0.0
-        for s in range(players):
-            if s != seat:
-                x = pile_exposure_nb(sticker, np.uint64(pub[E.P_WON + s]))
-                theirs += x
-                most = max(most, x)
-                weighted += (pub[E.P_CABBAGES + s] + 1) * x
-        theirs /= max(players - 1, 1)
-        earlier = now + ew[W_FUTURE] * (pile_exposure_nb(sticker, mine | hand) - now)
-        earlier -= ew[W_OPPONENTS] * weighted / weight_sum
+        theirs, most, earlier = machine_others_nb(pub, seat, players, sticker, mine, hand, now, weight_sum, ew)
         # What one point of face is worth on this machine: every term that is the face times a term of it.
         per_face = (w[row, PF_EARLIER] * (earlier - TIE) + w[row, PF_NOW] * now + w[row, PF_HAND] * hold
                     + w[row, PF_HAND_LOSE] * lose + w[row, PF_UNSEEN] * share + w[row, PF_PARTIAL] * partial
@@ -1238,17 +1241,8 @@ def expert_placement_choice_nb(pub, hand, w, ew, out):
                 out[1] = t
                 out[2] = E.NO_SIDE
     if pub[E.P_GOLDEN_SIDE] == E.NO_SIDE:
-        own = min(hand_tricks_nb(hand, unseen), float(left))
-        others = (left - own) / max(players - 1, 1)
-        g = float(pub[E.P_GOLDEN_VALUE])
-        soft = max(ew[W_GOLDEN_SOFT], 1e-3)
-        gf = ew[W_GOLDEN_FUTURE]
-        # The tricks each seat has and is projected to have: the ends now,
-        # and the ends of the projection with and without the earlier score's damping.
-        lo = 1 << 30
-        hi = -1
-        lo_n = 0
-        hi_n = 0
+        own, others, g, soft, gf, lo, lo_n, hi, hi_n = golden_setup_nb(pub, hand, unseen, left, players, ew)
+        # The ends of the projected tricks, with and without the earlier score's damping.
         mine_tricks = pub[E.P_TRICKS + seat]
         fewest = 1e9
         most_tricks = -1e9
@@ -1256,14 +1250,6 @@ def expert_placement_choice_nb(pub, hand, w, ew, out):
         damped_most = -1e9
         for s in range(players):
             x = pub[E.P_TRICKS + s]
-            if x < lo:
-                lo, lo_n = x, 1
-            elif x == lo:
-                lo_n += 1
-            if x > hi:
-                hi, hi_n = x, 1
-            elif x == hi:
-                hi_n += 1
             proj = x + (own if s == seat else others)
             fewest = min(fewest, proj)
             most_tricks = max(most_tricks, proj)
