@@ -45,6 +45,7 @@ from sim.lasvegan.heuristics import (
     SEVEN_WORTH,
     ZEROS,
     beaters_nb,
+    golden_pull_nb,
     later_seats_nb,
     lead_takers_nb,
     machine_terms_nb,
@@ -52,7 +53,6 @@ from sim.lasvegan.heuristics import (
     machine_weight_nb,
     pile_exposure_nb,
     shed_score_nb,
-    trick_count_worth_nb,
     trick_so_far_nb,
     unseen_cards_nb,
     won_trick_worth_nb,
@@ -381,9 +381,12 @@ def card_sums_nb(feats, j, w, row, card, hand, unseen, takes, table):
 
 @njit(cache=True, inline="always")
 def others_nb(pub, seat, players):
-    """``(n0, n1, n2, n3, richest)``: how many other seats have shown a void in
-    each suit, and the most cabbages another seat holds."""
+    """``(n0, n1, n2, n3, richest, fewest, most)``: how many other seats have
+    shown a void in each suit, the most cabbages another seat holds, and
+    the fewest and most tricks another seat has won, in one pass."""
     richest = -1
+    fewest = 1 << 30
+    most = -1
     n0 = 0
     n1 = 0
     n2 = 0
@@ -391,12 +394,15 @@ def others_nb(pub, seat, players):
     for s in range(players):
         other = s != seat
         richest = max(richest, pub[E.P_CABBAGES + s] if other else -1)
+        tricks = pub[E.P_TRICKS + s]
+        fewest = min(fewest, tricks if other else 1 << 30)
+        most = max(most, tricks if other else -1)
         v = pub[E.P_VOIDS + s] & -other
         n0 += v & 1
         n1 += (v >> 1) & 1
         n2 += (v >> 2) & 1
         n3 += (v >> 3) & 1
-    return n0, n1, n2, n3, richest
+    return n0, n1, n2, n3, richest, fewest, most
 
 
 @njit(cache=True, inline="always")
@@ -442,14 +448,14 @@ def card_decision_nb(pub, hand, legal, trick_now):
     unseen_worth = (unseen0 + unseen1 + unseen2) / n_unseen if n_unseen else 0.0
     w0, w1, w2 = taken_worths_nb(pub, bare)
 
-    golden = trick_count_worth_nb(pub, seat)
     trick_worth = worth0 + worth1 + worth2
     later_worth = later * unseen_worth
     free = free_slot_left_nb(pub, n_free)
     sevens_in_trick = popcount_nb(trick & SEVENS)
     starting = max(pub[E.P_STARTING], 1)
     low = max(0.0, 1.0 - pub[E.P_CABBAGES + seat] / starting)
-    n0, n1, n2, n3, richest = others_nb(pub, seat, players)
+    n0, n1, n2, n3, richest, fewest, most = others_nb(pub, seat, players)
+    golden = golden_pull_nb(pub, seat, fewest, most)
     ahead = (pub[E.P_CABBAGES + seat] - richest) / 10.0
     other_zeros = popcount_nb(unseen & ZEROS)
 
@@ -706,7 +712,7 @@ def no_taker_nb(pub, hand, legal, led, fold):
     # the same for every card).
     by_suit = stack_table_nb((0.0, 0.0, 0.0, 0.0))
     if not following:
-        n0, n1, n2, n3, _ = others_nb(pub, seat, players)
+        n0, n1, n2, n3, _, _, _ = others_nb(pub, seat, players)
         others = players - 1
         other_zeros = popcount_nb(unseen & ZEROS)
         by_suit = stack_table_nb((suit_part_nb(fold, row, hand, unseen, 0, other_zeros, n0, SHARES[others, n0]),

@@ -117,21 +117,29 @@ def trick_count_worth_nb(pub, seat):
     on MIN it lifts the seat off the fewest-tricks penalty. The nearer the
     seat is to the penalised end, the more the trick counts.
     """
-    side = pub[E.P_GOLDEN_SIDE]
-    if side == E.NO_SIDE:
+    if pub[E.P_GOLDEN_SIDE] == E.NO_SIDE:
         return 0.0
-    players = pub[E.P_PLAYERS]
-    mine = pub[E.P_TRICKS + seat]
     lo = 1 << 30
     hi = -1
-    for s in range(players):
+    for s in range(pub[E.P_PLAYERS]):
         if s != seat:
             lo = min(lo, pub[E.P_TRICKS + s])
             hi = max(hi, pub[E.P_TRICKS + s])
+    return golden_pull_nb(pub, seat, lo, hi)
+
+
+@njit(cache=True, inline="always")
+def golden_pull_nb(pub, seat, fewest, most):
+    """:func:`trick_count_worth_nb` from the fewest and the most tricks the
+    other seats have won (for a caller that passes over the seats anyway)."""
+    side = pub[E.P_GOLDEN_SIDE]
+    if side == E.NO_SIDE:
+        return 0.0
+    mine = pub[E.P_TRICKS + seat]
     g = float(pub[E.P_GOLDEN_VALUE])
     if side == E.MAX_SIDE:
-        return -g / (1 + max(hi - (mine + 1), 0))
-    return g / (1 + max(mine - lo, 0))
+        return -g / (1 + max(most - (mine + 1), 0))
+    return g / (1 + max(mine - fewest, 0))
 
 
 # --- the current trick -----------------------------------------------------------
