@@ -101,16 +101,22 @@ HOLD_ODDS = 1.0 / (1.0 + np.arange(E.N_CARDS + 1))
 
 
 @njit(cache=True, inline="always")
+def hand_holds_nb(cards, unseen):
+    """The cards of ``cards`` (in the seat's hand), each counted by its chance
+    to take its trick: 1 over one more than the unseen cards above it in its suit."""
+    hold = 0.0
+    rest = cards
+    while rest:
+        card, bit, rest = pop_lowest_nb(rest)
+        hold += HOLD_ODDS[popcount_nb(unseen & SUIT_MASK[card // 10] & ~((bit << np.uint64(1)) - np.uint64(1)))]
+    return hold
+
+
+@njit(cache=True, inline="always")
 def hand_tricks_nb(hand, unseen):
     """Tricks a hand may still win: its cards no unseen card of the suit beats,
     and its 0s (which win when thrown on another suit), counted fractionally."""
-    total = 0.0
-    rest = hand
-    while rest:
-        card, bit, rest = pop_lowest_nb(rest)
-        total += HOLD_ODDS[popcount_nb(unseen & SUIT_MASK[card // 10] & ~((bit << np.uint64(1)) - np.uint64(1)))]
-    total += 0.5 * popcount_nb(hand & ZEROS)
-    return total
+    return hand_holds_nb(hand, unseen) + 0.5 * popcount_nb(hand & ZEROS)
 
 
 @njit(cache=True, inline="always")
@@ -987,21 +993,6 @@ def machine_hand_nb(pub, m, mine, hand, unseen):
     held = popcount_nb(mine & cards)
     hold = hand_holds_nb(hand & cards, unseen)
     return sticker, colour, cards, now, held, hold, popcount_nb(hand & cards)
-
-
-@njit(cache=True, inline="always")
-def hand_holds_nb(cards, unseen):
-    """The cards of ``cards`` (in the seat's hand), each counted by its chance
-    to take its trick: 1 over one more than the unseen cards above it in its suit."""
-    hold = 0.0
-    rest = cards
-    while rest:
-        card = lowest_nb(rest)
-        rest &= rest - np.uint64(1)
-        suit = card // 10
-        above = SUIT_MASK[suit] & ~((np.uint64(1) << np.uint64(card + 1)) - np.uint64(1))
-        hold += HOLD_ODDS[popcount_nb(unseen & above)]
-    return hold
 
 
 @njit(cache=True, inline="always")
