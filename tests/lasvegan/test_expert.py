@@ -8,10 +8,9 @@ import json
 from pathlib import Path
 
 import numpy as np
-
-from sim.lasvegan import enums as E
 import pytest
 
+from sim.lasvegan import enums as E
 from sim.lasvegan.expert import (
     N_CONTEXTS,
     N_FEATURES,
@@ -109,15 +108,17 @@ def test_the_player_plays_the_card_the_written_features_choose():
     choices), in every kind of choice at 2 to 5 players."""
     rng = np.random.default_rng(5)
     weights = [EXPERT_CARD_WEIGHTS] + [rng.normal(size=(N_CONTEXTS, N_FEATURES)) for _ in range(3)]
+    folded = [fold_card_weights(w) for w in weights]
     kinds = {}
     players = set()
     for table in card_choices(600, seed=6):
         legal = np.uint64(table.legal())
-        kinds[choice_kind(table)] = kinds.get(choice_kind(table), 0) + 1
+        kind = choice_kind(table)
+        kinds[kind] = kinds.get(kind, 0) + 1
         players.add(int(table.pub[E.P_PLAYERS]))
-        for w in weights:
+        for w, fold in zip(weights, folded):
             _, written = card_features_nb(table.pub, np.uint64(table.hand), legal, NO_FEATURES, w)
-            assert expert_card_nb(table.pub, np.uint64(table.hand), legal, fold_card_weights(w)) == written
+            assert expert_card_nb(table.pub, np.uint64(table.hand), legal, fold) == written
     assert len(kinds) == 5 and min(kinds.values()) >= 30, kinds
     assert players == {3, 4, 5}
 
