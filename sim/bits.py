@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -68,6 +69,50 @@ def stack_table_nb(typingctx, tup):
         return slots
 
     return sig, codegen
+
+
+def _lanewise(typingctx, a, b, op):
+    """Typing and code of an operation on two tuples of floats of one
+    length (or a float, the same in every lane, and a tuple), lane by lane,
+    as one vector instruction."""
+    if not (isinstance(b, types.UniTuple) and b.dtype == types.float64
+            and (a == types.float64 or (isinstance(a, types.UniTuple) and a.count == b.count
+                                        and a.dtype == types.float64))):
+        return None
+    sig = b(a, b)
+
+    def codegen(context, builder, signature, args):
+        lanes = ir.VectorType(ir.DoubleType(), b.count)
+        vectors = []
+        for ty, value in zip(signature.args, args):
+            v = ir.Constant(lanes, ir.Undefined)
+            for k in range(b.count):
+                item = value if ty == types.float64 else builder.extract_value(value, k)
+                v = builder.insert_element(v, item, ir.Constant(ir.IntType(32), k))
+            vectors.append(v)
+        result = getattr(builder, op)(vectors[0], vectors[1])
+        out = context.get_constant_undef(b)
+        for k in range(b.count):
+            out = builder.insert_value(out, builder.extract_element(result, ir.Constant(ir.IntType(32), k)), k)
+        return out
+
+    return sig, codegen
+
+
+@intrinsic
+def quotients_nb(typingctx, a, b):
+    """``(a[0] / b[0], a[1] / b[1], ...)`` for two tuples of floats of one
+    length (``a / b[k]`` for a float ``a``), as one vector division: each quotient the float its own
+    division gives (IEEE division is exact to the bit, lane by lane), the
+    divider used once for several where it would otherwise be what the
+    code waits on."""
+    return _lanewise(typingctx, a, b, "fdiv")
+
+
+@intrinsic
+def sums_nb(typingctx, a, b):
+    """``(a[0] + b[0], a[1] + b[1], ...)``, the companion of :func:`quotients_nb`."""
+    return _lanewise(typingctx, a, b, "fadd")
 
 
 @njit(cache=True, inline="always")

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from sim.bits import lowest_nb, pop_lowest_nb, popcount_nb, stack_table_nb, tuple_item_nb
+from sim.bits import lowest_nb, pop_lowest_nb, popcount_nb, quotients_nb, stack_table_nb, sums_nb, tuple_item_nb
 
 
 @njit(cache=True)
@@ -51,6 +51,43 @@ def test_a_stack_table_reads_every_float_at_its_index_as_often_as_asked(values, 
 @given(st.tuples(*[st.integers(-2**63, 2**63 - 1)] * 10), st.integers(0, 9))
 def test_tuple_item_reads_the_integer_at_the_index(values, i):
     assert _item10_int(values, i) == values[i]
+
+
+@njit(cache=True)
+def _lanes5(a, b):
+    return quotients_nb(a, b), sums_nb(a, b)
+
+
+@njit(cache=True)
+def _lanes3_scalar(x, b):
+    return quotients_nb(x, b), sums_nb(x, b)
+
+
+any_floats = st.floats(allow_nan=True, allow_infinity=True)
+
+
+def _same(got, expected):
+    """The same floats bit for bit: the sign of a zero included, a NaN for a NaN."""
+    return [np.float64(x).tobytes() if x == x else "nan" for x in got] == [
+        np.float64(x).tobytes() if x == x else "nan" for x in expected]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.tuples(*[any_floats] * 5), st.tuples(*[any_floats] * 5))
+def test_lane_quotients_and_sums_are_each_lanes_own_division_and_addition(a, b):
+    quotients, sums = _lanes5(a, b)
+    with np.errstate(all="ignore"):
+        assert _same(quotients, [np.float64(x) / np.float64(y) for x, y in zip(a, b)])
+        assert _same(sums, [np.float64(x) + np.float64(y) for x, y in zip(a, b)])
+
+
+@settings(max_examples=200, deadline=None)
+@given(any_floats, st.tuples(*[any_floats] * 3))
+def test_a_float_against_lanes_is_the_same_float_in_every_lane(x, b):
+    quotients, sums = _lanes3_scalar(x, b)
+    with np.errstate(all="ignore"):
+        assert _same(quotients, [np.float64(x) / np.float64(y) for y in b])
+        assert _same(sums, [np.float64(x) + np.float64(y) for y in b])
 
 
 @njit(cache=True)

@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from sim.bits import lowest_nb, pop_lowest_nb, popcount_nb, stack_table_nb, tuple_item_nb
+from sim.bits import lowest_nb, pop_lowest_nb, popcount_nb, quotients_nb, stack_table_nb, sums_nb, tuple_item_nb
 from sim.lasvegan import enums as E
 from sim.lasvegan.expert_card_weights import EXPERT_CARD_WEIGHTS
 from sim.lasvegan.expert_placement_weights import EXPERT_PLACEMENT_WEIGHTS
@@ -941,6 +941,29 @@ def near_end_nb(gap, soft):
     return 1.0 / (1.0 + gap / soft)
 
 
+assert E.MAX_PLAYERS == 5, "expert_placement_choice_nb asks seat_gaps_nb of five seats"
+
+
+@njit(cache=True, inline="always")
+def seat_gaps_nb(pub, s, seat, players, damped_others, damped_fewest, damped_most):
+    """Seat ``s``'s part in the others' risk at the golden ends, for the
+    earlier score: ``(its projected tricks' gap to the fewest, to the most,
+    its cabbages + 1, whether it is another seat at the table)``; a seat
+    not in that count gets gaps of 0 (a nearness no sum reads). The
+    placement asks it of seats 0 to 4, the largest table."""
+    counted = s < players and s != seat
+    damped = pub[E.P_TRICKS + s] + damped_others
+    return (damped - damped_fewest if counted else 0.0, damped_most - damped if counted else 0.0,
+            pub[E.P_CABBAGES + s] + 1, counted)
+
+
+@njit(cache=True, inline="always")
+def near_ends_nb(gaps, softs):
+    """:func:`near_end_nb` of each gap with its softness, the divisions done
+    together (:func:`sim.bits.quotients_nb`): the same floats."""
+    return quotients_nb(1.0, sums_nb(1.0, quotients_nb(gaps, softs)))
+
+
 @njit(cache=True, inline="always")
 def golden_risk_at_nb(pub, seat, own, others, side, soft, target, extreme):
     """How near seat ``target``'s projected tricks are to the penalised end
@@ -1256,27 +1279,41 @@ def expert_placement_choice_nb(pub, hand, w, ew, out):
         ahead = (own - others) / max(left, 1)
         sevens = (w[row, PF_G_SEVENS_OUT] * (g * popcount_nb(unseen & SEVENS) / 4.0)
                   + w[row, PF_G_SEVENS_MINE] * (g * popcount_nb(hand & SEVENS) / 4.0))
-        # The others' risk at each end, weighed by their cabbages, for the earlier score.
+        # Every nearness to an end the two sides read, worked out together (the divider is what they wait on):
+        # each other seat's to either end, weighed by its cabbages, for the earlier score; the seat's own
+        # to either end, sharp and soft; the seat's own to either end with the earlier score's damping.
+        damped_others = gf * others
+        g0 = seat_gaps_nb(pub, 0, seat, players, damped_others, damped_fewest, damped_most)
+        g1 = seat_gaps_nb(pub, 1, seat, players, damped_others, damped_fewest, damped_most)
+        g2 = seat_gaps_nb(pub, 2, seat, players, damped_others, damped_fewest, damped_most)
+        g3 = seat_gaps_nb(pub, 3, seat, players, damped_others, damped_fewest, damped_most)
+        g4 = seat_gaps_nb(pub, 4, seat, players, damped_others, damped_fewest, damped_most)
+        projected = mine_tricks + own
+        damped_mine = mine_tricks + gf * own
+        near = near_ends_nb((g0[0], g0[1], g1[0], g1[1], g2[0], g2[1], g3[0], g3[1], g4[0], g4[1],
+                             projected - fewest, projected - fewest, most_tricks - projected, most_tricks - projected,
+                             damped_mine - damped_fewest, damped_most - damped_mine),
+                            (soft, soft, soft, soft, soft, soft, soft, soft, soft, soft,
+                             0.3, 2.0, 0.3, 2.0, soft, soft))
         theirs_min = 0.0
         theirs_max = 0.0
-        for s in range(players):
-            if s != seat:
-                weight = pub[E.P_CABBAGES + s] + 1
-                damped = pub[E.P_TRICKS + s] + gf * others
-                theirs_min += weight * near_end_nb(damped - damped_fewest, soft)
-                theirs_max += weight * near_end_nb(damped_most - damped, soft)
-        # The seat's own risk at each end, sharp and soft: its risk here, and what it escapes there.
-        projected = mine_tricks + own
-        min_sharp = near_end_nb(projected - fewest, 0.3)
-        min_soft = near_end_nb(projected - fewest, 2.0)
-        max_sharp = near_end_nb(most_tricks - projected, 0.3)
-        max_soft = near_end_nb(most_tricks - projected, 2.0)
-        damped_mine = mine_tricks + gf * own
+        theirs_min += g0[2] * near[0] if g0[3] else 0.0
+        theirs_max += g0[2] * near[1] if g0[3] else 0.0
+        theirs_min += g1[2] * near[2] if g1[3] else 0.0
+        theirs_max += g1[2] * near[3] if g1[3] else 0.0
+        theirs_min += g2[2] * near[4] if g2[3] else 0.0
+        theirs_max += g2[2] * near[5] if g2[3] else 0.0
+        theirs_min += g3[2] * near[6] if g3[3] else 0.0
+        theirs_max += g3[2] * near[7] if g3[3] else 0.0
+        theirs_min += g4[2] * near[8] if g4[3] else 0.0
+        theirs_max += g4[2] * near[9] if g4[3] else 0.0
+        min_sharp, min_soft, max_sharp, max_soft, risk_min, risk_max = near[10:]
+        opponents = ew[W_OPPONENTS] * g
+        theirs_min, theirs_max = quotients_nb((opponents * theirs_min, opponents * theirs_max),
+                                              (weight_sum, weight_sum))
         for side in (E.MIN_SIDE, E.MAX_SIDE):
             on_max = side == E.MAX_SIDE
-            damped_end = damped_most if on_max else damped_fewest
-            risk = near_end_nb(damped_end - damped_mine if on_max else damped_mine - damped_end, soft)
-            earlier = -g * risk + ew[W_OPPONENTS] * g * (theirs_max if on_max else theirs_min) / weight_sum
+            earlier = -g * (risk_max if on_max else risk_min) + (theirs_max if on_max else theirs_min)
             if on_max:
                 at_end = mine_tricks == hi
                 alone = at_end and hi_n == 1
@@ -1353,11 +1390,13 @@ def expert_placement_default_nb(pub, hand, rng, out):
     expert_placement_search_nb(pub, hand, EXPERT_PLACEMENT_WEIGHTS, EXPERT_WEIGHTS, GOLDEN_SAMPLES, rng, out)
 
 
-@njit(cache=True)
+# _nrt=False: the game kernel calls this for every placement, and reference
+# counts on its arrays cost atomic updates (as on the card choice).
+@njit(cache=True, _nrt=False)
 def expert_placement_at_nb(pub, hand, states, row, out):
     """:func:`expert_placement_default_nb` drawing from ``states[row]`` (the
     game kernel's streams). Without imagined deals nothing is drawn, and the
-    stream's view (reference counted, per placement) is not built."""
+    stream's view is not built."""
     if GOLDEN_SAMPLES > 0:
         expert_placement_default_nb(pub, hand, states[row], out)
     else:
