@@ -942,6 +942,7 @@ def near_end_nb(gap, soft):
 
 
 assert E.MAX_PLAYERS == 5, "expert_placement_choice_nb asks seat_gaps_nb of five seats"
+assert E.MAX_TOKENS == 8, "expert_placement_choice_nb keeps eight tokens' terms"
 
 
 @njit(cache=True, inline="always")
@@ -1222,6 +1223,19 @@ def expert_placement_choice_nb(pub, hand, w, ew, out):
     and the placement only where two options' scores are that close."""
     seat, players, row, unseen, mine, left, late, low, weight_sum, n_free, free_sum, lowest = placement_setup_nb(pub, hand)
     firsts = first_of_face_nb(pub)
+    # Each token's own terms, the same on every machine: its face, how far it is above the other free
+    # tokens' mean face, the bonus for the lowest face when below 0.
+    faces = stack_table_nb((0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
+    instead = stack_table_nb((0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
+    lowest_bonus = stack_table_nb((0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
+    rest = firsts
+    while rest:
+        t = lowest_nb(rest)
+        rest &= rest - 1
+        v = float(pub[E.P_TOKEN_VALUE + t])
+        faces[t] = v
+        instead[t] = v - ((free_sum - v) / (n_free - 1) if n_free > 1 else 0.0)
+        lowest_bonus[t] = w[row, PF_LOWEST] if v < 0 and v == lowest else 0.0
     out[0] = -1
     out[1] = -1
     out[2] = E.NO_SIDE
@@ -1246,15 +1260,13 @@ def expert_placement_choice_nb(pub, hand, w, ew, out):
                     + w[row, PF_HAND_LOSE] * lose + w[row, PF_UNSEEN] * share + w[row, PF_PARTIAL] * partial
                     + w[row, PF_OTHERS] * theirs + w[row, PF_OTHERS_MAX] * most + w[row, PF_LATE] * late
                     + w[row, PF_FACE] + w[row, PF_COLOUR] * colour)
-        for t in range(pub[E.P_N_TOKENS]):
-            if not (firsts >> t) & 1:
-                continue
-            v = float(pub[E.P_TOKEN_VALUE + t])
-            rest_mean = (free_sum - v) / (n_free - 1) if n_free > 1 else 0.0
-            score = (v * per_face + w[row, PF_INSTEAD] * ((v - rest_mean) * expected)
-                     + w[row, PF_LOSS_LOW] * (min(v * expected, 0.0) * low))
-            if v < 0 and v == lowest:
-                score += w[row, PF_LOWEST]
+        rest = firsts
+        while rest:
+            t = lowest_nb(rest)
+            rest &= rest - 1
+            v = faces[t]
+            score = (v * per_face + w[row, PF_INSTEAD] * (instead[t] * expected)
+                     + w[row, PF_LOSS_LOW] * (min(v * expected, 0.0) * low)) + lowest_bonus[t]
             if score > top:
                 top = score
                 out[0] = m
