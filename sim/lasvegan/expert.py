@@ -729,26 +729,18 @@ def no_taker_nb(pub, hand, legal, led, fold):
     rest = legal
     while rest:
         card, bit, rest, suit, value = next_card_nb(rest)
-        own = 0.0
-        given = 0.0
-        if bit & cards0:
-            own -= danger0
-            given += w0
-        if bit & cards1:
-            own -= danger1
-            given += w1
-        if bit & cards2:
-            own -= danger2
-            given += w2
+        m0 = np.float64((bit & cards0) != 0)
+        m1 = np.float64((bit & cards1) != 0)
+        m2 = np.float64((bit & cards2) != 0)
+        own = 0.0 - danger0 * m0 - danger1 * m1 - danger2 * m2
+        given = 0.0 + w0 * m0 + w1 * m1 + w2 * m2
         in_suit = SUIT_MASK[suit]
         above = in_suit & ~((bit << np.uint64(1)) - np.uint64(1))
         score = (fold[row, FO_VALUE + value] + by_suit[suit] + fold[row, FO_HIGHER + popcount_nb(unseen & above)]
                  + fold[row, FO_LOWER + popcount_nb(unseen & in_suit & ~above & ~bit)] + own_weight * own
                  + given_weight * given)
-        if (hand & above) == 0:
-            score += top_weight
-        if value == E.SEVEN:
-            score += seven_kept
+        score += top_weight * np.float64((hand & above) == 0)
+        score += seven_kept * np.float64(value == E.SEVEN)
         # greedy sheds its highest card following suit, its most dangerous discarding.
         if following:
             greedy_score = 0.0 + GREEDY_TIE * (value + 0.1 * -own)
