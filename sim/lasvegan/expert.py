@@ -766,6 +766,60 @@ def greedy_or_other_nb(greedy_weight, greedy, greedy_plain, best, best_top, seco
     return other
 
 
+@njit(cache=True, inline="always")
+def score_legal_nb(context, args):
+    """:func:`expert_card_nb`'s loop over the legal cards of a choice of kind
+    ``context`` (a constant where it is called, so each kind's loop drops
+    what the kind decides: leading, every card takes the trick as it
+    stands; leading and following, every card is of the trick's suit),
+    with the decision's terms ``args``: ``(best card, its score, second,
+    its score, greedy's card, its score before the greedy term)``."""
+    (legal, takers, hand, unseen, fold, row, later, by_suit, keeps, cards0, cards1, cards2, danger0, danger1, danger2,
+     add0, add1, add2, w0, w1, w2, greedy_base, seven, sevens_in_trick, own_weight, top_weight, seven_kept, holds,
+     trick_weight, seven_holds, wins, loss_weight, worth, seven_worth, given_weight) = args
+    best, best_top, second, second_top, greedy, greedy_top, greedy_plain = NO_CARD_YET
+    rest = legal
+    while rest:
+        card, bit, rest, suit, value = next_card_nb(rest)
+        is_seven = value == E.SEVEN
+        seven_f = np.float64(is_seven)
+        takes_f = 1.0 if context == CTX_LEAD else np.float64((bit & takers) != 0)
+        m0 = np.float64((bit & cards0) != 0)
+        m1 = np.float64((bit & cards1) != 0)
+        m2 = np.float64((bit & cards2) != 0)
+        own = 0.0 - danger0 * m0 - danger1 * m1 - danger2 * m2
+        add = 0.0 + add0 * m0 + add1 * m1 + add2 * m2
+        given = 0.0 + w0 * m0 + w1 * m1 + w2 * m2
+        greedy_worth = greedy_base + seven * (sevens_in_trick + is_seven) + add0 * m0 + add1 * m1 + add2 * m2
+        in_suit = SUIT_MASK[suit]
+        above = in_suit & ~((bit << np.uint64(1)) - np.uint64(1))
+        higher = popcount_nb(unseen & above)
+        lower = popcount_nb(unseen & in_suit & ~above & ~bit)
+        score = (fold[row, FO_VALUE + value] + by_suit[suit] + fold[row, FO_HIGHER + higher]
+                 + fold[row, FO_LOWER + lower] + own_weight * own)
+        score += top_weight * np.float64((hand & above) == 0)
+        score += seven_kept * seven_f
+        in_led = context != CTX_DISCARD
+        held = 1.0 if later == 0 else keeps[higher if in_led else 0] * by_suit[8 + suit]
+        p = held * takes_f
+        gain = holds + trick_weight * add + by_suit[4 + suit] + seven_holds * seven_f
+        score += wins * takes_f + p * gain + loss_weight * (p * min(worth + add + seven_worth * seven_f, 0.0))
+        ev = p * greedy_worth
+        score += given_weight * ((1.0 - p) * given)
+        shed = (value + 0.1 * -own) if in_led else (10.0 * -own + value)
+        greedy_score = (ev - GREEDY_TIE * value) if ev > 0.0 else (ev + GREEDY_TIE * shed)
+        if greedy_score > greedy_top:
+            greedy_top = greedy_score
+            greedy = card
+            greedy_plain = score
+        better = score > best_top
+        second = best if better else (card if score > second_top else second)
+        second_top = best_top if better else max(second_top, score)
+        best = card if better else best
+        best_top = score if better else best_top
+    return best, best_top, second, second_top, greedy, greedy_plain
+
+
 # error_model="numpy": every division is guarded already. _nrt=False: a
 # decision allocates nothing, and reference counts on the observation cost
 # atomic updates (as in greedy).
@@ -833,47 +887,17 @@ def expert_card_nb(pub, hand, legal, fold):
                                    suit_voids[3], void_share[3])
         by_suit = stack_table_nb((s0, s1, s2, s3, h0, h1, h2, h3, z0, z1, z2, z3))
     keeps = stack_table_nb(keep)
-
-    best, best_top, second, second_top, greedy, greedy_top, greedy_plain = NO_CARD_YET
-    rest = legal
-    while rest:
-        card, bit, rest, suit, value = next_card_nb(rest)
-        is_seven = value == E.SEVEN
-        seven_f = np.float64(is_seven)
-        takes_f = np.float64((bit & takers) != 0)
-        m0 = np.float64((bit & cards0) != 0)
-        m1 = np.float64((bit & cards1) != 0)
-        m2 = np.float64((bit & cards2) != 0)
-        own = 0.0 - danger0 * m0 - danger1 * m1 - danger2 * m2
-        add = 0.0 + add0 * m0 + add1 * m1 + add2 * m2
-        given = 0.0 + w0 * m0 + w1 * m1 + w2 * m2
-        greedy_worth = greedy_base + seven * (sevens_in_trick + is_seven) + add0 * m0 + add1 * m1 + add2 * m2
-        in_suit = SUIT_MASK[suit]
-        above = in_suit & ~((bit << np.uint64(1)) - np.uint64(1))
-        higher = popcount_nb(unseen & above)
-        lower = popcount_nb(unseen & in_suit & ~above & ~bit)
-        score = (fold[row, FO_VALUE + value] + by_suit[suit] + fold[row, FO_HIGHER + higher]
-                 + fold[row, FO_LOWER + lower] + own_weight * own)
-        score += top_weight * np.float64((hand & above) == 0)
-        score += seven_kept * seven_f
-        in_led = led < 0 or suit == led
-        held = 1.0 if later == 0 else keeps[higher if in_led else 0] * by_suit[8 + suit]
-        p = held * takes_f
-        gain = holds + trick_weight * add + by_suit[4 + suit] + seven_holds * seven_f
-        score += wins * takes_f + p * gain + loss_weight * (p * min(worth + add + seven_worth * seven_f, 0.0))
-        ev = p * greedy_worth
-        score += given_weight * ((1.0 - p) * given)
-        shed = (value + 0.1 * -own) if in_led else (10.0 * -own + value)
-        greedy_score = (ev - GREEDY_TIE * value) if ev > 0.0 else (ev + GREEDY_TIE * shed)
-        if greedy_score > greedy_top:
-            greedy_top = greedy_score
-            greedy = card
-            greedy_plain = score
-        better = score > best_top
-        second = best if better else (card if score > second_top else second)
-        second_top = best_top if better else max(second_top, score)
-        best = card if better else best
-        best_top = score if better else best_top
+    # The same loop three times, each knowing the kind of choice: leading, every card takes the trick as
+    # it stands and is of the suit it leads; following suit, every card is of the led suit; discarding, none.
+    args = (legal, takers, hand, unseen, fold, row, later, by_suit, keeps, cards0, cards1, cards2, danger0, danger1,
+            danger2, add0, add1, add2, w0, w1, w2, greedy_base, seven, sevens_in_trick, own_weight, top_weight,
+            seven_kept, holds, trick_weight, seven_holds, wins, loss_weight, worth, seven_worth, given_weight)
+    if led < 0:
+        best, best_top, second, second_top, greedy, greedy_plain = score_legal_nb(CTX_LEAD, args)
+    elif legal & SUIT_MASK[led]:
+        best, best_top, second, second_top, greedy, greedy_plain = score_legal_nb(CTX_FOLLOW, args)
+    else:
+        best, best_top, second, second_top, greedy, greedy_plain = score_legal_nb(CTX_DISCARD, args)
     return greedy_or_other_nb(fold[row, FO_GREEDY], greedy, greedy_plain, best, best_top, second, second_top)
 
 
