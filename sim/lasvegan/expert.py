@@ -512,12 +512,12 @@ def next_card_nb(rest):
 @njit(cache=True, inline="always")
 def two_best_nb(card, score, best, best_top, second, second_top):
     """The two best cards and their scores once ``card`` scores ``score``
-    (cards come lowest first; on a tie the earlier stays ahead)."""
-    if score > best_top:
-        return card, score, best, best_top
-    if score > second_top:
-        return best, best_top, card, score
-    return best, best_top, second, second_top
+    (cards come lowest first; on a tie the earlier stays ahead), as selects:
+    which card leads changes from card to card, and no predictor guesses it."""
+    better = score > best_top
+    return (card if better else best, score if better else best_top,
+            best if better else (card if score > second_top else second),
+            best_top if better else max(second_top, score))
 
 
 @njit(cache=True, inline="always")
@@ -812,11 +812,7 @@ def score_legal_nb(context, args):
             greedy_top = greedy_score
             greedy = card
             greedy_plain = score
-        better = score > best_top
-        second = best if better else (card if score > second_top else second)
-        second_top = best_top if better else max(second_top, score)
-        best = card if better else best
-        best_top = score if better else best_top
+        best, best_top, second, second_top = two_best_nb(card, score, best, best_top, second, second_top)
     return best, best_top, second, second_top, greedy, greedy_plain
 
 
@@ -965,13 +961,14 @@ assert E.MAX_TOKENS == 8, "expert_placement_choice_nb keeps eight tokens' terms"
 def seat_gaps_nb(pub, s, seat, players, damped_others, damped_fewest, damped_most):
     """Seat ``s``'s part in the others' risk at the golden ends, for the
     earlier score: ``(its projected tricks' gap to the fewest, to the most,
-    its cabbages + 1, whether it is another seat at the table)``; a seat
-    not in that count gets gaps of 0 (a nearness no sum reads). The
-    placement asks it of seats 0 to 4, the largest table."""
+    its weight: its cabbages + 1)``; a seat that is not another seat at
+    the table gets gaps of 0 (a nearness of 1) and weight 0, so it adds
+    0.0 to the sums. The placement asks it of seats 0 to 4, the largest
+    table."""
     counted = s < players and s != seat
     damped = pub[E.P_TRICKS + s] + damped_others
     return (damped - damped_fewest if counted else 0.0, damped_most - damped if counted else 0.0,
-            pub[E.P_CABBAGES + s] + 1, counted)
+            float(pub[E.P_CABBAGES + s] + 1) if counted else 0.0)
 
 
 @njit(cache=True, inline="always")
@@ -1323,18 +1320,8 @@ def expert_placement_choice_nb(pub, hand, w, ew, out):
                              damped_mine - damped_fewest, damped_most - damped_mine),
                             (soft, soft, soft, soft, soft, soft, soft, soft, soft, soft,
                              0.3, 2.0, 0.3, 2.0, soft, soft))
-        theirs_min = 0.0
-        theirs_max = 0.0
-        theirs_min += g0[2] * near[0] if g0[3] else 0.0
-        theirs_max += g0[2] * near[1] if g0[3] else 0.0
-        theirs_min += g1[2] * near[2] if g1[3] else 0.0
-        theirs_max += g1[2] * near[3] if g1[3] else 0.0
-        theirs_min += g2[2] * near[4] if g2[3] else 0.0
-        theirs_max += g2[2] * near[5] if g2[3] else 0.0
-        theirs_min += g3[2] * near[6] if g3[3] else 0.0
-        theirs_max += g3[2] * near[7] if g3[3] else 0.0
-        theirs_min += g4[2] * near[8] if g4[3] else 0.0
-        theirs_max += g4[2] * near[9] if g4[3] else 0.0
+        theirs_min = 0.0 + g0[2] * near[0] + g1[2] * near[2] + g2[2] * near[4] + g3[2] * near[6] + g4[2] * near[8]
+        theirs_max = 0.0 + g0[2] * near[1] + g1[2] * near[3] + g2[2] * near[5] + g3[2] * near[7] + g4[2] * near[9]
         min_sharp, min_soft, max_sharp, max_soft, risk_min, risk_max = near[10:]
         opponents = ew[W_OPPONENTS] * g
         theirs_min, theirs_max = quotients_nb((opponents * theirs_min, opponents * theirs_max),
