@@ -521,6 +521,15 @@ def two_best_nb(card, score, best, best_top, second, second_top):
 
 
 @njit(cache=True, inline="always")
+def running_best_nb(card, score, kept, best, best_top, best_kept):
+    """The running best card once ``card`` scores ``score`` (the earlier kept
+    on a tie), with a number ``kept`` that goes with it, as selects, like
+    :func:`two_best_nb`: greedy's card among the legal ones."""
+    better = score > best_top
+    return (card if better else best, score if better else best_top, kept if better else best_kept)
+
+
+@njit(cache=True, inline="always")
 def greedy_score_nb(card, bit, takes, p, table, greedy_base, seven):
     """``greedy``'s score of ``card`` (:func:`heuristics.greedy_card_nb`, the
     same floats), from the chance ``p`` that it holds: greedy plays the
@@ -666,7 +675,8 @@ def no_zero_nb(unseen, led, q, later_voids):
     _, beating, risk = beaters_nb(10 * led, led, unseen, q, later_voids)
     f = 1.0 - risk
     f2 = f * f
-    return 1.0 if beating == 0 else (f if beating == 1 else (f2 if beating == 2 else f2 * f))
+    # Read, not branched on: how many such 0s are unseen changes from one decision to the next.
+    return tuple_item_nb((1.0, f, f2, f2 * f), beating)
 
 
 @njit(cache=True, inline="always")
@@ -746,10 +756,8 @@ def no_taker_nb(pub, hand, legal, led, fold):
             greedy_score = 0.0 + GREEDY_TIE * (value + 0.1 * -own)
         else:
             greedy_score = 0.0 + GREEDY_TIE * (10.0 * -own + value)
-        if greedy_score > greedy_top:
-            greedy_top = greedy_score
-            greedy = card
-            greedy_plain = score
+        greedy, greedy_top, greedy_plain = running_best_nb(card, greedy_score, score, greedy, greedy_top,
+                                                           greedy_plain)
         best, best_top, second, second_top = two_best_nb(card, score, best, best_top, second, second_top)
     return greedy_or_other_nb(fold[row, FO_GREEDY], greedy, greedy_plain, best, best_top, second, second_top)
 
@@ -808,10 +816,8 @@ def score_legal_nb(context, args):
         score += given_weight * ((1.0 - p) * given)
         shed = (value + 0.1 * -own) if in_led else (10.0 * -own + value)
         greedy_score = (ev - GREEDY_TIE * value) if ev > 0.0 else (ev + GREEDY_TIE * shed)
-        if greedy_score > greedy_top:
-            greedy_top = greedy_score
-            greedy = card
-            greedy_plain = score
+        greedy, greedy_top, greedy_plain = running_best_nb(card, greedy_score, score, greedy, greedy_top,
+                                                           greedy_plain)
         best, best_top, second, second_top = two_best_nb(card, score, best, best_top, second, second_top)
     return best, best_top, second, second_top, greedy, greedy_plain
 
