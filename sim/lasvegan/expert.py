@@ -1255,9 +1255,11 @@ def expert_placement_choice_nb(pub, hand, w, ew, out):
         faces[t] = v
         instead[t] = v - ((free_sum - v) / (n_free - 1) if n_free > 1 else 0.0)
         lowest_bonus[t] = w[row, PF_LOWEST] if v < 0 and v == lowest else 0.0
-    out[0] = -1
-    out[1] = -1
-    out[2] = E.NO_SIDE
+    # The best option so far is kept as selects and written to ``out`` once: which option leads changes
+    # from one to the next, and no predictor guesses it.
+    best_m = -1
+    best_t = -1
+    best_side = E.NO_SIDE
     top = -np.inf
     for m in range(E.MACHINES_PER_ROUND):
         if pub[E.P_MACHINE_TOKEN + m] >= 0 or n_free == 0:
@@ -1286,11 +1288,10 @@ def expert_placement_choice_nb(pub, hand, w, ew, out):
             v = faces[t]
             score = (v * per_face + w[row, PF_INSTEAD] * (instead[t] * expected)
                      + w[row, PF_LOSS_LOW] * (min(v * expected, 0.0) * low)) + lowest_bonus[t]
-            if score > top:
-                top = score
-                out[0] = m
-                out[1] = t
-                out[2] = E.NO_SIDE
+            better = score > top
+            top = score if better else top
+            best_m = m if better else best_m
+            best_t = t if better else best_t
     if pub[E.P_GOLDEN_SIDE] == E.NO_SIDE:
         own, others, g, soft, gf, lo, lo_n, hi, hi_n = golden_setup_nb(pub, hand, unseen, left, players, ew)
         # The ends of the projected tricks, with and without the earlier score's damping.
@@ -1353,11 +1354,14 @@ def expert_placement_choice_nb(pub, hand, w, ew, out):
                 score += w[row, PF_G_MAX] * g + w[row, PF_G_MAX_LATE] * (g * late) - w[row, PF_G_LEAD] * (g * ahead)
             else:
                 score += w[row, PF_G_LEAD] * (g * ahead)
-            if score > top:
-                top = score
-                out[0] = E.GOLDEN_SLOT
-                out[1] = -1
-                out[2] = side
+            better = score > top
+            top = score if better else top
+            best_m = E.GOLDEN_SLOT if better else best_m
+            best_t = -1 if better else best_t
+            best_side = side if better else best_side
+    out[0] = best_m
+    out[1] = best_t
+    out[2] = best_side
     return row
 
 
