@@ -60,7 +60,9 @@ def unplaced_tokens_nb(pub):
     total = 0
     n = 0
     for t in range(pub[E.P_N_TOKENS]):
-        unplaced = pub[E.P_TOKEN_PLACED + t] == 0
+        # The flag is 0 or 1. A product with a comparison's truth value compiled to a branch over the face's
+        # load, and which tokens are placed changes from one decision to the next.
+        unplaced = 1 - pub[E.P_TOKEN_PLACED + t]
         total += pub[E.P_TOKEN_VALUE + t] * unplaced
         n += unplaced
     return total, n
