@@ -780,8 +780,9 @@ def score_legal_nb(context, args):
     ``context`` (a constant where it is called, so each kind's loop drops
     what the kind decides: leading, every card takes the trick as it
     stands; leading and following, every card is of the trick's suit),
-    with the decision's terms ``args``: ``(best card, its score, second,
-    its score, greedy's card, its score before the greedy term)``."""
+    with the decision's terms ``args`` (as :func:`expert_card_nb` packs
+    them). Returns ``(best card, its score, second, its score, greedy's
+    card, its score before the greedy term)``."""
     (legal, takers, hand, unseen, fold, row, later, by_suit, keeps, cards0, cards1, cards2, danger0, danger1, danger2,
      add0, add1, add2, w0, w1, w2, greedy_base, seven, sevens_in_trick, own_weight, top_weight, seven_kept, holds,
      trick_weight, seven_holds, wins, loss_weight, worth, seven_worth, given_weight) = args
