@@ -38,7 +38,7 @@ KINDS = (RATE, ADVANTAGE, MEAN)
 WILSON = "wilson"  # Wilson score interval of a count (of games, rounds, payouts)
 STUDENT_T = "student t"  # Student t over games, with the sample variance
 CLUSTER = "cluster"  # a ratio of sums, cluster-robust with games as clusters
-SEATS = "seats"  # from every seat's own interval (the worst seat's advantage)
+SEATS = "seats"  # from every seat's own interval (the worst seat's advantage, its bias-corrected one kept inside)
 NO_INTERVAL = "none"
 INTERVALS = (WILSON, STUDENT_T, CLUSTER, SEATS, NO_INTERVAL)
 
@@ -111,6 +111,8 @@ WORST_SEAT_ADVANTAGE = Metric(
     "worst_seat_advantage", "worst seat's advantage", ADVANTAGE, SEATS, higher_is_better=False, headline=True,
     material=0.02,
 )
+# The worst seat's advantage less the upward bias a maximum over noisy seats has, clamped into the same interval
+# (analysis.common.worst_seat_advantage_corrected): an estimate below its interval's low end is known to be too low.
 WORST_SEAT_ADVANTAGE_CORRECTED = Metric(
     "worst_seat_advantage_corrected", "worst seat's advantage, bias taken out", ADVANTAGE, SEATS,
     higher_is_better=False,

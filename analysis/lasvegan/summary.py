@@ -17,7 +17,8 @@ Definitions:
   is its mean size (|change|), with a cluster-robust interval over games;
 * worst-seat advantage: the largest |win share − 1/players| over seats;
   ``worst_seat_advantage_corrected`` takes out the upward bias a maximum over
-  noisy seats has at small samples (``analysis.common.worst_seat_advantage_corrected``);
+  noisy seats has at small samples, kept inside the same interval
+  (``analysis.common.worst_seat_advantage_corrected``);
 * tie: a game with more than one winner;
 * shortfall: a played round in which the reserve could not pay every gain
   (``shortfall_per_round`` is the unpaid cabbages per played round);
