@@ -34,7 +34,7 @@ from typing import Sequence
 
 import numpy as np
 
-from analysis.stats import MIN_SAMPLES, TOO_FEW, TOO_FEW_REASON, share_interval
+from analysis.stats import TOO_FEW, TOO_FEW_REASON, share_interval
 from sim.errors import ConfigError, counted
 from sim.game import Game
 from sim.memory import check_fits
@@ -93,13 +93,13 @@ def duel(
     policies = {}
     for p, name in enumerate(names):
         n_seats = seats.count(name)
+        share, interval = _policy_share(per_deal[p], n_seats, players)
         policies[name] = {
             "seats": n_seats,
             "fair_share": n_seats / players,
-            "win_share": float(per_deal[p].mean()),
-            # A policy at every seat takes every win: nothing uncertain about its share.
-            "win_share_ci": [1.0, 1.0] if n_seats == players else _json_interval(share_interval(per_deal[p], players)),
-            "win_share_ci_reason": TOO_FEW_REASON if games < MIN_SAMPLES and n_seats < players else None,
+            "win_share": share,
+            "win_share_ci": interval,
+            "win_share_ci_reason": TOO_FEW_REASON if None in interval else None,
         }
     return {"game": game.id, "games": games, "players": players, "seed": seed, "policies": policies}
 
@@ -133,6 +133,19 @@ def skill_gap(game: Game, rules, games: int, seed: int = 1, threads: int | None 
                       field="skill_gap")
         out[d.name] = {"policy": d.policy, "against": d.against, "games": n, **_share(result, d.policy)}
     return out
+
+
+def _policy_share(per_deal: np.ndarray, n_seats: int, players: int) -> tuple[float, list[float | None]]:
+    """A policy's win share over the deals and its 95% interval (None ends below ``MIN_SAMPLES`` deals).
+
+    A policy at every seat takes every win of a game that has a winner: when
+    every game has one, its share is 1 with nothing uncertain about it (the
+    deals' shares are 1 up to the rounding of tied seats' fractions). A game
+    without a winner ($ Fever's turn cap) leaves it a share like any other.
+    """
+    if n_seats == players and np.allclose(per_deal, 1.0, rtol=0.0, atol=1e-9):
+        return 1.0, [1.0, 1.0]
+    return float(per_deal.mean()), _json_interval(share_interval(per_deal, players))
 
 
 def _json_interval(interval: tuple[float, float]) -> list[float | None]:

@@ -67,3 +67,91 @@ def assert_fields_equal(a: dict, b: dict, fields) -> None:
     """The records of one game, ``a`` and ``b``, agree in every one of ``fields`` (the field named on failure)."""
     for name in fields:
         assert np.array_equal(a[name], b[name]), name
+
+
+# Estimates and intervals kept under names of their own, as (estimate, low end, high end): a sweep's paired
+# table gives the interval independent runs would give beside the paired one, a Morris screen the one-step effect,
+# and a table of a report or a strength profile a row's estimate beside its ``low`` and ``high``.
+NAMED_INTERVALS = (("difference", "unpaired_lo", "unpaired_hi"), ("one_step_delta", "one_step_lo", "one_step_hi"),
+                   *((value, "low", "high") for value in ("value", "mean", "rate", "share", "estimate")))
+# Keys under which every list of three numbers is ``[estimate, low, high]``: a strength profile's and a tune's
+# metrics, a tune's side effects, rule holes and policies pulling apart.
+TRIPLE_KEYS = ("metrics", "value", "base", "by_policy", "rule_holes")
+
+
+def estimates_outside_intervals(data, where: str = "") -> list[str]:
+    """Every estimate in ``data`` that lies outside its own 95% interval: ``"path: value not in [low, high]"``.
+
+    ``data`` is anything the tool writes — a summary, a flattened row, tune.json, a list of rows, a pandas
+    DataFrame (walked row by row) — walked at every depth. An estimate and its interval are found as they
+    are written: ``X`` beside ``X_ci`` = ``[low, high]`` (a list ``X`` beside a list of intervals, one each);
+    ``X`` beside ``X_lo`` and ``X_hi``; ``X_share`` beside ``X_low`` and ``X_high``; the pairs of
+    :data:`NAMED_INTERVALS`; and ``[value, low, high]`` under the keys of :data:`TRIPLE_KEYS`. Checked
+    where all three are finite numbers; a low end above the high end is listed too.
+    """
+    import math
+
+    import pandas as pd
+
+    out: list[str] = []
+
+    def number(x) -> bool:
+        return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_)) \
+            and math.isfinite(x)
+
+    def check(path: str, value, low, high) -> None:
+        if number(value) and number(low) and number(high) and not low <= value <= high:
+            out.append(f"{path}: {value!r} not in [{low!r}, {high!r}]")
+        elif number(low) and number(high) and low > high:
+            out.append(f"{path}: the low end {low!r} is above the high end {high!r}")
+
+    def pair(path: str, value, interval) -> None:
+        if isinstance(value, (list, tuple)) and isinstance(interval, (list, tuple)) and len(value) == len(interval) \
+                and all(isinstance(i, (list, tuple)) or i is None for i in interval):
+            for i, (v, ci) in enumerate(zip(value, interval)):
+                pair(f"{path}[{i}]", v, ci)
+        elif isinstance(interval, (list, tuple)) and len(interval) == 2:
+            check(path, value, *interval)
+
+    def triples(path: str, x) -> None:
+        if isinstance(x, (list, tuple)) and len(x) == 3 and all(v is None or number(v) or isinstance(v, float)
+                                                                for v in x):
+            check(path, *x)
+
+    def walk(path: str, x, triple: bool = False) -> None:
+        if isinstance(x, pd.DataFrame):
+            for i, row in enumerate(x.to_dict("records")):
+                walk(f"{path}[{i}]", row)
+            return
+        if isinstance(x, dict):
+            for key, value in x.items():
+                key = str(key)
+                if f"{key}_ci" in x:
+                    pair(f"{path}.{key}", value, x[f"{key}_ci"])
+                if f"{key}_lo" in x and f"{key}_hi" in x:
+                    check(f"{path}.{key}", value, x[f"{key}_lo"], x[f"{key}_hi"])
+                walk(f"{path}.{key}", value, triple or key in TRIPLE_KEYS)
+            for value, low, high in NAMED_INTERVALS:
+                if value in x and low in x and high in x:
+                    check(f"{path}.{value}", x[value], x[low], x[high])
+            for low in [k for k in x if isinstance(k, str) and k.endswith("_low")]:
+                # ``gain_share`` beside ``gain_low`` and ``gain_high``: the one other key of that stem.
+                stem, high = low[:-len("low")], low[:-len("low")] + "high"
+                values = [k for k in x if isinstance(k, str) and k.startswith(stem) and k not in (low, high)]
+                if high in x and len(values) == 1:
+                    check(f"{path}.{values[0]}", x[values[0]], x[low], x[high])
+            return
+        if isinstance(x, (list, tuple)):
+            if triple:
+                triples(path, x)
+            for i, value in enumerate(x):
+                walk(f"{path}[{i}]", value, triple)
+
+    walk(where, data)
+    return out
+
+
+def assert_estimates_inside_intervals(data, where: str = "") -> None:
+    """Every estimate ``data`` writes beside a 95% interval lies inside it (:func:`estimates_outside_intervals`)."""
+    outside = estimates_outside_intervals(data, where)
+    assert not outside, f"{len(outside)} estimates outside their intervals:\n" + "\n".join(outside[:20])

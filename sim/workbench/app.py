@@ -8,7 +8,9 @@ Every route, and what it answers:
 - ``POST /api/plays`` with the form's fields (config key -> text): 202 and
   the play's id, or 400 and the one line of the config check naming the
   field; ``GET /api/plays/{id}``: where it stands, its headline metrics
-  once played; ``POST /api/plays/{id}/cancel``;
+  once played; ``POST /api/plays/{id}/cancel``; ``GET /api/plays``: every
+  play the server holds, in the order asked, each as ``GET /api/plays/{id}``
+  answers it (a reloaded page, or a second one, rebuilds its list from it);
 - ``GET /api/compare?baseline=ID&other=ID``: paired differences on the
   same deals (the sweep's, ``analysis.sweep.paired_differences``);
 - ``GET /api/config.toml?<fields>``: the config as a TOML file ``lvsim
@@ -23,6 +25,7 @@ Every route, and what it answers:
   ``{"fields": ..., "tables": "<[search], [targets], [tune] as TOML>"}``:
   202 and the tune's id, or 400 naming the key; ``GET /api/tunes/{id}``:
   where it stands, its answer once done; ``POST /api/tunes/{id}/cancel``;
+  ``GET /api/tunes``: every tune the server holds, in the order asked;
   ``GET /api/tunes/{id}/best.toml``: the recommended rules as a config;
   ``GET /api/tunes/{id}/tune.toml``: the tune file, its base beside it.
 
@@ -94,7 +97,7 @@ def create_app(workbench: Workbench | None = None) -> FastAPI:
 
     @app.get("/api/plays")
     def plays() -> dict[str, Any]:
-        return {"plays": [job.view() for job in list(bench.jobs.values())]}  # a copy: a play may be added meanwhile
+        return {"plays": [job.view() for job in bench.plays()]}
 
     @app.get("/api/plays/{job_id}")
     def one_play(job_id: str) -> dict[str, Any]:
@@ -157,6 +160,10 @@ def create_app(workbench: Workbench | None = None) -> FastAPI:
         if not isinstance(tables, str):
             raise ConfigError("tune", "must be the tune file's tables ([search], [targets], [tune]) as TOML text")
         return bench.submit_tune(_as_fields(fields), tables).view()
+
+    @app.get("/api/tunes")
+    def tunes() -> dict[str, Any]:
+        return {"tunes": [job.view() for job in bench.tune_jobs()]}
 
     @app.get("/api/tunes/{tune_id}")
     def one_tune(tune_id: str) -> dict[str, Any]:

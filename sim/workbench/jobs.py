@@ -190,6 +190,11 @@ class Workbench:
             raise ConfigError("job", f"no play {job_id!r} on this server (a server forgets its plays when it stops)") \
                 from None
 
+    def plays(self) -> list[Job]:
+        """Every play the server holds, in the order asked (a copy: a play may be asked for meanwhile)."""
+        with self._lock:
+            return list(self.jobs.values())
+
     def cancel(self, job_id: str) -> Job:
         job = self.job(job_id)
         job.cancel.set()
@@ -221,6 +226,11 @@ class Workbench:
         except KeyError:
             raise ConfigError("tune", f"no tune {tune_id!r} on this server (a server forgets its tunes when it "
                                       "stops)") from None
+
+    def tune_jobs(self) -> list:
+        """Every tune the server holds, in the order asked."""
+        with self._lock:
+            return list(self.tunes.values())
 
     def cancel_tune(self, tune_id: str):
         job = self.tune_job(tune_id)

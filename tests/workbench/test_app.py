@@ -223,6 +223,23 @@ def test_plays_on_different_seeds_are_not_compared(client, rulebook_play):
     assert "different seeds" in response.json()["error"]
 
 
+def test_the_server_lists_every_play_it_holds_as_each_one_reads(client, rulebook_play, fewer_cabbages_play):
+    # What a reloaded page rebuilds its list from: the plays played, in the order asked, each as its own route says.
+    listed = get(client, "/api/plays")["plays"]
+    ids = [p["id"] for p in listed]
+    assert ids == sorted(ids, key=lambda i: int(i[1:])) and len(set(ids)) == len(ids)
+    by_id = {p["id"]: p for p in listed}
+    for played, fields in ((rulebook_play, SMALL), (fewer_cabbages_play, FEWER_CABBAGES)):
+        assert by_id[played["id"]] == played
+        assert played["state"] == DONE and config_of(played["fields"]) == config_of(fields)
+    # A play just asked for is listed at once, as it stands, and then as it ended.
+    asked = client.post("/api/plays", json={**FEWER_CABBAGES, "run.games": "300"}).json()
+    assert asked["id"] in [p["id"] for p in get(client, "/api/plays")["plays"]]
+    ended = until_finished(lambda path: get(client, path), asked["id"])
+    assert {p["id"]: p for p in get(client, "/api/plays")["plays"]}[asked["id"]] == ended
+    assert ended["state"] == DONE
+
+
 def test_an_unknown_play_is_refused_naming_it(client):
     response = client.get("/api/plays/p999")
     assert response.status_code == 400 and "p999" in response.json()["error"]

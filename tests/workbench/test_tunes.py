@@ -45,6 +45,13 @@ def test_a_tune_from_the_page_recommends_what_lvsim_tune_of_the_same_files_does(
     assert tuned["games_played"] > 0 and tuned["games_expected"] > 0
 
 
+def test_the_server_lists_every_tune_it_holds_as_each_one_reads(client, tuned):
+    listed = client.get("/api/tunes")
+    assert listed.status_code == 200, listed.text
+    assert {t["id"]: t for t in listed.json()["tunes"]}[tuned["id"]] == tuned
+    assert tuned["tables"] == TUNE_TABLES
+
+
 def test_the_recommended_rules_download_as_a_config_and_load_into_the_form(client, tuned, tmp_path):
     response = client.get(f"/api/tunes/{tuned['id']}/best.toml")
     assert response.status_code == 200
