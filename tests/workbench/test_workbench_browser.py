@@ -138,6 +138,71 @@ def test_a_designer_sets_a_rule_plays_compares_and_is_refused_a_malformed_field(
 
 
 
+def reloaded(page):
+    """The page reloaded, ready: its list rebuilt from what the server holds."""
+    page.reload(wait_until="load")
+    page.wait_for_selector("body[data-ready=true]")
+
+
+def listed(page) -> dict[str, str]:
+    """The plays the page lists: id -> state."""
+    return {row.get_attribute("data-play"): row.locator("[data-state]").get_attribute("data-state")
+            for row in page.locator("[data-plays] tr").all()}
+
+
+def test_a_reloaded_page_lists_the_servers_plays_compares_them_and_follows_one_still_playing(browser,  # noqa: F811
+                                                                                              server):
+    page, problems = opened(browser, server)
+    page.fill("[name='run.games']", "1000")
+    page.fill("[name='run.seed']", "5")
+    page.fill("[name='policies.seats']", "greedy")
+    page.click("[data-action=play]")
+    page.wait_for_selector("#result[data-play=p1][data-complete=true]", timeout=PATIENCE_SECONDS * 1000)
+    page.fill("[name='rules.starting_cabbages']", "10")
+    page.click("[data-action=play]")
+    page.wait_for_selector("#result[data-play=p2][data-complete=true]", timeout=PATIENCE_SECONDS * 1000)
+    shown = json.loads(page.get_attribute("[data-metric=elimination_rate]", "data-value"))
+
+    # Reloaded: both plays listed with their rules, the last one shown with its metrics, the setup still in the form.
+    reloaded(page)
+    assert listed(page) == {"p1": "done", "p2": "done"}
+    assert "starting_cabbages = 10" in page.text_content("[data-plays] tr[data-play=p2]")
+    assert "rulebook" in page.text_content("[data-plays] tr[data-play=p1]")
+    assert page.get_attribute("#result", "data-play") == "p2" and page.is_visible("#result")
+    assert json.loads(page.get_attribute("[data-metric=elimination_rate]", "data-value")) == shown
+    assert page.input_value("[name='rules.starting_cabbages']") == "10"
+
+    # The restored list compares as before, and the pair compared is in the address.
+    page.check("input[name=baseline][value=p1]")
+    page.check("input[name=other][value=p2]")
+    page.click("[data-action=compare]")
+    row = page.wait_for_selector("[data-compare=elimination_rate]")
+    difference = json.loads(row.query_selector("[data-value]").get_attribute("data-value"))
+    served = json.loads(page.evaluate("fetch('/api/compare?baseline=p1&other=p2').then(r => r.text())"))
+    assert difference == next(m for m in served["metrics"] if m["key"] == "elimination_rate")["difference"]
+    assert urlparse(page.url).fragment == "baseline=p1&other=p2"
+
+    # Reloaded again: the pair checked and compared again from the address.
+    reloaded(page)
+    assert page.is_checked("input[name=baseline][value=p1]") and page.is_checked("input[name=other][value=p2]")
+    assert page.is_visible("#compare") and page.text_content("[data-compare-title]") == "p2 minus p1"
+    again = page.get_attribute("[data-compare=elimination_rate] [data-value]", "data-value")
+    assert json.loads(again) == difference
+
+    # A play still playing when the page is reloaded is shown playing, then done, as a play just asked for is.
+    page.fill("[name='run.games']", "40000")
+    page.click("[data-action=play]")
+    page.wait_for_selector("[data-plays] tr[data-play=p3]")
+    reloaded(page)
+    assert listed(page)["p3"] in ("queued", "estimating", "playing", "measuring")
+    assert page.is_visible("#progress") and page.text_content("#progress [data-play-id]") == "p3"
+    page.wait_for_selector("#result[data-play=p3][data-complete=true]", timeout=PATIENCE_SECONDS * 1000)
+    assert listed(page) == {"p1": "done", "p2": "done", "p3": "done"}
+    assert page.is_hidden("#progress") and page.is_enabled("input[name=other][value=p3]")
+    assert problems == [], problems
+    page.close()
+
+
 def test_a_designer_tunes_the_forms_rules_and_loads_the_answer_into_the_form(browser, server):  # noqa: F811
     page, problems = opened(browser, server)
     # The page offers a small tune of the form's rules, which the tune reader takes as it is.
@@ -166,6 +231,13 @@ def test_a_designer_tunes_the_forms_rules_and_loads_the_answer_into_the_form(bro
     best = answer["best_fields"]
     assert page.input_value("[name='rules.starting_cabbages']") == best.get("rules.starting_cabbages", "15")
     assert page.input_value("[name='policies.seats']") == "greedy"
+
+    # Reloaded: the tune is the server's, shown again with its tables and answer, and listed.
+    reloaded(page)
+    assert page.get_attribute("#tune", "data-tune") == tune_id and page.get_attribute("#tune", "data-state") == "done"
+    assert page.input_value("[data-tune-tables]") == TUNE_TABLES
+    assert page.text_content("[data-tune-headline]") == answer["answer"]["verdict"]["headline"]
+    assert page.get_attribute(f"[data-tunes] tr[data-tune={tune_id}] [data-state]", "data-state") == "done"
     assert problems == [], problems
     page.close()
     print(f"\ntune shown; screenshot {shot}")

@@ -1,9 +1,12 @@
 // The workbench page: a form made from the game's knobs, plays, their list, comparisons on the same deals.
 // Every field is named by the config key it sets; the page's query string holds the fields that differ
-// from the rulebook, so a copied address sets the same game again.
+// from the rulebook, so a copied address sets the same game again. Its fragment holds the pair of plays
+// compared (`#baseline=p1&other=p2`). The plays and tunes are the server's: on loading, the page lists
+// those the server holds, so a reload or a second page shows them and follows those still playing.
 "use strict";
 
-const state = { games: {}, game: null, plays: [], current: null, polling: null };
+const state = { games: {}, game: null, plays: [], current: null, polling: null, selection: {}, compared: null,
+                tunes: [], currentTune: null, tunePolling: null, tune: null };
 const $ = (sel, root = document) => root.querySelector(sel);
 const form = $("#setup");
 
@@ -55,8 +58,14 @@ function markChanged() {
     const changed = k !== "rules.players" && !sameValue(input.value, base[k]);
     input.closest(".field").classList.toggle("changed", changed);
   }
+  writeAddress();
+}
+
+// The setup in the query (config keys only, as a request sends them), the pair compared in the fragment.
+function writeAddress() {
   const query = new URLSearchParams(fields()).toString();
-  history.replaceState(null, "", `${location.pathname}?${query}`);
+  const pair = state.compared ? `#${new URLSearchParams(state.compared).toString()}` : "";
+  history.replaceState(null, "", `${location.pathname}?${query}${pair}`);
 }
 
 // --- the form ----------------------------------------------------------------------------------
@@ -177,17 +186,20 @@ function showMetrics(play) {
 
 function updatePlays() {
   const rows = $("[data-plays]");
-  const baseline = (form.ownerDocument.querySelector("input[name=baseline]:checked") || {}).value;
-  const other = (form.ownerDocument.querySelector("input[name=other]:checked") || {}).value;
   rows.replaceChildren();
   for (const p of state.plays) {
     const changed = Object.entries(p.differences).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join("; ") || "rulebook";
-    const radio = (name, checked) => el("input", { type: "radio", name, value: p.id, "aria-label": `${name} ${p.id}`,
-                                                   checked: checked ? "" : null, disabled: p.state === "done" ? null : "" });
+    const radio = (name) => {
+      const input = el("input", { type: "radio", name, value: p.id, "aria-label": `${name} ${p.id}`,
+                                  checked: state.selection[name] === p.id ? "" : null,
+                                  disabled: p.state === "done" ? null : "" });
+      input.addEventListener("change", () => { state.selection[name] = p.id; });
+      return input;
+    };
     const load = el("button", { type: "button", "data-action": "load", text: "Load" });
     load.addEventListener("click", () => { buildForm(p.fields.game, p.fields); showError(null); });
     rows.append(el("tr", { "data-play": p.id, class: p.id === state.current ? "current" : null },
-      el("td", {}, radio("baseline", p.id === baseline)), el("td", {}, radio("other", p.id === other)),
+      el("td", {}, radio("baseline")), el("td", {}, radio("other")),
       el("td", { text: p.id }), el("td", { text: changed }), el("td", { text: p.seats.join(", ") }),
       el("td", { class: "num", text: p.games.toLocaleString("en") }), el("td", { class: "num", text: p.fields["run.seed"] }),
       el("td", { "data-state": p.state, text: p.error ? `${p.state}: ${p.error}` : p.state }), el("td", {}, load)));
@@ -202,26 +214,48 @@ function remember(play) {
 }
 
 const FINISHED = ["done", "refused", "cancelled", "failed"];
+const finished = (job) => FINISHED.includes(job.state);
 const STATUS = { queued: "waiting for the play before it", estimating: "estimating its time",
                  playing: "playing", measuring: "measuring the skill gap and the strength profile" };
+
+// The play the page shows: its progress while it plays, its metrics once played, its report once done.
+function showPlay(play) {
+  const bar = $("#progress progress");
+  bar.max = play.games;
+  bar.value = play.games_played;
+  $("#progress [data-play-id]").textContent = play.id;
+  $("#progress [data-status]").textContent =
+    `${STATUS[play.state] || play.state}: ${play.games_played.toLocaleString("en")} of ${play.games.toLocaleString("en")} games`;
+  $("#progress").hidden = finished(play);
+  if (play.summary) showMetrics(play);
+  if (play.state === "done") { showSensitivity(play); showReport(play); }
+}
 
 async function follow(id) {
   const play = await api(`/api/plays/${id}`);
   remember(play);
   if (id !== state.current) return;
-  const bar = $("#progress progress");
-  bar.max = play.games;
-  bar.value = play.games_played;
-  $("#progress [data-status]").textContent =
-    `${STATUS[play.state] || play.state}: ${play.games_played.toLocaleString("en")} of ${play.games.toLocaleString("en")} games`;
-  if (play.summary) showMetrics(play);
+  showPlay(play);
   if (play.state === "refused" || play.state === "failed") showError(play.error, (play.error || "").split(":")[0]);
-  if (FINISHED.includes(play.state)) {
-    clearInterval(state.polling);
-    state.polling = null;
-    $("#progress").hidden = true;
-    if (play.state === "done") { showSensitivity(play); showReport(play); }
-  }
+}
+
+// Every play of the list not yet finished is asked about until it is: the one shown and those before it.
+function followPlays() {
+  if (state.polling || state.plays.every(finished)) return;
+  let asking = false;
+  state.polling = setInterval(async () => {
+    if (asking) return;
+    asking = true;
+    try {
+      for (const p of state.plays.filter((p) => !finished(p))) await follow(p.id);
+      if (state.plays.every(finished)) { clearInterval(state.polling); state.polling = null; }
+      await comparePending();
+    } catch (e) {
+      showError(e.message, e.field);
+    } finally {
+      asking = false;
+    }
+  }, 200);
 }
 
 async function play(event) {
@@ -237,29 +271,39 @@ async function play(event) {
   }
   state.current = started.id;
   remember(started);
-  $("#progress").hidden = false;
-  $("#progress [data-play-id]").textContent = started.id;
   $("#result").hidden = true;
-  if (state.polling) clearInterval(state.polling);
-  state.polling = setInterval(() => follow(started.id).catch((e) => showError(e.message, e.field)), 200);
+  showPlay(started);
+  followPlays();
 }
 
 async function cancel() {
   if (state.current) await api(`/api/plays/${state.current}/cancel`, { method: "POST" });
 }
 
+// The pair of the address compared again, once both plays have finished (at once if they have); a pair this
+// server does not hold is refused in the server's line and leaves the address.
+async function comparePending() {
+  const pair = state.pendingCompare;
+  if (!pair) return;
+  const plays = [pair.baseline, pair.other].map((id) => state.plays.find((p) => p.id === id));
+  if (plays.some((p) => p && !finished(p))) return;
+  state.pendingCompare = null;
+  if (!(await compare())) { state.compared = null; writeAddress(); }
+}
+
 async function compare() {
-  const baseline = (document.querySelector("input[name=baseline]:checked") || {}).value;
-  const other = (document.querySelector("input[name=other]:checked") || {}).value;
-  if (!baseline || !other) { showError("compare: pick a baseline and another play", null); return; }
+  const { baseline, other } = state.selection;
+  if (!baseline || !other) { showError("compare: pick a baseline and another play", null); return false; }
   let result;
   try {
     result = await api(`/api/compare?baseline=${encodeURIComponent(baseline)}&other=${encodeURIComponent(other)}`);
   } catch (err) {
     showError(err.message, null);
-    return;
+    return false;
   }
   showError(null);
+  state.compared = { baseline: result.baseline, other: result.other };
+  writeAddress();
   $("[data-compare-title]").textContent = `${result.other} minus ${result.baseline}`;
   const rows = $("[data-compare-rows]");
   rows.replaceChildren();
@@ -277,6 +321,7 @@ async function compare() {
       el("td", { class: "num", text: m.games.toLocaleString("en") })));
   }
   $("#compare").hidden = false;
+  return true;
 }
 
 // What moves the verdict: the report's section of the play (its tornado figures and sentences), when installed.
@@ -320,26 +365,79 @@ async function tuneTemplate() {
 
 const TUNE_STATUS = { queued: "waiting for the play before it", estimating: "estimating its time", tuning: "tuning" };
 
-async function followTune(id) {
-  const t = await api(`/api/tunes/${id}`);
+// The tune the section shows: its progress while it tunes, then its answer or the line that ended it.
+function showTune(t) {
+  state.currentTune = t.id;
+  $("#tune").dataset.tune = t.id;
+  $("#tune").dataset.state = t.state;
   const bar = $("#tune-progress progress");
   const expected = Math.max(t.games_expected || 1, t.games_played);
   bar.max = expected;
   bar.value = t.games_played;
   $("[data-tune-status]").textContent = `${TUNE_STATUS[t.state] || t.state}: ` +
     `${t.games_played.toLocaleString("en")} games of about ${expected.toLocaleString("en")}`;
-  if (!["done", "refused", "cancelled", "failed"].includes(t.state)) return;
-  clearInterval(state.tunePolling);
-  state.tunePolling = null;
-  $("#tune-progress").hidden = true;
-  $("#tune").dataset.state = t.state;
+  $("#tune-progress").hidden = finished(t);
+  $("#tune-result").hidden = t.state !== "done";
+  if (!finished(t)) return;
   if (t.state !== "done") { showTuneError(t.error || t.state); return; }
+  showTuneError(null);
   state.tune = t;
   $("[data-tune-headline]").textContent = t.answer.verdict.headline;
   $("[data-tune-sentence]").textContent = t.answer.recommendation.sentence;
   $("[data-tune-changes]").replaceChildren(...t.answer.recommendation.changes.map((c) =>
     el("li", { text: `${c.what}: ${JSON.stringify(c.from)} \u2192 ${JSON.stringify(c.to)}` })));
-  $("#tune-result").hidden = false;
+}
+
+// The server's tunes: each with its base and where it stands; "Show" puts its tables and answer in the section.
+function updateTunes() {
+  const rows = $("[data-tunes]");
+  rows.replaceChildren();
+  for (const t of state.tunes) {
+    const base = Object.entries(t.fields).filter(([k]) => k.startsWith("rules.") && k !== "rules.players")
+      .map(([k, v]) => `${k.slice("rules.".length)} = ${v}`).join("; ") || "rulebook";
+    const answer = t.state === "done" ? t.answer.verdict.headline : (t.error ? `${t.state}: ${t.error}` : t.state);
+    const show = el("button", { type: "button", "data-action": "tune-show", text: "Show" });
+    show.addEventListener("click", () => {
+      $("[data-tune-tables]").value = t.tables;
+      showTuneError(null);
+      showTune(t);
+      updateTunes();
+    });
+    rows.append(el("tr", { "data-tune": t.id, class: t.id === state.currentTune ? "current" : null },
+      el("td", { text: t.id }), el("td", { text: state.games[t.fields.game].title }), el("td", { text: base }),
+      el("td", { class: "num", text: t.fields["run.seed"] }), el("td", { "data-state": t.state, text: answer }),
+      el("td", {}, show)));
+  }
+  $("#tunes").hidden = state.tunes.length === 0;
+}
+
+function rememberTune(t) {
+  const i = state.tunes.findIndex((x) => x.id === t.id);
+  if (i >= 0) state.tunes[i] = t; else state.tunes.push(t);
+  updateTunes();
+}
+
+async function followTune(id) {
+  const t = await api(`/api/tunes/${id}`);
+  rememberTune(t);
+  if (id === state.currentTune) showTune(t);
+}
+
+function followTunes() {
+  if (state.tunePolling || state.tunes.every(finished)) return;
+  let asking = false;
+  state.tunePolling = setInterval(async () => {
+    if (asking) return;
+    asking = true;
+    try {
+      for (const t of state.tunes.filter((t) => !finished(t))) await followTune(t.id);
+      if (state.tunes.every(finished)) { clearInterval(state.tunePolling); state.tunePolling = null; }
+    } catch (e) {
+      showTuneError(e.message);
+    } finally {
+      asking = false;
+    }
+  }, 300);
 }
 
 async function startTune() {
@@ -354,12 +452,35 @@ async function startTune() {
     return;
   }
   state.currentTune = started.id;
-  $("#tune").dataset.tune = started.id;
-  $("#tune").dataset.state = started.state;
-  $("#tune-result").hidden = true;
-  $("#tune-progress").hidden = false;
-  if (state.tunePolling) clearInterval(state.tunePolling);
-  state.tunePolling = setInterval(() => followTune(started.id).catch((e) => showTuneError(e.message)), 300);
+  rememberTune(started);
+  showTune(started);
+  followTunes();
+}
+
+// What the server holds, as the page showed it before a reload: the plays listed, the one asked for last shown
+// (followed if it still plays), the pair of the address compared; the last tune shown with its tables.
+async function restore(pair) {
+  const [{ plays }, { tunes }] = await Promise.all([api("/api/plays"), api("/api/tunes")]);
+  state.plays = plays;
+  const shown = [...plays].reverse().find((p) => !finished(p)) || [...plays].reverse().find((p) => p.state === "done");
+  if (shown) state.current = shown.id;
+  updatePlays();
+  if (shown) showPlay(shown);
+  followPlays();
+  state.tunes = tunes;
+  if (tunes.length) {
+    const last = tunes[tunes.length - 1];
+    $("[data-tune-tables]").value = last.tables;
+    showTune(last);
+  }
+  updateTunes();
+  followTunes();
+  if (pair.baseline && pair.other) {
+    state.selection = { baseline: pair.baseline, other: pair.other };
+    state.pendingCompare = { ...state.selection };
+    updatePlays();
+    await comparePending();
+  }
 }
 
 function download(path) {
@@ -378,6 +499,8 @@ async function start() {
     select.append(el("option", { value: g.id, text: `${g.title} (${g.id})` }));
   }
   const query = Object.fromEntries(new URLSearchParams(location.search));
+  const pair = Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
+  if (pair.baseline && pair.other) state.compared = { baseline: pair.baseline, other: pair.other };
   buildForm(query.game in state.games ? query.game : games[0].id, query);
   select.addEventListener("change", () => buildForm(select.value));
   // A new player count moves the rulebook's values that depend on it (cards set aside): a field still at the
@@ -429,6 +552,7 @@ async function start() {
     else showTuneError("tune: start a tune first; its file is the tables above with the form's config as its base");
   });
   await tuneTemplate();
+  await restore(pair);
   document.body.dataset.ready = "true";
 }
 
