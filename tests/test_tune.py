@@ -17,6 +17,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import sim.tune as T
 from sim.cli import main
@@ -637,6 +639,24 @@ def test_a_corrected_worst_seat_advantage_below_its_range_is_raised_to_its_low_e
     assert worst_seat_advantage_corrected(m["win_share"], se, 0.25, [np.nan, np.nan]) < 0
     low, high = m["worst_seat_advantage_corrected_ci"]
     assert m["worst_seat_advantage_corrected"] == low == 0.0 < high
+
+
+@settings(deadline=None)
+@given(st.one_of(st.none(), st.floats(-1, 1)), st.one_of(st.none(), st.floats(-1, 1)),
+       st.lists(st.floats(-1.5, 1.5), min_size=3, max_size=3))
+def test_a_target_judged_on_the_interval_and_ranked_on_the_estimate_agrees_when_the_estimate_is_inside(low, high,
+                                                                                                        measured):
+    """Met on the interval means no shortfall of the estimate, missed means some: true whenever the estimate
+    lies inside its interval, which every summary keeps (the worst seat's corrected estimate is clamped into it)."""
+    if low is None and high is None or low is not None and high is not None and low > high:
+        return
+    target = T.Target("worst_seat_advantage", low, high, 0.01)
+    lo, x, hi = sorted(measured)
+    verdict = target.verdict(x, lo, hi)
+    if verdict == "met":
+        assert target.shortfall(x) == 0
+    elif verdict == "missed":
+        assert target.shortfall(x) > 0
 
 
 def test_a_target_on_the_worst_seat_reads_the_corrected_estimate(tmp_path):
