@@ -18,7 +18,9 @@ TARGET_KEYS = ("min", "max", "near", "within", "scale", "relative")
 # A skill-gap target stated against the fair share 1/players of each player count, and what it then bounds.
 RELATIVE = {"above_fair": "the win share minus the fair share 1/players",
             "times_fair": "the win share times the players (1 is the fair share)"}
-# Targets on these metrics read the estimate that is not biased upward by noise at small samples.
+# Targets on these metrics read the estimate with most of the upward bias noise gives it at small samples taken out,
+# kept inside the same interval (analysis.common.worst_seat_advantage_corrected): judged met on the interval, a
+# target then has no shortfall on the estimate, and missed, some.
 CORRECTED_COLUMNS = {"worst_seat_advantage": "worst_seat_advantage_corrected"}
 
 
