@@ -1,0 +1,360 @@
+"""``lvsim confirm``: play a rule set until every target is met or missed, and pair the stronger tables with it.
+
+For every target of a tune file and every setting (player count and policy)
+it plays games of the rule set in growing batches and follows each target's
+confidence sequence (``analysis.sequential``), stopping a setting once all
+its targets are decided or its budget is spent. The game's slow, strong
+policy (Las Vegan's ``lookahead:16``) plays the same deals beside it, and
+each headline metric's paired difference is followed the same way until it
+is clearly material, clearly immaterial, or its share of the budget is
+spent; each target is judged at the slow tables too.
+
+Three families of decisions each keep their error at ``alpha`` (5%): the
+targets at every setting, the stronger tables' differences, and the targets
+at the stronger tables, each split evenly among its decisions (Bonferroni).
+Looking after every batch and stopping when decided does not inflate these
+errors: every interval is a confidence sequence.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from analysis.sequential import ALPHA, FIRST_LOOK, materiality, rho2, verdict
+from sim.confirm.judging import Judge, PairedJudge
+from sim.confirm.values import judgeable, per_game
+from sim.errors import ConfigError
+
+# Games of the first batch of a table: two looks' worth, so the first look comes with the first batch.
+FIRST_BATCH = 2 * FIRST_LOOK
+# The judged table's first batch at least this (it is fast: a batch is a fraction of a second).
+FIRST_FAST_BATCH = 20_000
+# The share of the time budget the stronger tables may take while targets are still undecided.
+SLOW_SHARE = 0.5
+DEFAULT_MAX_GAMES = 5_000_000
+DEFAULT_MAX_SLOW_GAMES = 200_000
+DEFAULT_MAX_MINUTES = 10.0
+# Where the sequences are tightest (they must be fixed before the first look): the judged tables decide in
+# hundreds of thousands of games near a target line, the slow ones in thousands to tens of thousands.
+TIGHTEST = 200_000
+TIGHTEST_SLOW = 20_000
+
+
+@dataclass
+class Setting:
+    """One player count and policy: its tables, the games each has played, the judges following them."""
+
+    players: int
+    policy: str
+    slow: str | None
+    config: Any  # the judged table's Config at 1 game; games are played by index
+    slow_config: Any
+    targets: list = field(default_factory=list)  # [(Target, Judge at the judged table, Judge at the slow table)]
+    paired: list = field(default_factory=list)  # [(metric name, material, PairedJudge)]
+    games: int = 0
+    slow_games: int = 0
+    seconds: float = 0.0
+    slow_seconds: float = 0.0
+    kept: list = field(default_factory=list)  # the judged table's per-game values of the deals the slow one will play
+    looked: list = field(default_factory=list)  # [(Target, (estimate, low, high), at the slow table or None)]
+    paired_looked: list = field(default_factory=list)  # [(metric name, material, (difference, low, high))]
+
+    @property
+    def name(self) -> str:
+        return f"{self.players} players, {self.policy}"
+
+
+def confirm(
+    tune,
+    *,
+    seed: int,
+    max_games: int = DEFAULT_MAX_GAMES,
+    max_slow_games: int = DEFAULT_MAX_SLOW_GAMES,
+    max_minutes: float = DEFAULT_MAX_MINUTES,
+    cluster=None,
+    progress: bool = False,
+    say: Callable[[str], None] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> dict[str, Any]:
+    """Play ``tune``'s rules (a :class:`sim.tune.Tune`, its base as the rules) until every target is decided.
+
+    Returns the confirmation as ``confirm.json`` holds it: ``targets`` (one
+    entry per target and setting: verdict, estimate, interval, games, the
+    games that would likely decide it, and the verdict at the stronger
+    tables) and ``strength`` (one entry per headline metric and setting: the
+    paired difference of the stronger tables, and whether it is material).
+    """
+    from sim.runner import IN_PROCESS
+
+    cluster = cluster or IN_PROCESS
+    game = tune.game
+    settings = _settings(tune, seed, max_games, max_slow_games)
+    for s in settings:  # compiling (or loading the compiled kernels) is not playing: kept out of the budget
+        cluster.warm_up(s.config)
+        if s.slow_config is not None:
+            cluster.warm_up(s.slow_config)
+    started = clock()
+    budget = 60 * max_minutes
+    stopped = "decided"
+    while True:
+        _look(settings)
+        fast = [s for s in settings if _targets_open(s) and s.games < max_games]
+        slow = [s for s in settings if _strength_open(s) and s.slow_games < max_slow_games]
+        if not fast and not slow:
+            stopped = "decided" if not any(_targets_open(s) or _strength_open(s) for s in settings) else "max-games"
+            break
+        left = budget - (clock() - started)
+        if left <= 0:
+            stopped = "max-minutes"
+            break
+        slow_time_used = sum(s.slow_seconds for s in settings)
+        if fast and slow_time_used >= SLOW_SHARE * budget:
+            slow = []  # the stronger tables' share is spent while targets are open
+        for s in fast:
+            _play_judged(s, game, cluster, _next_batch(s.games, FIRST_FAST_BATCH, max_games,
+                                                       _rate(s.games, s.seconds), left / (len(fast) + len(slow))))
+            left = budget - (clock() - started)
+        for s in slow:
+            n = _next_batch(s.slow_games, FIRST_BATCH, max_slow_games, _rate(s.slow_games, s.slow_seconds),
+                            left / len(slow))
+            _play_slow(s, game, cluster, n, max_games)
+            left = budget - (clock() - started)
+        if say is not None and progress:
+            say(_progress_line(settings, clock() - started))
+    _look(settings)
+    return _result(tune, settings, seed, clock() - started, stopped, max_games, max_slow_games, max_minutes)
+
+
+def _settings(tune, seed: int, max_games: int, max_slow_games: int) -> list[Setting]:
+    game = tune.game
+    can = judgeable(game)
+    for t in tune.targets:
+        if t.column not in can and t.metric not in can:
+            raise ConfigError(f"targets.{t.metric}", "has no value in each game, so it cannot be confirmed game by "
+                                                     f"game; lvsim confirm judges {', '.join(can)}")
+        if t.relative is not None:
+            raise ConfigError(f"targets.{t.metric}", "a target relative to the fair share is a skill-gap target, "
+                                                     "which lvsim confirm does not judge")
+    items = max(1, len(tune.targets) * len(tune.settings))
+    headline = [m for m in game.strength_metrics.values() if m.name in can]
+    slow_items = max(1, len(headline) * len(tune.settings))
+    fast_at, slow_at = max(FIRST_BATCH, min(TIGHTEST, max_games)), max(FIRST_BATCH, min(TIGHTEST_SLOW, max_slow_games))
+    r2, r2_slow, r2_pair = rho2(ALPHA / items, fast_at), rho2(ALPHA / items, slow_at), rho2(ALPHA / slow_items, slow_at)
+    out = []
+    for players, policy in tune.settings:
+        slow = game.strength_slow_policy
+        if slow == policy or max_slow_games == 0:
+            slow = None
+        s = Setting(players, policy, slow, tune.config({}, players, policy, games=1, seed=seed),
+                    None if slow is None else tune.config({}, players, slow, games=1, seed=seed))
+        for t in tune.targets:
+            metric = t.column if t.column in can else t.metric
+            s.targets.append((t, Judge(metric, players, ALPHA / items, r2),
+                              None if slow is None else Judge(metric, players, ALPHA / items, r2_slow)))
+        if slow is not None:
+            s.paired = [(m.name, m.material, PairedJudge(m.name, players, ALPHA / slow_items, r2_pair))
+                        for m in headline]
+        out.append(s)
+    return out
+
+
+def _look(settings: list[Setting]) -> None:
+    for s in settings:
+        s.looked = [(t, j.look(), None if sj is None else sj.look()) for t, j, sj in s.targets]
+        s.paired_looked = [(name, material, j.look()) for name, material, j in s.paired]
+
+
+def _targets_open(s: Setting) -> bool:
+    return any(verdict(lo, hi, t.low, t.high) == "undecided" for t, (_, lo, hi), _ in s.looked)
+
+
+def _strength_open(s: Setting) -> bool:
+    return s.slow is not None and (
+        any(materiality(lo, hi, material) == "undecided" for _, material, (_, lo, hi) in s.paired_looked)
+        or any(sl is not None and verdict(sl[1], sl[2], t.low, t.high) == "undecided" for t, _, sl in s.looked))
+
+
+def _rate(games: int, seconds: float) -> float | None:
+    return games / seconds if games and seconds > 0 else None
+
+
+def _next_batch(done: int, first: int, most: int, rate: float | None, seconds: float) -> int:
+    """The next batch: the first, then as many games as played so far (the total doubles), within the budget
+    (at the speed measured so far) and the most games allowed."""
+    n = first if done == 0 else done
+    if rate is not None:
+        n = min(n, max(FIRST_LOOK, int(rate * seconds)))
+    return max(0, min(n, most - done))
+
+
+def _play(config, first: int, n: int, game, cluster) -> dict[str, np.ndarray]:
+    """Per-game values of games ``first .. first + n`` of ``config``, in game order."""
+    parts = [per_game(game, rec, config.players) for rec, _ in cluster.play(replace(config, games=n), first, n)]
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def _play_judged(s: Setting, game, cluster, n: int) -> None:
+    if n <= 0:
+        return
+    t0 = time.perf_counter()
+    values = _play(s.config, s.games, n, game, cluster)
+    s.seconds += time.perf_counter() - t0
+    for _, judge, _ in s.targets:
+        judge.add(values)
+    if s.slow is not None:
+        s.kept.append((s.games, values))
+    s.games += n
+
+
+def _kept(s: Setting, first: int, n: int) -> dict[str, np.ndarray]:
+    """The judged table's values of deals ``first .. first + n`` (played already)."""
+    parts = []
+    for start, values in s.kept:
+        size = len(next(iter(values.values())))
+        lo, hi = max(first, start), min(first + n, start + size)
+        if lo < hi:
+            parts.append({k: v[lo - start:hi - start] for k, v in values.items()})
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def _play_slow(s: Setting, game, cluster, n: int, max_games: int) -> None:
+    if n <= 0:
+        return
+    if s.games < s.slow_games + n:  # the judged table plays every deal the slow one does, first
+        _play_judged(s, game, cluster, min(max_games, s.slow_games + n) - s.games)
+        n = min(n, s.games - s.slow_games)
+        if n <= 0:
+            return
+    t0 = time.perf_counter()
+    values = _play(s.slow_config, s.slow_games, n, game, cluster)
+    s.slow_seconds += time.perf_counter() - t0
+    judged = _kept(s, s.slow_games, n)
+    for _, _, judge in s.paired:
+        judge.add(judged, values)
+    for _, _, slow_judge in s.targets:
+        slow_judge.add(values)
+    s.slow_games += n
+    # Deals the slow table has played are no longer needed.
+    s.kept = [(start, v) for start, v in s.kept if start + len(next(iter(v.values()))) > s.slow_games]
+
+
+def _progress_line(settings: list[Setting], seconds: float) -> str:
+    open_ = sum(verdict(lo, hi, t.low, t.high) == "undecided" for s in settings for t, (_, lo, hi), _ in s.looked)
+    played = ", ".join(f"{s.players}p {s.games:,}" + (f" + {s.slow_games:,} {s.slow}" if s.slow else "")
+                       for s in settings)
+    return f"confirm: {seconds:.0f} s, {open_} target(s) undecided; games {played}"
+
+
+def _number(x: float) -> float | None:
+    return float(x) if x is not None and math.isfinite(x) else None
+
+
+def _result(tune, settings: list[Setting], seed: int, seconds: float, stopped: str, max_games: int,
+            max_slow_games: int, max_minutes: float) -> dict[str, Any]:
+    game = tune.game
+    targets, strength = [], []
+    for s in settings:
+        for (t, (x, lo, hi), slow), (_, judge, _) in zip(s.looked, s.targets):
+            v = verdict(lo, hi, t.low, t.high)
+            more = None
+            if v == "undecided":
+                need = judge.games_to_decide(t.low, t.high)
+                more = None if need is None else max(0, need - s.games)
+            entry = {"metric": t.metric, "label": t.label if t.column == t.metric else t.metric, "wanted": t.spelled,
+                     "low_bound": t.low, "high_bound": t.high, "setting": s.name, "players": s.players,
+                     "policy": s.policy, "verdict": v, "estimate": _number(x), "low": _number(lo),
+                     "high": _number(hi), "games": s.games, "more_games": more, "stronger": None}
+            if slow is not None:
+                sv = verdict(slow[1], slow[2], t.low, t.high)
+                entry["stronger"] = {"policy": s.slow, "verdict": sv, "estimate": _number(slow[0]),
+                                     "low": _number(slow[1]), "high": _number(slow[2]), "games": s.slow_games}
+            targets.append(entry)
+        for (name, material, (d, lo, hi)), (_, _, judge) in zip(s.paired_looked, s.paired):
+            v = materiality(lo, hi, material)
+            more = None
+            if v == "undecided":
+                need = judge.games_to_decide(material)
+                more = None if need is None else max(0, need - s.slow_games)
+            strength.append({"metric": name, "label": game.metric[name].label, "setting": s.name,
+                             "players": s.players, "policy": s.policy, "against": s.slow, "material": material,
+                             "difference": _number(d), "low": _number(lo), "high": _number(hi),
+                             "games": s.slow_games, "verdict": v, "more_games": more})
+    return {
+        "name": tune.name,
+        "game": game.id,
+        "rules": str(tune.base_path),
+        "seed": seed,
+        "confidence": 1 - ALPHA,
+        "targets": targets,
+        "strength": strength,
+        "all_met": all(t["verdict"] == "met" for t in targets),
+        "stopped": stopped,
+        "budget": {"max_games": max_games, "max_slow_games": max_slow_games, "max_minutes": max_minutes},
+        "games": {s.name: {"judged": s.games, "stronger": s.slow_games, "stronger_policy": s.slow,
+                           "seconds": round(s.seconds + s.slow_seconds, 3)} for s in settings},
+        "seconds": round(seconds, 3),
+    }
+
+
+def default_seed(tune) -> int:
+    """A seed of its own: neither the search's deals nor the final replay's, which chose the rules."""
+    from sim.config import MAX_SEED
+    from sim.tune.spec import FRESH_SEED_STEP
+
+    return (tune.seed + 2 * FRESH_SEED_STEP) % (MAX_SEED + 1)
+
+
+def say_to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def out_file(out_dir: Path) -> Path:
+    return out_dir / "confirm.json"
+
+
+def plan(spec, *, seed: int, max_games: int, max_slow_games: int, max_minutes: float) -> dict[str, Any]:
+    """What a confirmation would play and about how long the most it may play takes; plays only a timing sample.
+
+    Each setting's tables are timed on a few games (``sim.estimates``); the
+    confirmation itself stops as soon as everything is decided, so the time
+    given is the most it takes: the budget, or every game allowed if sooner.
+    """
+    from sim.estimates import games_cost
+    from sim.estimates.costs import seconds_text
+
+    settings = _settings(spec, seed, max_games, max_slow_games)
+    rows, most = [], 0.0
+    for s in settings:
+        fast = games_cost(s.config, cap=FIRST_FAST_BATCH).cost
+        slow = None if s.slow_config is None else games_cost(s.slow_config, cap=FIRST_BATCH).cost
+        seconds = fast(max_games) + (slow(max_slow_games) if slow is not None else 0.0)
+        most += seconds
+        rows.append({"setting": s.name, "judged": s.policy, "stronger": s.slow,
+                     "judged_games_per_second": 1 / fast.per_game if fast.per_game else None,
+                     "stronger_games_per_second": 1 / slow.per_game if slow is not None and slow.per_game else None,
+                     "seconds_at_most_games": seconds})
+    limit = min(most, 60 * max_minutes)
+    lines = [f"lvsim confirm would judge {len(spec.targets)} target(s) at {len(settings)} setting(s) "
+             f"on seed {seed}, playing each until decided:"]
+    for t in spec.targets:
+        lines.append(f"  {t.label} {t.spelled}")
+    for r in rows:
+        rate = r["judged_games_per_second"]
+        line = f"  {r['setting']}: {r['judged']} up to {max_games:,} games"
+        line += f" (about {rate:,.0f} games/s)" if rate else ""
+        if r["stronger"]:
+            srate = r["stronger_games_per_second"]
+            line += f"; {r['stronger']} on the same deals up to {max_slow_games:,}"
+            line += f" (about {srate:,.0f} games/s)" if srate else ""
+        lines.append(line)
+    lines.append(f"At most {seconds_text(limit)}: it stops at every decision, at {max_minutes:g} minutes "
+                 "(--max-minutes) or at the most games allowed, whichever comes first.")
+    return {"seed": seed, "settings": rows, "targets": [t.as_dict() for t in spec.targets],
+            "seconds_at_most": limit, "text": "\n".join(lines)}

@@ -1,0 +1,44 @@
+"""What ``lvsim confirm`` judges game by game: each metric's value in every game of a chunk of records.
+
+A metric can be confirmed when each game gives a value whose mean is the
+metric: the metrics the game compares game by game (``Game.per_game``, as a
+sweep does: a rate, a mean, the first player's advantage) and the worst
+seat's advantage, judged through every seat's win share. The others (a ratio
+of sums such as mean |swing| per round, a skill-gap duel) have no per-game
+value here; :func:`judgeable` names them so that a command can refuse them
+up front.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import numpy as np
+
+from analysis.common import win_unit
+from sim.metrics import ADVANTAGE
+
+WORST_SEAT = "worst_seat_advantage"
+# Targets read the worst seat bias-corrected in a tune; a confirmation plays until the interval of the worst
+# seat itself decides, so both names judge the same quantity.
+WORST_SEAT_NAMES = (WORST_SEAT, "worst_seat_advantage_corrected")
+
+
+def judgeable(game) -> tuple[str, ...]:
+    """The metrics of ``game`` a confirmation can judge game by game, in the game's order."""
+    paired = set(game.paired_metrics)
+    return tuple(m.name for m in game.metrics if m.name in paired or m.name in WORST_SEAT_NAMES)
+
+
+def per_game(game, rec: Mapping[str, np.ndarray], players: int) -> dict[str, np.ndarray]:
+    """``{metric: value in each game}`` for every paired metric, in reported units (an advantage as a share),
+    and ``win_share_s<k>`` for each seat."""
+    unit = win_unit(players)
+    out = {}
+    for name, values in game.per_game(rec, players, unit).items():
+        scale = unit if game.metric[name].kind == ADVANTAGE else 1
+        out[name] = np.asarray(values, dtype=np.float64) / scale
+    win = np.asarray(rec["win_share"], dtype=np.float64)
+    for seat in range(players):
+        out[f"win_share_s{seat}"] = win[:, seat]
+    return out
