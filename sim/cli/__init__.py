@@ -6,7 +6,7 @@ group's class): a failure a user can cause prints one line on stderr and
 exits with code 2; an unexpected one prints one line saying it is a bug
 and where its traceback was written. Never a raw traceback.
 
-The commands live in modules by what they do (``runs``, ``duels``,
+The commands live in modules by what they do (``runs``, ``duels``, ``confirming``,
 ``listing``, ``studies``, ``sensitivity``, ``serving``), each registered on the group of ``group``;
 ``common`` holds what they share.
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 
 from sim.boundary import EXIT_BAD_INPUT  # noqa: F401  (part of the CLI's contract)
+from sim.cli.confirming import confirm
 from sim.cli.duels import duel
 from sim.cli.group import main
 from sim.cli.listing import games, report
@@ -25,8 +26,8 @@ from sim.cli.serving import serve
 from sim.cli.studies import sweep, tune
 
 # Importing a command's module registers it on ``main``.
-__all__ = ["EXIT_BAD_INPUT", "bench", "duel", "entry", "games", "main", "replay", "report", "run", "sensitivity", "serve",
-           "sweep", "tune"]
+__all__ = ["EXIT_BAD_INPUT", "bench", "confirm", "duel", "entry", "games", "main", "replay", "report", "run",
+           "sensitivity", "serve", "sweep", "tune"]
 
 
 def entry() -> None:
