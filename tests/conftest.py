@@ -1,6 +1,16 @@
-"""Runs shared by tests in several folders: small Las Vegan, Las Vegas and $ Fever runs with their reports."""
+"""What every test shares: small Las Vegan, Las Vegas and $ Fever runs with their reports, and temporary files
+kept in pytest's temporary directories.
+
+The code under test writes to the system's temporary directory (``tempfile``): the traceback of an internal
+error (``sim.boundary``; tests cause them on purpose), a Dask cluster's scratch space, a subprocess's files.
+For the whole session that directory is one of pytest's (``TMPDIR`` too, so subprocesses follow), and the
+session fails if an ``lvsim-traceback-*`` file appeared in the system's own. Matplotlib keeps its font cache
+in the repository's ``.pytest_cache``, not the home directory.
+"""
 
 import json
+import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,6 +20,49 @@ from click.testing import CliRunner
 from sim.cli import main
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
+# The system's temporary directory, before the session points tempfile elsewhere.
+SYSTEM_TMP = Path(tempfile.gettempdir())
+LEFT_BEHIND = "lvsim-traceback-*"
+
+
+def _left_in_system_tmp() -> set[str]:
+    try:
+        return {p.name for p in SYSTEM_TMP.glob(LEFT_BEHIND)}
+    except OSError:
+        return set()
+
+
+_BEFORE = pytest.StashKey[set]()
+
+
+def pytest_configure(config):
+    config.stash[_BEFORE] = _left_in_system_tmp()
+    cache = getattr(config, "cache", None)  # absent under -p no:cacheprovider: matplotlib's default then
+    if cache is not None and "MPLCONFIGDIR" not in os.environ:
+        os.environ["MPLCONFIGDIR"] = str(cache.mkdir("matplotlib"))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if hasattr(session.config, "workerinput"):  # an xdist worker: the controller checks once, after them all
+        return
+    left = sorted(_left_in_system_tmp() - session.config.stash.get(_BEFORE, set()))
+    if left:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.ensure_newline()
+            reporter.write_line(f"the tests left {', '.join(left)} in {SYSTEM_TMP}: a test's files belong in its "
+                                "temporary directory (tests/conftest.py)", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture(scope="session", autouse=True)
+def system_tmp_in_pytests_tmp(tmp_path_factory):
+    """``tempfile``'s directory, and ``TMPDIR`` for subprocesses, in pytest's temporary directory for the session."""
+    here = tmp_path_factory.mktemp("tmp")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TMPDIR", str(here))
+        patch.setattr(tempfile, "tempdir", str(here))
+        yield here
 
 
 @dataclass
