@@ -1,5 +1,9 @@
 """Assertions shared by the tests of several games."""
 
+from contextlib import contextmanager
+from types import SimpleNamespace
+from typing import Any, Callable
+
 import numpy as np
 
 
@@ -155,3 +159,58 @@ def assert_estimates_inside_intervals(data, where: str = "") -> None:
     """Every estimate ``data`` writes beside a 95% interval lies inside it (:func:`estimates_outside_intervals`)."""
     outside = estimates_outside_intervals(data, where)
     assert not outside, f"{len(outside)} estimates outside their intervals:\n" + "\n".join(outside[:20])
+
+
+# --- tables of a game's own player counts, for the suites that run over every registered game ----------------
+
+
+def own_players(game) -> int:
+    """The player count a shared suite seats the game at: its rulebook's (``Rules().players``), which its
+    declaration allows; never a count written for every game, which a game for 3 to 7 players would refuse."""
+    return min(max(game.Rules().players, game.min_players), game.max_players)
+
+
+def other_players(game) -> int | None:
+    """A second count the game is played at, next to :func:`own_players` (one more, else one fewer); None for a
+    game played at one count only."""
+    players = own_players(game)
+    for other in (players + 1, players - 1):
+        if game.min_players <= other <= game.max_players:
+            return other
+    return None
+
+
+def weak_policy(game) -> str:
+    """A policy every seat but one may play: ``random`` where the game has it, else its default player."""
+    return "random" if "random" in game.policy_syntax else game.default_policy
+
+
+def seats_of(game, first: str | None = None, players: int | None = None) -> list[str]:
+    """One policy per seat at ``players`` (default: :func:`own_players`): ``first`` at the first seat, the game's
+    :func:`weak_policy` at the others."""
+    players = own_players(game) if players is None else players
+    weak = weak_policy(game)
+    return [weak if first is None else first] + [weak] * (players - 1)
+
+
+@contextmanager
+def games_declared_for(counts: Callable[[Any], tuple[int, int]]):
+    """While inside, every registered game as if its declaration said ``counts(game)`` = (fewest, most) players,
+    its rules unchanged: a shared suite then meets, with the games installed here, a game for 3 to 7 players or
+    for one count only."""
+    import dataclasses
+
+    import sim.games
+
+    saved = dict(sim.games.ENTRY_POINTS)
+    for game_id, entry in saved.items():
+        game = sim.games.get_game(game_id)
+        fewest, most = counts(game)
+        declared = dataclasses.replace(game, min_players=fewest, max_players=most)
+        sim.games.ENTRY_POINTS[game_id] = SimpleNamespace(load=lambda declared=declared: declared, value=entry.value)
+    sim.games.get_game.cache_clear()
+    try:
+        yield
+    finally:
+        sim.games.ENTRY_POINTS.update(saved)
+        sim.games.get_game.cache_clear()

@@ -22,6 +22,7 @@ from sim.cli import main
 from sim.errors import MAX_LINE
 from sim.games import GAME_IDS, get_game
 from tests.conformance.conftest import hooks
+from tests.helpers import games_declared_for, other_players, own_players, seats_of, weak_policy
 from tests.test_badinput_fuzz import script
 
 FAST_RUN = """
@@ -35,7 +36,8 @@ strength_lookahead_games = 0
 LASVEGAN = 'game = "lasvegan"\n' + FAST_RUN
 DICE = 'game = "vegas-dice"\n' + FAST_RUN
 # Every registered game, whichever package it comes from; what a case needs of a game comes from its
-# declaration (sim.games.get_game) or its conformance module (tests/conformance/conftest.py, HOOKS).
+# declaration (sim.games.get_game) or its conformance module (tests/conformance/conftest.py, HOOKS), and
+# its tables seat the game's own player counts (tests/helpers.py, own_players), never a fixed 2 or 4.
 EVERY_GAME = pytest.mark.parametrize("game", GAME_IDS)
 
 
@@ -99,11 +101,16 @@ def test_epsilon_over_a_policy_with_other_digits_is_refused(tmp_path):  # only L
 
 @EVERY_GAME
 def test_policy_parameters_with_other_digits_are_refused_by_duel_bench_and_sweep(tmp_path, game):
+    other_digits_are_refused_by_duel_bench_and_sweep(tmp_path, game)
+
+
+def other_digits_are_refused_by_duel_bench_and_sweep(tmp_path, game):
+    g = get_game(game)
     bad = f"{policy_with_a_parameter(game)}:²"
-    refused(lvsim("duel", "--game", game, "--seats", f"{bad},random"), "--seats[0]")
+    refused(lvsim("duel", "--game", game, "--seats", ",".join(seats_of(g, bad))), "--seats[0]")
     refused(lvsim("bench", "--game", game, "--policy", bad, "--games", 10), "--policy")
     base = config(tmp_path, game)
-    sweep = write(tmp_path / "s.toml", f'base = "{base.name}"\n[sweep]\n"policies.seats" = ["random", "{bad}"]\n')
+    sweep = write(tmp_path / "s.toml", f'base = "{base.name}"\n[sweep]\n"policies.seats" = ["{weak_policy(g)}", "{bad}"]\n')
     refused(lvsim("sweep", sweep, "--out", tmp_path / "o"), "sweep cell 1", "policies.seats")
     assert not (tmp_path / "o").exists()
 
@@ -146,9 +153,13 @@ def test_bench_and_duel_check_the_seed(seed):
 @EVERY_GAME
 def test_more_games_than_memory_holds_are_refused_before_playing(game):
     started = time.perf_counter()
-    refused(lvsim("bench", "--game", game, "--games", 10**12), "--games")
-    refused(lvsim("duel", "--game", game, "--seats", "random,random", "--games", 10**12), "--games")
+    more_games_than_memory_holds_are_refused(game)
     assert time.perf_counter() - started < 30
+
+
+def more_games_than_memory_holds_are_refused(game):
+    refused(lvsim("bench", "--game", game, "--games", 10**12), "--games")
+    refused(lvsim("duel", "--game", game, "--seats", ",".join(seats_of(get_game(game))), "--games", 10**12), "--games")
 
 
 @EVERY_GAME
@@ -633,18 +644,40 @@ def test_an_empty_seat_list_is_refused_as_empty(tmp_path, seats, with_config):
 
 @EVERY_GAME
 def test_run_at_another_player_count_than_the_configs_seat_list_names_players(tmp_path, game):
+    if other_players(get_game(game)) is None:
+        pytest.skip(f"{game} is played at one player count only")
+    run_at_another_player_count_names_players(tmp_path, game)
+
+
+def run_at_another_player_count_names_players(tmp_path, game):
     g = get_game(game)
-    players = g.knobs["players"].default  # the config's count: its seat list names one policy a seat
-    other = players - 1 if players - 1 >= g.min_players else players + 1
-    seats = json.dumps(["greedy"] + ["random"] * (players - 1))
-    path = config(tmp_path, game, f"[policies]\nseats = {seats}\n")
+    players, other = own_players(g), other_players(g)
+
+    def config_listing(seats: int, name: str) -> Path:
+        """A config of ``players`` players whose seat list names ``seats`` policies."""
+        listed = json.dumps(seats_of(g, g.default_policy, seats))
+        return config(tmp_path, game, f"[rules]\nplayers = {players}\n[policies]\nseats = {listed}\n", name)
+
+    path = config_listing(players, "c.toml")  # one policy a seat
     refused(lvsim("run", path, "--players", other, "--out", tmp_path / "o"), "--players", f"for {players} players",
             f"a list of {other}")
     assert not (tmp_path / "o").exists()
     short = next(n for n in (2, 5, 1) if n not in (players, other))
-    path = config(tmp_path, game, f"[policies]\nseats = {json.dumps(['greedy'] + ['random'] * (short - 1))}\n",
-                  name="bad.toml")
+    path = config_listing(short, "bad.toml")
     refused(lvsim("run", path, "--players", other, "--out", tmp_path / "o"), "policies.seats")
+
+
+def test_the_cases_of_every_game_seat_tables_of_its_own_player_counts(tmp_path):
+    """A game for 3 or more players meets the cases above for what they test, not refused for a table of 2: every
+    game here, declared so (its rules unchanged), goes through the cases that seat a table."""
+    with games_declared_for(lambda g: (3, g.max_players)):
+        for game in GAME_IDS:
+            assert get_game(game).min_players == 3
+            for case in (other_digits_are_refused_by_duel_bench_and_sweep, run_at_another_player_count_names_players):
+                here = tmp_path / game / case.__name__
+                here.mkdir(parents=True)
+                case(here, game)
+            more_games_than_memory_holds_are_refused(game)
 
 
 def test_the_programs_help_names_every_game():

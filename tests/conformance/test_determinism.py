@@ -40,7 +40,7 @@ def small_config(game):
         "game": game.id,
         "run": {"games": 9_000, "seed": 7, "skill_gap_games": 0, "strength_games": 0,
                 "strength_lookahead_games": 0},
-        "rules": {"players": game.min_players + 1},
+        "rules": {"players": min(game.min_players + 1, game.max_players)},  # a small table the game seats
         "policies": {"seats": "random"},
     })
 
