@@ -103,6 +103,12 @@ class Game:
             for name in names:
                 if name not in declared:
                     raise ValueError(f"{self.id}: {role} names {name!r}, which is not among the game's metrics")
+        # Tallies of other player counts must not merge, and a sweep's widest table is the one of the most
+        # seats: the shape a tally keeps starts with its players, whatever else (rounds, ...) follows.
+        shape = tuple(self.report_tally_io.names)
+        if shape[:1] != ("players",):
+            raise ValueError(f"{self.id}: report_tally_io's shape is {shape!r}: it must start with 'players', "
+                             "the first size of every tally, then any other the rules give (e.g. 'rounds')")
 
     @property
     def strength_order(self) -> tuple[str, ...]:
@@ -227,12 +233,13 @@ class TallyIO:
     from_records_file: Callable[[Path, Any], Any]  # (records path, rules) -> report tally
     shape: Callable[[Any], tuple]  # report tally -> what must match the rules (players, rounds, ...)
     rules_shape: Callable[[Any], tuple]  # rules -> the same
-    names: tuple[str, ...]  # what each number of the shape counts: ("players", "rounds")
+    names: tuple[str, ...]  # what each number of the shape counts, "players" first: ("players", "rounds")
 
     @classmethod
     def of(cls, tally_class: str, shape: tuple[str, ...]) -> "TallyIO":
         """The storage of a report tally class ``"module:Class"`` (an ``analysis.tally.MergeableTally``),
-        imported when first used; ``shape`` names the rules' values its merges keep (the class's SHAPE)."""
+        imported when first used; ``shape`` names the rules' values its merges keep (the class's SHAPE),
+        ``"players"`` first (a :class:`Game` refuses any other)."""
         return cls(
             write=lambda path, tally: tally.write(path),
             read=lazy(f"{tally_class}.read"),
