@@ -17,6 +17,7 @@ import importlib
 from contextlib import contextmanager
 
 import numpy as np
+import pytest
 
 from tests.conformance.conftest import assert_same_records, drawn_table, hooks, over_drawn_games
 
@@ -65,7 +66,7 @@ def assert_same_observations(kernel, reference, where):
         # what it does hand must be what the reference hands.
         for key, value in k.items():
             assert np.array_equal(value, r[key]), (
-                f"{where}, decision {i} ({k['decision']}): {key} differs\n"
+                f"{where}, decision {i} ({k.get('decision', '')}): {key} differs\n"
                 f"kernel    {np.asarray(value).tolist()}\nreference {np.asarray(r[key]).tolist()}")
 
 
@@ -79,12 +80,31 @@ def test_each_policy_is_handed_the_same_observation_in_both_engines(game, data, 
 
 
 def test_the_observations_compared_include_the_public_table(game):
-    """The comparison above is not empty: seats that read the table are handed all of it."""
+    """The comparison above is not empty: seats that read the table are handed all of it, in the kernel as in the
+    reference engine (a policy that draws from its legal moves alone may be handed those alone). An observation
+    is the game's to shape: the test asks for no particular keys, nor for how many."""
     h = hooks(game)
-    forms = [f for f in h.CHEAP_POLICIES if f != "random"] if hasattr(h, "CHEAP_POLICIES") else []
+    forms = [f for f in getattr(h, "CHEAP_POLICIES", ()) if f != "random"]
     rules = game.Rules(players=game.min_players)
     seats = ([forms[0]] if forms else ["random"]) * rules.players
     kernel = kernel_observations(game, h, rules, seats, 11, 0)
     reference = h.reference_observations(rules, 11, 0, seats)
-    assert any(len(k) > 2 for k in kernel), "no decision handed a policy more than its legal moves"
     assert_same_observations(kernel, reference, f"{game.id} seats {seats}")
+    assert_some_seat_is_handed_all_of_it(kernel, reference, f"{game.id} seats {seats}")
+
+
+def assert_some_seat_is_handed_all_of_it(kernel, reference, where):
+    """At some decision the kernel hands the policy every part of the observation the reference engine hands."""
+    assert kernel, f"{where}: no decision observed"
+    assert any(k.keys() == r.keys() for k, r in zip(kernel, reference)), (
+        f"{where}: no decision hands the policy all that the reference engine hands it; "
+        f"the kernel hands {sorted(kernel[0])}, the reference {sorted(reference[0])}")
+
+
+def test_an_observation_of_any_shape_is_compared_whole():
+    """Two keys (the seat's whole view in one array) are as good as four; legal moves alone are not all of it."""
+    view = {"decision": "play", "view": np.arange(6)}
+    assert_some_seat_is_handed_all_of_it([view], [view], "a view of two keys")
+    legal_only = {"decision": "play", "legal": 5}
+    with pytest.raises(AssertionError, match="no decision hands the policy all"):
+        assert_some_seat_is_handed_all_of_it([legal_only], [{**view, "legal": 5}], "legal moves alone")

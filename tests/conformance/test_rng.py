@@ -133,7 +133,8 @@ def test_a_games_streams_give_the_same_first_draws_in_both_twins(game):
     h = hooks(game)
     for players in range(game.min_players, game.max_players + 1):
         streams = h.streams(players)
-        assert len(set(streams.values())) == len(streams) == players + 1, streams
+        # Apart, so that a change of one seat's policy changes no other draw: the table's, one per seat's policy.
+        assert len(set(streams.values())) == len(streams) >= players + 1, streams
         for name, number in streams.items():
             for seed, g in [(0, 0), (20261130, 17), (2**63 + 5, 2**40)]:
                 py = Stream(seed, g, number)
