@@ -132,18 +132,18 @@ def worst_seat_advantage_corrected(win_share: Sequence[float], win_share_se: Seq
     wholly outside has its estimate outside.
 
     Measured by simulation (``tests/test_tune.py``; 1,000 tables of fair
-    seats at 200 to 2,000 games, then one seat moved from fair), in
-    standard errors of a seat's win share: when every seat is fair its mean
-    is 0.24 to 0.33 above 0 at 2 to 5 players, the clamp raising it to the
-    low end (mostly 0) in about half the tables (the plain maximum's: 1.2
-    to 1.5 at 3 to 5 players, 0.8 at 2; before the clamp: within 0.1 of
-    0, below 0 half the time); when one seat is 7 or more from fair it is
+    seats at 200 to 2,000 games, then one seat moved from fair), in standard
+    errors of a seat's win share: when every seat is fair its mean is 0.24
+    to 0.33 above 0 at 2 to 5 players, the clamp raising it to the low end
+    (mostly 0) in 52% to 59% of them (the plain maximum's: 1.2 to 1.5 at 3
+    to 5 players, 0.8 at 2; before the clamp: within 0.1 of 0, below 0 in
+    52% to 59% of tables); when one seat is 7 or more from fair it is
     unbiased; in between it reads low, by 0.8 with a seat 2 from fair at 4
-    players (0.3 at 2 players, 1.0 at 5), by 0.4 with one 4 from fair.
-    In every case measured its root-mean-square error is at most the
-    unclamped estimate's (with fair seats 0.5 to 0.66 against 0.64 to
-    0.76). A range with an unknown end (too few games) clamps nothing; nan
-    when a standard error is unknown.
+    players (0.3 at 2 players, 1.0 at 5), by 0.4 with one 4 from fair. In
+    every case measured its root-mean-square error is at most the unclamped
+    estimate's (with fair seats 0.5 to 0.66 against 0.64 to 0.76). A range
+    with an unknown end (too few games) clamps nothing; nan when a standard
+    error is unknown.
     """
     advantage = np.asarray(win_share, dtype=float) - fair
     se = np.asarray(win_share_se, dtype=float)
