@@ -97,6 +97,11 @@ def test_a_planted_problem_is_found_with_the_smallest_change(tmp_path):
     assert best["sentence"] == "change rounds from 4 to 3"
     assert best["verdict"] == {"mean_rounds": "met"}
     assert best["seed"] != results.tune.seed  # judged on a fresh seed
+    # A target with a value in each game is judged on a confidence sequence, played until decided.
+    decided = best["decided"]["mean_rounds"]["2 players, random"]
+    assert decided["verdict"] == "met" and decided["games"] >= 1_000
+    assert best["metrics"]["2 players, random"]["mean_rounds"] == [decided["estimate"], decided["low"], decided["high"]]
+    assert decided["low"] <= decided["estimate"] <= decided["high"]
     assert results.summary["base_rules"]["verdict"] == {"mean_rounds": "missed"}
     table = pd.read_parquet(tmp_path / "out" / T.CANDIDATES_FILE)
     assert set(table["stage"]) >= {"search", "final"}

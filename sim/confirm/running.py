@@ -23,7 +23,7 @@ import sys
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -75,6 +75,8 @@ def confirm(
     tune,
     *,
     seed: int,
+    values: Mapping[str, Any] | None = None,
+    strict: bool = True,
     max_games: int = DEFAULT_MAX_GAMES,
     max_slow_games: int = DEFAULT_MAX_SLOW_GAMES,
     max_minutes: float = DEFAULT_MAX_MINUTES,
@@ -84,6 +86,12 @@ def confirm(
     clock: Callable[[], float] = time.perf_counter,
 ) -> dict[str, Any]:
     """Play ``tune``'s rules (a :class:`sim.tune.Tune`, its base as the rules) until every target is decided.
+
+    ``values`` puts a tune's searched values into the rules (none: the
+    base's). A target with no value in each game is refused when
+    ``strict``, else left out (a tune judges it on its own replay).
+    ``max_minutes`` may be ``math.inf``: then the games played depend on the
+    seed alone, never on the machine's speed.
 
     Returns the confirmation as ``confirm.json`` holds it: ``targets`` (one
     entry per target and setting: verdict, estimate, interval, games, the
@@ -95,7 +103,7 @@ def confirm(
 
     cluster = cluster or IN_PROCESS
     game = tune.game
-    settings = _settings(tune, seed, max_games, max_slow_games)
+    settings = _settings(tune, seed, max_games, max_slow_games, values or {}, strict)
     for s in settings:  # compiling (or loading the compiled kernels) is not playing: kept out of the budget
         cluster.warm_up(s.config)
         if s.slow_config is not None:
@@ -132,17 +140,25 @@ def confirm(
     return _result(tune, settings, seed, clock() - started, stopped, max_games, max_slow_games, max_minutes)
 
 
-def _settings(tune, seed: int, max_games: int, max_slow_games: int) -> list[Setting]:
+def confirmable(tune) -> list:
+    """The targets of ``tune`` judged game by game: on a metric with a value in each game, not relative."""
+    can = judgeable(tune.game)
+    return [t for t in tune.targets if (t.column in can or t.metric in can) and t.relative is None]
+
+
+def _settings(tune, seed: int, max_games: int, max_slow_games: int, values: Mapping[str, Any] | None = None,
+              strict: bool = True) -> list[Setting]:
     game = tune.game
     can = judgeable(game)
-    for t in tune.targets:
-        if t.column not in can and t.metric not in can:
-            raise ConfigError(f"targets.{t.metric}", "has no value in each game, so it cannot be confirmed game by "
-                                                     f"game; lvsim confirm judges {', '.join(can)}")
+    targets = confirmable(tune)
+    for t in tune.targets if strict else ():
         if t.relative is not None:
             raise ConfigError(f"targets.{t.metric}", "a target relative to the fair share is a skill-gap target, "
                                                      "which lvsim confirm does not judge")
-    items = max(1, len(tune.targets) * len(tune.settings))
+        if t not in targets:
+            raise ConfigError(f"targets.{t.metric}", "has no value in each game, so it cannot be confirmed game by "
+                                                     f"game; lvsim confirm judges {', '.join(can)}")
+    items = max(1, len(targets) * len(tune.settings))
     headline = [m for m in game.strength_metrics.values() if m.name in can]
     slow_items = max(1, len(headline) * len(tune.settings))
     fast_at, slow_at = max(FIRST_BATCH, min(TIGHTEST, max_games)), max(FIRST_BATCH, min(TIGHTEST_SLOW, max_slow_games))
@@ -152,9 +168,9 @@ def _settings(tune, seed: int, max_games: int, max_slow_games: int) -> list[Sett
         slow = game.strength_slow_policy
         if slow == policy or max_slow_games == 0:
             slow = None
-        s = Setting(players, policy, slow, tune.config({}, players, policy, games=1, seed=seed),
-                    None if slow is None else tune.config({}, players, slow, games=1, seed=seed))
-        for t in tune.targets:
+        s = Setting(players, policy, slow, tune.config(values or {}, players, policy, games=1, seed=seed),
+                    None if slow is None else tune.config(values or {}, players, slow, games=1, seed=seed))
+        for t in targets:
             metric = t.column if t.column in can else t.metric
             s.targets.append((t, Judge(metric, players, ALPHA / items, r2),
                               None if slow is None else Judge(metric, players, ALPHA / items, r2_slow)))
@@ -189,7 +205,7 @@ def _next_batch(done: int, first: int, most: int, rate: float | None, seconds: f
     """The next batch: the first, then as many games as played so far (the total doubles), within the budget
     (at the speed measured so far) and the most games allowed."""
     n = first if done == 0 else done
-    if rate is not None:
+    if rate is not None and math.isfinite(seconds):
         n = min(n, max(FIRST_LOOK, int(rate * seconds)))
     return max(0, min(n, most - done))
 

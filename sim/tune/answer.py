@@ -50,10 +50,21 @@ def _candidate_entry(tune: Tune, j: Judged) -> dict[str, Any]:
         "verdict": j.verdict(tune),
         "verdicts": j.verdicts(tune),
         "metrics": {
-            setting_name(p, pol): {t.metric: [_finite_or_none(v) for v in t.measure(row, p)] for t in tune.targets}
+            setting_name(p, pol): {t.metric: _shown(t, row, p, j.decided.get(t.metric, {}).get(setting_name(p, pol)))
+                                   for t in tune.targets}
             for (p, pol), row in j.rows.items()
         },
+        # Targets judged game by game: played until decided (``sim.confirm``), with the games that took.
+        "decided": j.decided,
     }
+
+
+def _shown(target, row, players: int, decided: dict[str, Any] | None) -> list[float | None]:
+    """A target's value and interval as judged: the confidence sequence's where the target was played until
+    decided, else the 95% interval of its row."""
+    if decided is not None:
+        return [decided["estimate"], decided["low"], decided["high"]]
+    return [_finite_or_none(v) for v in target.measure(row, players)]
 
 
 def candidates_table(tune: Tune, judged: Iterable[Judged]):

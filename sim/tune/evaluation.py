@@ -109,6 +109,9 @@ class Judged:
     stage: str
     rows: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
     invalid: str | None = None  # why the game refuses these rules, if it does
+    # The final replay's sequential verdicts (``sim.confirm``): metric -> setting -> verdict, estimate, low, high,
+    # games, more_games. They replace the rows' for the targets judged game by game.
+    decided: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
     def shortfall(self, tune: Tune) -> float:
         if self.invalid is not None:
@@ -122,11 +125,14 @@ class Judged:
         return self.shortfall(tune) == 0
 
     def verdicts(self, tune: Tune) -> dict[str, dict[str, str]]:
-        """Per target, per setting ("4 players, expert"): met, missed or undecided on the 95% interval."""
+        """Per target, per setting ("4 players, expert"): met, missed or undecided on the 95% interval, or on the
+        final replay's confidence sequence where it has one."""
         out = {}
         for t in tune.targets:
+            decided = self.decided.get(t.metric, {})
             out[t.metric] = {
-                setting_name(p, pol): t.judge(row, p)
+                setting_name(p, pol): decided[setting_name(p, pol)]["verdict"] if setting_name(p, pol) in decided
+                else t.judge(row, p)
                 for (p, pol), row in self.rows.items()
             }
         return out

@@ -5,7 +5,10 @@ Every candidate of the search is played on the same deals (the tune's
 seed: common random numbers). The promising third is played again with
 three times the games, on the same deals, until ``finalists`` remain; the
 finalists are then played on a fresh seed, with more games until every
-target's 95% interval is decided (or ``max_games``). The sampler proposes
+target's 95% interval is decided (or ``max_games``); the targets with a value
+in each game are then judged as ``lvsim confirm`` judges them, on confidence
+sequences played until decided or ``max_games``, so that stopping once
+decided does not inflate their error. The sampler proposes
 ``SEARCH_BATCH`` candidates before it is told their results, and every
 batch (the halving's rungs, the final replay's rounds) is played at once,
 so a cluster's workers are all busy. The sampler of each
@@ -238,4 +241,24 @@ def _final(tune: Tune, candidates: list[Judged], evals: _Evaluations, bar) -> li
             if bar is not None:
                 bar.update(1)
         replaying = undecided
+    for j in out:
+        if j.invalid is None:
+            j.decided = decided_targets(tune, j.values, evals.cluster)
+    return out
+
+
+def decided_targets(tune: Tune, values, cluster) -> dict[str, dict[str, dict]]:
+    """The targets judged game by game (``sim.confirm``), played on the fresh seed until each is decided or
+    ``max_games``: metric -> setting -> verdict, estimate, low, high, games, more_games. The same games on any
+    machine: no time budget."""
+    from sim.confirm.running import confirm, confirmable
+
+    if not confirmable(tune):
+        return {}
+    found = confirm(tune, seed=tune.final_seed, values=values, strict=False, max_games=tune.max_games,
+                    max_slow_games=0, max_minutes=math.inf, cluster=cluster)
+    out: dict[str, dict[str, dict]] = {}
+    for t in found["targets"]:
+        out.setdefault(t["metric"], {})[t["setting"]] = {k: t[k] for k in (
+            "verdict", "estimate", "low", "high", "games", "more_games")}
     return out

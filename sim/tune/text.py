@@ -127,7 +127,13 @@ def tune_text(results: TuneResults) -> str:
         for setting, (x, lo, hi) in ((s, m[t.metric]) for s, m in best["metrics"].items()):
             ci = "" if lo is None or hi is None else f"  [{lo:.4g}, {hi:.4g}]"
             shown_x = "n/a" if x is None else f"{x:.4g}"
-            lines.append(f"    {setting:<28} {shown_x}{ci}  {best['verdicts'][t.metric][setting]}")
+            line = f"    {setting:<28} {shown_x}{ci}  {best['verdicts'][t.metric][setting]}"
+            decided = best.get("decided", {}).get(t.metric, {}).get(setting)
+            if decided is not None:
+                line += f" after {decided['games']:,} games"
+                if decided["verdict"] == "undecided" and decided["more_games"] is not None:
+                    line += f"; about {decided['more_games']:,} more would likely decide it"
+            lines.append(line)
     for sentence in (summary["policies_apart"]["sentence"], summary["side_effects"]["sentence"]):
         if sentence:
             lines.append(sentence)
@@ -140,6 +146,9 @@ def tune_text(results: TuneResults) -> str:
         lines.append("Runners-up:")
         for e in summary["runners_up"]:
             lines.append(f"  #{e['trial']}: {e['sentence']} \u2014 {e['status']}")
+    if any(v == "undecided" for v in best["verdict"].values()):
+        lines.append(f"To play the undecided targets until decided: lvsim confirm {results.tune.path} "
+                     f"--config {results.out_dir / 'best.toml'}")
     timing = summary.get("timing", {})
     if timing:
         lines.append(f"Played {timing['games_played_now']:,} games now in {timing['seconds']:.1f} s wall time "
