@@ -349,3 +349,93 @@ def test_a_tunes_dry_run_on_workers_says_so_and_scales_its_games(tmp_path, monke
     assert there["seconds"][1] < here["seconds"][1]
     assert "on 4 workers (4 x 4 threads, 16 playing at once), timed on this machine" in T.plan_text(tune, there)
     assert "in this process on this machine" in T.plan_text(tune, here)
+
+
+# --- what is said before a study: the same on any machine -------------------------------------------
+
+
+class StepClock:
+    """A machine of one speed: every read of the clock is ``step`` seconds after the one before, so every call
+    timed takes ``step``. A slow machine's calibration stops at its first games, a fast one's grows to its cap."""
+
+    def __init__(self, step: float):
+        self.step, self.now = step, 0.0
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+FINE = PLANTED.replace("mean_rounds = [2.5, 3.5]", "mean_rounds = [2.5, 3.5]\nfirst_player_advantage = "
+                       "[-0.005, 0.005]").replace("budget = 8", "budget = 2")
+
+
+def test_a_tunes_dry_run_says_the_same_resolution_and_games_on_a_slow_machine_and_a_fast_one(tmp_path):
+    tune = T.load_tune(write_tune(tmp_path, FINE))
+    plans = []
+    for step in (1.0, 1e-5):  # every timed call 1 s (the calibration stops at 4 games), or 10 us (it plays 200)
+        E.forget()
+        plans.append(E.plan_tune(tune, report=False, clock=StepClock(step)))
+    slow, fast = plans
+    assert slow["resolution"] == fast["resolution"] and slow["resolution"]
+    assert slow["games_per_setting"] == fast["games_per_setting"] and slow["evaluations"] == fast["evaluations"]
+    said = [line for line in T.plan_text(tune, slow).splitlines() if "standard error" in line]
+    assert said == [line for line in T.plan_text(tune, fast).splitlines() if "standard error" in line] and said
+    # Read from the base rules at the tune's games on its seed: the evaluation the search plays first.
+    from sim.tune.evaluation import evaluate
+
+    row = evaluate(tune, tune.base_values(), 2, "random", tune.games, tune.seed)
+    assert [r.as_dict() for r in E.resolution_of_rows(tune, {(2, "random"): (row, tune.games)})] == slow["resolution"]
+
+
+def test_a_tune_says_the_same_resolution_whatever_the_machines_speed_and_plays_no_game_more_for_it(tmp_path,
+                                                                                                   monkeypatch):
+    import time
+
+    path = write_tune(tmp_path, FINE)
+    said, played = [], []
+    for k, (step, say) in enumerate([(1.0, True), (1e-5, True), (1e-5, False)]):
+        E.forget()
+        monkeypatch.setattr(time, "perf_counter", StepClock(step))
+        lines: list[str] = []
+        result = T.tune(T.load_tune(path), out=tmp_path / f"out{k}", progress=False, report=False,
+                        say=lines.append if say else None)
+        said.append(lines)
+        played.append(result.summary["timing"]["games_played_now"])
+    assert said[0] == said[1] and "first_player_advantage (2 players, random)" in said[0][0]
+    assert played[1] == played[2]  # the base rules' evaluation said first is the search's first candidate
+    dry = E.plan_tune(T.load_tune(path), report=False)
+    assert said[0] == [line for line in T.plan_text(T.load_tune(path), dry).splitlines() if "standard error" in line]
+
+
+def test_a_sweeps_target_ci_advice_is_the_same_on_a_slow_machine_and_a_fast_one(tmp_path, monkeypatch):
+    import time
+
+    from sim.sweep import load_sweep, plan_sweep, sweep_resolution
+
+    (tmp_path / "base.toml").write_text('game = "lasvegan"\n[run]\ngames = 200\nskill_gap_games = 0\n'
+                                        'strength_games = 0\nstrength_lookahead_games = 0\n[policies]\n'
+                                        'seats = "random"\n', encoding="utf-8")
+    (tmp_path / "s.toml").write_text('base = "base.toml"\n[sweep]\n"rules.golden_token" = [[3, 4], [4, 5]]\n',
+                                     encoding="utf-8")
+    sweep = load_sweep(tmp_path / "s.toml")
+    seen = []
+    for step in (1.0, 1e-5):
+        E.forget()
+        monkeypatch.setattr(time, "perf_counter", StepClock(step))
+        rows = plan_sweep(sweep, target_ci=0.01, max_games=2000)
+        E.forget()
+        before = sweep_resolution(sweep, target_ci=0.01, max_games=2000)
+        seen.append(([(r["expected_games"], r["resolution"]) for r in rows], before))
+    assert seen[0] == seen[1]
+    assert seen[0][0][0][1]["games_needed"] == seen[0][1][0]["resolution"]["games_needed"] > 2000
+
+
+def test_a_config_sample_is_its_first_games_fewer_with_a_slow_policy():
+    from dataclasses import replace
+
+    from sim.config import default_config
+
+    config = default_config()
+    assert E.sample_games(config, 100_000) == E.SAMPLE_GAMES and E.sample_games(config, 300) == 300
+    assert E.sample_games(replace(config, seats="lookahead:16"), 100_000) == E.SAMPLE_GAMES_SLOW

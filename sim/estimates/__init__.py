@@ -12,9 +12,16 @@ The arithmetic (:func:`tune_games`, :func:`tune_seconds`, :func:`run_seconds`,
 :func:`resolution`) takes the fitted costs, never a clock, so it is tested
 with made-up costs; the calibrations take the clock as an argument.
 
+A calibration's games depend on this machine's speed, so it only ever
+gives times. What is said of a study's games before it plays them (which
+targets a tune resolves, what a sweep cell's --target-ci needs) is read
+from games the study's definition alone decides, on its seed
+(:func:`base_rows`, :func:`games_sample`): the same on any machine.
+
 The modules: ``costs`` (the cost model and calibration), ``runs`` (a run's
-parts), ``resolution`` (standard errors against targets' widths), ``tunes``
-(a tune's evaluations and plan). A sweep's plan is ``sim.sweep.plan``.
+parts, a config's sample), ``resolution`` (standard errors against
+targets' widths), ``tunes`` (a tune's evaluations and plan). A sweep's
+plan is ``sim.sweep.plan``.
 """
 
 from sim.estimates.costs import (
@@ -45,20 +52,26 @@ from sim.estimates.resolution import (
     target_spread,
 )
 from sim.estimates.runs import (
+    SAMPLE_GAMES,
+    SAMPLE_GAMES_SLOW,
     RunCosts,
     RunSize,
+    Sample,
     extra_costs,
     games_cost,
     games_key,
+    games_sample,
     plan_run,
     report_seconds,
     run_costs,
     run_plan_text,
     run_seconds,
+    sample_games,
 )
 from sim.estimates.tunes import (
     TRIAL_SECONDS_PER_DIM,
     Evaluations,
+    base_rows,
     evaluation_cost,
     plan_tune,
     resolution_of_rows,
@@ -69,10 +82,11 @@ from sim.estimates.tunes import (
 )
 
 __all__ = [
-    "BAND", "ENOUGH_SECONDS", "GROWTH", "MAX_SPAN", "MIN_SE_GAMES", "RESOLVING_SHARE", "TRIAL_SECONDS_PER_DIM", "Z95",
-    "Clock", "Cost", "Evaluations", "Resolution", "RunCosts", "RunSize", "Spread", "Timed", "band", "calibrate",
-    "evaluation_cost", "extra_costs", "fit", "forget", "games_cost", "games_key", "now", "plan_run", "plan_tune",
-    "report_seconds", "resolution", "resolution_lines", "resolution_of_rows", "run_costs", "run_plan_text",
-    "run_seconds", "seconds_text", "span_text", "spread_of", "target_spread", "tune_games", "tune_plan_text", "tune_resolution",
-    "tune_seconds",
+    "BAND", "ENOUGH_SECONDS", "GROWTH", "MAX_SPAN", "MIN_SE_GAMES", "RESOLVING_SHARE", "SAMPLE_GAMES",
+    "SAMPLE_GAMES_SLOW", "TRIAL_SECONDS_PER_DIM", "Z95",
+    "Clock", "Cost", "Evaluations", "Resolution", "RunCosts", "RunSize", "Sample", "Spread", "Timed", "band",
+    "base_rows", "calibrate", "evaluation_cost", "extra_costs", "fit", "forget", "games_cost", "games_key",
+    "games_sample", "now", "plan_run", "plan_tune", "report_seconds", "resolution", "resolution_lines",
+    "resolution_of_rows", "run_costs", "run_plan_text", "run_seconds", "sample_games", "seconds_text", "span_text",
+    "spread_of", "target_spread", "tune_games", "tune_plan_text", "tune_resolution", "tune_seconds",
 ]

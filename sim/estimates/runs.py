@@ -84,6 +84,46 @@ def games_cost(config, *, clock: Clock = now, cap: int | None = None) -> Timed:
     return _GAMES_COSTS[key]
 
 
+# What is said of a study's games before it plays them (a sweep cell's interval at its cap, the games its
+# --target-ci needs) is read from this many of its first games at most, a slow policy's fewer: a number the
+# config decides, so that the sentence is the same on any machine (a calibration's games depend on its speed).
+SAMPLE_GAMES = 4_096
+SAMPLE_GAMES_SLOW = 256
+
+
+@dataclass(frozen=True)
+class Sample:
+    """The summary (``result``) of the first ``games`` games of a config, on its seed."""
+
+    games: int
+    result: dict[str, Any]
+
+
+_SAMPLES: dict[tuple, Sample] = kept()
+
+
+def sample_games(config, games: int) -> int:
+    """The games of ``config`` a :func:`games_sample` plays: at most ``games``, :data:`SAMPLE_GAMES` (a slow
+    policy's :data:`SAMPLE_GAMES_SLOW`) at most."""
+    cap = SAMPLE_GAMES_SLOW if config.game_spec.is_slow(config.seat_policies) else SAMPLE_GAMES
+    return max(1, min(games, cap))
+
+
+def games_sample(config, games: int) -> Sample:
+    """The summary of ``config``'s first :func:`sample_games` ``(config, games)`` games on its seed, the games
+    the study plays first: the same on any machine. Kept per (game, rules, seats, seed, games) for the life of
+    the process."""
+    from sim.runner import IN_PROCESS, GamesPlayed
+
+    n = sample_games(config, games)
+    key = (config.game, config.rules, config.seat_policies, config.seed, n)
+    if key not in _SAMPLES:
+        with GamesPlayed(replace(config, games=n)) as played:
+            played.play(0, n, IN_PROCESS)
+        _SAMPLES[key] = Sample(n, played.summary())
+    return _SAMPLES[key]
+
+
 def extra_costs(config, *, clock: Clock = now) -> tuple[Cost, Cost, Cost]:
     """Costs of the skill gap (per deal), the fast strength profile (per game) and its slow policy (per game).
 

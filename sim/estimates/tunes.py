@@ -3,6 +3,13 @@ setting, and which targets its games resolve; ``lvsim tune --dry-run``.
 
 A tune is read through what it offers (its settings, targets, ``halving``...);
 an evaluation is played by ``sim.tune.evaluation``, imported when first timed.
+
+The times come from calibrations, whose games depend on this machine's
+speed; everything else said before a tune (which targets its games
+resolve, how many games its final replay is likely to play) comes from the
+base rules' evaluation at the tune's games on its seed
+(:func:`base_rows`), the same on any machine: the search plays that
+evaluation first, so a tune that says it first pays nothing more.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from sim.estimates.runs import RunSize, report_seconds, run_costs, run_seconds
 # tell and the journal (measured on this machine: about 35 ms a trial with 10 values, at 150 trials).
 TRIAL_SECONDS_PER_DIM = 0.0035
 _EVALUATION_COSTS: dict[tuple, Timed] = kept()
+_BASE_ROWS: dict[tuple, dict[str, Any]] = kept()
 
 
 @dataclass(frozen=True)
@@ -113,15 +121,21 @@ def tune_seconds(evaluations: Evaluations, costs: Sequence[Cost], *, report: flo
     return {"low": total(evaluations.low), "likely": total(evaluations.likely), "high": total(evaluations.high)}
 
 
+def _key(tune, players: int, policy: str) -> str:
+    import json
+
+    return json.dumps([tune.definition(), players, policy], sort_keys=True, default=str)
+
+
 def evaluation_cost(tune, players: int, policy: str, *, clock: Clock = now) -> Timed:
     """The cost of one evaluation of a candidate at one setting (its games and the skill-gap duels its targets name).
 
     Timed on the base rules at growing games, up to the tune's; the timed
-    call's result is the evaluation's row. Kept for the life of the process.
+    call's result is the evaluation's row, of as many games as this machine
+    plays in the time taken: it only ever gives times. Kept for the life of
+    the process.
     """
-    import json
-
-    key = (json.dumps(tune.definition(), sort_keys=True, default=str), tune.base.threads, players, policy)
+    key = (_key(tune, players, policy), tune.base.threads)
     if key not in _EVALUATION_COSTS:
         from sim.tune.evaluation import evaluate
 
@@ -132,12 +146,34 @@ def evaluation_cost(tune, players: int, policy: str, *, clock: Clock = now) -> T
     return _EVALUATION_COSTS[key]
 
 
-def tune_resolution(tune, *, clock: Clock = now) -> list[Resolution]:
+def base_rows(tune) -> dict[tuple[int, str], dict[str, Any]]:
+    """The base rules' evaluation at every setting, at the tune's games on its seed: ``{(players, policy): row}``.
+
+    The search's first candidate (the same evaluation, kept in the tune's
+    directory), and the same on any machine: what is said of the targets
+    before a tune is read from it. An evaluation is a pure function of its
+    rules, setting, games and seed, so a calibration that reached the
+    tune's games gave it already; otherwise it is played here. Kept for the
+    life of the process.
+    """
+    from sim.tune.evaluation import evaluate
+
+    out = {}
+    for players, policy in tune.settings:
+        key = _key(tune, players, policy)
+        if key not in _BASE_ROWS:
+            timed = next((t for k, t in _EVALUATION_COSTS.items() if k[0] == key and t.games == tune.games), None)
+            _BASE_ROWS[key] = (timed.result if timed is not None
+                               else evaluate(tune, tune.base_values(), players, policy, tune.games, tune.seed))
+        out[(players, policy)] = _BASE_ROWS[key]
+    return out
+
+
+def tune_resolution(tune, rows: Mapping[tuple[int, str], Mapping[str, Any]] | None = None) -> list[Resolution]:
     """For each two-sided target and setting: one standard error at the search's games against the target's width,
-    from the timed sample of the base rules (an estimate: its games depend on this machine's speed)."""
-    timed = {(players, policy): evaluation_cost(tune, players, policy, clock=clock)
-             for players, policy in tune.settings}
-    return resolution_of_rows(tune, {s: (t.result, t.games) for s, t in timed.items()})
+    from the base rules' evaluation at those games on the tune's seed (``rows``, else :func:`base_rows`)."""
+    rows = base_rows(tune) if rows is None else rows
+    return resolution_of_rows(tune, {s: (row, tune.games) for s, row in rows.items()})
 
 
 def resolution_of_rows(tune, rows: Mapping[tuple[int, str], tuple[Mapping[str, Any], int]]) -> list[Resolution]:
@@ -154,15 +190,16 @@ def resolution_of_rows(tune, rows: Mapping[tuple[int, str], tuple[Mapping[str, A
     return out
 
 
-def _decided_games(tune, rows: Mapping[tuple[int, str], Timed]) -> int | None:
+def _decided_games(tune, rows: Mapping[tuple[int, str], Mapping[str, Any]]) -> int | None:
     """The games at which every target's 95% half-width is a quarter of its width (a candidate in its middle half
-    is decided), at the slowest-resolving setting; None when no target can say."""
+    is decided), at the slowest-resolving setting, from the base rules' ``rows`` at the tune's games; None when no
+    target can say."""
     need = None
-    for (players, _), timed in rows.items():
+    for (players, _), row in rows.items():
         for t in tune.targets:
-            spread = target_spread(t, timed.result, players, timed.games)
             if t.low is None or t.high is None:
                 continue  # a bare bound is decided as soon as the interval clears it: no width says when
+            spread = target_spread(t, row, players, tune.games)
             width = t.high - t.low
             if spread is None or width <= 0:
                 continue
@@ -189,7 +226,9 @@ def plan_tune(tune, *, calibrate_costs: bool = True, report: bool = True, report
     """
 
     rows = {s: evaluation_cost(tune, *s, clock=clock) for s in tune.settings} if calibrate_costs else {}
-    decided = _decided_games(tune, rows) if rows else None
+    # What is said of the games comes from the base rules at the tune's games, never from the timed calls.
+    base = base_rows(tune) if rows else {}
+    decided = _decided_games(tune, base) if base else None
     counts = tune_games(budget=tune.budget, domain=tune.domain_size(), games=tune.games, max_games=tune.max_games,
                         finalists=tune.finalists, dims=len(tune.dims), halving=tune.halving,
                         final_growth=tune.final_growth, decided_games=decided)
@@ -223,7 +262,7 @@ def plan_tune(tune, *, calibrate_costs: bool = True, report: bool = True, report
     plan["worst_seconds"] = band(seconds["high"])[1]
     plan["report_seconds"] = report_s
     plan["costs"] = {tune.setting_name(p, pol): rows[(p, pol)].cost.as_dict() for p, pol in tune.settings}
-    plan["resolution"] = [r.as_dict() for r in tune_resolution(tune, clock=clock)]
+    plan["resolution"] = [r.as_dict() for r in tune_resolution(tune, base)]
     return plan
 
 

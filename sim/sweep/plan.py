@@ -35,15 +35,16 @@ def plan_sweep(
     it takes a fraction of a second, so a slow cell is timed on a few games
     (``sim.estimates``); its skill-gap duels and strength profile likewise,
     once per rule set. A cell already finished in ``out`` is marked done.
-    With adaptive precision a cell's games are those its calibration says
-    its interval needs, within its games and cap, and ``resolution`` says
-    when the cap comes first. ``cluster`` (a ``sim.cluster.ClusterShape``)
+    With adaptive precision a cell's games are those its interval needs,
+    within its games and cap, read from its first games
+    (``sim.estimates.games_sample``, the same on any machine), and
+    ``resolution`` says when the cap comes first. ``cluster`` (a ``sim.cluster.ClusterShape``)
     plays the games: their share is played as many times faster as it has
     threads playing at once beyond this process's (the skill-gap duels and
     strength profiles, played by the client, are not).
     """
     from sim.batches import threads_used
-    from sim.estimates import band, extra_costs, games_cost
+    from sim.estimates import band, extra_costs, games_cost, games_sample
 
     plans = [CellPlan.of(cell.config, target_ci, max_games, target_metric) for cell in sweep.cells]
     done: set[int] = set()
@@ -70,7 +71,9 @@ def plan_sweep(
             cost = timed.cost if cluster is None else timed.cost.sped_up(cluster.speed_up(threads_used(cell.config.threads)))
             low_games, high_games, calls = plan.games, plan.max_games or plan.games, (1, 1)
             if plan.target_ci is not None:
-                low_games, high_games, calls, row["resolution"] = _adaptive_games(plan, timed)
+                # From the cell's first games, not the timed ones: the same games on any machine.
+                low_games, high_games, calls, row["resolution"] = _adaptive_games(
+                    plan, games_sample(cell.config, plan.games))
                 row["expected_games"] = [low_games, high_games]
             costs = extra_costs(cell.config)
             # The skill gap and the strength profile grow with the games the cell ends with.
@@ -97,7 +100,8 @@ def _extra(costs, config: Config) -> float:
 def _adaptive_games(plan: CellPlan, timed) -> tuple[int, int, tuple[int, int], dict[str, Any] | None]:
     """The games a cell with ``--target-ci`` plays (a range), its batches (a range), and what its cap resolves.
 
-    From the interval of the calibration's summary: the half-width shrinks as
+    From the interval of the summary of the cell's first games (``timed``, a
+    ``sim.estimates.Sample``: its ``games`` and ``result``): the half-width shrinks as
     ``1 / sqrt(games)``. Without an interval there (too few games to say), the
     whole range from the cell's games to its cap.
     """
@@ -130,14 +134,14 @@ def _adaptive_games(plan: CellPlan, timed) -> tuple[int, int, tuple[int, int], d
 
 def sweep_resolution(sweep: Sweep, *, target_ci: float, max_games: int | None = None,
                      target_metric: str | None = None) -> list[dict[str, Any]]:
-    """Per cell, whether its cap lets ``--target-ci`` be reached: rows as :func:`plan_sweep`'s, its games only timed."""
-    from sim.estimates import games_cost
+    """Per cell, whether its cap lets ``--target-ci`` be reached: rows as :func:`plan_sweep`'s, from the same
+    first games of each cell (``sim.estimates.games_sample``), nothing timed."""
+    from sim.estimates import games_sample
 
     rows = []
     for cell in sweep.cells:
         plan = CellPlan.of(cell.config, target_ci, max_games, target_metric)
-        timed = games_cost(cell.config, cap=plan.max_games)
-        rows.append({"cell": cell.index, "resolution": _adaptive_games(plan, timed)[3]})
+        rows.append({"cell": cell.index, "resolution": _adaptive_games(plan, games_sample(cell.config, plan.games))[3]})
     return rows
 
 

@@ -48,8 +48,8 @@ def tune(
 ) -> TuneResults:
     """Search the rules of ``spec`` for the smallest change that meets its targets; write the tune's directory.
 
-    ``say`` (a callable taking a line), if given, is told before any game is
-    played which targets are finer than the search's games resolve.
+    ``say`` (a callable taking a line), if given, is told before the search
+    which targets are finer than its games resolve.
 
     ``out`` is the tune's directory: by default a new
     ``reports/<name>-<timestamp>/``, or the newest unfinished tune of the
@@ -68,8 +68,8 @@ def tune(
     tune_ = spec
     if cluster is None:
         cluster = IN_PROCESS
-    # On a cluster the workers load the kernels while this process weighs the targets' resolution and
-    # reads the journal (in this process this starts nothing).
+    # On a cluster the workers load the kernels while this process opens the tune's directory (in this
+    # process this starts nothing).
     for players, policy in tune_.settings:
         cluster.warm_up(tune_.config({}, players, policy, games=1, seed=tune_.seed), wait=False)
     if isinstance(out, _DefaultOut):
@@ -85,12 +85,16 @@ def tune(
     with locked(state / LOCK_FILE, "tune"):
         # Written first, so a tune stopped at any moment after this is found and continued.
         write_text_atomically(state / DEFINITION_FILE, json.dumps(tune_.definition(), indent=2))
-        # Whether the search's games can resolve each target, said before they are spent.
-        for line in resolution_lines(tune_resolution(tune_)) if say is not None else []:
-            say(line)
         for players, policy in tune_.settings:
             cluster.warm_up(tune_.config({}, players, policy, games=1, seed=tune_.seed))
         evals = _Evaluations(tune_, state / EVALS_DIR, cluster)
+        if say is not None:
+            # Whether the search's games can resolve each target, said before the search: from the base rules
+            # at the search's games on its seed, the same on any machine. They are the search's first
+            # candidate, kept here and not played again.
+            base = evals.judge(0, tune_.base_values(), tune_.games, tune_.seed, "search")
+            for line in resolution_lines(tune_resolution(tune_, base.rows)):
+                say(line)
         study = _study(tune_, state)
         bar = tqdm(total=tune_.budget, unit="candidate", disable=not progress, file=sys.stderr, leave=False,
                    desc="search")
