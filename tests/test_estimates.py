@@ -439,3 +439,115 @@ def test_a_config_sample_is_its_first_games_fewer_with_a_slow_policy():
     config = default_config()
     assert E.sample_games(config, 100_000) == E.SAMPLE_GAMES and E.sample_games(config, 300) == 300
     assert E.sample_games(replace(config, seats="lookahead:16"), 100_000) == E.SAMPLE_GAMES_SLOW
+
+
+# --- compiling the kernels ---------------------------------------------------------------------------
+
+
+def test_a_games_compilation_is_said_once_as_it_starts_then_how_long_it_took():
+    from sim.estimates.compiling import COMPILE_SECONDS, Compiles
+
+    clock = FakeClock()
+    heard: list[str] = []
+    found = Compiles(clock=clock)
+    with found.heard(heard.append):
+        found.started("sim.lasvegan.nb")  # the game's kernel, its callees compiled inside it
+        assert len(heard) == 1 and heard[0].startswith("Compiling the kernels of Las Vegan (")
+        assert f"usually about {COMPILE_SECONDS['lasvegan'] / 60:.1f} min on 2 cores" in heard[0]
+        found.started("sim.rng")
+        clock.spend(80.0)
+        found.ended()
+        found.ended()
+        found.started("analysis.stats")  # a shared kernel: timed, not said
+        clock.spend(0.5)
+        found.ended()
+        found.started("sim.lasvegan.nb")  # another signature of a game already said: timed, not said again
+        clock.spend(1.0)
+        found.ended()
+    found.started("sim.fever.nb")  # nobody listens any more
+    found.ended()
+    assert heard == [heard[0], "Compiled the kernels of Las Vegan in 1.3 min."]
+    assert found.kernels == 4 and found.seconds == pytest.approx(81.5)
+
+
+def test_numba_tells_the_estimates_of_a_compilation_and_not_of_a_kernel_already_compiled():
+    import numba
+
+    from sim.estimates.compiling import compiles
+
+    found = compiles()
+    kernels, seconds = found.kernels, found.seconds
+
+    @numba.njit(cache=False)
+    def twice_nb(x):
+        return 2 * x
+
+    assert twice_nb(21) == 42
+    assert found.kernels == kernels + 1 and found.seconds > seconds
+    assert twice_nb(4) == 8 and found.kernels == kernels + 1
+
+
+def test_a_dry_run_that_compiled_says_so_and_leaves_it_out_of_the_runs_time():
+    plan = {"name": "default", "game": "lasvegan", "players": 4, "seats": ["expert"] * 4, "games": 1000,
+            "skill_gap_deals": 0, "strength_games": 0, "strength_slow_games": 0, "sensitivity_rule_sets": 0,
+            "parts": {"games": 1.0, "skill_gap": 0.0, "strength": 0.0, "sensitivity": 0.0, "report": 0.0,
+                      "total": 1.0}, "seconds": [0.8, 1.25], "compiled_seconds": 95.0}
+    text = E.run_plan_text(plan)
+    assert "The dry run compiled the kernels (1.6 min); the run will load them from the cache" in text
+    assert text.rstrip().endswith("About 0.8 s to 1.2 s in this process on this machine. Nothing was written.")
+    assert "compiled" not in E.run_plan_text({**plan, "compiled_seconds": 0.0})
+
+
+def test_workers_slow_to_load_the_kernels_are_said_to_be_compiling(monkeypatch):
+    import threading
+
+    import sim.estimates.compiling as C
+    from sim.config import default_config
+
+    monkeypatch.setattr(C, "WORKERS_SLOW_SECONDS", 0.01)
+    heard: list[str] = []
+    told = threading.Event()
+
+    class Compiling:
+        where = "dask"
+
+        def warm_up(self, config, wait=True):
+            assert told.wait(60)  # loads until the notice is said
+
+    def hear(line):
+        heard.append(line)
+        told.set()
+
+    with C.said_to(hear):
+        C.warm_up_said(Compiling(), default_config())
+    assert heard[0].startswith("The workers are still loading the kernels of Las Vegan after 0 s: a worker whose "
+                               "kernel cache does not hold them compiles them (usually about ")
+    assert heard[1].startswith("The workers loaded the kernels of Las Vegan in ") and len(heard) == 2
+
+
+@pytest.mark.slow
+def test_the_first_command_after_an_install_says_at_once_that_it_compiles_and_the_next_does_not(tmp_path):
+    """A fresh kernel cache (NUMBA_CACHE_DIR of its own): the dry run's first line says it compiles, its plan
+    that the run will load the kernels; the run then compiles nothing and says nothing of it."""
+    import os
+    import subprocess
+    import sys
+
+    config = tmp_path / "c.toml"
+    config.write_text('game = "vegas-dice"\n[run]\ngames = 500\nskill_gap_games = 0\nstrength_games = 0\n'
+                      'strength_slow_games = 0\nsensitivity_games = 0\n', encoding="utf-8")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "kernels")}
+    lvsim = [sys.executable, "-m", "sim.cli"]
+    dry = subprocess.Popen([*lvsim, "run", str(config), "--dry-run"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, env=env)
+    first = dry.stderr.readline()
+    assert dry.poll() is None  # said while the kernels compile, not after
+    assert first.startswith("Compiling the kernels of Las Vegas (the first use after an install or a change to them")
+    out, err = dry.communicate(timeout=1800)
+    assert dry.returncode == 0, err
+    assert err.startswith("Compiled the kernels of Las Vegas in ")
+    assert "The dry run compiled the kernels (" in out and "the run will load them from the cache" in out
+    played = subprocess.run([*lvsim, "run", str(config), "--out", str(tmp_path / "out")], capture_output=True,
+                            text=True, env=env, timeout=1800)
+    assert played.returncode == 0, played.stderr
+    assert "Compil" not in played.stderr

@@ -22,7 +22,8 @@ class _Main(BoundedGroup):
 
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="lvsim")
-def main():
+@click.pass_context
+def main(ctx):
     """Monte Carlo rules-balance simulator for a family of tabletop games.
 
     The games installed: {games}. Run batches of games from TOML configs
@@ -33,6 +34,14 @@ def main():
     knobs and their policies.
     """
     _stop_on_sigterm()
+    _say_compiling(ctx)
+
+
+def _say_compiling(ctx: click.Context) -> None:
+    """For as long as the command runs, say on stderr when it compiles a game's kernels, and how long that took."""
+    from sim.estimates.compiling import said_to
+
+    ctx.with_resource(said_to(lambda line: click.echo(line, err=True)))
 
 
 def _stop_on_sigterm() -> None:

@@ -20,8 +20,9 @@ from games the study's definition alone decides, on its seed
 
 The modules: ``costs`` (the cost model and calibration), ``runs`` (a run's
 parts, a config's sample), ``resolution`` (standard errors against
-targets' widths), ``tunes`` (a tune's evaluations and plan). A sweep's
-plan is ``sim.sweep.plan``.
+targets' widths), ``tunes`` (a tune's evaluations and plan), ``compiling``
+(compiling the kernels: said as it starts, timed). A sweep's plan is
+``sim.sweep.plan``.
 """
 
 from sim.estimates.costs import (

@@ -96,7 +96,8 @@ def calibrate(work: Callable[[int], Any], cap: int, *, start: int = 2, clock: Cl
     here): a call of one game leaves a thread idle and looks as slow as one
     of two. The first call (compiling, or loading the compiled core) is not fitted
     when ``warm_up``: what it took beyond the fitted cost of its games is the
-    cost's ``start`` (none when it compiled kernels: a later process loads them). With one timed call only (it took long enough at
+    cost's ``start`` (none when it compiled kernels, as numba tells
+    ``sim.estimates.compiling``: a later process loads them). With one timed call only (it took long enough at
     once), a second call at a quarter of its games (or at two games, after
     one) gives the fit. The two calls fitted are timed twice, the quicker
     time kept.
@@ -105,12 +106,13 @@ def calibrate(work: Callable[[int], Any], cap: int, *, start: int = 2, clock: Cl
     n = min(max(1, start), cap)
     first = None
     if warm_up:
-        from sim._kernel_cache import cached_kernels
+        from sim.estimates.compiling import compiles
 
-        kernels, began = cached_kernels(), clock()
+        compiled = compiles()
+        kernels, began = compiled.kernels, clock()
         work(n)
         # A first call that compiled kernels says nothing of what the next process pays: it loads them.
-        first = (n, clock() - began) if cached_kernels() == kernels else None
+        first = (n, clock() - began) if compiled.kernels == kernels else None
     points: list[tuple[int, float]] = []
     result = None
     while True:
@@ -169,6 +171,12 @@ def seconds_text(s: float) -> str:
 def span_text(low: float, high: float) -> str:
     a, b = seconds_text(low), seconds_text(high)
     return a if a == b else f"{a} to {b}"
+
+
+def compiled_text(seconds: float, what: str) -> str:
+    """A dry run's line when its calibrations compiled kernels: the study it estimates loads them instead."""
+    return (f"The dry run compiled the kernels ({seconds_text(seconds)}); the {what} will load them from the cache, "
+            "so that time is not in its estimate.")
 
 
 def about_text(seconds: tuple[float, float], undone: str = "written") -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-from sim.estimates.costs import Clock, Cost, Timed, about_text, band, calibrate, kept, now, seconds_text
+from sim.estimates.costs import Clock, Cost, Timed, about_text, band, calibrate, compiled_text, kept, now, seconds_text
 
 _GAMES_COSTS: dict[tuple, Timed] = kept()
 _EXTRA_COSTS: dict[tuple, tuple[Cost, Cost, Cost]] = kept()
@@ -189,9 +189,16 @@ def run_costs(config, *, report: bool = True, clock: Clock = now) -> RunCosts:
 
 
 def plan_run(config, *, report: bool = True, clock: Clock = now) -> dict[str, Any]:
-    """What ``lvsim run`` would play and about how long it takes; writes nothing."""
+    """What ``lvsim run`` would play and about how long it takes; writes nothing.
+
+    ``compiled_seconds``: what the calibrations spent compiling kernels (none
+    when the kernel cache held them). The run then loads them from the cache
+    instead, so they are not in its time.
+    """
+    from sim.estimates.compiling import compiled_seconds
     from sim.sensitivity.study import plan_run_section
 
+    compiled = compiled_seconds()
     size = RunSize.of(config)
     parts = run_seconds(size, run_costs(config, report=report, clock=clock), report=report)
     section = plan_run_section(config, clock=clock)
@@ -201,7 +208,8 @@ def plan_run(config, *, report: bool = True, clock: Clock = now) -> dict[str, An
     return {"name": config.name, "game": config.game, "players": config.players, "seats": list(config.seat_policies),
             "games": size.games, "skill_gap_deals": size.deals, "strength_games": size.strength_games,
             "strength_slow_games": size.strength_slow_games, "sensitivity_rule_sets": section["rule_sets"],
-            "sensitivity_games": section["games"], "parts": parts, "seconds": [low, high]}
+            "sensitivity_games": section["games"], "parts": parts, "seconds": [low, high],
+            "compiled_seconds": compiled_seconds() - compiled}
 
 
 def run_plan_text(plan: Mapping[str, Any]) -> str:
@@ -219,5 +227,8 @@ def run_plan_text(plan: Mapping[str, Any]) -> str:
                      f"{plan['sensitivity_games']:,} games: what moves the verdict)")
     if p["report"]:
         lines.append(f"report      {seconds_text(p['report'])}")
-    lines += ["", about_text(plan["seconds"])]
+    lines += [""]
+    if plan.get("compiled_seconds"):
+        lines.append(compiled_text(plan["compiled_seconds"], "run"))
+    lines += [about_text(plan["seconds"])]
     return "\n".join(lines)

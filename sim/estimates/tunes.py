@@ -18,7 +18,8 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from sim.estimates.costs import Clock, Cost, Timed, band, calibrate, kept, now, seconds_text, span_text
+from sim.estimates.compiling import usual_text
+from sim.estimates.costs import Clock, Cost, Timed, band, calibrate, compiled_text, kept, now, seconds_text, span_text
 from sim.estimates.resolution import RESOLVING_SHARE, Z95, Resolution, resolution, resolution_lines, target_spread
 from sim.estimates.runs import RunSize, report_seconds, run_costs, run_seconds
 
@@ -225,6 +226,9 @@ def plan_tune(tune, *, calibrate_costs: bool = True, report: bool = True, report
     report, which the client plays.
     """
 
+    from sim.estimates.compiling import compiled_seconds
+
+    compiled = compiled_seconds()
     rows = {s: evaluation_cost(tune, *s, clock=clock) for s in tune.settings} if calibrate_costs else {}
     # What is said of the games comes from the base rules at the tune's games, never from the timed calls.
     base = base_rows(tune) if rows else {}
@@ -263,6 +267,7 @@ def plan_tune(tune, *, calibrate_costs: bool = True, report: bool = True, report
     plan["report_seconds"] = report_s
     plan["costs"] = {tune.setting_name(p, pol): rows[(p, pol)].cost.as_dict() for p, pol in tune.settings}
     plan["resolution"] = [r.as_dict() for r in tune_resolution(tune, base)]
+    plan["compiled_seconds"] = compiled_seconds() - compiled
     return plan
 
 
@@ -298,5 +303,11 @@ def tune_plan_text(tune, plan: Mapping[str, Any]) -> str:
         more = (f"; up to {seconds_text(worst)} if a finalist sits on a target's edge and its replay grows to "
                 f"{tune.max_games:,} games") if worst is not None and seconds_text(worst) != seconds_text(high) else ""
         where = "in this process on this machine" if plan.get("where") is None else f"{plan['where']}, timed on this machine"
-        lines += ["", f"About {span_text(low, high)} {where}{more}. Nothing was written."]
+        lines.append("")
+        if plan.get("compiled_seconds"):
+            lines.append(compiled_text(plan["compiled_seconds"], "tune"))
+        if plan.get("where") is not None:
+            lines.append(f"A worker whose kernel cache does not hold the kernels yet compiles them first "
+                         f"({usual_text(tune.base.game)}), not counted here; workers on this machine share its cache.")
+        lines.append(f"About {span_text(low, high)} {where}{more}. Nothing was written.")
     return "\n".join(lines)

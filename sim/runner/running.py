@@ -199,10 +199,12 @@ def _play(played: GamesPlayed, cluster: Cluster, progress: bool) -> None:
     """Play every game of the run's config into ``played``."""
     from tqdm import tqdm
 
+    from sim.estimates.compiling import warm_up_said
+
     config = played.config
     # Compiling (or loading the compiled core from cache) is not playing:
-    # keep it out of the timing.
-    cluster.warm_up(config)
+    # keep it out of the timing. A compilation is said as it starts (sim.estimates.compiling).
+    warm_up_said(cluster, config)
     bar = tqdm(total=config.games, unit="game", unit_scale=True, disable=not progress, file=sys.stderr, leave=False)
     with bar:
         played.play(0, config.games, cluster, bar)

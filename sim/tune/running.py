@@ -81,12 +81,13 @@ def tune(
     started = time.perf_counter()
     state = _tune_directory(out_dir, tune_)
     from sim.estimates import resolution_lines, resolution_of_rows, tune_resolution
+    from sim.estimates.compiling import warm_up_said
 
     with locked(state / LOCK_FILE, "tune"):
         # Written first, so a tune stopped at any moment after this is found and continued.
         write_text_atomically(state / DEFINITION_FILE, json.dumps(tune_.definition(), indent=2))
         for players, policy in tune_.settings:
-            cluster.warm_up(tune_.config({}, players, policy, games=1, seed=tune_.seed))
+            warm_up_said(cluster, tune_.config({}, players, policy, games=1, seed=tune_.seed))
         evals = _Evaluations(tune_, state / EVALS_DIR, cluster)
         if say is not None:
             # Whether the search's games can resolve each target, said before the search: from the base rules

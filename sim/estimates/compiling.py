@@ -1,0 +1,200 @@
+"""Compiling the kernels: said when a command compiles, with how long it usually takes, and timed.
+
+numba compiles a kernel the first time a process calls it, unless the
+kernel cache (``sim._kernel_cache``) holds it from an earlier process:
+after an install, a ``make clean`` or a change to the kernels' sources, a
+command's first game waits a minute or more. numba announces each
+compilation it really does (a ``numba:compile`` event; a kernel loaded
+from the cache raises none), so what is said here is said exactly when a
+command compiles, never when it loads: once per game, as it starts, with
+the time it took on the machine it was measured on
+(:data:`COMPILE_SECONDS`), then the time it took here.
+
+The same events time what this process spent compiling
+(:func:`compiled_seconds`): a calibration leaves a call that compiled out
+of its fit, and a dry run says what it compiled, which the run it
+estimates then loads from the cache instead.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+from sim.estimates.costs import seconds_text
+
+# Seconds to compile a game's kernels into an empty cache (what its default config plays) on the 2-core machine with
+# nothing else running: numba compiles on one thread, so its CPU seconds (docs/running.md, "The first run").
+COMPILE_SECONDS = {"lasvegan": 74.0, "vegas-dice": 13.0, "fever": 16.0}
+MEASURED_ON = "2 cores"
+# A cluster's workers still loading the kernels after this long are compiling them (loading takes a few seconds).
+WORKERS_SLOW_SECONDS = 10.0
+
+Say = Callable[[str], None]
+
+
+def _about(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 60 else f"{seconds / 60:.1f} min"
+
+
+def usual_text(game_id: str | None) -> str:
+    """How long compiling ``game_id``'s kernels usually takes, as said before it starts."""
+    if game_id in COMPILE_SECONDS:
+        return f"usually about {_about(COMPILE_SECONDS[game_id])} on {MEASURED_ON}"
+    low, high = min(COMPILE_SECONDS.values()), max(COMPILE_SECONDS.values())
+    return f"the games shipped take {_about(low)} to {_about(high)} on {MEASURED_ON}"
+
+
+def notice(game_id: str | None, title: str) -> str:
+    """The line said as a game's kernels start compiling."""
+    return (f"Compiling the kernels of {title} (the first use after an install or a change to them; "
+            f"{usual_text(game_id)}; they are then kept for later commands) …")
+
+
+def done_text(title: str, seconds: float) -> str:
+    return f"Compiled the kernels of {title} in {seconds_text(seconds)}."
+
+
+def _game_of(module: str) -> tuple[str, str] | None:
+    """``(id, title)`` of the game whose package holds ``module``, None for a kernel of no game's (a shared one)."""
+    from sim.games import GAME_MODULES, get_game
+
+    for game_id, game_module in GAME_MODULES.items():
+        package = game_module.rpartition(".")[0] or game_module
+        if module == package or module.startswith(package + "."):
+            return game_id, get_game(game_id).title
+    return None
+
+
+class Compiles:
+    """What this process has compiled, from numba's ``numba:compile`` events, and who is told when a game compiles.
+
+    Only the outermost compilation is timed: a kernel's callees compile
+    inside it. numba compiles under one lock, so the events of one
+    compilation never interleave with another's.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.perf_counter):
+        self.clock = clock
+        self.seconds = 0.0
+        self.kernels = 0
+        self._depth = 0
+        self._began = 0.0
+        self._game: tuple[str, str] | None = None  # the game said to be compiling, until its kernel is done
+        self._said: set[str] = set()
+        self._hearers: list[Say] = []
+        self._lock = threading.Lock()
+
+    def started(self, module: str) -> None:
+        if self._depth == 0:
+            self._began = self.clock()
+            game = _game_of(module)
+            self._game = None
+            if game is not None and game[0] not in self._said:
+                self._said.add(game[0])
+                self._game = game
+                self.tell(notice(*game))
+        self._depth += 1
+
+    def ended(self) -> None:
+        self._depth -= 1
+        if self._depth == 0:
+            took = self.clock() - self._began
+            self.seconds += took
+            self.kernels += 1
+            if self._game is not None:
+                self.tell(done_text(self._game[1], took))
+                self._game = None
+
+    def tell(self, line: str) -> None:
+        with self._lock:
+            hearers = list(self._hearers)
+        for say in hearers:
+            try:
+                say(line)
+            except (OSError, ValueError):  # the stream went away: the compilation goes on regardless
+                pass
+
+    @contextmanager
+    def heard(self, say: Say) -> Iterator["Compiles"]:
+        with self._lock:
+            self._hearers.append(say)
+        try:
+            yield self
+        finally:
+            with self._lock:
+                self._hearers.remove(say)
+
+
+_COMPILES: Compiles | None = None
+_REGISTERING = threading.Lock()
+
+
+def compiles() -> Compiles:
+    """This process's :class:`Compiles`, listening to numba from the first call on."""
+    global _COMPILES
+    with _REGISTERING:
+        if _COMPILES is None:
+            from numba.core import event
+
+            found = Compiles()
+
+            class Heard(event.Listener):
+                def on_start(self, ev: Any) -> None:
+                    dispatcher = (ev.data or {}).get("dispatcher")
+                    found.started(getattr(getattr(dispatcher, "py_func", None), "__module__", "") or "")
+
+                def on_end(self, ev: Any) -> None:
+                    found.ended()
+
+            event.register("numba:compile", Heard())
+            _COMPILES = found
+    return _COMPILES
+
+
+def compiled_seconds() -> float:
+    """Wall seconds this process has spent compiling kernels (since :func:`compiles` was first called)."""
+    return compiles().seconds
+
+
+@contextmanager
+def said_to(say: Say) -> Iterator[Compiles]:
+    """While inside, ``say`` is told when a game's kernels start compiling in this process, and when they are done."""
+    with compiles().heard(say) as found:
+        yield found
+
+
+def warm_up_said(cluster, config) -> None:
+    """``cluster.warm_up(config)``, waited for; when a cluster's workers take long, they are compiling: said so.
+
+    Workers have kernel caches of their own (those on this machine share
+    this process's), so whether they compile is only known by how long they
+    take; this process hears nothing of it.
+    """
+    from sim.runner import IN_PROCESS
+
+    if cluster is IN_PROCESS or getattr(cluster, "where", None) == IN_PROCESS.where:
+        cluster.warm_up(config)
+        return
+    found = compiles()
+    title = config.game_spec.title
+    began = time.perf_counter()
+    waited = threading.Event()
+
+    def still_loading() -> None:
+        waited.set()
+        found.tell(f"The workers are still loading the kernels of {title} after {WORKERS_SLOW_SECONDS:.0f} s: a worker "
+                   f"whose kernel cache does not hold them compiles them ({usual_text(config.game)}) …")
+
+    slow = threading.Timer(WORKERS_SLOW_SECONDS, still_loading)
+    slow.daemon = True
+    slow.start()
+    try:
+        cluster.warm_up(config)
+    finally:
+        slow.cancel()
+        slow.join()
+    if waited.is_set():
+        found.tell(f"The workers loaded the kernels of {title} in {seconds_text(time.perf_counter() - began)}.")
