@@ -263,6 +263,9 @@ def strength_lines(summary: dict, metrics: Sequence[Metric]) -> list[str]:
         intervals = [_strength_ci(kind, *p["metrics"][key][1:3]) for p in profiles]
         lines.append(f"  {'':<25}" + "".join(f"{c:>{width}}" for c in intervals))
     lines.append(f"  {'games':<25}" + "".join(f"{p['games']:>{width},}" for p in profiles))
+    from analysis.strength import comparison_lines  # it reads this module's win_unit
+
+    lines += comparison_lines(strength, metrics)
     lines.append(f"  {strength['verdict']['sentence']}")
     return lines
 

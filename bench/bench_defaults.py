@@ -8,12 +8,12 @@ game it makes. For each game, each candidate is timed on one thread beside
 ``greedy`` in the same run (cost as a ratio of time per game), then plays
 ``--games`` games with every seat that candidate, on the same deals as the
 game's strongest search (the reference). Each headline metric of the game's
-strength profile is printed with its 95% interval and its difference to the
-reference; a difference *moves* the verdict when it is both clear (its
-interval excludes 0) and material (at least the metric's threshold,
-``Game.strength_metrics``). The candidate chosen is, among those within the
-cost limit, the one whose profile moves on fewest metrics, the stronger (costlier) on a
-tie.
+strength profile is printed with its difference to the reference, paired
+game by game on those deals, and its 95% interval; a difference *moves* the
+verdict when that interval lies wholly beyond the metric's threshold
+(``Game.strength_metrics``; ``analysis.strength.judge``). The candidate
+chosen is, among those within the cost limit, the one whose profile moves on
+fewest metrics, the stronger (costlier) on a tie.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import argparse
 import time
 from dataclasses import replace
 
-from analysis.strength import difference, moves, profile_entry
+from analysis.strength import MOVES, Profile, compare
 from sim.bench import bench_core
 from sim.config import Config
 from sim.games import get_game
@@ -42,10 +42,11 @@ def seconds_per_game(game, rules, policy: str, games: int, seed: int) -> float:
     return result["seconds"] / result["games"]
 
 
-def profile(config: Config, policy: str, games: int) -> dict:
-    one = replace(config, seats=policy, games=games, skill_gap_games=0, strength_games=0, strength_lookahead_games=0)
-    summary = run(one, out=None, keep_records=False, progress=False, report=False).summary
-    return profile_entry(summary, config.game_spec.strength_metrics)
+def profile(config: Config, policy: str, games: int) -> Profile:
+    one = replace(config, seats=policy, games=games, skill_gap_games=0, strength_games=0, strength_slow_games=0,
+                  sensitivity_games=0)
+    played = run(one, out=None, keep_records=True, progress=False, report=False)
+    return Profile.of(config.game_spec, policy, played.records, played.summary, config.players)
 
 
 def show(kind: str, x: float) -> str:
@@ -73,28 +74,30 @@ def main() -> None:
               f"reference {reference}")
         print(f"  {'policy':16s} {'cost':>6s}  " + "  ".join(f"{m[:26]:>26s}" for m in metrics) + "  moves")
         print(f"  {reference:16s} {'':>6s}  " + "  ".join(
-            f"{show(metrics[m].style, ref[m][0]):>26s}" for m in metrics))
+            f"{show(metrics[m].style, ref.summary[m]):>26s}" for m in metrics))
         best = None
         for policy in candidates:
             timing = max(200, args.timing_games // 10) if policy != "greedy" and game.is_slow([policy]) else args.timing_games
             cost = 1.0 if policy == "greedy" else seconds_per_game(game, config.rules, policy, timing, args.seed) / base
             mine = profile(config, policy, args.games)
             cells, moved = [], 0
+            compared = compare(game, metrics, ref, mine)["metrics"]
             for m, spec in metrics.items():
-                d = difference(ref[m], mine[m])
-                if d is None:
+                e = compared[m]
+                if e["low"] is None or e["high"] is None:
                     cells.append(f"{'n/a':>26s}")
                     continue
-                moved += moves(spec.material, ref[m], mine[m])
+                moved += e["verdict"] == MOVES
                 scale = spec.scale
-                cells.append(f"{show(spec.style, mine[m][0])} ({scale * d[0]:+.2f} [{scale * d[1]:+.2f},"
-                             f" {scale * d[2]:+.2f}])".rjust(26))
+                cells.append(f"{show(spec.style, e['to'])} ({scale * e['difference']:+.2f} [{scale * e['low']:+.2f},"
+                             f" {scale * e['high']:+.2f}])".rjust(26))
             print(f"  {policy:16s} {cost:5.1f}x  " + "  ".join(cells) + f"  {moved}", flush=True)
             if cost <= COST_LIMIT and (best is None or moved <= best[1]):
                 best = (policy, moved, cost)
         print(f"  default: {best[0]} (cost {best[2]:.1f}x greedy; profile moves on {best[1]} of {len(metrics)} "
               f"metrics against {reference})")
-    print("cells: value (difference to the reference [95% interval]); percentages and points in percent, "
+    print("cells: value (difference to the reference, paired on the same deals [95% interval]); percentages and "
+          "points in percent, "
           "'num' metrics in their units; cost: time per game relative to greedy, one thread")
 
 

@@ -42,6 +42,8 @@ DEFAULT_SEED = 1
 MAX_SKILL_GAP_GAMES = 100_000
 MAX_STRENGTH_GAMES = 10_000_000
 MAX_STRENGTH_SLOW_GAMES = 100_000
+# The slow strength policy's games of a large run (what they cost and decide: docs/running.md).
+AUTO_SLOW_GAMES = 300
 MAX_SENSITIVITY_GAMES = 10_000_000
 # TOML integers are signed 64-bit: a larger seed or number of games could not be written back.
 MAX_SEED = 2**63 - 1
@@ -146,14 +148,16 @@ class Config:
         """Games of the strength profile: per fast policy, and with the game's slow, strong policy.
 
         ``auto`` plays a tenth of the run with each fast policy (1,000 to
-        10,000 games) and a two-thousandth with the slow one (16 to 50
-        games); 0 skips that part.
+        10,000 games) and a three-hundredth with the slow one (16 to 300
+        games: 300 from 90,000 games on, as many as its paired comparison
+        needs to settle the smaller headline differences while ``make
+        run`` stays within a few seconds of it, docs/running.md); 0 skips that part.
         """
         fast, slow = self.strength_games, self.strength_slow_games
         if fast == "auto":
             fast = min(10_000, max(1_000, self.games // 10))
         if slow == "auto":
-            slow = min(50, max(16, self.games // 2000))
+            slow = min(AUTO_SLOW_GAMES, max(16, self.games // 300))
         return fast, slow
 
     @property

@@ -96,6 +96,11 @@ class Game:
     # The module answering the conformance suite's questions (tests/conformance),
     # e.g. "sim.lasvegan.conformance"; imported only by the tests.
     conformance: str = ""
+    # (records, players) -> {metric: (numerators, denominators)}, integers per game, for the headline metrics
+    # that are ratios of sums over games (mean |swing| per round: cabbages moved over seat-rounds played) or
+    # means over some of the games (turns per finished game): the strength profile pairs them game by game.
+    # Optional: a game without it has them compared from its summary of groups of games (analysis.strength).
+    per_game_ratios: Callable[..., dict[str, tuple[np.ndarray, np.ndarray]]] | None = None
 
     def __post_init__(self):
         declared = by_name(self.metrics)
@@ -256,8 +261,8 @@ def laid_out(package: str, summary: str | None = None, report: str | None = None
     ``package`` holds ``enums`` (``GAME_ID``, ``TITLE``, ``MIN_PLAYERS``, ``MAX_PLAYERS``), ``params.Rules``,
     ``policies.POLICIES``, ``records.LAYOUT``, ``nb.play_games``, ``replay.replay_path`` and the conformance
     hooks; ``summary`` (default: ``analysis.<name>.summary``, beside the package) the tally ``Tally``,
-    ``summarize``, ``summary_table`` and ``paired_values``; ``report`` (default: ``analysis.<name>.report``)
-    ``build_report``. The kernels and the analysis are imported when first used.
+    ``summarize``, ``summary_table``, ``paired_values`` and, if it has them, ``ratio_values``; ``report`` (default:
+    ``analysis.<name>.report``) ``build_report``. The kernels and the analysis are imported when first used.
     """
     import importlib
 
@@ -283,6 +288,7 @@ def laid_out(package: str, summary: str | None = None, report: str | None = None
         summarize=lazy(f"{summary}:summarize"),
         summary_table=lazy(f"{summary}:summary_table"),
         per_game=lazy(f"{summary}:paired_values"),
+        per_game_ratios=lazy_if_there(f"{summary}:ratio_values"),
         build_report=lazy(f"{report}:build_report"),
     )
 
@@ -303,6 +309,24 @@ def routed(package: str) -> Callable[..., Any]:
 
     play_games.__qualname__ = f"{package}.nb:play_games"
     return play_games
+
+
+def lazy_if_there(target: str) -> Callable[..., Any]:
+    """:func:`lazy` for an optional part of a game's layout: called when the module lacks the name, it answers
+    an empty dict (the module is imported at the first call, not before)."""
+    module_name, _, attr = target.partition(":")
+    found = lazy(target)
+
+    def call(*args, **kwargs):
+        import importlib
+
+        if not hasattr(importlib.import_module(module_name), attr):
+            return {}
+        return found(*args, **kwargs)
+
+    call.__name__ = attr
+    call.__qualname__ = target
+    return call
 
 
 def lazy(target: str) -> Callable[..., Any]:

@@ -268,6 +268,24 @@ def paired_values(rec: Mapping[str, np.ndarray], players: int, unit: int) -> dic
     }
 
 
+def ratio_values(rec: Mapping[str, np.ndarray], players: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The headline metrics that are ratios of sums over games, per game: ``(numerator, denominator)``.
+
+    The summary's first-player advantage and game length are over finished
+    games: each game counts 1 in the denominator when finished, 0 when not.
+    """
+    finished = (rec["winner"] >= 0).astype(np.int64)
+    turns = rec["turns"].astype(np.int64)
+    # Seat 0's win minus the fair share, in whole wins per ``players`` (one winner a game, so shares are 0 or 1).
+    first = (np.rint(rec["win_share"][:, 0]).astype(np.int64) * players - 1) * finished
+    return {
+        "first_player_advantage": (first, finished * players),
+        "turns_mean": (turns * finished, finished),
+        "double_rate": (rec["doubles"].astype(np.int64).sum(axis=1), turns),
+        "drought_rate": (rec["drought_rounds"].astype(np.int64), rec["full_rounds"].astype(np.int64)),
+    }
+
+
 # --- text --------------------------------------------------------------------
 
 TEXT_STRENGTH_METRICS = ("first_player_advantage", "unfinished_rate", "turns_mean", "double_rate")

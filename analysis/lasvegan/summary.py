@@ -242,3 +242,13 @@ def paired_values(rec: Mapping[str, np.ndarray], players: int, unit: int) -> dic
         "mean_rounds": rec["rounds_played"].astype(np.int64),
         "tie_rate": ((win > 0).sum(axis=1) > 1).astype(np.int64),
     }
+
+
+def ratio_values(rec: Mapping[str, np.ndarray], players: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The headline metrics that are ratios of sums over games, per game: ``(numerator, denominator)``.
+
+    Mean |swing| per round is every game's cabbages moved (Σ |change| over its
+    seats and rounds; a round not played changes nothing) over its seat-rounds played.
+    """
+    moved = np.abs(rec["delta"].astype(np.int64)).sum(axis=(1, 2))
+    return {"mean_abs_swing": (moved, rec["rounds_played"].astype(np.int64) * players)}

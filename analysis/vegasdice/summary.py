@@ -308,6 +308,19 @@ def paired_values(rec: Mapping[str, np.ndarray], players: int, unit: int) -> dic
     }
 
 
+def ratio_values(rec: Mapping[str, np.ndarray], players: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The headline metrics that are ratios of sums over games, per game: ``(numerator, denominator)``."""
+    def per_game(field: str) -> np.ndarray:
+        return rec[field].astype(np.int64).sum(axis=1)
+
+    laid_out = per_game("laid_out")
+    return {
+        "tie_cancel_rate": (per_game("tie_cancels"), per_game("payouts")),
+        "white_dice_share": (per_game("white_won"), laid_out),
+        "unclaimed_share": (per_game("unclaimed"), laid_out),
+    }
+
+
 # --- text --------------------------------------------------------------------
 
 # The strength profile's rows in the text summary.

@@ -132,7 +132,7 @@ def run(
         (staging / CONFIG_FILE).write_text(config.to_toml(), encoding="utf-8")
         with GamesPlayed(config, staging / RECORDS_FILE, keep_records=keep_records) as played:
             _play(played, cluster, progress)
-        summary = with_sensitivity(config, run_summary(config, played))
+        summary = with_sensitivity(config, run_summary(config, played, out_dir / CONFIG_FILE))
         write_json(staging / SUMMARY_FILE, summary)
         config.game_spec.report_tally_io.write(staging / TALLY_FILE, played.tally.report)
         meta = run_meta(config, played, out_dir, started_at, time.perf_counter() - started)
@@ -143,8 +143,13 @@ def run(
     return Results(config, summary, out_dir, played.records(), played.tally.report, report_seconds)
 
 
-def run_summary(config: Config, played: "GamesPlayed") -> dict[str, Any]:
-    """The run's summary, with the skill gap and the strength profile unless switched off."""
+def run_summary(config: Config, played: "GamesPlayed", config_path: str | os.PathLike | None = None) -> dict[str, Any]:
+    """The run's summary, with the skill gap and the strength profile unless switched off.
+
+    ``config_path`` is where the run's config is written (its results'
+    ``config.toml``): the strength profile's sentence names it in the command
+    that would decide what its games cannot.
+    """
     summary = played.summary()
     if config.skill_gap_deals > 0:
         from sim.duel import skill_gap
@@ -153,7 +158,7 @@ def run_summary(config: Config, played: "GamesPlayed") -> dict[str, Any]:
                                          threads=config.threads)
     games, slow_games = config.strength_sizes
     if games > 0 or slow_games > 0:
-        summary["strength"] = strength_profile(config, games, slow_games)
+        summary["strength"] = strength_profile(config, games, slow_games, config_path)
     return summary
 
 
@@ -167,16 +172,20 @@ def with_sensitivity(config: Config, summary: dict[str, Any]) -> dict[str, Any]:
     return summary
 
 
-def strength_profile(config: Config, games: int, slow_games: int) -> dict[str, Any]:
-    """The run's rules and deals played with every seat one strength of player.
+def strength_profile(config: Config, games: int, slow_games: int,
+                     config_path: str | os.PathLike | None = None) -> dict[str, Any]:
+    """The run's rules and deals played with every seat one strength of player, compared on the same deals.
 
     What the verdicts of a run look like under each of the game's profile
     policies (for Las Vegan ``random``, ``greedy`` and ``expert``:
     ``games`` each, on the run's seed, so the same deals for all) and under
-    its slow, strong policy on a subsample (``slow_games``; for Las
-    Vegan ``lookahead``). ``analysis.strength`` compares them.
+    its slow, strong policy on the first ``slow_games`` of those deals (for
+    Las Vegan ``lookahead:16``). Each profile's records stay in memory
+    until the profiles are compared (a few megabytes at 10,000 games):
+    ``analysis.strength`` pairs them game by game. ``config_path`` is named
+    in the command the sentence gives for what the games cannot decide.
     """
-    from analysis.strength import profile_entry, verdict
+    from analysis.strength import Profile, confirm_command, strength_block
 
     game = config.game_spec
     plan = [(p, games) for p in game.strength_policies if games > 0]
@@ -186,13 +195,11 @@ def strength_profile(config: Config, games: int, slow_games: int) -> dict[str, A
     for policy, n in plan:
         one = replace(config, seats=policy, games=n, skill_gap_games=0, strength_games=0, strength_slow_games=0,
                       sensitivity_games=0)
-        summary = run(one, out=None, keep_records=False, progress=False, report=False).summary
-        profiles.append({"policy": policy, "games": n, "metrics": profile_entry(summary, game.strength_metrics)})
-    strength = {"profiles": profiles}
+        played = run(one, out=None, keep_records=True, progress=False, report=False)
+        profiles.append(Profile.of(game, policy, played.records, played.summary, config.players))
     seats = set(config.seat_policies)
-    strength["verdict"] = verdict(strength, next(iter(seats)) if len(seats) == 1 else None, game.strength_metrics,
-                                  game.strength_order)
-    return strength
+    return strength_block(game, profiles, next(iter(seats)) if len(seats) == 1 else None,
+                          confirm_command(None if config_path is None else str(config_path), config.players))
 
 
 def _play(played: GamesPlayed, cluster: Cluster, progress: bool) -> None:
