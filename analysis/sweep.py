@@ -1,7 +1,8 @@
 """Tables of a parameter sweep: one row per cell, and paired differences between cells.
 
 A sweep plays every cell on the same seed, so game ``i`` is dealt the same
-in every cell with the same player count (common random numbers). The
+in every cell with the same player count (common random numbers), whatever
+the seats' policies: they draw from streams of their own. The
 difference of a metric between two cells is then best estimated game by
 game: :func:`paired_differences` streams both cells' records side by side
 and gives the Student t interval of the mean per-game difference, next to the
@@ -213,10 +214,12 @@ def paired_table(records: Mapping[int, Path], configs: Mapping[int, Any], baseli
 
     ``records`` and ``configs`` give each cell's records file and config;
     ``baselines`` each cell's baseline (``sim.sweep.baselines``), which has
-    its player count and seats: game ``i`` is dealt alike only at the same
-    player count, and a difference across seatings mixes the rules with the
-    players. A cell that is its own baseline has no row. ValueError for a
-    baseline with another player count or other seats.
+    its game, seed and player count: game ``i`` is then dealt alike in both,
+    whatever their seats' policies (a policy draws from a stream of its own)
+    or their rules (a rule may change a deal, a deck or the cards set aside:
+    the games are still paired one for one, only less alike). A cell that
+    is its own baseline has no row. ValueError for a baseline of another
+    game, seed or player count.
     """
     rows = []
     for cell in sorted(records):
@@ -224,10 +227,11 @@ def paired_table(records: Mapping[int, Path], configs: Mapping[int, Any], baseli
         if cell == base:
             continue
         here, there = configs[cell], configs[base]
-        if (here.players, tuple(here.seat_policies)) != (there.players, tuple(there.seat_policies)):
-            raise ValueError(f"cell {cell:03d} ({here.players} players, seats {', '.join(here.seat_policies)}) "
-                             f"cannot be compared with cell {base:03d} ({there.players} players, seats "
-                             f"{', '.join(there.seat_policies)}): a baseline has the cell's player count and seats")
+        if (here.game, here.seed, here.players) != (there.game, there.seed, there.players):
+            raise ValueError(f"cell {cell:03d} ({here.game}, seed {here.seed}, {here.players} players) cannot be "
+                             f"compared with cell {base:03d} ({there.game}, seed {there.seed}, {there.players} "
+                             "players): a baseline has the cell's game, seed and player count, so that its games "
+                             "are dealt alike")
         diffs = paired_differences(records[cell], here, records[base], there)
         for metric, d in diffs.items():
             rows.append({"cell": cell, "baseline": base, "metric": metric, **d})
@@ -240,11 +244,48 @@ def paired_table(records: Mapping[int, Path], configs: Mapping[int, Any], baseli
 
 def cell_baselines(table: pd.DataFrame, paired: pd.DataFrame) -> dict[int, int | None]:
     """Each cell's baseline as the paired differences give it: the cell it is compared with; itself when
-    other cells are compared with it; None when no other cell has its player count and seats."""
+    other cells are compared with it; None when no other cell has its player count."""
     compared = {int(c): int(b) for c, b in paired[["cell", "baseline"]].drop_duplicates("cell").to_numpy()} \
         if len(paired) else {}
     bases = set(compared.values())
     return {int(c): compared.get(int(c), int(c) if int(c) in bases else None) for c in table["cell"]}
+
+
+def hole_baselines(table: pd.DataFrame, paired: pd.DataFrame) -> dict[int, int | None]:
+    """Each cell's baseline for its rule holes: a cell with its player count and its seats' policies.
+
+    A rate that rises when other policies play the same rules is the
+    players', not a hole in the rules, so a cell whose baseline
+    (:func:`cell_baselines`) has other seats is compared instead with the
+    cell of its player count and seats that has its baseline's other
+    parameters; failing that, the first such cell. Itself when other cells
+    are compared with it; None when no other cell has its player count and
+    seats. The seats are the table's ``policy_s0`` … columns, the
+    parameters its dotted columns (``rules.…``, ``run.…``).
+    """
+    bases = cell_baselines(table, paired)
+    rows = table.set_index("cell", drop=False)
+    seat_columns = [c for c in table.columns if re.fullmatch(r"policy_s\d+", c)]
+    others = [c for c in table.columns if "." in c and not c.startswith("policies.") and c != "run.threads"]
+
+    def values(cell: int, columns: Sequence[str]) -> tuple:
+        return tuple(format_value(rows.loc[cell, c]) for c in columns)
+
+    def setting(cell: int) -> tuple:
+        return values(cell, ["players"] if "players" in table.columns else []), values(cell, seat_columns)
+
+    cells = [int(c) for c in table["cell"]]
+    found: dict[int, int | None] = {}
+    for cell in cells:
+        base = bases[cell]
+        if base is None or base not in rows.index or setting(base) == setting(cell):
+            found[cell] = base
+            continue
+        same = [c for c in cells if setting(c) == setting(cell)]
+        like = [c for c in same if values(c, others) == values(base, others)]
+        found[cell] = (like or same)[0]
+    compared_with = {b for c, b in found.items() if b is not None and b != c}
+    return {c: None if b == c and c not in compared_with else b for c, b in found.items()}
 
 
 # --- text ----------------------------------------------------------------------
@@ -260,12 +301,14 @@ LONG_VALUE = 24
 
 def rule_hole_flags(table: pd.DataFrame, paired: pd.DataFrame, game) -> list[dict[str, Any]]:
     """Cells where a rate of the game's rule holes (``game.rule_holes``) rose well above their baseline's:
-    by at least :data:`HOLE_MARGIN` and to at least twice it. A cell's baseline is the one its paired
-    differences name, with its player count and seats (:func:`cell_baselines`); a cell without one
-    is not compared (:func:`uncompared_cells`)."""
+    by at least :data:`HOLE_MARGIN` and to at least twice it. A cell's baseline here has its player count
+    and seats (:func:`hole_baselines`): the one its paired differences name when it has its seats
+    (``paired_baseline`` says which that is); a cell without one is not compared
+    (:func:`hole_uncompared_cells`)."""
     rows = table.set_index("cell")
+    paired_bases = cell_baselines(table, paired)
     flags = []
-    for cell, base in cell_baselines(table, paired).items():
+    for cell, base in hole_baselines(table, paired).items():
         if base is None or base == cell or base not in rows.index:
             continue
         row = rows.loc[cell]
@@ -278,13 +321,18 @@ def rule_hole_flags(table: pd.DataFrame, paired: pd.DataFrame, game) -> list[dic
             if rate >= was + HOLE_MARGIN and rate >= 2 * was:
                 flags.append({"cell": int(cell), "baseline": int(base), "metric": metric, "meaning": meaning,
                               "rate": float(rate), "baseline_rate": float(was),
-                              "players": _players(row)})
+                              "players": _players(row), "paired_baseline": paired_bases[cell]})
     return flags
 
 
 def uncompared_cells(table: pd.DataFrame, paired: pd.DataFrame) -> list[int]:
-    """The cells that no other cell shares a player count and seats with: they have no baseline."""
+    """The cells that no other cell shares a player count with: they have no baseline."""
     return [cell for cell, base in cell_baselines(table, paired).items() if base is None]
+
+
+def hole_uncompared_cells(table: pd.DataFrame, paired: pd.DataFrame) -> list[int]:
+    """The cells that no other cell shares a player count and seats with: their rule holes are not compared."""
+    return [cell for cell, base in hole_baselines(table, paired).items() if base is None]
 
 
 def _players(row: pd.Series) -> int | None:
@@ -295,28 +343,32 @@ def _players(row: pd.Series) -> int | None:
 def rule_hole_lines(flags: list[dict[str, Any]], game, uncompared: Sequence[int] = (),
                     cells: int | None = None) -> list[str]:
     """The flags of :func:`rule_hole_flags` as sentences; one line saying so when there is none, and one
-    naming the ``uncompared`` cells (no baseline at their player count and seats) of the ``cells`` in all."""
+    naming the ``uncompared`` cells (:func:`hole_uncompared_cells`: no other cell at their player count and
+    seats) of the ``cells`` in all."""
     if not game.rule_holes:
         return []
     watched = ", ".join(game.rule_holes)
     lines = []
     for f in flags:
         at = f" ({f['players']} players)" if f.get("players") is not None else ""
+        # The paired baseline may have other seats: the rates are then those of the cell with the same ones.
+        seats = "" if f.get("paired_baseline") in (None, f["baseline"]) else " with the same seats"
         lines.append(f"Rule hole: cell {f['cell']:03d}{at} has {f['metric']} {_pct(f['rate'])} against "
-                     f"{_pct(f['baseline_rate'])} in cell {f['baseline']:03d}, its baseline ({f['meaning']}).")
+                     f"{_pct(f['baseline_rate'])} in cell {f['baseline']:03d}, its baseline{seats} ({f['meaning']}).")
     everyone = cells is not None and len(uncompared) >= cells
     if not flags and not everyone:
-        lines.append(f"Rule holes ({watched}): no cell rises well above its baseline (the cell with its player "
-                     "count and seats).")
+        lines.append(f"Rule holes ({watched}): no cell rises well above its baseline with the same player count "
+                     "and seats.")
     if uncompared:
         names = _cell_list(uncompared)
         if everyone:
             lines.append(f"Rule holes ({watched}) are not compared: no two cells have the same player count and "
-                         "seats, so no cell has a baseline.")
+                         "seats, and a rate that moves with the seats' policies is the players', not a hole in "
+                         "the rules.")
         else:
             whose = "its" if len(uncompared) == 1 else "their"
             lines.append(f"Rule holes of {names} are not compared: no other cell has {whose} player count and "
-                         "seats, so there is no baseline to compare with.")
+                         "seats, so there is no cell to compare them with.")
     return lines
 
 
@@ -396,8 +448,8 @@ def sweep_text(
     uncompared = uncompared_cells(by_cell, paired)
     if len(paired):
         lines += [""] + _wrapped(
-            f"Paired differences of each cell from its baseline: cell {baseline:03d} at its player count and "
-            f"seats, and at another player count or seating the cell with that count and seating and cell "
+            f"Paired differences of each cell from its baseline: cell {baseline:03d} at its player count, "
+            f"whatever the seats, and at another player count the cell with that count and cell "
             f"{baseline:03d}'s other values (same deals; 95% interval, and how much tighter it is than "
             "independent runs would give)", width)
         # The rates and the advantage, in percentage points.
@@ -422,8 +474,9 @@ def sweep_text(
     if uncompared and len(uncompared) < len(by_cell):
         whose = "its" if len(uncompared) == 1 else "their"
         lines += _wrapped(f"No paired differences for {_cell_list(uncompared)}: no other cell has {whose} player "
-                          "count and seats.", width)
-    holes = rule_hole_lines(rule_hole_flags(by_cell, paired, game), game, uncompared, len(by_cell))
+                          "count.", width)
+    holes = rule_hole_lines(rule_hole_flags(by_cell, paired, game), game, hole_uncompared_cells(by_cell, paired),
+                            len(by_cell))
     if holes:
         lines += [""] + [line for text in holes for line in _wrapped(text, width)]
     return "\n".join(lines)

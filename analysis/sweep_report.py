@@ -21,8 +21,8 @@ import numpy as np
 import pandas as pd
 
 from analysis.sweep import (
-    HOLE_MARGIN, LONG_VALUE, column_scale, format_value, is_missing, rule_hole_flags, rule_hole_lines, sort_cells,
-    uncompared_cells,
+    HOLE_MARGIN, LONG_VALUE, column_scale, format_value, hole_uncompared_cells, is_missing, rule_hole_flags,
+    rule_hole_lines, sort_cells, uncompared_cells,
 )
 from sim.game import Game
 
@@ -96,7 +96,9 @@ def sweep_report_html(
     uncompared = uncompared_cells(table, paired)
     if len(paired):
         parts += ["<h2>Paired differences</h2>", _paired_table(table, paired, baseline, game, uncompared)]
-    holes = rule_hole_lines(rule_hole_flags(table, paired, game), game, uncompared, len(table))
+    # Rule holes are compared at the same seats, not only the same player count: the cells uncompared differ.
+    holes = rule_hole_lines(rule_hole_flags(table, paired, game), game, hole_uncompared_cells(table, paired),
+                            len(table))
     if holes:
         parts += ["<h2>Rule holes</h2>", "".join(f"<p>{html.escape(line)}</p>" for line in holes),
                   f"<p class='note'>A rate is flagged when it is at least {100 * HOLE_MARGIN:.0f} point above its "
@@ -276,16 +278,16 @@ def _paired_table(table: pd.DataFrame, paired: pd.DataFrame, baseline: int, game
     plotted = {m: v for m, v in game.sweep_plotted.items() if m in game.paired_metrics}
     labels = dict(zip(table["cell"], table["label"]))
     intro = (
-        f"<p>Each cell minus its baseline, which has its player count and seats: cell {baseline:03d} "
-        f"({html.escape(str(labels[baseline]))}) at its own, and at another player count or seating the cell "
-        "with that player count and seating and cell "
-        f"{baseline:03d}'s other values (the deals are the same only at the same player count): game by game "
-        "on the same deals. Beside each paired interval, how many times narrower it is than the interval two "
-        "independent runs of the same size would give.</p>"
+        f"<p>Each cell minus its baseline, which has its player count: cell {baseline:03d} "
+        f"({html.escape(str(labels[baseline]))}) at its own, whatever the seats, and at another player count "
+        "the cell with that player count and cell "
+        f"{baseline:03d}'s other values (the deals are the same only at the same player count, and the seats' "
+        "policies never change them): game by game on the same deals. Beside each paired interval, how many "
+        "times narrower it is than the interval two independent runs of the same size would give.</p>"
     )
     if uncompared:
         names = ", ".join(f"{c:03d}" for c in uncompared)
-        intro += (f"<p class='note'>No other cell has the player count and seats of cell{'s' * (len(uncompared) > 1)} "
+        intro += (f"<p class='note'>No other cell has the player count of cell{'s' * (len(uncompared) > 1)} "
                   f"{names}: {'they have' if len(uncompared) > 1 else 'it has'} no baseline and no row here.</p>")
     head = "<tr><th class='text'>cell</th><th class='text'>changes</th><th class='text'>baseline</th>" + "".join(
         f"<th>{html.escape(game.paired_metrics[m])}</th>" for m in plotted) + "</tr>"

@@ -574,6 +574,78 @@ def test_each_player_count_has_its_own_baseline(tmp_path):
     assert pairs == {1: 0, 3: 2}
 
 
+def test_cells_that_differ_only_in_their_seats_are_paired_on_the_same_deals(tmp_path):
+    """A policy draws from a stream of its own, so game i is the same deal whoever plays it: cells that
+    change the seats are compared game by game with the baseline of their player count, as a rule change is."""
+    from sim.sweep import baselines
+
+    base = tmp_path / "base.toml"
+    base.write_text(quick_base(400))
+    sweep_file = tmp_path / "s.toml"
+    sweep_file.write_text('base = "base.toml"\n[sweep]\n"policies.seats" = ["greedy", "random"]\n'
+                          '"rules.players" = [3, 4]\n')
+    # cells: 0 = (greedy, 3), 1 = (greedy, 4), 2 = (random, 3), 3 = (random, 4)
+    assert baselines(load_sweep(sweep_file), 0) == {0: 0, 1: 1, 2: 0, 3: 1}
+    assert baselines(load_sweep(sweep_file), 3) == {0: 2, 1: 3, 2: 2, 3: 3}
+    out = tmp_path / "out"
+    result = lvsim_sweep(sweep_file, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert "no cell has a baseline" not in result.output and "No paired differences" not in result.output
+    paired = pd.read_parquet(out / "paired.parquet")
+    assert paired.drop_duplicates("cell").set_index("cell")["baseline"].to_dict() == {2: 0, 3: 1}
+    # The same deals: every game's first round has the same machines and golden token in both cells.
+    dealt = [c for c in records(out, 0).columns if c.startswith(("machine_r0_m", "golden_value_r0"))]
+    for cell, other in ((2, 0), (3, 1)):
+        assert records(out, cell)[dealt].equals(records(out, other)[dealt])
+    assert records(out, 0)["machine_r0_m0"].nunique() > 1
+    # Paired on the same games, the mean difference is the difference of the two cells' means.
+    table = pd.read_parquet(out / "sweep.parquet").set_index("cell")
+    for _, d in paired.iterrows():
+        here, there = table.loc[d["cell"]], table.loc[d["baseline"]]
+        assert d["games"] == 400
+        assert d["difference"] == pytest.approx(here[d["metric"]] - there[d["metric"]], abs=1e-12)
+        assert d["difference_lo"] <= d["difference"] <= d["difference_hi"]
+    # The deals set how long a game lasts: paired, its interval is narrower than independent runs'.
+    rounds = paired[paired["metric"] == "mean_rounds"]
+    assert (rounds["tighter"] > 1).all()
+    assert ((rounds["difference_hi"] - rounds["difference_lo"]) < (rounds["unpaired_hi"] - rounds["unpaired_lo"])).all()
+    assert "whatever the seats" in result.stdout
+    page = (out / "sweep.html").read_text()
+    assert "<h2>Paired differences</h2>" in page and "policies.seats=random" in page
+    # Two cells of one player count but other seats are not a rule hole's baseline.
+    assert "Rule holes (shortfall_rate, seven_no_slot_rate) are not compared: no two cells have the same player " \
+           "count and seats" in result.stdout.replace("\n  ", " ")
+
+
+def test_rule_holes_are_compared_at_the_same_seats_when_the_baseline_has_others():
+    """A rate that rises when other policies play is the players', not a hole: a cell whose baseline has other
+    seats is compared for rule holes with the cell of its seats and its baseline's other values."""
+    from analysis.sweep import hole_baselines, hole_uncompared_cells, rule_hole_flags, rule_hole_lines
+    from sim.games import get_game
+
+    game = get_game("lasvegan")
+    # 4 players; cells 0, 1 greedy, 2, 3 random; cells 0 and 2 on reserve 10, 1 and 3 on reserve 40.
+    table = pd.DataFrame({"cell": [0, 1, 2, 3], "policies.seats": ["greedy", "greedy", "random", "random"],
+                          "rules.reserve": [10, 40, 10, 40], "label": ["a", "b", "c", "d"], "players": [4] * 4,
+                          "policy_s0": ["greedy", "greedy", "random", "random"],
+                          "policy_s1": ["greedy", "greedy", "random", "random"],
+                          "shortfall_rate": [0.0, 0.0, 0.2, 0.5], "seven_no_slot_rate": [0.0, 0.0, 0.0, 0.0]})
+    paired = pd.DataFrame({"cell": [1, 2, 3], "baseline": [0, 0, 0]})
+    assert hole_baselines(table, paired) == {0: 0, 1: 0, 2: 2, 3: 2}
+    assert hole_uncompared_cells(table, paired) == []
+    # Random seats fall short far more than greedy ones (cell 2): not flagged. Cell 3 against cell 2 is.
+    flags = rule_hole_flags(table, paired, game)
+    assert [(f["cell"], f["baseline"], f["paired_baseline"]) for f in flags] == [(3, 2, 0)]
+    assert "in cell 002, its baseline with the same seats" in rule_hole_lines(flags, game)[0]
+    # The cell of the random seats' other reserve as well: the first cell with those seats.
+    swapped = table.assign(**{"rules.reserve": [10, 40, 40, 20]})
+    assert hole_baselines(swapped, paired) == {0: 0, 1: 0, 2: 2, 3: 2}
+    # Alone with its seats, a cell's rule holes are not compared.
+    alone = table[table["cell"] != 3]
+    assert hole_baselines(alone, paired[paired["cell"] != 3]) == {0: 0, 1: 0, 2: None}
+    assert hole_uncompared_cells(alone, paired[paired["cell"] != 3]) == [2]
+
+
 def test_one_entry_of_a_list_and_zipped_keys_are_swept(tmp_path):
     from sim.sweep import load_sweep
 
@@ -691,7 +763,7 @@ def test_a_cell_alone_at_its_player_count_is_said_to_have_no_baseline(tmp_path):
     assert result.exit_code == 0, result.output
     paired = pd.read_parquet(tmp_path / "out" / "paired.parquet")
     assert set(paired["cell"]) == {1} and set(paired["baseline"]) == {0}
-    assert "No paired differences for cell 002: no other cell has its player count and seats." in result.stdout
+    assert "No paired differences for cell 002: no other cell has its player count." in result.stdout
     assert "Rule holes of cell 002 are not compared" in result.stdout
     assert "in cell 000" not in result.stdout.replace("\n  ", " ").split("Rule hole")[-1]
     page = (tmp_path / "out" / "sweep.html").read_text()

@@ -19,7 +19,7 @@ compared on the same deals.
 :func:`run_sweep` plays the cells into ``cells/<NNN>/`` (each a normal run's
 results, built in a staging directory and renamed into place when complete)
 and writes the table of cells (``sweep.parquet``), the paired differences
-from each cell's baseline, a cell of its player count and seats
+from each cell's baseline, a cell of its player count, whatever its seats
 (``paired.parquet``), and the report (``sweep.html``).
 Run again on the same directory, it keeps the finished cells (after
 checking they were played with the same config) and plays the rest, so a

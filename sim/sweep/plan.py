@@ -150,19 +150,20 @@ def report_seconds(sweep: Sweep) -> float:
     from analysis.sweep import summary_row
     from analysis.sweep_report import sweep_report_html
     from sim.estimates import games_cost
+    from sim.sweep.tables import baselines
 
     rows = []
+    bases = baselines(sweep, 0)
     columns = {key: sweep.column(key) for key in sweep.parameters}
     for i, cell in enumerate(sweep.cells):
         summary = games_cost(cell.config).result  # timed already by the plan: kept for the process
         params = {k: values[i] for k, values in columns.items()}
         rows.append({"cell": cell.index, **params, "label": cell.label, **summary_row(summary)})
     table = pd.DataFrame(rows)
-    # The paired differences the page draws: each cell against the first of its player count and seats.
-    first: dict[tuple, int] = {}
+    # The paired differences the page draws: each cell against its baseline (cell 0's, at its player count).
     paired_rows = []
     for cell in sweep.cells:
-        base = first.setdefault((cell.config.players, cell.config.seat_policies), cell.index)
+        base = bases[cell.index]
         if base != cell.index:
             paired_rows += [{"cell": cell.index, "baseline": base, "metric": m, "games": cell.config.games,
                              "difference": 0.0, "difference_lo": -0.01, "difference_hi": 0.01, "unpaired_lo": -0.02,

@@ -52,8 +52,8 @@ class SweepResults:
 
     ``table`` has one row per cell in cell order (see ``analysis.sweep.summary_row``
     for the metric columns); ``paired`` one row per cell and metric against
-    its baseline (:func:`baselines`: of its player count and seats; a cell
-    with none has no row). ``resumed`` lists the cells found already played.
+    its baseline (:func:`baselines`: of its player count, whatever its
+    seats; a cell with none has no row). ``resumed`` lists the cells found already played.
     """
 
     sweep: Sweep
@@ -110,7 +110,7 @@ def run_sweep(
     ``cluster`` plays the games elsewhere (``sim.cluster.open_cluster``);
     ``target_ci``/``max_games`` turn on adaptive precision (:class:`CellPlan`);
     ``baseline`` is the cell the paired differences are taken from (at
-    another player count or seating, the cell like it: :func:`baselines`);
+    another player count, the cell like it: :func:`baselines`);
     ``sort_by`` orders the report's table; ``report`` writes ``sweep.html``.
     """
     from tqdm import tqdm

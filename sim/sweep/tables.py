@@ -46,33 +46,35 @@ def _widest(sweep: Sweep) -> Config:
 
 
 def baselines(sweep: Sweep, baseline: int) -> dict[int, int]:
-    """The cell each cell's paired differences are taken from: a baseline per player count and seating.
+    """The cell each cell's paired differences are taken from: a baseline per player count.
 
-    Game ``i`` is dealt alike only at the same player count, and a
-    difference across seatings mixes the rules with the players: each cell
-    is compared with the cell that has its player count and seats and the
-    ``baseline`` cell's other values; failing that, the first cell with its
-    player count and seats (a cell with none is its own baseline).
+    Game ``i`` is dealt alike only at the same player count (the seats'
+    policies draw from streams of their own, so they never change a deal):
+    each cell is compared with the ``baseline`` cell at its player count,
+    whatever its seats, and at another player count with the cell that has
+    the ``baseline`` cell's other values; failing that, its other values
+    but its seats (seats listed one by one cannot be the same at another
+    count); failing that, the first cell with that player count (a cell
+    alone at its player count is its own baseline).
     """
-    def setting(cell: Cell) -> tuple:
-        return cell.config.players, cell.config.seat_policies
-
-    def rest(cell: Cell) -> str:
+    def rest(cell: Cell, seats: bool = True) -> str:
         data = cell.config.to_dict()
         data["rules"].pop("players")
         data["run"].pop("threads", None)
-        data.pop("policies")
+        # The seats as one name when every seat plays it, so that "greedy" reads the same at any count.
+        names = cell.config.seat_policies
+        data["policies"] = (names[0] if len(set(names)) == 1 else list(names)) if seats else None
         return json.dumps(data, sort_keys=True)
 
     base = sweep.cells[baseline]
     out = {}
     for cell in sweep.cells:
-        same = [c for c in sweep.cells if setting(c) == setting(cell)]
-        if setting(cell) == setting(base):
+        if cell.config.players == base.config.players:
             out[cell.index] = baseline
             continue
-        matching = [c for c in same if rest(c) == rest(base)]
-        out[cell.index] = (matching or same)[0].index
+        same = [c for c in sweep.cells if c.config.players == cell.config.players]
+        like = [c for c in same if rest(c) == rest(base)] or [c for c in same if rest(c, False) == rest(base, False)]
+        out[cell.index] = (like or same)[0].index
     return out
 
 

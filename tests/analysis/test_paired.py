@@ -109,7 +109,7 @@ def test_cells_of_different_player_counts_compare_the_advantage_over_each_ones_f
     assert diffs["first_player_advantage"]["difference"] == pytest.approx(expected.mean(), abs=1e-12)
 
 
-def test_the_table_of_paired_differences_takes_each_cell_from_a_baseline_with_its_players_and_seats(tmp_path):
+def test_the_table_of_paired_differences_takes_each_cell_from_a_baseline_with_its_players_and_seed(tmp_path):
     from dataclasses import replace
 
     from analysis.sweep import paired_table
@@ -121,9 +121,12 @@ def test_the_table_of_paired_differences_takes_each_cell_from_a_baseline_with_it
     configs = {0: cfg(3), 1: cfg(3), 2: cfg(5)}
     table = paired_table(records, configs, {0: 0, 1: 0, 2: 2})
     assert set(zip(table["cell"], table["baseline"])) == {(1, 0)}
-    # A cell of 5 players is not compared with one of 3, nor greedy seats with random ones.
+    # A cell of 5 players is not compared with one of 3: its games are dealt otherwise.
     with pytest.raises(ValueError, match="cell 002 .*5 players.* cell 000 .*3 players"):
         paired_table(records, configs, {0: 0, 1: 0, 2: 0})
-    greedy = {**configs, 1: replace(cfg(3), seats="greedy")}
-    with pytest.raises(ValueError, match="seats greedy, greedy, greedy"):
-        paired_table(records, greedy, {0: 0, 1: 0, 2: 2})
+    # Nor a cell of another seed.
+    with pytest.raises(ValueError, match="cell 001 .*seed 2.* cell 000 .*seed 1"):
+        paired_table(records, {**configs, 1: replace(cfg(3), seed=2)}, {0: 0, 1: 0, 2: 2})
+    # Greedy seats against random ones play the same deals: compared like any rule change.
+    greedy = paired_table(records, {**configs, 1: replace(cfg(3), seats="greedy")}, {0: 0, 1: 0, 2: 2})
+    assert greedy.equals(table)
