@@ -135,3 +135,14 @@ def test_a_config_of_another_game_is_refused(tmp_path):
     path = tune_file(tmp_path, "elimination_rate = [0.40, 0.60]")
     result = CliRunner().invoke(main, ["confirm", str(path), "--config", str(CONFIGS / "vegas-dice.toml")])
     assert result.exit_code == 2 and "--config" in result.output
+
+
+def test_a_skill_gap_target_is_judged_deal_by_deal(tmp_path):
+    # greedy beats random by far at 3 players: well above its fair share.
+    path = tune_file(tmp_path, 'skill_gap_greedy_vs_random = { min = 0.05, relative = "above_fair" }', players="[3]",
+                     policies='["greedy"]')
+    code, found = confirm(str(path), "--max-slow-games", "0", "--max-games", "20000", "--out", str(tmp_path / "h"))
+    assert code == 0, found
+    [t] = found["targets"]
+    assert t["verdict"] == "met" and t["games"] >= 2_000
+    assert t["low"] > 0.05 and t["low"] <= t["estimate"] <= t["high"]

@@ -29,7 +29,7 @@ import numpy as np
 
 from analysis.sequential import ALPHA, FIRST_LOOK, materiality, rho2, verdict
 from sim.confirm.judging import Judge, PairedJudge
-from sim.confirm.values import judgeable, per_game
+from sim.confirm.values import duel_values, judgeable, per_game
 from sim.errors import ConfigError
 
 # Games of the first batch of a table: two looks' worth, so the first look comes with the first batch.
@@ -65,6 +65,7 @@ class Setting:
     kept: list = field(default_factory=list)  # the judged table's per-game values of the deals the slow one will play
     looked: list = field(default_factory=list)  # [(Target, (estimate, low, high), at the slow table or None)]
     paired_looked: list = field(default_factory=list)  # [(metric name, material, (difference, low, high))]
+    duels: list = field(default_factory=list)  # [[Target, SkillDuel, Judge, deals played]]: skill-gap targets
 
     @property
     def name(self) -> str:
@@ -115,8 +116,10 @@ def confirm(
         _look(settings)
         fast = [s for s in settings if _targets_open(s) and s.games < max_games]
         slow = [s for s in settings if _strength_open(s) and s.slow_games < max_slow_games]
-        if not fast and not slow:
-            stopped = "decided" if not any(_targets_open(s) or _strength_open(s) for s in settings) else "max-games"
+        duels = [(s, d) for s in settings for d in _open_duels(s, max_games)]
+        if not fast and not slow and not duels:
+            stopped = "decided" if not any(_targets_open(s) or _strength_open(s) or _open_duels(s, math.inf)
+                                           for s in settings) else "max-games"
             break
         left = budget - (clock() - started)
         if left <= 0:
@@ -128,6 +131,11 @@ def confirm(
         for s in fast:
             _play_judged(s, game, cluster, _next_batch(s.games, FIRST_FAST_BATCH, max_games,
                                                        _rate(s.games, s.seconds), left / (len(fast) + len(slow))))
+            left = budget - (clock() - started)
+        for s, d in duels:
+            t0 = time.perf_counter()
+            _play_duel(s, d, game, _next_batch(d[3], FIRST_BATCH, max_games, None, left), seed)
+            s.seconds += time.perf_counter() - t0
             left = budget - (clock() - started)
         for s in slow:
             n = _next_batch(s.slow_games, FIRST_BATCH, max_slow_games, _rate(s.slow_games, s.slow_seconds),
@@ -143,7 +151,9 @@ def confirm(
 def confirmable(tune) -> list:
     """The targets of ``tune`` judged game by game: on a metric with a value in each game, not relative."""
     can = judgeable(tune.game)
-    return [t for t in tune.targets if (t.column in can or t.metric in can) and t.relative is None]
+    duels = {f"skill_gap_{d.name}" for d in tune.game.skill_gap_duels}
+    return [t for t in tune.targets if ((t.column in can or t.metric in can) and t.relative is None)
+            or t.metric in duels]
 
 
 def _settings(tune, seed: int, max_games: int, max_slow_games: int, values: Mapping[str, Any] | None = None,
@@ -151,13 +161,16 @@ def _settings(tune, seed: int, max_games: int, max_slow_games: int, values: Mapp
     game = tune.game
     can = judgeable(game)
     targets = confirmable(tune)
+    duels = {f"skill_gap_{d.name}": d for d in game.skill_gap_duels}
     for t in tune.targets if strict else ():
+        if t.metric in duels:
+            continue
         if t.relative is not None:
             raise ConfigError(f"targets.{t.metric}", "a target relative to the fair share is a skill-gap target, "
                                                      "which lvsim confirm does not judge")
         if t not in targets:
             raise ConfigError(f"targets.{t.metric}", "has no value in each game, so it cannot be confirmed game by "
-                                                     f"game; lvsim confirm judges {', '.join(can)}")
+                                                     f"game; lvsim confirm judges {', '.join((*can, *duels))}")
     items = max(1, len(targets) * len(tune.settings))
     headline = [m for m in game.strength_metrics.values() if m.name in can]
     slow_items = max(1, len(headline) * len(tune.settings))
@@ -171,6 +184,14 @@ def _settings(tune, seed: int, max_games: int, max_slow_games: int, values: Mapp
         s = Setting(players, policy, slow, tune.config(values or {}, players, policy, games=1, seed=seed),
                     None if slow is None else tune.config(values or {}, players, slow, games=1, seed=seed))
         for t in targets:
+            if t.metric in duels:
+                judge = Judge(t.metric, players, ALPHA / items, r2)
+                if t.relative == "above_fair":
+                    judge.stream.offset = -1 / players
+                elif t.relative == "times_fair":
+                    judge.stream.scale = 1 / players
+                s.duels.append([t, duels[t.metric], judge, 0])
+                continue
             metric = t.column if t.column in can else t.metric
             s.targets.append((t, Judge(metric, players, ALPHA / items, r2),
                               None if slow is None else Judge(metric, players, ALPHA / items, r2_slow)))
@@ -184,11 +205,18 @@ def _settings(tune, seed: int, max_games: int, max_slow_games: int, values: Mapp
 def _look(settings: list[Setting]) -> None:
     for s in settings:
         s.looked = [(t, j.look(), None if sj is None else sj.look()) for t, j, sj in s.targets]
+        s.looked += [(t, j.look(), None) for t, _, j, _ in s.duels]
         s.paired_looked = [(name, material, j.look()) for name, material, j in s.paired]
 
 
 def _targets_open(s: Setting) -> bool:
-    return any(verdict(lo, hi, t.low, t.high) == "undecided" for t, (_, lo, hi), _ in s.looked)
+    return any(verdict(lo, hi, t.low, t.high) == "undecided" for t, (_, lo, hi), _ in s.looked[:len(s.targets)])
+
+
+def _open_duels(s: Setting, most: float) -> list:
+    """The setting's skill-gap targets still undecided with deals left to play."""
+    return [d for d, (t, (_, lo, hi), _) in zip(s.duels, s.looked[len(s.targets):])
+            if verdict(lo, hi, t.low, t.high) == "undecided" and d[3] < most]
 
 
 def _strength_open(s: Setting) -> bool:
@@ -227,6 +255,15 @@ def _play_judged(s: Setting, game, cluster, n: int) -> None:
     if s.slow is not None:
         s.kept.append((s.games, values))
     s.games += n
+
+
+def _play_duel(s: Setting, d: list, game, n: int, seed: int) -> None:
+    """The next ``n`` deals of a skill-gap duel: one seat of the stronger policy, every seat in turn."""
+    if n <= 0:
+        return
+    t, duel, judge, done = d
+    judge.add({t.metric: duel_values(game, s.config.rules, duel, seed, done, n, s.config.threads)})
+    d[3] = done + n
 
 
 def _kept(s: Setting, first: int, n: int) -> dict[str, np.ndarray]:
@@ -277,16 +314,17 @@ def _result(tune, settings: list[Setting], seed: int, seconds: float, stopped: s
     game = tune.game
     targets, strength = [], []
     for s in settings:
-        for (t, (x, lo, hi), slow), (_, judge, _) in zip(s.looked, s.targets):
+        judges = [(judge, s.games) for _, judge, _ in s.targets] + [(judge, n) for _, _, judge, n in s.duels]
+        for (t, (x, lo, hi), slow), (judge, games) in zip(s.looked, judges):
             v = verdict(lo, hi, t.low, t.high)
             more = None
             if v == "undecided":
                 need = judge.games_to_decide(t.low, t.high)
-                more = None if need is None else max(0, need - s.games)
+                more = None if need is None else max(0, need - games)
             entry = {"metric": t.metric, "label": t.label if t.column == t.metric else t.metric, "wanted": t.spelled,
                      "low_bound": t.low, "high_bound": t.high, "setting": s.name, "players": s.players,
                      "policy": s.policy, "verdict": v, "estimate": _number(x), "low": _number(lo),
-                     "high": _number(hi), "games": s.games, "more_games": more, "stronger": None}
+                     "high": _number(hi), "games": games, "more_games": more, "stronger": None}
             if slow is not None:
                 sv = verdict(slow[1], slow[2], t.low, t.high)
                 entry["stronger"] = {"policy": s.slow, "verdict": sv, "estimate": _number(slow[0]),

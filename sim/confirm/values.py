@@ -3,10 +3,11 @@
 A metric can be confirmed when each game gives a value whose mean is the
 metric: the metrics the game compares game by game (``Game.per_game``, as a
 sweep does: a rate, a mean, the first player's advantage) and the worst
-seat's advantage, judged through every seat's win share. The others (a ratio
-of sums such as mean |swing| per round, a skill-gap duel) have no per-game
-value here; :func:`judgeable` names them so that a command can refuse them
-up front.
+seat's advantage, judged through every seat's win share. A skill-gap duel
+is judged deal by deal (:func:`duel_values`). The others (a ratio of sums
+such as mean |swing| per round) have no per-game value here;
+:func:`judgeable` names those that have, so that a command can refuse the
+rest up front.
 """
 
 from __future__ import annotations
@@ -42,3 +43,17 @@ def per_game(game, rec: Mapping[str, np.ndarray], players: int) -> dict[str, np.
     for seat in range(players):
         out[f"win_share_s{seat}"] = win[:, seat]
     return out
+
+
+def duel_values(game, rules, duel, seed: int, first: int, n: int, threads: int | None = None) -> np.ndarray:
+    """A skill-gap duel's stronger policy's win share on each of deals ``first .. first + n``, averaged over the
+    rotations of its one seat among the weaker ones, as ``lvsim duel`` counts it (``sim.duel``)."""
+    players = rules.players
+    seats = [duel.policy] + [duel.against] * (players - 1)
+    share = np.zeros(n)
+    for k in range(players):
+        rotated = [seats[(s + k) % players] for s in range(players)]
+        ids, params = game.parse_seats(rotated, players, field="skill_gap")
+        rec = game.play_games(rules, seed, first, n, ids, params, threads=threads)
+        share += np.asarray(rec["win_share"], dtype=np.float64)[:, rotated.index(duel.policy)]
+    return share / players
