@@ -3,7 +3,7 @@
 numba compiles a kernel the first time a process calls it, unless the
 kernel cache (``sim._kernel_cache``) holds it from an earlier process:
 after an install, a ``make clean`` or a change to the kernels' sources, a
-command's first game waits a minute or more. numba announces each
+command's first game waits for it, from seconds to more than a minute. numba announces each
 compilation it really does (a ``numba:compile`` event; a kernel loaded
 from the cache raises none), so what is said here is said exactly when a
 command compiles, never when it loads: once per game, as it starts, with
@@ -29,7 +29,8 @@ from sim.estimates.costs import seconds_text
 # nothing else running: numba compiles on one thread, so its CPU seconds (docs/running.md, "The first run").
 COMPILE_SECONDS = {"lasvegan": 74.0, "vegas-dice": 13.0, "fever": 16.0}
 MEASURED_ON = "2 cores"
-# A cluster's workers still loading the kernels after this long are compiling them (loading takes a few seconds).
+# A cluster's workers still loading the kernels after this long are most likely compiling them (loading takes a few
+# seconds).
 WORKERS_SLOW_SECONDS = 10.0
 
 Say = Callable[[str], None]
