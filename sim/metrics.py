@@ -7,8 +7,10 @@ better, the smallest difference that matters — and which parts of the
 machinery read it:
 
 * ``headline``: a number a designer judges rules by. The strength profile
-  shows it under every player strength and says whether it moves by
-  ``material`` or more (``analysis.strength``).
+  shows it under every player strength and says, from its paired
+  difference on the same deals, whether it clearly moves by more than
+  ``material``, clearly stays within it, or cannot yet be told
+  (``analysis.strength``).
 * ``paired``: a sweep compares it between cells game by game; the game's
   ``per_game`` gives its value in each game.
 * ``hole``: a rate of a hole in the rules, and what it counts; a sweep and
