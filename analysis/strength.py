@@ -710,7 +710,7 @@ def verdict(strength: Mapping[str, Any], run_policy: str | None, metrics: Mappin
         if lead is None:  # the sentence leads with the first comparison: up from the run's policy
             lead = (b, moved, held, undecided)
     if undecided_anywhere:
-        parts.append(f"`{confirm}` plays on until they are decided.")
+        parts.append(f"'{confirm}' plays on until they are decided.")
     to, moved, held, undecided = lead
     out = {"from": base, "to": to, "moved": moved, "held": held, "undecided": undecided,
            "compared": [list(pair) for pair in compared], "sentence": " ".join(parts)}

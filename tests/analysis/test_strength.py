@@ -204,7 +204,7 @@ def test_a_tie_rate_of_10_4_against_4_0_on_50_games_does_not_change_the_verdict(
     sentence = strength["verdict"]["sentence"]
     assert "change the verdict" not in sentence and "not yet the strongest table" not in sentence
     assert "50 deals cannot decide" in sentence and "tie rate" in sentence
-    assert f"`{CONFIRM}`" in sentence and strength["verdict"]["confirm"] == CONFIRM
+    assert f"'{CONFIRM}'" in sentence and strength["verdict"]["confirm"] == CONFIRM
 
 
 def test_a_mean_swing_of_16_games_does_not_say_expert_is_not_yet_the_strongest_table():
@@ -254,7 +254,7 @@ def test_a_metric_holds_only_when_its_whole_interval_is_within_the_difference_th
                                     "clearly and materially: elimination rate, first-player advantage, mean rounds, "
                                     "mean |swing| per round and tie rate stay within the difference that matters, "
                                     "but 10,000 deals cannot decide worst seat's advantage.")
-    assert v["sentence"].endswith(f"`{CONFIRM}` plays on until they are decided.")
+    assert v["sentence"].endswith(f"'{CONFIRM}' plays on until they are decided.")
 
 
 def test_a_run_of_expert_is_compared_up_to_lookahead_and_down_to_greedy_each_with_its_own_verdict():
@@ -367,7 +367,7 @@ def test_a_written_runs_sentence_names_the_confirm_command_of_its_own_config(tmp
     summary = sim.run(config, out=out, progress=False, report=False).summary
     verdict = summary["strength"]["verdict"]
     command = confirm_command(str(out / "config.toml"), 4)
-    assert verdict["confirm"] == command and f"`{command}`" in verdict["sentence"]
+    assert verdict["confirm"] == command and f"'{command}'" in verdict["sentence"]
     assert json.loads((out / "summary.json").read_text())["strength"]["verdict"] == verdict
     assert re.search(r"4 deals cannot decide", verdict["sentence"])
 
