@@ -152,9 +152,20 @@ def test_bench_and_duel_check_the_seed(seed):
 
 @EVERY_GAME
 def test_more_games_than_memory_holds_are_refused_before_playing(game):
-    started = time.perf_counter()
-    more_games_than_memory_holds_are_refused(game)
-    assert time.perf_counter() - started < 30
+    spec = get_game(game)
+    played = []
+
+    def play_games(*args, **kwargs):
+        played.append(args[3])  # n_games
+        raise AssertionError("a game was played before the number of games was refused")
+
+    original = spec.play_games
+    object.__setattr__(spec, "play_games", play_games)  # the registered Game is frozen: the one instance every command gets
+    try:
+        more_games_than_memory_holds_are_refused(game)
+    finally:
+        object.__setattr__(spec, "play_games", original)
+    assert played == []
 
 
 def more_games_than_memory_holds_are_refused(game):
