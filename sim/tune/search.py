@@ -251,10 +251,10 @@ def decided_targets(tune: Tune, values, cluster) -> dict[str, dict[str, dict]]:
     """The targets judged game by game (``sim.confirm``), played on the fresh seed until each is decided or
     ``max_games``: metric -> setting -> verdict, estimate, low, high, games, more_games. The same games on any
     machine: no time budget."""
-    from sim.confirm.running import confirm, confirmable
+    from sim.confirm.running import FIRST_BATCH, confirm, confirmable
 
-    if not confirmable(tune):
-        return {}
+    if not confirmable(tune) or tune.max_games < FIRST_BATCH:
+        return {}  # too few games allowed for a sequence's first look: the replay's 95% intervals judge alone
     found = confirm(tune, seed=tune.final_seed, values=values, strict=False, max_games=tune.max_games,
                     max_slow_games=0, max_minutes=math.inf, cluster=cluster)
     out: dict[str, dict[str, dict]] = {}
