@@ -284,7 +284,37 @@ def _draw_in_fork(figs: Sequence[Figure], which: list[int]):
 
 
 def error_bars(table: pd.DataFrame) -> np.ndarray:
+    """``errorbar``'s lengths of each row's interval from its mean; for intervals that hold their mean (a Wilson
+    interval does). :func:`intervals` draws any interval as given."""
     return np.vstack([table["mean"] - table["low"], table["high"] - table["mean"]])
+
+
+def numbers(values) -> np.ndarray:
+    """``values`` as floats, None and anything missing as NaN."""
+    return np.array(list(values), dtype=float)
+
+
+def intervals(ax, at, low, high, *, horizontal: bool = False, color: str = "#222222", linewidth: float = 1.2,
+              capsize: float = 4, zorder: float = 3) -> None:
+    """Intervals drawn as given: from each ``low`` to its ``high`` at the position ``at`` (vertical lines, or
+    horizontal ones with ``horizontal``), capped at both ends.
+
+    Unlike ``errorbar``'s lengths measured from an estimate, the ends are drawn where they are, so an
+    estimate outside its interval (a bias-corrected one may lie there) or a zero-width interval is drawn
+    as it is and never fails; an interval with a missing end (None, NaN) is left out.
+    """
+    at, low, high = numbers(at), numbers(low), numbers(high)
+    keep = np.isfinite(at) & np.isfinite(low) & np.isfinite(high)
+    at, low, high = at[keep], low[keep], high[keep]
+    if not len(at):
+        return
+    lines = ax.hlines if horizontal else ax.vlines
+    lines(at, low, high, color=color, linewidth=linewidth, zorder=zorder)
+    if capsize:
+        ends, where = np.concatenate([low, high]), np.concatenate([at, at])
+        x, y = (ends, where) if horizontal else (where, ends)
+        ax.plot(x, y, linestyle="none", marker="|" if horizontal else "_", markersize=2 * capsize,
+                markeredgewidth=linewidth, color=color, zorder=zorder)
 
 
 def fair_line(ax, fair: float, label: str = "fair share") -> None:
@@ -295,8 +325,7 @@ def fair_line(ax, fair: float, label: str = "fair share") -> None:
 
 def share_bars(ax, x, table: pd.DataFrame, colour: str) -> None:
     ax.bar(x, table["mean"], color=colour, width=0.62, zorder=2)
-    ax.errorbar(x, table["mean"], yerr=error_bars(table), fmt="none", ecolor="#222222", elinewidth=1.2, capsize=4,
-                zorder=3)
+    intervals(ax, x, table["low"], table["high"])
 
 
 def share_ylim(ax, table: pd.DataFrame, fair: float) -> None:
@@ -351,8 +380,7 @@ def skill_figure(entries: pd.DataFrame, title: str) -> Figure:
         ax.grid(True, axis="x")
         y = np.arange(len(entries))[::-1]
         ax.barh(y, entries["mean"], height=0.55, color=MAIN, zorder=2)
-        ax.errorbar(entries["mean"], y, xerr=error_bars(entries), fmt="none", ecolor="#222222", elinewidth=1.2,
-                    capsize=4, zorder=3)
+        intervals(ax, y, entries["low"], entries["high"], horizontal=True)
         for yi, fair in zip(y, entries["fair"]):
             ax.plot([fair, fair], [yi - 0.38, yi + 0.38], color=FAIR, linestyle="--", linewidth=1.2, zorder=4)
         ax.set_yticks(y, entries["label"])
@@ -383,11 +411,8 @@ def strength_figure(table: pd.DataFrame, labels: dict[str, tuple[str, str]]) -> 
         x = np.arange(len(policies))
         for ax, metric in zip(axes, metrics):
             rows = table[table["metric"] == metric].set_index("policy").loc[policies]
-            low = (rows["value"] - rows["low"]).fillna(0).clip(lower=0)
-            high = (rows["high"] - rows["value"]).fillna(0).clip(lower=0)
             colours = [SEQUENCE[i % len(SEQUENCE)] for i in range(len(policies))]
-            ax.errorbar(x, rows["value"], yerr=np.vstack([low, high]), fmt="none", ecolor="#222222",
-                        elinewidth=1.1, capsize=3, zorder=2)
+            intervals(ax, x, rows["low"], rows["high"], linewidth=1.1, capsize=3, zorder=2)
             ax.scatter(x, rows["value"], c=colours, s=28, zorder=3)
             title, kind = labels[metric]
             ax.set_title(title, fontsize=9)

@@ -12,6 +12,13 @@ the footer.
 
 The page is one self-contained HTML document: figures embedded as PNG
 data, styles inline, no script, nothing fetched.
+
+A report never costs the results it shows: every figure is drawn through
+one guard (:func:`figure`, given the function that draws it) and a section
+can be built through another (:func:`guarded_section`), so a figure or a
+section that fails stands on the page as one line saying why
+(:func:`not_drawn`), and :func:`write_page` writes a page, or says in one
+line why it could not, without ever raising for it.
 """
 
 from __future__ import annotations
@@ -22,11 +29,15 @@ import json
 import math
 import re
 import secrets
+import sys
+import time
 from contextlib import contextmanager
 from contextvars import ContextVar
+from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import pandas as pd
+from matplotlib.figure import Figure
 
 from analysis import figure_style
 from analysis.strength import strength_table
@@ -112,17 +123,42 @@ def table(header: Sequence[str], rows: Iterable[Sequence[Any]], cls: str = "data
     return f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
-def figure(fig, alt: str, caption: str = "") -> str:
+def figure(fig: Figure | Callable[[], Figure], alt: str, caption: str = "") -> str:
     """A matplotlib figure embedded as PNG data, with its alternative text and caption (HTML).
+
+    ``fig`` is best given as the function of no arguments that draws it
+    (``lambda: tornado(...)``): whatever goes wrong, in making the figure or
+    in drawing it, its place then holds one line saying why (:func:`not_drawn`)
+    and the page is written all the same. A figure given already made is
+    guarded only while it is drawn.
 
     Inside :func:`figures_drawn_together` the figure is drawn later, with
     the page's others; its place holds a marker until then.
     """
+    if callable(fig) and not isinstance(fig, Figure):
+        try:
+            fig = fig()
+        except Exception as err:  # a bug in one figure costs that figure, never the page or the results
+            return figure_not_drawn(alt, err)
+    size = _size(fig)
     batch = _FIGURES.get()
-    src = batch.add(fig) if batch is not None else _png_src(figure_style.png_bytes(fig))
+    if batch is not None:
+        return batch.add(fig, alt, caption, size)
+    try:
+        png = figure_style.png_bytes(fig)
+    except Exception as err:
+        return figure_not_drawn(alt, err)
+    return _figure_html(png, alt, caption, size)
+
+
+def _size(fig: Figure) -> tuple[int, int]:
     width, height = (int(round(v)) for v in fig.get_size_inches() * 100)
+    return width, height
+
+
+def _figure_html(png: bytes, alt: str, caption: str, size: tuple[int, int]) -> str:
     cap = f"<figcaption>{caption}</figcaption>" if caption else ""
-    return f'<figure><img src="{src}" alt="{e(alt)}" width="{width}" height="{height}">{cap}</figure>'
+    return f'<figure><img src="{_png_src(png)}" alt="{e(alt)}" width="{size[0]}" height="{size[1]}">{cap}</figure>'
 
 
 def _png_src(png: bytes) -> str:
@@ -133,17 +169,32 @@ class FigureBatch:
     """The figures of one page, drawn together (on every core) once the page is written."""
 
     def __init__(self) -> None:
-        self._figs: list = []
+        self._figs: list[tuple[Figure, str, str, tuple[int, int]]] = []
         self._marker = f"figure-{secrets.token_hex(8)}-"
 
-    def add(self, fig) -> str:
-        self._figs.append(fig)
+    def add(self, fig: Figure, alt: str, caption: str, size: tuple[int, int]) -> str:
+        """The marker that holds the figure's place in the page until :meth:`fill`."""
+        self._figs.append((fig, alt, caption, size))
         return f"{self._marker}{len(self._figs) - 1}."
 
     def fill(self, page: str) -> str:
-        """``page`` with every figure's marker replaced by its PNG data."""
-        pngs = figure_style.png_bytes_all(self._figs)
-        return re.sub(re.escape(self._marker) + r"(\d+)\.", lambda m: _png_src(pngs[int(m.group(1))]), page)
+        """``page`` with every figure's marker replaced by the figure, or by the line saying why it could not be
+        drawn."""
+        figs = [fig for fig, *_ in self._figs]
+        try:
+            drawn: list = figure_style.png_bytes_all(figs)
+        except Exception:  # one figure failed: draw them one by one, so that only the failing ones are lost
+            drawn = [_png_or_error(fig) for fig in figs]
+        shown = [figure_not_drawn(alt, png) if isinstance(png, Exception) else _figure_html(png, alt, caption, size)
+                 for png, (_, alt, caption, size) in zip(drawn, self._figs)]
+        return re.sub(re.escape(self._marker) + r"(\d+)\.", lambda m: shown[int(m.group(1))], page)
+
+
+def _png_or_error(fig: Figure) -> bytes | Exception:
+    try:
+        return figure_style.png_bytes(fig)
+    except Exception as err:
+        return err
 
 
 _FIGURES: ContextVar[FigureBatch | None] = ContextVar("report_figures", default=None)
@@ -158,6 +209,97 @@ def figures_drawn_together() -> Iterator[FigureBatch]:
         yield batch
     finally:
         _FIGURES.reset(token)
+
+
+# --- what could not be drawn --------------------------------------------------------
+
+
+def failure_reason(err: BaseException) -> str:
+    """Why a part of a report could not be made, in one line: the problem, when it is one a user can cause (a
+    file that cannot be written, too little memory), else that it is a bug in lvsim, with the file its
+    traceback was written to."""
+    from sim.boundary import message_of, report_bug
+    from sim.errors import one_line
+
+    message = message_of(err)
+    return one_line(message, limit=400) if message is not None else report_bug(err)
+
+
+# The parts of the page being written that could not be made, each with why (see :func:`noting_what_is_not_drawn`).
+_NOT_DRAWN: ContextVar[list[str] | None] = ContextVar("report_not_drawn", default=None)
+
+
+@contextmanager
+def noting_what_is_not_drawn() -> Iterator[list[str]]:
+    """Within, every figure or section replaced by the line saying why is noted, with why, in the list given."""
+    noted: list[str] = []
+    token = _NOT_DRAWN.set(noted)
+    try:
+        yield noted
+    finally:
+        _NOT_DRAWN.reset(token)
+
+
+def not_drawn(what: str, err: BaseException, name: str = "") -> str:
+    """The line that stands where a part of a report could not be made: ``This figure could not be drawn: <why>.``
+
+    ``what`` is ``figure`` (drawn) or ``section``, ``table``… (written); ``name``, what the part shows."""
+    reason = failure_reason(err)
+    noted = _NOT_DRAWN.get()
+    if noted is not None:
+        noted.append(f"{what} {name!r}: {reason}" if name else f"{what}: {reason}")
+    verb = "drawn" if what == "figure" else "written"
+    return f'<p class="check bad not-drawn" data-not-drawn="{e(what)}">This {e(what)} could not be {verb}: {e(reason)}.</p>'
+
+
+def figure_not_drawn(alt: str, err: BaseException) -> str:
+    """A figure's place, when it could not be made or drawn: the line saying why."""
+    return f'<figure data-figure="{e(alt)}">{not_drawn("figure", err, alt)}</figure>'
+
+
+def guarded(build: Callable[[], str], what: str = "section", name: str = "") -> str:
+    """``build()``, the HTML of one part of a page; if it fails, the line saying why (:func:`not_drawn`)."""
+    try:
+        return build()
+    except Exception as err:  # a bug in one part costs that part, never the page or the results
+        return not_drawn(what, err, name)
+
+
+def guarded_section(anchor: str, title: str, build: Callable[[], str]) -> str:
+    """A section whose body ``build()`` makes; if that fails, the section holds one line saying why."""
+    return section(anchor, title, guarded(build, "section", title))
+
+
+def write_page(path: Path, build: Callable[[], str], *, kept: str, say: Callable[[str], None] | None = None
+               ) -> float | None:
+    """Write the HTML page ``build()`` makes to ``path`` (its figures drawn together); the seconds it took, or
+    None if no page could be written.
+
+    The results the page shows are already on disk (``kept`` says where, for the line below), and nothing
+    here can cost them: a figure or section that fails is a line on the page saying why, and ``say`` (a
+    callable taking a line; default: stderr) is told once the page is written; a page that cannot be made
+    at all is not written, and ``say`` is told why and where the results are. Ctrl-C still stops it.
+    """
+    from sim.atomic import write_text_atomically
+
+    if say is None:
+        def say(line: str) -> None:
+            print(line, file=sys.stderr)
+
+    started = time.perf_counter()
+    with noting_what_is_not_drawn() as noted:
+        try:
+            with figures_drawn_together() as figures:
+                page_ = build()
+            write_text_atomically(path, figures.fill(page_))
+        except Exception as err:
+            say(f"warning: {path} could not be written: {failure_reason(err)}; {kept}")
+            return None
+    if noted:
+        parts = f"{len(noted)} part{'s' if len(noted) > 1 else ''}"
+        say(f"warning: {path} is written without {parts} that could not be drawn, each replaced by a line saying "
+            f"why; the first: {noted[0]}")
+    return time.perf_counter() - started
 
 
 def section(anchor: str, title: str, body: str) -> str:
@@ -317,6 +459,10 @@ CLOSING_SECTIONS = (
 def skill_section(results) -> str:
     """Win share by policy (when the seats differ; the tally's ``win_share_by_policy``) and the skill-gap duels
     of the summary."""
+    return guarded_section("skill", "Skill", lambda: _skill_body(results))
+
+
+def _skill_body(results) -> str:
     seats = results.config.seat_policies
     s = results.summary
     body = []
@@ -333,7 +479,7 @@ def skill_section(results) -> str:
             "<p>Share of all wins taken by each policy's seats, against the share its number of seats would "
             "get by chance. The seats are fixed in this run, so a policy's result includes its seats' "
             "positional edge.</p>",
-            figure(figure_style.skill_figure(by_policy, "Win share by policy"),
+            figure(lambda: figure_style.skill_figure(by_policy, "Win share by policy"),
                    "Horizontal bars of the win share of each policy with 95% intervals"),
             table(["policy", "seats", "win share", "95% CI", "fair share"], rows),
         ]
@@ -379,7 +525,8 @@ def skill_section(results) -> str:
             ]
         if entries:
             body.append(
-                figure(figure_style.skill_figure(pd.DataFrame(entries), "Skill gap: one strong seat against the rest"),
+                figure(lambda: figure_style.skill_figure(pd.DataFrame(entries),
+                                                         "Skill gap: one strong seat against the rest"),
                        "Horizontal bars of the skill-gap duels' win shares with 95% intervals"))
     descriptions = results.config.game_spec.policy_descriptions
     body.append(
@@ -388,7 +535,7 @@ def skill_section(results) -> str:
             for name in dict.fromkeys(seats)
         ) + "</dl>"
     )
-    return section("skill", "Skill", "\n".join(body))
+    return "\n".join(body)
 
 
 # --- does it hold for stronger players ------------------------------------------------------
@@ -401,15 +548,15 @@ def _code_list(names: Sequence[str]) -> str:
 
 def strength_section(results) -> str:
     """The headline metrics with every seat played by each policy of the game's strength profile."""
+    return guarded_section("strength", "Does it hold for stronger players?", lambda: _strength_body(results))
+
+
+def _strength_body(results) -> str:
     strength = results.summary.get("strength")
-    title = "Does it hold for stronger players?"
     if not isinstance(strength, dict) or not strength.get("profiles"):
-        return section(
-            "strength", title,
-            "<p>This run skipped the strength profile (<code>run.strength_games = 0</code> and "
-            "<code>run.strength_lookahead_games = 0</code>). Leave them at <code>\"auto\"</code> to see "
-            "whether its verdicts hold for stronger players.</p>",
-        )
+        return ("<p>This run skipped the strength profile (<code>run.strength_games = 0</code> and "
+                "<code>run.strength_lookahead_games = 0</code>). Leave them at <code>\"auto\"</code> to see "
+                "whether its verdicts hold for stronger players.</p>")
     game = results.config.game_spec
     metrics = game.strength_metrics
     labels = {m: (spec.label, spec.style) for m, spec in metrics.items()}
@@ -440,16 +587,60 @@ def strength_section(results) -> str:
     plain_names = ", ".join(p.split(":")[0] for p in policies)
     body = [
         f'<p class="lead" id="strength-verdict" data-moved="{e(json.dumps(moved))}">{e(verdict_text)}</p>',
-        f"<p>The same rules and the same deals, every seat played by one policy in turn: {played}. A metric is "
-        "said to move when the difference is clear (its 95% interval excludes 0) and large enough to change a "
-        "decision.</p>",
-        figure(figure_style.strength_figure(profile, labels),
+        f"<p>The same rules and the same deals, every seat played by one policy in turn: {played}. Two "
+        "strengths are compared game by game on the deals both played. A metric is said to move when the 95% "
+        "interval of that paired difference lies wholly beyond the smallest difference that changes a decision, "
+        "to hold when it lies wholly within it, and to be undecided when its games cannot tell.</p>",
+        figure(lambda: figure_style.strength_figure(profile, labels),
                f"Dot plots of each headline metric with 95% intervals under {plain_names} seats",
                "Each panel: one headline metric with every seat played by each policy (95% intervals)"
                + ("; the slow policy's subsample is small, so its intervals are wide." if slow else ".")),
         table(header, rows),
+        *_strength_comparisons(strength, metrics),
     ]
-    return section("strength", title, "\n".join(body))
+    return "\n".join(body)
+
+
+def _strength_comparisons(strength: dict, metrics: dict) -> list[str]:
+    """The paired comparisons the verdict rests on: per metric, each pair's difference on the same deals, its
+    95% interval and whether it moves, holds or is undecided; then the command that would decide the rest."""
+    compared = [tuple(p) for p in strength.get("verdict", {}).get("compared", [])]
+    found = {(c["from"], c["to"]): c for c in strength.get("comparisons", [])}
+    shown = [found[p] for p in compared if p in found] or list(found.values())
+    if not shown:
+        return []
+    header = ["metric", *[f"<code>{e(c['from'])}</code> → <code>{e(c['to'])}</code> ({c['games']:,} deals)"
+                          for c in shown]]
+    rows = []
+    for m, spec in metrics.items():
+        cells = [e(spec.label)]
+        for c in shown:
+            entry = c["metrics"].get(m)
+            if entry is None:
+                cells.append("n/a")
+                continue
+            diff = strength_difference(entry["difference"], spec.style)
+            interval = (f' <span class="muted">({strength_difference(entry["low"], spec.style)} to '
+                        f'{strength_difference(entry["high"], spec.style)})</span>'
+                        if not (is_missing(entry["low"]) or is_missing(entry["high"])) else "")
+            cells.append(f'{diff}{interval} <span data-verdict="{e(entry["verdict"])}">{e(entry["verdict"])}</span>')
+        rows.append(cells)
+    out = ["<p>Each comparison the verdict rests on, paired on the same deals: the difference, its 95% interval, "
+           "and whether it moves, holds or is undecided.</p>", table(header, rows)]
+    confirm = strength.get("verdict", {}).get("confirm")
+    if confirm:
+        out.append(f"<p>What these games cannot decide, more games can: <code>{e(confirm)}</code> plays the same "
+                   "rules against stronger players until every headline metric is decided.</p>")
+    return out
+
+
+def strength_difference(x: float | None, kind: str) -> str:
+    """A difference between two strengths: signed, in points for a rate or an advantage."""
+    if is_missing(x):
+        return "n/a"
+    if kind in ("pct", "pts"):
+        return f"{num(100 * x, 1, sign=True)} pts"
+    return num(x, 2, sign=True)
 
 
 def strength_value(x: float | None, kind: str) -> str:

@@ -234,7 +234,7 @@ def _seats_section(results: RunResults) -> str:
     body = [
         f'<p class="lead">{e(first_player_verdict(s))}</p>',
         "<p>Win shares are of the finished games (a game the turn cap ends has no winner).</p>",
-        figure(figures.seats_figure(by_seat), "Bar chart of the win share of each seat with 95% intervals",
+        figure(lambda: figures.seats_figure(by_seat), "Bar chart of the win share of each seat with 95% intervals",
                "Share of finished games each seat won; black: 95% interval; dashed: the fair share."),
         table(["seat", "policy", "win share", "95% CI", "points at the end"], rows, numeric_from=2),
     ]
@@ -251,7 +251,7 @@ def _length_section(results: RunResults, pace: float) -> str:
     ]
     body = [
         f'<p class="lead">{e(length_verdict(s, pace))} {e(unfinished_verdict(s))}</p>',
-        figure(figures.length_figure(tables.length_histogram(results.tally), s, pace),
+        figure(lambda: figures.length_figure(tables.length_histogram(results.tally), s, pace),
                "Histogram of the number of turns finished games last",
                f"Share of finished games by turns played; the top axis reads the same in minutes at {pace:g} s a turn "
                f"(set <code>{SECONDS_PER_TURN_VARIABLE}</code> to change the pace)."),
@@ -274,7 +274,7 @@ def _combinations_section(results: RunResults) -> str:
     body = [
         f"<p class=\"lead\">Players score {num(s['points_per_game'], 2)} points a game in all (points a double "
         "later gives up included); how they split between the pay table's combinations:</p>",
-        figure(figures.combinations_figure(combos), "Horizontal bars of each combination's share of the points scored",
+        figure(lambda: figures.combinations_figure(combos), "Horizontal bars of each combination's share of the points scored",
                "Share of every point scored in the run, by the pay-table pattern that scored it."),
         table(["combination", "points", "scored per game", "share of points"], rows),
     ]

@@ -167,7 +167,7 @@ def _first_player_section(results: RunResults) -> str:
     body = [
         f'<p class="lead">{_e(first_player_verdict(s))}</p>',
         _figure(
-            figures.win_share_figure(by_seat, by_last),
+            lambda: figures.win_share_figure(by_seat, by_last),
             "Bar charts of win share by seat and by place after the last round's leader, with 95% intervals",
             "Bars: share of games won (a tie shares the win); black: 95% interval; dashed: the fair share. "
             "Left: by seat; seat 0 leads the first trick of the game. Right: counted clockwise from the seat "
@@ -179,7 +179,7 @@ def _first_player_section(results: RunResults) -> str:
         ),
         table,
         _figure(
-            figures.leader_edge_figure(by_position),
+            lambda: figures.leader_edge_figure(by_position),
             "Grouped bars of the mean cabbage change in each round by place from the round's leader",
             "Mean cabbage change of a seat in one round, by its place clockwise from the seat leading that "
             "round (round 1: seat 0; later rounds: the winner of the previous round's last trick), with 95% "
@@ -216,7 +216,7 @@ def _elimination_section(results: RunResults) -> str:
     body = [
         f'<p class="lead">{_e(elimination_verdict(s, ends, rules.end_on_elimination))}</p>',
         _figure(
-            figures.elimination_figure(ends, ran_out),
+            lambda: figures.elimination_figure(ends, ran_out),
             "Stacked bars of the round games end in, and bars of how often each seat runs out of cabbages",
             "Left: share of all games ending after each round, by whether a seat reached 0 cabbages. "
             "Right: share of games in which each seat reached 0 cabbages at some point, with 95% Wilson "
@@ -263,13 +263,13 @@ def _swings_section(results: RunResults) -> str:
     body = [
         f'<p class="lead">{_e(lead)}</p>',
         _figure(
-            figures.swing_figure(hist),
+            lambda: figures.swing_figure(hist),
             "Histogram of the cabbage change of one seat in one round",
             "Every seat in every round played counts once. Green: gains, vermillion: losses, grey: no change.",
         ),
         _table(["seat", "mean change per round", "95% CI", "sd", "5th–95th percentile"], rows),
         _figure(
-            figures.cabbages_figure(tables.final_cabbages_by_seat(rec), trajectory, rules.starting_cabbages),
+            lambda: figures.cabbages_figure(tables.final_cabbages_by_seat(rec), trajectory, rules.starting_cabbages),
             "Box plots of final cabbages by seat and the median cabbage trajectory with percentile bands",
             "Left: final cabbages; box: quartiles, line: median, dot: mean, whiskers: 5th and 95th percentiles, "
             f"dashed: the {rules.starting_cabbages} starting cabbages. Right: cabbages of a seat (all seats "
@@ -310,7 +310,7 @@ def _drivers_section(results: RunResults) -> str:
     body = [
         f'<p class="lead">{_e(lead)}</p>',
         _figure(
-            figures.drivers_figure(drivers),
+            lambda: figures.drivers_figure(drivers),
             "Stacked bars of the share of gains and of losses from colour, points and golden machines",
             "Share of all positive (gains) and negative (losses) amounts scored by colour, points and golden "
             "machines.",
@@ -318,7 +318,7 @@ def _drivers_section(results: RunResults) -> str:
         _table(["machines", "share of gains (95% CI)", "share of losses (95% CI)",
                 "mean per seat and round (95% CI)"], rows),
         _figure(
-            figures.tokens_figure(tokens, golden),
+            lambda: figures.tokens_figure(tokens, golden),
             "Bars of the face values placed on colour and points machines, and MIN versus MAX for the golden token",
             "Left: for each kind of ordinary machine, the face value of the token it ended the round with "
             "(none: no 7 put a token there). Right: where the golden token went, by the face it showed. "

@@ -194,7 +194,7 @@ def _seats_section(results: RunResults) -> str:
         f'<p class="lead">{e(first_player_verdict(s))}</p>',
         f'<p class="lead" id="first-card-verdict">{e(first_card_verdict(s))}</p>',
         figure(
-            figures.seats_figure(by_seat, by_place),
+            lambda: figures.seats_figure(by_seat, by_place),
             "Bar charts of win share by seat and of dollars won per round by place from the first-player card",
             "Left: share of games won by each seat (a shared win is split); black: 95% interval; dashed: the "
             "fair share. Right: dollars a seat wins in one round by its place clockwise from the seat holding "
@@ -226,7 +226,7 @@ def _money_section(results: RunResults) -> str:
     body = [
         f'<p class="lead">{e(lead)}</p>',
         figure(
-            figures.money_figure(by_seat, margins),
+            lambda: figures.money_figure(by_seat, margins),
             "Box plots of final money by seat and a histogram of the winner's margin",
             "Left: dollars at the end of the game; box: quartiles, line: median, dot: mean, whiskers: 5th and "
             "95th percentiles. Right: share of games by the winner's margin over the next richest seat; "
@@ -271,7 +271,7 @@ def _ties_section(results: RunResults) -> str:
         "they are all removed from its payout; the bills they would have taken go to the next owners down, "
         "or to nobody.</p>",
         figure(
-            figures.money_flow_figure(s),
+            lambda: figures.money_flow_figure(s),
             "A bar split into the shares of the money laid out won by players, by the white dice and by nobody",
             "Every dollar laid out on the casinos, over all rounds: won by a player, won by the white dice "
             "(back under the pile), or left on a casino nobody took it from (back under the pile).",
