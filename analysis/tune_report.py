@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping
 
+import numpy as np
 import pandas as pd
 
 from analysis import figure_style
@@ -47,13 +48,14 @@ def tune_report_html(summary: Mapping[str, Any], candidates: pd.DataFrame, *, ga
                 ("finalists", "Finalists against the base rules"),
                 ("convergence", "How the search converged"), ("trade-off", "Trade-off between targets"),
                 ("tune", "The tune")]
+    # Each section built through the guard: one that fails says why in its place, and the page is written.
     body = [
-        H.section("recommendation", title, _recommendation(summary, best)),
-        H.section("side-effects", "Side effects and rule holes", _side_effects(summary)),
-        H.section("finalists", "Finalists against the base rules", _finalists(summary, game)),
-        H.section("convergence", "How the search converged", _convergence(summary)),
-        H.section("trade-off", "Trade-off between targets", _trade_off(summary, candidates)),
-        H.section("tune", "The tune", _definition(summary)),
+        H.guarded_section("recommendation", title, lambda: _recommendation(summary, best)),
+        H.guarded_section("side-effects", "Side effects and rule holes", lambda: _side_effects(summary)),
+        H.guarded_section("finalists", "Finalists against the base rules", lambda: _finalists(summary, game)),
+        H.guarded_section("convergence", "How the search converged", lambda: _convergence(summary)),
+        H.guarded_section("trade-off", "Trade-off between targets", lambda: _trade_off(summary, candidates)),
+        H.guarded_section("tune", "The tune", lambda: _definition(summary)),
     ]
     subtitle = (f"{game.title} · {summary['budget']:,} candidates tried at {summary['games']:,} games each · "
                 f"judged at {', '.join(map(str, summary['players']))} players with "
@@ -127,10 +129,10 @@ def _rate(measured) -> str:
 
 def _cell(row: list, metric: str, verdict: str) -> str:
     value, lo, hi = row
-    if value is None:
+    if H.is_missing(value):
         return "n/a"
     text = _fmt(value)
-    if lo is not None and hi is not None:
+    if not (H.is_missing(lo) or H.is_missing(hi)):
         text += f' <span class="muted ci">[{_fmt(lo)}, {_fmt(hi)}]</span>'
     return f'<span class="{VERDICT_CLASS.get(verdict, "")}" title="{H.e(verdict)}">{text}</span>'
 
@@ -202,37 +204,52 @@ def _mark_change_cells(table: str) -> str:
 
 def _target_figure(target: Mapping[str, Any], entries, settings: list[str]) -> str:
     """One target over the finalists: a dot and 95% interval per setting and candidate, the wanted band shaded."""
+    label = _label(target)
+    return H.figure(lambda: _target_plot(target, entries, settings),
+                    f"{label} of each finalist at every setting with 95% intervals",
+                    "Each dot is a finalist at one player count and policy, with its 95% interval; the shaded band "
+                    "(or dashed line) is what the target wants.")
+
+
+def _target_plot(target: Mapping[str, Any], entries, settings: list[str]):
+    """The figure of :func:`_target_figure`. Each interval is drawn from its low to its high end as given, and
+    the estimate as a dot: an estimate outside its interval (a bias-corrected one may lie there), a
+    zero-width interval or a missing end or estimate is drawn as it is, never refused."""
     metric = target["metric"]
     with figure_style.styled():
         fig, (ax,) = figure_style.figure(0.6 + 0.3 * len(entries) * max(1, len(settings)) ** 0.5 + 0.6)
-        low, high = target["low"], target["high"]
+        low, high = _finite_or_none(target.get("low")), _finite_or_none(target.get("high"))
         if low is not None and high is not None:
             ax.axvspan(low, high, color=figure_style.GAIN, alpha=0.12, lw=0, label="wanted")
-        for bound in (low, high):
-            if bound is not None and (low is None or high is None):
-                ax.axvline(bound, color=figure_style.GAIN, lw=1, ls="--", label="wanted bound")
+        else:
+            for bound in (low, high):
+                if bound is not None:
+                    ax.axvline(bound, color=figure_style.GAIN, lw=1, ls="--", label="wanted bound")
         n = len(settings)
         step = 0.7 / max(1, n)
         for i, s in enumerate(settings):
             colour = figure_style.SEQUENCE[i % len(figure_style.SEQUENCE)]
-            ys, xs, errs = [], [], [[], []]
+            ys, xs, los, his = [], [], [], []
             for k, (_, e) in enumerate(entries):
-                x, lo, hi = e["metrics"][s][metric]
-                if x is None:
-                    continue
+                x, lo, hi = (list(e["metrics"].get(s, {}).get(metric) or []) + [None] * 3)[:3]
                 ys.append(k + (i - (n - 1) / 2) * step)
                 xs.append(x)
-                errs[0].append(x - lo if lo is not None else 0)
-                errs[1].append(hi - x if hi is not None else 0)
-            ax.errorbar(xs, ys, xerr=errs, fmt="o", ms=4, color=colour, capsize=2, lw=1.2, label=s)
+                los.append(lo)
+                his.append(hi)
+            figure_style.intervals(ax, ys, los, his, horizontal=True, color=colour, capsize=2)
+            ys, xs = figure_style.numbers(ys), figure_style.numbers(xs)
+            shown = np.isfinite(xs)
+            ax.plot(xs[shown], ys[shown], "o", ms=4, color=colour, label=s)
         ax.set_yticks(range(len(entries)), [label for label, _ in entries])
-        ax.invert_yaxis()
+        ax.set_ylim(len(entries) - 0.5, -0.5)  # the first entry on top
         ax.set_xlabel(_label(target))
         ax.set_title(f"{_label(target)}: finalists on the fresh seed")
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
-    return H.figure(fig, f"{_label(target)} of each finalist at every setting with 95% intervals",
-                    "Each dot is a finalist at one player count and policy, with its 95% interval; the shaded band "
-                    "(or dashed line) is what the target wants.")
+    return fig
+
+
+def _finite_or_none(x) -> float | None:
+    return float(x) if isinstance(x, (int, float)) and math.isfinite(x) else None
 
 
 def _convergence(summary: Mapping[str, Any]) -> str:
@@ -246,6 +263,19 @@ def _convergence(summary: Mapping[str, Any]) -> str:
         running = min(running, s) if not math.isnan(s) else running
         best.append(running)
     met = [p["met"] for p in points]
+    n_met = sum(met)
+    text = (f"<p>{len(points):,} candidates were tried ({summary['candidates_tried']:,} distinct); {n_met:,} met "
+            "every target on the search's deals (point estimates). The sampler is Optuna's TPE, seeded; the first "
+            "candidate is the base rules when they lie in the searched domain. Then the best candidates meeting "
+            "every target were simplified, each changed value put back towards the base's while the targets "
+            f"stayed met: {summary.get('simplified', 0):,} more candidates.</p>")
+    return text + H.figure(lambda: _convergence_plot(trials, shortfall, best, met),
+                           "Shortfall of each candidate tried and the least so far",
+                           "Each dot is a candidate at its first number of games; the line is the least total "
+                           "shortfall found so far.")
+
+
+def _convergence_plot(trials, shortfall, best, met):
     with figure_style.styled():
         fig, (ax,) = figure_style.figure(3.0)
         ax.scatter([t for t, m in zip(trials, met) if not m], [s for s, m in zip(shortfall, met) if not m], s=12,
@@ -257,15 +287,7 @@ def _convergence(summary: Mapping[str, Any]) -> str:
         ax.set_ylabel("total shortfall (in target ranges)")
         ax.set_title("Shortfall from the targets, candidate by candidate")
         ax.legend(loc="upper right")
-    n_met = sum(met)
-    text = (f"<p>{len(points):,} candidates were tried ({summary['candidates_tried']:,} distinct); {n_met:,} met "
-            "every target on the search's deals (point estimates). The sampler is Optuna's TPE, seeded; the first "
-            "candidate is the base rules when they lie in the searched domain. Then the best candidates meeting "
-            "every target were simplified, each changed value put back towards the base's while the targets "
-            f"stayed met: {summary.get('simplified', 0):,} more candidates.</p>")
-    return text + H.figure(fig, "Shortfall of each candidate tried and the least so far",
-                           "Each dot is a candidate at its first number of games; the line is the least total "
-                           "shortfall found so far.")
+    return fig
 
 
 def _measured(frame: pd.DataFrame, target: Mapping[str, Any] | None, players: int):
@@ -293,6 +315,15 @@ def _trade_off(summary: Mapping[str, Any], candidates: pd.DataFrame) -> str:
     x_label = _label(x_target)
     y_label = _label(y_target) if y_target is not None else "printed values changed"
     best_trial = summary["recommendation"]["trial"]
+    caption = ("The shaded band (or dashed line) is what the target wants. Points are the search's estimates on "
+               "its own deals, at the first number of games.")
+    return H.figure(lambda: _trade_off_plot(summary, here, players, setting, x_target, y_target, best_trial),
+                    f"{x_label} against {y_label} over the candidates", caption)
+
+
+def _trade_off_plot(summary, here, players, setting, x_target, y_target, best_trial):
+    x_label = _label(x_target)
+    y_label = _label(y_target) if y_target is not None else "printed values changed"
     with figure_style.styled():
         fig, (ax,) = figure_style.figure(3.6)
         for t, axis in ((x_target, "x"), (y_target, "y")):
@@ -320,9 +351,7 @@ def _trade_off(summary: Mapping[str, Any], candidates: pd.DataFrame) -> str:
         ax.set_ylabel(y_label)
         ax.set_title(f"Every candidate at {players} players, {setting['policy']}")
         ax.legend(loc="best")
-    caption = ("The shaded band (or dashed line) is what the target wants. Points are the search's estimates on "
-               "its own deals, at the first number of games.")
-    return H.figure(fig, f"{x_label} against {y_label} over the candidates", caption)
+    return fig
 
 
 def _definition(summary: Mapping[str, Any]) -> str:

@@ -138,6 +138,7 @@ def tune(tune_file, out, budget, games, seed, threads, workers, scheduler, dry_r
     from sim.runner import DEFAULT_OUT
     from sim.tune import load_tune, metric_names, plan_text, plan_tune, tune_text
     from sim.tune import tune as run_tune
+    from sim.tune.running import reports_text
 
     spec = load_tune(tune_file, budget=budget, games=games, seed=seed, threads=threads)
     if list_metrics:
@@ -148,10 +149,14 @@ def tune(tune_file, out, budget, games, seed, threads, workers, scheduler, dry_r
         plan = plan_tune(spec, report=not no_report, cluster=cluster_shape(workers=workers, scheduler=scheduler))
         click.echo(json.dumps(plan) if as_json else plan_text(spec, plan))
         return
+    # The verdict is printed as soon as the answer is written, before the reports are drawn: a report that
+    # fails or takes long never keeps it from the screen.
+    answered = None if as_json else (lambda results: click.echo(tune_text(results)))
     with open_cluster(workers=workers, scheduler=scheduler) as cluster:
         results = run_tune(spec, DEFAULT_OUT if out is None else out, cluster=cluster, report=not no_report,
-                           say=lambda line: click.echo(line, err=True))
+                           say=lambda line: click.echo(line, err=True), answered=answered)
     if as_json:
         click.echo(json.dumps(results.summary, default=str))
         return
-    click.echo(tune_text(results))
+    if not no_report:
+        click.echo(reports_text(results))

@@ -1,5 +1,5 @@
 """Running a tune: the search, the simplification, the halving and the final replay in the tune's
-directory, then its answer, ``best.toml``, the candidates table and the reports.
+directory, then its answer (``tune.json``, ``best.toml``, the candidates table), and only then the reports.
 
 Every step keeps what it played in ``state/`` as it finishes: a tune killed
 at any moment and run again with the same command ends with the results an
@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 
 from sim.atomic import locked, write_parquet_atomically, write_text_atomically
 from sim.runner import DEFAULT_OUT, IN_PROCESS, Cluster, _DefaultOut, default_out_dir, out_path
@@ -45,11 +46,16 @@ def tune(
     report: bool = True,
     report_games: int | None = None,
     say=None,
+    answered=None,
 ) -> TuneResults:
     """Search the rules of ``spec`` for the smallest change that meets its targets; write the tune's directory.
 
     ``say`` (a callable taking a line), if given, is told before the search
-    which targets are finer than its games resolve.
+    which targets are finer than its games resolve, and why
+    a report could not be written (else that goes to stderr).
+    ``answered`` (a callable taking the :class:`TuneResults`), if given, is
+    called once the answer is written (``tune.json``, ``best.toml``,
+    ``candidates.parquet``) and before any report is drawn.
 
     ``out`` is the tune's directory: by default a new
     ``reports/<name>-<timestamp>/``, or the newest unfinished tune of the
@@ -59,7 +65,9 @@ def tune(
     ``report`` writes ``tune.html`` and a full balance report of the
     recommended rules at every tuned player count and policy
     (``best/<players>p-<policy>/``), each played with ``report_games`` games
-    (default: the tune's games).
+    (default: the tune's games), after the answer; ``tune.json`` is then
+    written again with their links and timing. A report that fails never
+    costs the answer: it is said in one line and the tune returns.
     """
     from tqdm import tqdm
 
@@ -152,18 +160,68 @@ def tune(
         }
         kept_base = [final_base] if final_base not in final else []
         table = candidates_table(tune_, [*searched, *simplified, *rungs, *final, *kept_base])
+        # The answer first: whatever happens to the reports, tune.json, best.toml and the candidates stay.
         write_parquet_atomically(out_dir / CANDIDATES_FILE, table)
         write_text_atomically(out_dir / BEST_FILE, _best_toml(tune_, best))
-        if report:
-            from analysis.tune_report import tune_report_html
-
-            summary["report"] = _best_reports(tune_, best, out_dir, report_games)
-            html = tune_report_html(summary, table, game=tune_.game)
-            write_text_atomically(out_dir / REPORT_FILE, html)
         summary["timing"] = {"seconds": time.perf_counter() - started, "games_played_now": evals.played_games,
                              "evaluations_reused": evals.reused}
         write_text_atomically(out_dir / RESULT_FILE, json.dumps(summary, indent=2, default=str))
-    return TuneResults(tune_, out_dir, summary, table)
+        results = TuneResults(tune_, out_dir, summary, table)
+        if answered is not None:
+            answered(results)
+        if report:
+            report_started = time.perf_counter()
+            summary.update(_reports(tune_, best, out_dir, report_games, summary, table, say))
+            summary["timing"]["report_seconds"] = time.perf_counter() - report_started
+            write_text_atomically(out_dir / RESULT_FILE, json.dumps(summary, indent=2, default=str))
+    return results
+
+
+def _reports(tune_: Tune, best: Judged, out_dir: Path, report_games: int | None, summary: dict, table,
+             say) -> dict:
+    """Play the balance reports of ``best`` and draw ``tune.html``, after the answer is written: what ``tune.json``
+    adds of them (``report``: the balance reports' links; ``report_page``: ``tune.html``, None if it could not be
+    written).
+
+    Nothing here costs the answer: a report that fails is said in one line (to ``say``, else stderr), with
+    why, and the tune ends with its answer; a figure or section that fails is a line on the page. Ctrl-C
+    still stops the tune, after a line saying how to finish the reports.
+    """
+    from analysis.report_html import failure_reason, write_page
+    from analysis.tune_report import tune_report_html
+
+    tell = say if say is not None else (lambda line: print(line, file=sys.stderr))
+    kept = f"the answer is in {out_dir / RESULT_FILE}"
+    try:
+        try:
+            links = _best_reports(tune_, best, out_dir, report_games)
+        except Exception as err:  # the recommended rules' own reports are worth less than tune.html
+            tell(f"warning: the balance reports of the recommended rules could not be played: {failure_reason(err)}; "
+                 f"{kept}")
+            links = None
+        written = write_page(out_dir / REPORT_FILE, lambda: tune_report_html({**summary, "report": links}, table,
+                                                                              game=tune_.game),
+                             kept=kept, say=tell)
+    except KeyboardInterrupt:
+        tell(f"interrupted: the reports were not all written; {kept}; the same command with --out {out_dir} "
+             "writes them, reusing every game the tune played")
+        raise
+    return {"report": links, "report_page": REPORT_FILE if written is not None else None}
+
+
+def reports_text(results: TuneResults) -> str:
+    """What ``lvsim tune`` prints once the reports are drawn (the answer was printed before): where they are."""
+    summary, out_dir = results.summary, results.out_dir
+    written = []
+    if summary.get("report_page"):
+        written.append(str(out_dir / summary["report_page"]))
+    links = summary.get("report")
+    if links:
+        written.append(f"balance reports of these rules, {links['games']:,} games each: "
+                       + ", ".join(f"{r['report']} ({r['setting']})" for r in links["settings"]))
+    if not written:
+        return f"No report could be written (see why above); the answer is in {out_dir / RESULT_FILE}."
+    return "Reports: " + "; ".join(written)
 
 
 # ``sim.run_tune``: the package's name for it, since ``sim.tune`` is the package.
