@@ -20,6 +20,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from analysis import report_html as H
+from analysis.figure_style import intervals
 from analysis.sweep import (
     HOLE_MARGIN, LONG_VALUE, column_scale, format_value, hole_uncompared_cells, is_missing, rule_hole_flags,
     rule_hole_lines, sort_cells, uncompared_cells,
@@ -85,31 +87,54 @@ def sweep_report_html(
     if target_ci is not None:
         intro += (f" Games were added to each cell until the interval of {html.escape(target_metric)} was at most "
                   f"&plusmn;{100 * target_ci:.2f} points wide, or the cell reached its cap.")
+    # Each part built through the guard: a table or figure that fails says why in its place, and the page
+    # is written.
     parts = [
         f"<h1>Sweep {html.escape(sweep_name)}</h1>",
         f"<p>{intro}</p>",
         "<h2>Cells</h2>",
-        _cells_table(table, parameters, sort_by, target_ci, game, target_metric),
+        H.guarded(lambda: _cells_table(table, parameters, sort_by, target_ci, game, target_metric), "table", "Cells"),
         "<p class='note'>Every metric, with its interval, is in <code>sweep.parquet</code>; each cell's records, "
         "config and summary are in <code>cells/&lt;cell&gt;/</code>.</p>",
     ]
     uncompared = uncompared_cells(table, paired)
     if len(paired):
-        parts += ["<h2>Paired differences</h2>", _paired_table(table, paired, baseline, game, uncompared)]
+        parts += ["<h2>Paired differences</h2>",
+                  H.guarded(lambda: _paired_table(table, paired, baseline, game, uncompared), "table",
+                            "Paired differences")]
+    parts.append(H.guarded(lambda: _holes(table, paired, game), "section", "Rule holes"))
+    parts.append(H.guarded(lambda: _figures(table, varying, axes, game, baseline), "section", "Figures"))
+    body = "\n".join(parts)
+    return (
+        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+        f"<title>Sweep {html.escape(sweep_name)}</title><style>{STYLE}</style></head>\n"
+        f"<body>\n{body}\n</body></html>\n"
+    )
+
+
+def _holes(table: pd.DataFrame, paired: pd.DataFrame, game: Game) -> str:
     # Rule holes are compared at the same seats, not only the same player count: the cells uncompared differ.
     holes = rule_hole_lines(rule_hole_flags(table, paired, game), game, hole_uncompared_cells(table, paired),
                             len(table))
-    if holes:
-        parts += ["<h2>Rule holes</h2>", "".join(f"<p>{html.escape(line)}</p>" for line in holes),
-                  f"<p class='note'>A rate is flagged when it is at least {100 * HOLE_MARGIN:.0f} point above its "
-                  "baseline's and at least twice it.</p>"]
+    if not holes:
+        return ""
+    return "".join(["<h2>Rule holes</h2>", "".join(f"<p>{html.escape(line)}</p>" for line in holes),
+                    f"<p class='note'>A rate is flagged when it is at least {100 * HOLE_MARGIN:.0f} point above its "
+                    "baseline's and at least twice it.</p>"])
+
+
+def _figures(table: pd.DataFrame, varying: Sequence[str], axes: Mapping[str, Sequence[Any]], game: Game,
+             baseline: int) -> str:
+    """The line plots against each varying parameter, then the heatmaps over two of them."""
+    parts = []
     # Keys varied together (a zipped axis: the player count with the starting cabbages) are one axis
     # of the figures, each of its values labelled with every key's value.
     table, varying, axes, together = _joined_axes(table, varying, axes)
     for p in varying:
         lines = _lines(table, p, varying, together)
         if lines:
-            parts += [f"<h2>Against {html.escape(p)}</h2>", _img(_line_figure(table, p, lines, axes, game))]
+            parts += [f"<h2>Against {html.escape(p)}</h2>",
+                      _drawn(lambda p=p, lines=lines: _line_figure(table, p, lines, axes, game), f"Metrics against {p}")]
     pairs = [(a, b) for a, b in itertools.combinations(varying, 2)
              if _is_grid(_slice(table, a, b, varying, baseline), a, b)]
     for a, b in pairs[:MAX_HEATMAP_PAIRS]:
@@ -119,14 +144,10 @@ def sweep_report_html(
             f"<h2>{html.escape(b)} &times; {html.escape(a)}</h2>",
             f"<p class='note'>Other parameters as in cell {baseline:03d}{': ' + html.escape(where) if where else ''}."
             " Each square shows the value and its interval.</p>",
-            _img(_heatmap_figure(_slice(table, a, b, varying, baseline), a, b, axes, game)),
+            _drawn(lambda a=a, b=b: _heatmap_figure(_slice(table, a, b, varying, baseline), a, b, axes, game),
+                   f"{b} by {a}"),
         ]
-    body = "\n".join(parts)
-    return (
-        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
-        f"<title>Sweep {html.escape(sweep_name)}</title><style>{STYLE}</style></head>\n"
-        f"<body>\n{body}\n</body></html>\n"
-    )
+    return "\n".join(parts)
 
 
 def skill_gap_columns(game: Game) -> dict[str, str]:
@@ -331,24 +352,35 @@ def _ticks(labels: Sequence[str], axis: str) -> tuple[list[str], str]:
     return [f"#{i + 1}" for i in range(len(labels))], f"{axis}: value #1, #2, … in the sweep's order"
 
 
-def _line_figure(table: pd.DataFrame, axis: str, lines, axes: Mapping[str, Sequence[Any]], game: Game):
-    import matplotlib.pyplot as plt
+def _figure(width: float, height: float, rows: int, columns: int):
+    """A figure of ``rows`` by ``columns`` panels, made without pyplot (nothing to close, nothing left open if
+    drawing it fails)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig, fig.subplots(rows, columns, squeeze=False)
+
+
+def _line_figure(table: pd.DataFrame, axis: str, lines, axes: Mapping[str, Sequence[Any]], game: Game):
+    """Each plotted metric against ``axis``: a line per group of cells, each value with its 95% interval drawn
+    from its low to its high end as given (an estimate outside its interval, or an interval missing, is drawn
+    as it is)."""
     positions, numeric = _positions(axes[axis])
     # Lines side by side rather than on top of each other, so that every interval shows.
     xs = sorted(positions.values())
     spacing = min(np.diff(xs)) if len(xs) > 1 else 1.0
     dodge = 0.25 * spacing / (len(lines) - 1) if len(lines) > 1 else 0.0
-    fig, panels = plt.subplots(2, 2, figsize=(10, 6.5), constrained_layout=True)
+    fig, panels = _figure(10, 6.5, 2, 2)
     for ax, (metric, (label, scale, signed)) in zip(panels.ravel(), game.sweep_plotted.items()):
         for i, (name, group) in enumerate(lines):
             shift = (i - (len(lines) - 1) / 2) * dodge
             group = group.assign(_x=group[axis].map(lambda v, shift=shift: positions[format_value(v)] + shift)).sort_values("_x")
             y = group[metric].to_numpy(float) * scale
-            err = np.nan_to_num(np.vstack([y - group[metric + "_lo"].to_numpy(float) * scale,
-                                           group[metric + "_hi"].to_numpy(float) * scale - y]))
-            ax.errorbar(group["_x"], y, yerr=err, color=OKABE_ITO[i], marker=MARKERS[i], capsize=3,
-                        linewidth=1.5, markersize=5, label=name)
+            intervals(ax, group["_x"], group[metric + "_lo"].to_numpy(float) * scale,
+                      group[metric + "_hi"].to_numpy(float) * scale, color=OKABE_ITO[i], linewidth=1.5, capsize=3)
+            ax.plot(group["_x"], y, color=OKABE_ITO[i], marker=MARKERS[i], linewidth=1.5, markersize=5, label=name)
         if signed:
             ax.axhline(0, color="#999", linewidth=0.8, zorder=0)
         ticks, axis_label = _ticks(positions, axis)
@@ -367,14 +399,11 @@ def _line_figure(table: pd.DataFrame, axis: str, lines, axes: Mapping[str, Seque
 
 def _heatmap_figure(rows: pd.DataFrame, a: str, b: str, axes: Mapping[str, Sequence[Any]], game: Game):
     heatmap_metrics, plotted = game.sweep_heatmap, game.sweep_plotted
-    import matplotlib.pyplot as plt
-
     present_a, present_b = set(rows[a].map(format_value)), set(rows[b].map(format_value))
     xs = [format_value(v) for v in axes[a] if format_value(v) in present_a]
     ys = [format_value(v) for v in axes[b] if format_value(v) in present_b]
-    fig, panels = plt.subplots(1, len(heatmap_metrics), figsize=(6 * len(heatmap_metrics), 4.8),
-                               constrained_layout=True)
-    for ax, metric in zip(np.atleast_1d(panels), heatmap_metrics):
+    fig, panels = _figure(6 * len(heatmap_metrics), 4.8, 1, len(heatmap_metrics))
+    for ax, metric in zip(panels.ravel(), heatmap_metrics):
         label, scale, signed = plotted[metric]
         grid = np.full((len(ys), len(xs)), np.nan)
         half = np.full_like(grid, np.nan)
@@ -409,15 +438,18 @@ def _text_colour(image, value: float) -> str:
 
 
 def _img(fig) -> str:
-    import matplotlib.pyplot as plt
-
     from analysis.figure_style import save_fitted
 
     buf = io.BytesIO()
     save_fitted(fig, buf, format="png", dpi=100)  # no title or axis label cut
-    plt.close(fig)
     data = base64.b64encode(buf.getvalue()).decode("ascii")
     return f"<img alt='' src='data:image/png;base64,{data}'>"
+
+
+def _drawn(draw, name: str) -> str:
+    """The figure ``draw()`` makes, embedded, through the reports' guard: a figure that fails is one line saying
+    why (:func:`analysis.report_html.not_drawn`), and the page is written all the same."""
+    return H.guarded(lambda: _img(draw()), "figure", name)
 
 
 # --- numbers ----------------------------------------------------------------------------

@@ -89,19 +89,25 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
         click.echo(json.dumps({"name": swp.name, "seed": swp.seed, "cells": plan, "report_seconds": report})
                    if as_json else plan_text(swp, plan, report, cluster=shape))
         return
+
+    def answered(results) -> None:
+        """The cells and differences, printed as soon as the tables are written, before the report is drawn."""
+        click.echo(json.dumps(results.to_json()) if as_json else
+                   sweep_text(results.table, results.paired, swp.parameters, game=swp.game, baseline=baseline,
+                              sort_by=sort_by))
+
     with open_cluster(workers=workers, scheduler=scheduler) as cluster:
         results = run_sweep(
             swp, DEFAULT_OUT if out is None else out, cluster=cluster, target_ci=target_ci, max_games=max_games,
             baseline=baseline, sort_by=sort_by, target_metric=target_metric,
-            say=lambda line: click.echo(line, err=True),
+            say=lambda line: click.echo(line, err=True), answered=answered,
         )
     if as_json:
-        click.echo(json.dumps(results.to_json()))
         return
-    click.echo(sweep_text(results.table, results.paired, swp.parameters, game=swp.game, baseline=baseline,
-                          sort_by=sort_by))
     resumed = f"; {len(results.resumed)} cells were already played" if results.resumed else ""
-    click.echo(f"\nResults in {results.out_dir}/ (sweep.html, sweep.parquet, paired.parquet, cells/){resumed}")
+    files = ", ".join([*(["sweep.html"] if results.report is not None else []), "sweep.parquet", "paired.parquet",
+                       "cells/"])
+    click.echo(f"\nResults in {results.out_dir}/ ({files}){resumed}")
 
 
 @main.command()

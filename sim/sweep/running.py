@@ -1,4 +1,4 @@
-"""Playing a sweep: every cell not yet played, into ``cells/<NNN>/``, then its tables and report."""
+"""Playing a sweep: every cell not yet played, into ``cells/<NNN>/``, then its tables, and only then its report."""
 
 from __future__ import annotations
 
@@ -34,7 +34,9 @@ from sim.runner import (
 from sim.sweep.directory import (
     CELLS_DIR,
     DEFINITION_FILE,
+    PAIRED_FILE,
     REPORT_FILE,
+    TABLE_FILE,
     _cell_plan_record,
     _definition,
     _finished_cells,
@@ -62,6 +64,7 @@ class SweepResults:
     paired: pd.DataFrame
     baseline: int
     resumed: tuple[int, ...] = ()
+    report: Path | None = None  # sweep.html, once written
 
     def cell_dir(self, index: int) -> Path:
         return self.out_dir / CELLS_DIR / self.sweep.cells[index].name
@@ -100,6 +103,7 @@ def run_sweep(
     report: bool = True,
     target_metric: str | None = None,
     say=None,
+    answered=None,
 ) -> SweepResults:
     """Play every cell of ``sweep`` not yet played into ``out`` and write the sweep's tables.
 
@@ -111,7 +115,12 @@ def run_sweep(
     ``target_ci``/``max_games`` turn on adaptive precision (:class:`CellPlan`);
     ``baseline`` is the cell the paired differences are taken from (at
     another player count, the cell like it: :func:`baselines`);
-    ``sort_by`` orders the report's table; ``report`` writes ``sweep.html``.
+    ``sort_by`` orders the report's table; ``report`` writes ``sweep.html``,
+    after the tables: ``answered`` (a callable taking the
+    :class:`SweepResults`), if given, is called once the tables are written
+    and before the report is drawn. A report that fails never costs the
+    tables: ``say`` (else stderr) is told why in one line and the sweep
+    returns its results (``report`` None).
     """
     from tqdm import tqdm
 
@@ -144,16 +153,34 @@ def run_sweep(
             if to_play:
                 cluster.warm_up(to_play[0].config)
                 _play_cells(to_play, plans, out_dir, cluster, progress, cells_bar)
+        # The tables first: whatever happens to the report, they stay.
         table, paired = write_tables(out_dir, sweep, baseline)
+        results = SweepResults(sweep, out_dir, table, paired, baseline, tuple(sorted(finished)))
+        if answered is not None:
+            answered(results)
         if report:
+            from analysis.report_html import write_page
             from analysis.sweep_report import sweep_report_html
 
-            html = sweep_report_html(table, paired, sweep_name=sweep.name, parameters=sweep.parameters,
-                                     axes={k: sweep.values(k) for k in sweep.parameters},
-                                     game=sweep.game, baseline=baseline, sort_by=sort_by, target_ci=target_ci,
-                                     target_metric=target_metric or DEFAULT_TARGET_METRIC)
-            write_text_atomically(out_dir / REPORT_FILE, html)
-    return SweepResults(sweep, out_dir, table, paired, baseline, tuple(sorted(finished)))
+            def page() -> str:
+                return sweep_report_html(table, paired, sweep_name=sweep.name, parameters=sweep.parameters,
+                                         axes={k: sweep.values(k) for k in sweep.parameters},
+                                         game=sweep.game, baseline=baseline, sort_by=sort_by, target_ci=target_ci,
+                                         target_metric=target_metric or DEFAULT_TARGET_METRIC)
+
+            kept = f"the sweep's tables are in {out_dir / TABLE_FILE} and {out_dir / PAIRED_FILE}"
+            try:
+                if write_page(out_dir / REPORT_FILE, page, kept=kept, say=say) is not None:
+                    results.report = out_dir / REPORT_FILE
+            except KeyboardInterrupt:
+                (say or _stderr)(f"interrupted: {out_dir / REPORT_FILE} was not written; {kept}; the same command "
+                                 f"with --out {out_dir} writes it, playing nothing again")
+                raise
+    return results
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr)
 
 
 def check_options(
