@@ -19,6 +19,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from analysis import figure_style
+from analysis import report_html as H
 from analysis.report_html import e, figure, is_missing, num, page, section, table
 
 TITLE = "What moves the verdict"
@@ -77,13 +78,20 @@ def sentence(effects: Sequence[Mapping[str, Any]], metric, players: int) -> str:
         return (f"No single printed number moves the {metric.label} beyond the noise of {games:,} games: "
                 f"none of the {tried} one-step changes is clear once corrected for trying {tried} (Bonferroni).")
     top = moving[0]
-    low, high = top["delta_ci"]
     others = len(moving) - 1
     more = f"; {others} other one-step change{'s' if others != 1 else ''} move{'s' if others == 1 else ''} it " \
            "clearly too" if others else "; no other one-step change moves it clearly"
     more += f" (clear: beyond the noise after a Bonferroni correction over the {tried} changes tried)"
     return (f"The {metric.label} moves most with {step_text(top)}: {amount(metric, top['delta'])}{unit(metric)} "
-            f"(95% interval {amount(metric, low)} to {amount(metric, high)}){more}.")
+            f"({interval_words(metric, top.get('delta_ci'))}){more}.")
+
+
+def interval_words(metric, ci) -> str:
+    """``95% interval −1.2 to −0.4``, or that the effect has none."""
+    low, high = ci if ci and len(ci) == 2 else (None, None)
+    if is_missing(low) or is_missing(high):
+        return "no 95% interval"
+    return f"95% interval {amount(metric, low)} to {amount(metric, high)}"
 
 
 def tornado(effects: Sequence[Mapping[str, Any]], metric, players: int, shown: int = SHOWN) -> Figure:
@@ -99,9 +107,9 @@ def tornado(effects: Sequence[Mapping[str, Any]], metric, players: int, shown: i
             colour = (figure_style.GAIN if r["delta"] > 0 else figure_style.LOSS) if clear(r) \
                 else figure_style.NEUTRAL
             ax.barh(y, scale * r["delta"], color=colour, height=0.7, zorder=2)
-            if r["delta_ci"] and None not in r["delta_ci"]:
-                lo, hi = (scale * v for v in r["delta_ci"])
-                ax.plot([lo, hi], [y, y], color="#222222", linewidth=1.1, zorder=3)
+            lo, hi = r["delta_ci"] if r.get("delta_ci") and len(r["delta_ci"]) == 2 else (None, None)
+            if not (is_missing(lo) or is_missing(hi)):
+                ax.plot([scale * lo, scale * hi], [y, y], color="#222222", linewidth=1.1, zorder=3)
         ax.set_yticks(range(len(rows)), [step_text(r) for r in reversed(rows)], fontsize=7)
         ax.axvline(0, color=figure_style.FAIR, linewidth=1, zorder=1)
         unit = " (percentage points)" if metric.kind in ("rate", "advantage") else ""
@@ -138,7 +146,7 @@ def body(effects: Sequence[Mapping[str, Any]], game, players: Sequence[int]) -> 
             sentences.append(f'<li data-moved-metric="{e(metric.name)}" data-players="{n}">{e(text)}</li>')
         parts.append(f'<ul class="sensitivity">{"".join(sentences)}</ul>')
         for metric in game.headline_metrics.values():
-            parts.append(figure(tornado(here, metric, n),
+            parts.append(figure(lambda here=here, metric=metric, n=n: tornado(here, metric, n),
                                 f"Tornado of the one-step changes' effects on the {metric.label} at {n} players",
                                 f"The {metric.label}: the {min(SHOWN, deviations)} largest one-step changes, "
                                 "95% intervals; grey inside the noise."))
@@ -151,19 +159,23 @@ def effects_table(effects: Sequence[Mapping[str, Any]], game, players: int, show
     for metric in game.headline_metrics.values():
         for r in [r for r in ranked(effects, metric.name, players) if clear(r)][:shown]:
             rows.append([e(metric.label), e(step_text(r)), amount(metric, r["delta"]) + unit(metric),
-                         f"{amount(metric, r['delta_ci'][0])} to {amount(metric, r['delta_ci'][1])}"])
+                         interval_words(metric, r.get("delta_ci")).removeprefix("95% interval ")])
     if not rows:
         return ""
     return table(["metric", "one-step change", "effect", "95% interval"], rows, numeric_from=2)
 
 
 def report_section(results) -> str:
-    """The run report's "What moves the verdict", from the summary's ``sensitivity``."""
+    """The run report's "What moves the verdict", from the summary's ``sensitivity``: built through the reports'
+    guard, so that a failure here costs this section only, said in its place."""
+    return H.guarded_section(ANCHOR, TITLE, lambda: _report_body(results))
+
+
+def _report_body(results) -> str:
     found = results.summary.get("sensitivity")
     if not isinstance(found, dict) or not found.get("effects"):
-        return section(ANCHOR, TITLE, "<p>This run skipped the sensitivity (<code>run.sensitivity_games = 0</code>"
-                                      "). Leave it at <code>\"auto\"</code>, or run <code>lvsim sensitivity "
-                                      "CONFIG</code> for the full study.</p>")
+        return ("<p>This run skipped the sensitivity (<code>run.sensitivity_games = 0</code>). Leave it at "
+                "<code>\"auto\"</code>, or run <code>lvsim sensitivity CONFIG</code> for the full study.</p>")
     game = results.config.game_spec
     players = found["players"]
     intro = (f"<p>Which printed number of the rules to change: every one is moved one step and played on the run's "
@@ -175,16 +187,16 @@ def report_section(results) -> str:
         intro += (f" Sticker swaps are not played here ({swaps}): see <code>lvsim sensitivity "
                   "CONFIG</code>, which plays them.")
     intro += "</p>"
-    return section(ANCHOR, TITLE, intro + body(found["effects"], game, players))
+    return intro + body(found["effects"], game, players)
 
 
 def study_page(result: Mapping[str, Any], config) -> str:
     """The page ``lvsim sensitivity --out`` writes: the study's sentences, tornadoes and tables."""
     game = config.game_spec
     players = result["players"]
-    parts = [body(result["effects"], game, players)]
+    parts = [H.guarded(lambda: body(result["effects"], game, players), "section", TITLE)]
     for n in players:
-        tab = effects_table(result["effects"], game, n)
+        tab = H.guarded(lambda n=n: effects_table(result["effects"], game, n), "table", f"Clear effects at {n} players")
         if tab:
             parts.append((f"<h3>Clear effects at {n} players</h3>" if len(players) > 1 else "<h3>Clear effects</h3>")
                          + tab)
@@ -195,7 +207,7 @@ def study_page(result: Mapping[str, Any], config) -> str:
     anchors = [(ANCHOR, TITLE)]
     if result.get("also"):
         anchors.append((ALSO_ANCHOR, ALSO_TITLE))
-        with_sections.append(section(ALSO_ANCHOR, ALSO_TITLE, also_body(result, game)))
+        with_sections.append(H.guarded_section(ALSO_ANCHOR, ALSO_TITLE, lambda: also_body(result, game)))
     return page(f"{game.title} sensitivity: {config.name}", subtitle, anchors, with_sections,
                 f"<footer><p>lvsim sensitivity {e(config.name)}</p></footer>")
 
@@ -427,8 +439,10 @@ def _morris_plot(rows: Sequence[Mapping[str, Any]], metric, players: int) -> Fig
             colour = (figure_style.LOSS if r["interacting"] else figure_style.GAIN) if r["clear"] \
                 else figure_style.NEUTRAL
             x, y = scale * r["mu_star"], scale * r["sigma"]
-            ax.errorbar(x, y, xerr=scale * (r["mu_star_conf"] or 0), fmt="o", color=colour, markersize=4,
-                        linewidth=0.8, zorder=2)
+            half = 0.0 if is_missing(r["mu_star_conf"]) else abs(scale * r["mu_star_conf"])
+            figure_style.intervals(ax, [y], [x - half], [x + half], horizontal=True, color=colour, linewidth=0.8,
+                                   capsize=0, zorder=2)
+            ax.plot(x, y, "o", color=colour, markersize=4, zorder=2)
             if r["clear"]:
                 ax.annotate(r["label"], (x, y), xytext=(3, 3), textcoords="offset points", fontsize=7)
         ax.set_xlim(0, top)
@@ -493,19 +507,25 @@ def morris_page(result: Mapping[str, Any], tune) -> str:
     for n, players in enumerate(result["players"]):
         parts.append(f"<h3>{players} players, {e(_seats_name(result['seats'][n]))}</h3>")
         for metric in game.headline_metrics.values():
-            said = "".join(f"<li>{e(s)}</li>" for s in morris_sentences(result, metric, players))
-            parts.append(f'<h4>{e(metric.label[:1].upper() + metric.label[1:])}</h4><ul class="morris" '
-                         f'data-morris-metric="{e(metric.name)}" data-players="{players}">{said}</ul>')
-            parts.append(figure(morris_figure(result, metric, players),
-                                f"Morris plot of the {metric.label} at {players} players",
-                                "sigma against mu*, each with its 95% interval; grey: inside the noise; red: "
-                                "interacting or strongly non-linear; dashed: sigma = mu*."))
-            parts.append(morris_table(result, metric, players))
+            parts.append(H.guarded(lambda metric=metric, players=players: _morris_metric(result, metric, players),
+                                   "section", f"{metric.label} at {players} players"))
     subtitle = (f"{game.title}, tune {result['tune']}, {', '.join(map(str, result['players']))} players; "
                 f"{result['games']:,} games per rule set, seed {result['seed']}")
     return page(f"{game.title} Morris screening: {tune.name}", subtitle, [(MORRIS_ANCHOR, MORRIS_TITLE)],
                 [section(MORRIS_ANCHOR, MORRIS_TITLE, "\n".join(parts))],
                 f"<footer><p>lvsim sensitivity {e(tune.name)} --method morris</p></footer>")
+
+
+def _morris_metric(result: Mapping[str, Any], metric, players: int) -> str:
+    """One metric of the screen at ``players``: its sentences, its Morris plot and its table."""
+    said = "".join(f"<li>{e(s)}</li>" for s in morris_sentences(result, metric, players))
+    return (f'<h4>{e(metric.label[:1].upper() + metric.label[1:])}</h4><ul class="morris" '
+            f'data-morris-metric="{e(metric.name)}" data-players="{players}">{said}</ul>'
+            + figure(lambda: morris_figure(result, metric, players),
+                     f"Morris plot of the {metric.label} at {players} players",
+                     "sigma against mu*, each with its 95% interval; grey: inside the noise; red: "
+                     "interacting or strongly non-linear; dashed: sigma = mu*.")
+            + morris_table(result, metric, players))
 
 
 def morris_text(result: Mapping[str, Any], game) -> str:

@@ -145,15 +145,20 @@ def sensitivity(config, method, games, seed, players_text, seats_text, also_text
 
 
 def _say(result, out_dir, write, source, text, files, as_json) -> None:
-    """Write the result's files when asked, then print it (one JSON object, or the text and where the files are)."""
-    if out_dir is not None:
-        write(result, source, out_dir)
-    if as_json:
-        click.echo(json.dumps(result))
+    """Print the result (one JSON object, or the text), and write its files when asked: the table first, then the
+    result on screen, and only then the page, so that a page that fails or takes long never keeps the answer
+    from disk or screen; then where the files are."""
+
+    def answered() -> None:
+        click.echo(json.dumps(result) if as_json else text())
+
+    if out_dir is None:
+        answered()
         return
-    click.echo(text())
-    if out_dir is not None:
-        click.echo(f"\nResults in {out_dir}/ ({', '.join(files)})")
+    write(result, source, out_dir, answered=answered, say=lambda line: click.echo(line, err=True))
+    if not as_json:
+        written = [f for f in files if (out_dir / f).is_file()]
+        click.echo(f"\nResults in {out_dir}/ ({', '.join(written)})")
 
 
 def _morris(path, games, seed, players, seats, trajectories, levels, threads, out_dir, dry_run, as_json, writes):

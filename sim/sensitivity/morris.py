@@ -60,7 +60,7 @@ import math
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -406,10 +406,13 @@ def screen_frame(result: Mapping[str, Any]):
     return pd.DataFrame(rows).astype({k: float for k in floats})
 
 
-def write_screen(result: Mapping[str, Any], tune, out_dir: str | Path) -> Path:
-    """``morris.parquet`` and ``morris.html`` in ``out_dir`` (new or empty), each written whole."""
+def write_screen(result: Mapping[str, Any], tune, out_dir: str | Path, *, answered: Callable[[], None] | None = None,
+                 say: Callable[[str], None] | None = None) -> Path:
+    """``morris.parquet``, then ``morris.html`` in ``out_dir`` (new or empty), each written whole: the page only once
+    the table is, and ``answered()`` called between them (:func:`sim.sensitivity.playing.write_table_and_page`; a
+    page that fails is said to ``say``, never raised)."""
     from analysis.sensitivity import morris_page
     from sim.sensitivity.playing import write_table_and_page
 
     return write_table_and_page(out_dir, PARQUET_FILE, screen_frame(result), HTML_FILE,
-                                lambda: morris_page(result, tune))
+                                lambda: morris_page(result, tune), answered=answered, say=say)

@@ -175,15 +175,24 @@ def games_played(config, games: int, deviations: Sequence[Deviation]) -> int:
     return games * (1 + sum(not d.inert for d in deviations))
 
 
-def write_table_and_page(out_dir, table_file: str, frame, page_file: str, page: Callable[[], str]):
-    """``table_file`` (Parquet, from ``frame``) and ``page_file`` (``page()``'s HTML) in ``out_dir`` (new or empty),
-    each written whole; the directory is checked before the page is drawn."""
-    from sim.atomic import write_parquet_atomically, write_text_atomically
+def write_table_and_page(out_dir, table_file: str, frame, page_file: str, page: Callable[[], str], *,
+                         answered: Callable[[], None] | None = None, say: Callable[[str], None] | None = None):
+    """``table_file`` (Parquet, from ``frame``), then ``page_file`` (``page()``'s HTML) in ``out_dir`` (new or
+    empty), each written whole; the directory is checked before anything is written.
+
+    The table comes first and ``answered()``, if given, is called once it is written, before the page is
+    drawn; a page that fails never costs the table: ``say`` (else stderr) is told why in one line, and a
+    figure or section that fails is a line on the page (``analysis.report_html.write_page``).
+    """
+    from analysis.report_html import write_page
+    from sim.atomic import write_parquet_atomically
     from sim.runner.staging import check_out_dir, out_path
 
     out = out_path(out_dir)
     check_out_dir(out)
     out.mkdir(parents=True, exist_ok=True)
     write_parquet_atomically(out / table_file, frame)
-    write_text_atomically(out / page_file, page())
+    if answered is not None:
+        answered()
+    write_page(out / page_file, page, kept=f"the results are in {out / table_file}", say=say)
     return out

@@ -193,13 +193,16 @@ def effects_frame(result: dict[str, Any]):
         {"base": float, "value": float, "delta": float, "delta_lo": float, "delta_hi": float})
 
 
-def write_study(result: dict[str, Any], config, out_dir: str | Path) -> Path:
-    """``sensitivity.parquet`` and ``sensitivity.html`` in ``out_dir`` (new or empty), each written whole."""
+def write_study(result: dict[str, Any], config, out_dir: str | Path, *, answered: Callable[[], None] | None = None,
+                say: Callable[[str], None] | None = None) -> Path:
+    """``sensitivity.parquet``, then ``sensitivity.html`` in ``out_dir`` (new or empty), each written whole: the page
+    only once the table is, and ``answered()`` called between them
+    (:func:`sim.sensitivity.playing.write_table_and_page`; a page that fails is said to ``say``, never raised)."""
     from analysis.sensitivity import study_page
     from sim.sensitivity.playing import write_table_and_page
 
     return write_table_and_page(out_dir, PARQUET_FILE, effects_frame(result), HTML_FILE,
-                                lambda: study_page(result, config))
+                                lambda: study_page(result, config), answered=answered, say=say)
 
 
 # --- the run report's section ------------------------------------------------------------------
