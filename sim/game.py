@@ -96,6 +96,10 @@ class Game:
     # The module answering the conformance suite's questions (tests/conformance),
     # e.g. "sim.lasvegan.conformance"; imported only by the tests.
     conformance: str = ""
+    # Seconds to compile the kernels of the game's default config into an empty cache on 2 cores with nothing else
+    # running (numba compiles on one thread: its CPU seconds), said when a command starts compiling them; None when
+    # not measured (docs/running.md, "The first run").
+    compile_seconds: float | None = None
     # (records, players) -> {metric: (numerators, denominators)}, integers per game, for the headline metrics
     # that are ratios of sums over games (mean |swing| per round: cabbages moved over seat-rounds played) or
     # means over some of the games (turns per finished game): the strength profile pairs them game by game.

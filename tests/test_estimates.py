@@ -445,7 +445,8 @@ def test_a_config_sample_is_its_first_games_fewer_with_a_slow_policy():
 
 
 def test_a_games_compilation_is_said_once_as_it_starts_then_how_long_it_took():
-    from sim.estimates.compiling import COMPILE_SECONDS, Compiles
+    from sim.estimates.compiling import Compiles
+    from sim.games import get_game
 
     clock = FakeClock()
     heard: list[str] = []
@@ -453,7 +454,7 @@ def test_a_games_compilation_is_said_once_as_it_starts_then_how_long_it_took():
     with found.heard(heard.append):
         found.started("sim.lasvegan.nb")  # the game's kernel, its callees compiled inside it
         assert len(heard) == 1 and heard[0].startswith("Compiling the kernels of Las Vegan (")
-        assert f"usually about {COMPILE_SECONDS['lasvegan'] / 60:.1f} min on 2 cores" in heard[0]
+        assert f"usually about {get_game('lasvegan').compile_seconds / 60:.1f} min on 2 cores" in heard[0]
         found.started("sim.rng")
         clock.spend(80.0)
         found.ended()

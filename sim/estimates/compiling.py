@@ -8,7 +8,7 @@ compilation it really does (a ``numba:compile`` event; a kernel loaded
 from the cache raises none), so what is said here is said exactly when a
 command compiles, never when it loads: once per game, as it starts, with
 the time it took on the machine it was measured on
-(:data:`COMPILE_SECONDS`), then the time it took here.
+(each game's ``compile_seconds``), then the time it took here.
 
 The same events time what this process spent compiling
 (:func:`compiled_seconds`): a calibration leaves a call that compiled out
@@ -25,9 +25,7 @@ from typing import Any, Callable, Iterator
 
 from sim.estimates.costs import seconds_text
 
-# Seconds to compile a game's kernels into an empty cache (what its default config plays) on the 2-core machine with
-# nothing else running: numba compiles on one thread, so its CPU seconds (docs/running.md, "The first run").
-COMPILE_SECONDS = {"lasvegan": 74.0, "vegas-dice": 13.0, "fever": 16.0}
+# Where each game's ``compile_seconds`` was measured (docs/running.md, "The first run").
 MEASURED_ON = "2 cores"
 # A cluster's workers still loading the kernels after this long are most likely compiling them (loading takes a few
 # seconds).
@@ -42,10 +40,14 @@ def _about(seconds: float) -> str:
 
 def usual_text(game_id: str | None) -> str:
     """How long compiling ``game_id``'s kernels usually takes, as said before it starts."""
-    if game_id in COMPILE_SECONDS:
-        return f"usually about {_about(COMPILE_SECONDS[game_id])} on {MEASURED_ON}"
-    low, high = min(COMPILE_SECONDS.values()), max(COMPILE_SECONDS.values())
-    return f"the games shipped take {_about(low)} to {_about(high)} on {MEASURED_ON}"
+    from sim.games import GAME_IDS, get_game
+
+    if game_id in GAME_IDS and get_game(game_id).compile_seconds is not None:
+        return f"usually about {_about(get_game(game_id).compile_seconds)} on {MEASURED_ON}"
+    known = [g.compile_seconds for g in map(get_game, GAME_IDS) if g.compile_seconds is not None]
+    if not known:
+        return "a minute or two is usual"
+    return f"the games measured take {_about(min(known))} to {_about(max(known))} on {MEASURED_ON}"
 
 
 def notice(game_id: str | None, title: str) -> str:
