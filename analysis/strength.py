@@ -569,18 +569,6 @@ def strength_table(strength: Mapping[str, Any], metrics: Mapping[str, Any]) -> p
     return pd.DataFrame(rows)
 
 
-def comparison_table(strength: Mapping[str, Any], metrics: Mapping[str, Any]) -> pd.DataFrame:
-    """One row per (comparison, metric): from, to, games, both values on those games, difference, interval,
-    verdict."""
-    rows = []
-    for c in strength.get("comparisons", []):
-        for metric, entry in c["metrics"].items():
-            rows.append({"from_policy": c["from"], "to_policy": c["to"], "games": c["games"], "metric": metric,
-                         "label": metrics[metric].label, **{k: entry[k] for k in
-                                                             ("from", "to", "difference", "low", "high", "verdict")}})
-    return pd.DataFrame(rows)
-
-
 def show(style: str, value: float | None) -> str:
     """A value as a sentence writes it: ``10.4%``, ``+2.5 pts``, ``3.66``."""
     if value is None or (isinstance(value, float) and math.isnan(value)):

@@ -372,6 +372,23 @@ def test_a_written_runs_sentence_names_the_confirm_command_of_its_own_config(tmp
     assert re.search(r"4 deals cannot decide", verdict["sentence"])
 
 
+def test_the_reports_strength_section_shows_each_paired_comparison_and_its_verdict(tmp_path):
+    config = Config(name="t", games=300, seed=3, skill_gap_games=0, strength_games=200, strength_slow_games=4,
+                    sensitivity_games=0)
+    out = tmp_path / "r"
+    sim.run(config, out=out, progress=False, report=False)
+    summary = json.loads((out / "summary.json").read_text())
+    text = build_report(load_results(out))
+    section = text[text.index('id="strength"'):]
+    section = section[:section.index("</section>")]
+    compared = summary["strength"]["verdict"]["compared"]
+    assert compared == [["expert", "lookahead:16"], ["expert", "greedy"]]
+    assert "<code>expert</code> → <code>lookahead:16</code> (4 deals)" in section
+    verdicts = re.findall(r'data-verdict="(\w+)"', section)
+    assert len(verdicts) == len(compared) * len(METRICS) and set(verdicts) <= {MOVES, HOLDS, UNDECIDED}
+    assert f"<code>{confirm_command(str(out / 'config.toml'), 4)}</code>" in section
+
+
 def test_zero_turns_the_profile_off_and_the_report_says_so(tmp_path):
     config = Config(name="t", games=200, seed=3, skill_gap_games=0, strength_games=0, strength_lookahead_games=0)
     results = sim.run(config, out=tmp_path / "r", progress=False, report=False)
