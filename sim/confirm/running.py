@@ -137,9 +137,11 @@ def confirm(
             _play_duel(s, d, game, _next_batch(d[3], FIRST_BATCH, max_games, None, left), seed)
             s.seconds += time.perf_counter() - t0
             left = budget - (clock() - started)
+        # While targets are open the stronger tables play within their share of the budget, not past it.
+        slow_left = min(left, SLOW_SHARE * budget - slow_time_used) if fast else left
         for s in slow:
             n = _next_batch(s.slow_games, FIRST_BATCH, max_slow_games, _rate(s.slow_games, s.slow_seconds),
-                            left / len(slow))
+                            max(0.0, slow_left) / len(slow))
             _play_slow(s, game, cluster, n, max_games)
             left = budget - (clock() - started)
         if say is not None and progress:
@@ -154,6 +156,12 @@ def confirmable(tune) -> list:
     duels = {f"skill_gap_{d.name}" for d in tune.game.skill_gap_duels}
     return [t for t in tune.targets if ((t.column in can or t.metric in can) and t.relative is None)
             or t.metric in duels]
+
+
+def label(target) -> str:
+    """A target as a confirmation names it: the worst seat itself (its interval decides, not a corrected
+    estimate)."""
+    return target.metric if target.column != target.metric else target.label
 
 
 def _settings(tune, seed: int, max_games: int, max_slow_games: int, values: Mapping[str, Any] | None = None,
@@ -321,7 +329,7 @@ def _result(tune, settings: list[Setting], seed: int, seconds: float, stopped: s
             if v == "undecided":
                 need = judge.games_to_decide(t.low, t.high)
                 more = None if need is None else max(0, need - games)
-            entry = {"metric": t.metric, "label": t.label if t.column == t.metric else t.metric, "wanted": t.spelled,
+            entry = {"metric": t.metric, "label": label(t), "wanted": t.spelled,
                      "low_bound": t.low, "high_bound": t.high, "setting": s.name, "players": s.players,
                      "policy": s.policy, "verdict": v, "estimate": _number(x), "low": _number(lo),
                      "high": _number(hi), "games": games, "more_games": more, "stronger": None}
@@ -397,8 +405,8 @@ def plan(spec, *, seed: int, max_games: int, max_slow_games: int, max_minutes: f
     limit = min(most, 60 * max_minutes)
     lines = [f"lvsim confirm would judge {len(spec.targets)} target(s) at {len(settings)} setting(s) "
              f"on seed {seed}, playing each until decided:"]
-    for t in spec.targets:
-        lines.append(f"  {t.label} {t.spelled}")
+    for t in confirmable(spec):
+        lines.append(f"  {label(t)} {t.spelled}")
     for r in rows:
         rate = r["judged_games_per_second"]
         line = f"  {r['setting']}: {r['judged']} up to {max_games:,} games"
