@@ -14,13 +14,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from analysis.stats import mean_and_sd, mean_interval, wilson_interval
+from analysis.stats import mean_and_sd, mean_interval, wilson_interval, win_unit  # noqa: F401  (win_unit: games import it from here)
 from sim.metrics import SEAT_METRICS, Metric
-
-
-def win_unit(players: int) -> int:
-    """Units per win in which 1/k of a win is whole for any k up to ``players``: lcm(1..players)."""
-    return math.lcm(*range(1, players + 1))
 
 
 def share(count: int, total: int) -> float:
@@ -263,7 +258,7 @@ def strength_lines(summary: dict, metrics: Sequence[Metric]) -> list[str]:
         intervals = [_strength_ci(kind, *p["metrics"][key][1:3]) for p in profiles]
         lines.append(f"  {'':<25}" + "".join(f"{c:>{width}}" for c in intervals))
     lines.append(f"  {'games':<25}" + "".join(f"{p['games']:>{width},}" for p in profiles))
-    from analysis.strength import comparison_lines  # it reads this module's win_unit
+    from analysis.strength import comparison_lines  # it reads the table rows above; imported late, as it is large
 
     lines += comparison_lines(strength, metrics)
     lines.append(f"  {strength['verdict']['sentence']}")

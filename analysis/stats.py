@@ -496,3 +496,8 @@ class FirstGames:
     @classmethod
     def from_json(cls, data: list) -> "FirstGames":
         return cls({tuple(k): int(c) for k, c, _ in data}, {tuple(k): int(f) for k, _, f in data})
+
+
+def win_unit(players: int) -> int:
+    """Units per win in which 1/k of a win is whole for any k up to ``players``: lcm(1..players)."""
+    return math.lcm(*range(1, players + 1))

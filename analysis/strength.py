@@ -34,8 +34,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.common import win_unit
-from analysis.stats import CONFIDENCE, MIN_SAMPLES, Z95, t_quantile, wilson_interval
+from analysis.stats import CONFIDENCE, MIN_SAMPLES, Z95, t_quantile, wilson_interval, win_unit
 from sim.metrics import ADVANTAGE, RATE, SEATS as SEATS_INTERVAL
 
 ALPHA = 1 - CONFIDENCE

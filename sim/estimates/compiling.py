@@ -23,7 +23,6 @@ import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-from sim.estimates.costs import seconds_text
 
 # Where each game's ``compile_seconds`` was measured (docs/running.md, "The first run").
 MEASURED_ON = "2 cores"
@@ -32,6 +31,15 @@ MEASURED_ON = "2 cores"
 WORKERS_SLOW_SECONDS = 10.0
 
 Say = Callable[[str], None]
+
+
+def seconds_text(s: float) -> str:
+    """A duration as every estimate says it: ``4.2 s``, ``1.3 min``, ``2.0 h``."""
+    if s < 60:
+        return f"{s:.1f} s"
+    if s < 3600:
+        return f"{s / 60:.1f} min"
+    return f"{s / 3600:.1f} h"
 
 
 def _about(seconds: float) -> str:
@@ -176,7 +184,7 @@ def warm_up_said(cluster, config) -> None:
     this process's), so whether they compile is only known by how long they
     take; this process hears nothing of it.
     """
-    from sim.runner import IN_PROCESS
+    from sim.runner.chunks import IN_PROCESS
 
     if cluster is IN_PROCESS or getattr(cluster, "where", None) == IN_PROCESS.where:
         cluster.warm_up(config)
