@@ -538,8 +538,14 @@ def comparison_pairs(policies: Sequence[str], run_policy: str | None, order: Seq
 
 
 def confirm_command(config_path: str | None, players: int) -> str:
-    """The command that plays a run's rules against stronger players until every headline metric is decided."""
-    path = "CONFIG.toml" if config_path is None else shlex.quote(str(config_path))
+    """The command that plays a run's rules against stronger players until every headline metric is decided.
+
+    With no ``config_path`` it names the ``config.toml`` every run writes
+    into its results directory, as ``RESULTS_DIR/config.toml``: a summary
+    says the same wherever its run was written (a sweep's cell and ``lvsim
+    run`` of the cell's config give the same summary).
+    """
+    path = "RESULTS_DIR/config.toml" if config_path is None else shlex.quote(str(config_path))
     return f"lvsim confirm --config {path} --players {players}"
 
 
@@ -633,7 +639,7 @@ def verdict(strength: Mapping[str, Any], run_policy: str | None, metrics: Mappin
     the sentence leads with), ``compared`` (the pairs it rests on),
     ``confirm`` (when something is undecided) and ``sentence``.
     """
-    confirm = confirm or "lvsim confirm --config CONFIG.toml"
+    confirm = confirm or "lvsim confirm --config RESULTS_DIR/config.toml"
     policies = [p["policy"] for p in strength.get("profiles", [])]
     chosen = plan(policies, run_policy, order)
     found = {(c["from"], c["to"]): c for c in strength.get("comparisons", [])}
@@ -697,7 +703,8 @@ def verdict(strength: Mapping[str, Any], run_policy: str | None, metrics: Mappin
         if lead is None:  # the sentence leads with the first comparison: up from the run's policy
             lead = (b, moved, held, undecided)
     if undecided_anywhere:
-        parts.append(f"'{confirm}' plays on until they are decided.")
+        where = " (RESULTS_DIR: the run's results directory)" if "RESULTS_DIR" in confirm else ""
+        parts.append(f"'{confirm}'{where} plays on until they are decided.")
     to, moved, held, undecided = lead
     out = {"from": base, "to": to, "moved": moved, "held": held, "undecided": undecided,
            "compared": [list(pair) for pair in compared], "sentence": " ".join(parts)}

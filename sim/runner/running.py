@@ -132,7 +132,7 @@ def run(
         (staging / CONFIG_FILE).write_text(config.to_toml(), encoding="utf-8")
         with GamesPlayed(config, staging / RECORDS_FILE, keep_records=keep_records) as played:
             _play(played, cluster, progress)
-        summary = with_sensitivity(config, run_summary(config, played, out_dir / CONFIG_FILE))
+        summary = with_sensitivity(config, run_summary(config, played))
         write_json(staging / SUMMARY_FILE, summary)
         config.game_spec.report_tally_io.write(staging / TALLY_FILE, played.tally.report)
         meta = run_meta(config, played, out_dir, started_at, time.perf_counter() - started)

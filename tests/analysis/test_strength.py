@@ -295,7 +295,7 @@ def test_a_run_with_mixed_seats_is_compared_from_random():
 
 def test_the_confirm_command_is_written_in_one_place():
     assert confirm_command("reports/a b/config.toml", 5) == "lvsim confirm --config 'reports/a b/config.toml' --players 5"
-    assert confirm_command(None, 3) == "lvsim confirm --config CONFIG.toml --players 3"
+    assert confirm_command(None, 3) == "lvsim confirm --config RESULTS_DIR/config.toml --players 3"
 
 
 # --- per-game values of every game -------------------------------------------------------------------
@@ -360,14 +360,16 @@ def test_the_profile_plays_the_same_deals_as_a_run_of_each_policy_and_pairs_the_
             assert e["verdict"] in (MOVES, HOLDS, UNDECIDED) and e["games"] == c["games"]
 
 
-def test_a_written_runs_sentence_names_the_confirm_command_of_its_own_config(tmp_path):
+def test_a_written_runs_sentence_names_the_confirm_command_of_the_config_in_its_results(tmp_path):
     config = Config(name="t", games=300, seed=3, skill_gap_games=0, strength_games=200, strength_slow_games=4,
                     sensitivity_games=0)
     out = tmp_path / "r"
     summary = sim.run(config, out=out, progress=False, report=False).summary
     verdict = summary["strength"]["verdict"]
-    command = confirm_command(str(out / "config.toml"), 4)
-    assert verdict["confirm"] == command and f"'{command}'" in verdict["sentence"]
+    # Named in the results directory, not by its path: a summary is the same wherever its run was written.
+    command = confirm_command(None, 4)
+    assert verdict["confirm"] == command and f"'{command}' (RESULTS_DIR: the run's results directory)" in verdict["sentence"]
+    assert (out / "config.toml").is_file()
     assert json.loads((out / "summary.json").read_text())["strength"]["verdict"] == verdict
     assert re.search(r"4 deals cannot decide", verdict["sentence"])
 
@@ -386,7 +388,7 @@ def test_the_reports_strength_section_shows_each_paired_comparison_and_its_verdi
     assert "<code>expert</code> → <code>lookahead:16</code> (4 deals)" in section
     verdicts = re.findall(r'data-verdict="(\w+)"', section)
     assert len(verdicts) == len(compared) * len(METRICS) and set(verdicts) <= {MOVES, HOLDS, UNDECIDED}
-    assert f"<code>{confirm_command(str(out / 'config.toml'), 4)}</code>" in section
+    assert f"<code>{confirm_command(None, 4)}</code>" in section
 
 
 def test_zero_turns_the_profile_off_and_the_report_says_so(tmp_path):

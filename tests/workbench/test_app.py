@@ -146,12 +146,12 @@ def test_a_play_shows_the_headline_metrics_of_sim_run_of_the_same_config_and_see
         assert shown[name] == expected[name], name
         assert shown.get(f"{name}_ci") == expected.get(f"{name}_ci"), name
     assert shown["win_share"] == expected["win_share"]
-    # A play is written, so its verdict names its own config.toml in the command that would decide more.
+    # A play's verdict names the config.toml of its results in the command that would decide more.
     verdict = {k: v for k, v in shown["strength"]["verdict"].items() if k != "confirm"}
     wanted = {k: v for k, v in expected["strength"]["verdict"].items() if k != "confirm"}
     if "confirm" in shown["strength"]["verdict"]:
         command = shown["strength"]["verdict"]["confirm"]
-        assert command.startswith("lvsim confirm --config ") and command.endswith("/run/config.toml --players 4")
+        assert command.startswith("lvsim confirm --config ") and command.endswith("RESULTS_DIR/config.toml --players 4")
         wanted["sentence"] = wanted["sentence"].replace(expected["strength"]["verdict"]["confirm"], command)
     assert verdict == wanted
 
