@@ -15,8 +15,8 @@ from typing import Mapping
 
 import numpy as np
 
-from analysis.sequential import Stream, decisive_width, material_width
-from sim.confirm.values import WORST_SEAT_NAMES
+from analysis.sequential import FIRST_LOOK, Stream, decisive_width, games_to_reach, half_width, material_width
+from sim.confirm.values import WORST_SEAT_NAMES, denominator
 
 UNDECIDED = (math.nan, -math.inf, math.inf)
 
@@ -51,7 +51,8 @@ class Judge:
     def add(self, values: Mapping[str, np.ndarray], start: int = 0, stop: int | None = None) -> None:
         """The values of the next games (``values[...][start:stop]``)."""
         if self.seats is None:
-            self.stream.add(values[self.metric][start:stop])
+            den = values.get(denominator(self.metric))
+            self.stream.add(values[self.metric][start:stop], None if den is None else den[start:stop])
         else:
             for k, s in enumerate(self.seats):
                 s.add(values[f"win_share_s{k}"][start:stop])
@@ -97,9 +98,10 @@ class PairedJudge:
     players)``; the interval is where both bounds agree.
     """
 
-    def __init__(self, metric: str, players: int, alpha: float, r2: float):
+    def __init__(self, metric: str, players: int, alpha: float, r2: float, ratio: bool = False):
         self.metric = metric
         self.players = players
+        self.ratio = PairedRatio(alpha, r2) if ratio else None
         if metric in WORST_SEAT_NAMES:
             share = alpha / 3
             self.a = Judge(metric, players, share, r2)
@@ -111,10 +113,13 @@ class PairedJudge:
 
     @property
     def games(self) -> int:
-        return (self.stream or self.diffs[0]).n
+        return self.ratio.n if self.ratio is not None else (self.stream or self.diffs[0]).n
 
     def add(self, a: Mapping[str, np.ndarray], b: Mapping[str, np.ndarray]) -> None:
         """The same deals' values at both tables (arrays of equal length)."""
+        if self.ratio is not None:
+            self.ratio.add(a[self.metric], a[denominator(self.metric)], b[self.metric], b[denominator(self.metric)])
+            return
         if self.stream is not None:
             self.stream.add(b[self.metric] - a[self.metric])
             return
@@ -124,6 +129,8 @@ class PairedJudge:
             s.add(b[f"win_share_s{k}"] - a[f"win_share_s{k}"])
 
     def look(self) -> tuple[float, float, float]:
+        if self.ratio is not None:
+            return self.ratio.look()
         if self.stream is not None:
             low, high = self.stream.look()
             return (self.stream.shown if math.isfinite(low) else self.stream.estimate), low, high
@@ -139,8 +146,67 @@ class PairedJudge:
         return estimate, low, high
 
     def games_to_decide(self, material: float) -> int | None:
+        if self.ratio is not None:
+            return self.ratio.games_for(material_width(self.ratio.estimate, material))
         if self.stream is not None:
             return self.stream.games_for(material_width(self.stream.estimate, material))
         estimate = max(abs(s.estimate) for s in self.b.seats) - max(abs(s.estimate) for s in self.a.seats)
         needs = [s.games_for(material_width(estimate, material)) for s in self.diffs]
         return None if any(n is None for n in needs) else max(needs)
+
+
+class PairedRatio:
+    """The difference of a ratio of sums between two tables on the same deals: ``Σ num_b / Σ den_b - Σ num_a /
+    Σ den_a``, judged on its linearisation game by game, ``(num_b - R_b·den_b) / mean(den_b) - (num_a -
+    R_a·den_a) / mean(den_a)``, whose spread comes from running sums (as :class:`~analysis.sequential.Stream`
+    does for one ratio)."""
+
+    KEYS = ("na", "da", "nb", "db")
+
+    def __init__(self, alpha: float, r2: float):
+        self.alpha, self.r2 = alpha, r2
+        self.n = 0
+        self.s = dict.fromkeys(self.KEYS, 0.0)
+        self.ss = {(x, y): 0.0 for i, x in enumerate(self.KEYS) for y in self.KEYS[i:]}
+        self.low, self.high = -math.inf, math.inf
+
+    def add(self, na, da, nb, db) -> None:
+        cols = {k: np.asarray(v, dtype=np.float64) for k, v in zip(self.KEYS, (na, da, nb, db))}
+        self.n += len(cols["na"])
+        for k in self.KEYS:
+            self.s[k] += float(cols[k].sum())
+        for x, y in self.ss:
+            self.ss[x, y] += float(cols[x] @ cols[y])
+
+    def _q(self, x: str, y: str) -> float:
+        return self.ss[(x, y)] if (x, y) in self.ss else self.ss[(y, x)]
+
+    @property
+    def estimate(self) -> float:
+        if not (self.s["da"] and self.s["db"]):
+            return math.nan
+        return self.s["nb"] / self.s["db"] - self.s["na"] / self.s["da"]
+
+    @property
+    def sd(self) -> float:
+        if self.n < 2 or not (self.s["da"] and self.s["db"]):
+            return math.nan
+        ra, rb = self.s["na"] / self.s["da"], self.s["nb"] / self.s["db"]
+        ma, mb = self.s["da"] / self.n, self.s["db"] / self.n
+        # Σ (u_b - u_a)² with u = (num - R·den) / mean(den), from the sums of products.
+        wa = {"na": 1 / ma, "da": -ra / ma}
+        wb = {"nb": 1 / mb, "db": -rb / mb}
+        terms = {**{k: -v for k, v in wa.items()}, **wb}
+        squares = sum(terms[x] * terms[y] * self._q(x, y) for x in terms for y in terms)
+        return math.sqrt((1.0 + max(squares, 0.0)) / (self.n + 1))  # the floor of a difference in a range of 2
+
+    def look(self) -> tuple[float, float, float]:
+        if self.n >= FIRST_LOOK:
+            h = half_width(self.sd, self.n, self.alpha, self.r2)
+            self.low, self.high = max(self.low, self.estimate - h), min(self.high, self.estimate + h)
+        if not math.isfinite(self.low):
+            return self.estimate, self.low, self.high
+        return min(max(self.estimate, self.low), self.high), self.low, self.high
+
+    def games_for(self, width: float) -> int | None:
+        return games_to_reach(width, self.sd, self.alpha, self.r2, max(self.n, FIRST_LOOK))

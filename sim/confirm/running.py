@@ -29,7 +29,7 @@ import numpy as np
 
 from analysis.sequential import ALPHA, FIRST_LOOK, materiality, rho2, verdict
 from sim.confirm.judging import Judge, PairedJudge
-from sim.confirm.values import duel_values, judgeable, per_game
+from sim.confirm.values import duel_values, judgeable, per_game, ratios
 from sim.errors import ConfigError
 
 # Games of the first batch of a table: two looks' worth, so the first look comes with the first batch.
@@ -181,6 +181,7 @@ def _settings(tune, seed: int, max_games: int, max_slow_games: int, values: Mapp
                                                      f"game; lvsim confirm judges {', '.join((*can, *duels))}")
     items = max(1, len(targets) * len(tune.settings))
     headline = [m for m in game.strength_metrics.values() if m.name in can]
+    ratio_names = set(ratios(game))
     slow_items = max(1, len(headline) * len(tune.settings))
     fast_at, slow_at = max(FIRST_BATCH, min(TIGHTEST, max_games)), max(FIRST_BATCH, min(TIGHTEST_SLOW, max_slow_games))
     r2, r2_slow, r2_pair = rho2(ALPHA / items, fast_at), rho2(ALPHA / items, slow_at), rho2(ALPHA / slow_items, slow_at)
@@ -204,8 +205,8 @@ def _settings(tune, seed: int, max_games: int, max_slow_games: int, values: Mapp
             s.targets.append((t, Judge(metric, players, ALPHA / items, r2),
                               None if slow is None else Judge(metric, players, ALPHA / items, r2_slow)))
         if slow is not None:
-            s.paired = [(m.name, m.material, PairedJudge(m.name, players, ALPHA / slow_items, r2_pair))
-                        for m in headline]
+            s.paired = [(m.name, m.material, PairedJudge(m.name, players, ALPHA / slow_items, r2_pair,
+                                                         ratio=m.name in ratio_names)) for m in headline]
         out.append(s)
     return out
 

@@ -25,20 +25,39 @@ WORST_SEAT = "worst_seat_advantage"
 WORST_SEAT_NAMES = (WORST_SEAT, "worst_seat_advantage_corrected")
 
 
+def ratios(game) -> tuple[str, ...]:
+    """The metrics ``game`` gives as a ratio of per-game sums (``Game.per_game_ratios``), e.g. mean |swing| per
+    round: read off an empty chunk of records, since the game declares them only by giving them."""
+    if game.per_game_ratios is None:
+        return ()
+    rules = game.rules_from_mapping({})
+    return tuple(game.per_game_ratios(game.records.empty(0, rules), rules.players))
+
+
 def judgeable(game) -> tuple[str, ...]:
     """The metrics of ``game`` a confirmation can judge game by game, in the game's order."""
-    paired = set(game.paired_metrics)
+    paired = set(game.paired_metrics) | set(ratios(game))
     return tuple(m.name for m in game.metrics if m.name in paired or m.name in WORST_SEAT_NAMES)
 
 
+def denominator(metric: str) -> str:
+    """The key of a ratio metric's per-game denominators beside its numerators."""
+    return f"{metric}/per"
+
+
 def per_game(game, rec: Mapping[str, np.ndarray], players: int) -> dict[str, np.ndarray]:
-    """``{metric: value in each game}`` for every paired metric, in reported units (an advantage as a share),
-    and ``win_share_s<k>`` for each seat."""
+    """``{metric: value in each game}`` for every paired metric, in reported units (an advantage as a share);
+    for a ratio its numerators, and its denominators under :func:`denominator`; and ``win_share_s<k>`` for each
+    seat."""
     unit = win_unit(players)
     out = {}
     for name, values in game.per_game(rec, players, unit).items():
         scale = unit if game.metric[name].kind == ADVANTAGE else 1
         out[name] = np.asarray(values, dtype=np.float64) / scale
+    if game.per_game_ratios is not None:
+        for name, (num, den) in game.per_game_ratios(rec, players).items():
+            out[name] = np.asarray(num, dtype=np.float64)
+            out[denominator(name)] = np.asarray(den, dtype=np.float64)
     win = np.asarray(rec["win_share"], dtype=np.float64)
     for seat in range(players):
         out[f"win_share_s{seat}"] = win[:, seat]

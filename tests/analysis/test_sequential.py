@@ -10,7 +10,7 @@ import pytest
 from analysis.sequential import (
     FIRST_LOOK, Stream, decisive_width, games_to_reach, half_width, materiality, rho2, verdict,
 )
-from sim.confirm.judging import Judge, PairedJudge
+from sim.confirm.judging import Judge, PairedJudge, PairedRatio
 
 
 def test_the_sequence_narrows_with_games_and_is_wider_than_a_fixed_sample_interval():
@@ -105,6 +105,25 @@ def test_two_tables_that_play_alike_are_judged_immaterially_apart():
     judge.add(values, values)
     d, low, high = judge.look()
     assert d == 0.0 and materiality(low, high, 0.03) == "immaterial"
+
+
+def test_a_paired_ratio_is_the_difference_of_the_ratios_with_the_spread_of_its_linearisation():
+    rng = np.random.default_rng(13)
+    n = 20_000
+    da, db = rng.integers(4, 30, n), rng.integers(4, 30, n)
+    na, nb = 2.0 * da + rng.normal(0, 3, n), 2.1 * db + rng.normal(0, 3, n)
+    r = PairedRatio(0.05, rho2(0.05, 10_000))
+    r.add(na[:5_000], da[:5_000], nb[:5_000], db[:5_000])
+    r.add(na[5_000:], da[5_000:], nb[5_000:], db[5_000:])
+    assert r.estimate == pytest.approx(nb.sum() / db.sum() - na.sum() / da.sum(), abs=1e-12)
+    ra, rb = na.sum() / da.sum(), nb.sum() / db.sum()
+    u = (nb - rb * db) / db.mean() - (na - ra * da) / da.mean()
+    assert r.sd == pytest.approx(math.sqrt((1 + (u ** 2).sum()) / (n + 1)), rel=1e-9)
+    d, low, high = r.look()
+    assert low <= d <= high and low < 0.1 < high
+    same = PairedRatio(0.05, rho2(0.05, 10_000))
+    same.add(na, da, na, da)
+    assert same.look()[0] == 0.0 and materiality(*same.look()[1:], 0.05) == "immaterial"
 
 
 def _stop_when_decided(p: float, bounds: tuple[float, float], seed: int, alpha: float, max_games: int) -> str:
