@@ -62,6 +62,7 @@ class Setting:
     slow_games: int = 0
     seconds: float = 0.0
     slow_seconds: float = 0.0
+    slow_most: int = 0  # the most deals the slow table may play: the judged table's values are kept up to there
     kept: list = field(default_factory=list)  # the judged table's per-game values of the deals the slow one will play
     looked: list = field(default_factory=list)  # [(Target, (estimate, low, high), at the slow table or None)]
     paired_looked: list = field(default_factory=list)  # [(metric name, material, (difference, low, high))]
@@ -191,7 +192,8 @@ def _settings(tune, seed: int, max_games: int, max_slow_games: int, values: Mapp
         if slow == policy or max_slow_games == 0:
             slow = None
         s = Setting(players, policy, slow, tune.config(values or {}, players, policy, games=1, seed=seed),
-                    None if slow is None else tune.config(values or {}, players, slow, games=1, seed=seed))
+                    None if slow is None else tune.config(values or {}, players, slow, games=1, seed=seed),
+                    slow_most=max_slow_games)
         for t in targets:
             if t.metric in duels:
                 judge = Judge(t.metric, players, ALPHA / items, r2)
@@ -247,23 +249,26 @@ def _next_batch(done: int, first: int, most: int, rate: float | None, seconds: f
     return max(0, min(n, most - done))
 
 
-def _play(config, first: int, n: int, game, cluster) -> dict[str, np.ndarray]:
-    """Per-game values of games ``first .. first + n`` of ``config``, in game order."""
-    parts = [per_game(game, rec, config.players) for rec, _ in cluster.play(replace(config, games=n), first, n)]
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+def _play(config, first: int, n: int, game, cluster):
+    """Per-game values of games ``first .. first + n`` of ``config``, chunk by chunk in game order (a batch of
+    millions of games is never held whole)."""
+    for rec, _ in cluster.play(replace(config, games=n), first, n):
+        yield per_game(game, rec, config.players)
 
 
 def _play_judged(s: Setting, game, cluster, n: int) -> None:
     if n <= 0:
         return
     t0 = time.perf_counter()
-    values = _play(s.config, s.games, n, game, cluster)
+    for values in _play(s.config, s.games, n, game, cluster):
+        for _, judge, _ in s.targets:
+            judge.add(values)
+        size = len(values["win_share_s0"])
+        keep = min(size, s.slow_most - s.games)  # deals the slow table will never reach are not kept
+        if s.slow is not None and keep > 0:
+            s.kept.append((s.games, {k: v[:keep] for k, v in values.items()}))
+        s.games += size
     s.seconds += time.perf_counter() - t0
-    for _, judge, _ in s.targets:
-        judge.add(values)
-    if s.slow is not None:
-        s.kept.append((s.games, values))
-    s.games += n
 
 
 def _play_duel(s: Setting, d: list, game, n: int, seed: int) -> None:
@@ -295,14 +300,15 @@ def _play_slow(s: Setting, game, cluster, n: int, max_games: int) -> None:
         if n <= 0:
             return
     t0 = time.perf_counter()
-    values = _play(s.slow_config, s.slow_games, n, game, cluster)
+    for values in _play(s.slow_config, s.slow_games, n, game, cluster):
+        size = len(values["win_share_s0"])
+        judged = _kept(s, s.slow_games, size)
+        for _, _, judge in s.paired:
+            judge.add(judged, values)
+        for _, _, slow_judge in s.targets:
+            slow_judge.add(values)
+        s.slow_games += size
     s.slow_seconds += time.perf_counter() - t0
-    judged = _kept(s, s.slow_games, n)
-    for _, _, judge in s.paired:
-        judge.add(judged, values)
-    for _, _, slow_judge in s.targets:
-        slow_judge.add(values)
-    s.slow_games += n
     # Deals the slow table has played are no longer needed.
     s.kept = [(start, v) for start, v in s.kept if start + len(next(iter(v.values()))) > s.slow_games]
 
