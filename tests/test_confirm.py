@@ -148,3 +148,16 @@ def test_a_skill_gap_target_is_judged_deal_by_deal(tmp_path):
     [t] = found["targets"]
     assert t["verdict"] == "met" and t["games"] >= 2_000
     assert t["low"] > 0.05 and t["low"] <= t["estimate"] <= t["high"]
+
+
+def test_the_sentence_compares_each_target_with_its_own_verdict_at_the_stronger_tables():
+    from sim.confirm import sentence
+
+    def target(v, stronger):
+        return {"verdict": v, "stronger": None if stronger is None else {"policy": "lookahead:16", "verdict": stronger}}
+
+    # A skill-gap target has no stronger tables: the others must not be compared with their neighbours'.
+    result = {"targets": [target("met", None), target("met", "met"), target("missed", "missed")], "strength": []}
+    assert "The verdicts hold at lookahead:16 tables." in sentence(result)
+    result["targets"][2]["stronger"]["verdict"] = "met"
+    assert "At lookahead:16 tables 2 of 2 are met." in sentence(result)

@@ -107,7 +107,7 @@ def sentence(result: Mapping[str, Any]) -> str:
         if stronger:
             policy = stronger[0]["policy"]
             held = sum(s["verdict"] == "met" for s in stronger)
-            if all(t["verdict"] == s["verdict"] for t, s in zip(targets, stronger) if s):
+            if all(t["verdict"] == t["stronger"]["verdict"] for t in targets if t.get("stronger")):
                 parts.append(f"The verdicts hold at {policy} tables.")
             else:
                 parts.append(f"At {policy} tables {held} of {len(stronger)} are met.")
