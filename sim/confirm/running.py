@@ -66,7 +66,7 @@ class Setting:
     kept: list = field(default_factory=list)  # the judged table's per-game values of the deals the slow one will play
     looked: list = field(default_factory=list)  # [(Target, (estimate, low, high), at the slow table or None)]
     paired_looked: list = field(default_factory=list)  # [(metric name, material, (difference, low, high))]
-    duels: list = field(default_factory=list)  # [[Target, SkillDuel, Judge, deals played]]: skill-gap targets
+    duels: list = field(default_factory=list)  # [[Target, SkillDuel, Judge, deals played, seconds]]: skill gaps
 
     @property
     def name(self) -> str:
@@ -134,9 +134,9 @@ def confirm(
                                                        _rate(s.games, s.seconds), left / (len(fast) + len(slow))))
             left = budget - (clock() - started)
         for s, d in duels:
-            t0 = time.perf_counter()
-            _play_duel(s, d, game, _next_batch(d[3], FIRST_BATCH, max_games, None, left), seed)
-            s.seconds += time.perf_counter() - t0
+            # Timed on its own: a duel's deals cost what its policies cost, not what the judged table's games do.
+            _play_duel(s, d, game, _next_batch(d[3], FIRST_BATCH, max_games, _rate(d[3], d[4]), left / len(duels)),
+                       seed)
             left = budget - (clock() - started)
         # While targets are open the stronger tables play within their share of the budget, not past it.
         slow_left = min(left, SLOW_SHARE * budget - slow_time_used) if fast else left
@@ -201,7 +201,7 @@ def _settings(tune, seed: int, max_games: int, max_slow_games: int, values: Mapp
                     judge.stream.offset = -1 / players
                 elif t.relative == "times_fair":
                     judge.stream.scale = 1 / players
-                s.duels.append([t, duels[t.metric], judge, 0])
+                s.duels.append([t, duels[t.metric], judge, 0, 0.0])
                 continue
             metric = t.column if t.column in can else t.metric
             s.targets.append((t, Judge(metric, players, ALPHA / items, r2),
@@ -216,7 +216,7 @@ def _settings(tune, seed: int, max_games: int, max_slow_games: int, values: Mapp
 def _look(settings: list[Setting]) -> None:
     for s in settings:
         s.looked = [(t, j.look(), None if sj is None else sj.look()) for t, j, sj in s.targets]
-        s.looked += [(t, j.look(), None) for t, _, j, _ in s.duels]
+        s.looked += [(t, j.look(), None) for t, _, j, _, _ in s.duels]
         s.paired_looked = [(name, material, j.look()) for name, material, j in s.paired]
 
 
@@ -275,9 +275,11 @@ def _play_duel(s: Setting, d: list, game, n: int, seed: int) -> None:
     """The next ``n`` deals of a skill-gap duel: one seat of the stronger policy, every seat in turn."""
     if n <= 0:
         return
-    t, duel, judge, done = d
+    t, duel, judge, done, _ = d
+    t0 = time.perf_counter()
     judge.add({t.metric: duel_values(game, s.config.rules, duel, seed, done, n, s.config.threads)})
     d[3] = done + n
+    d[4] += time.perf_counter() - t0
 
 
 def _kept(s: Setting, first: int, n: int) -> dict[str, np.ndarray]:
@@ -329,7 +331,7 @@ def _result(tune, settings: list[Setting], seed: int, seconds: float, stopped: s
     game = tune.game
     targets, strength = [], []
     for s in settings:
-        judges = [(judge, s.games) for _, judge, _ in s.targets] + [(judge, n) for _, _, judge, n in s.duels]
+        judges = [(judge, s.games) for _, judge, _ in s.targets] + [(judge, n) for _, _, judge, n, _ in s.duels]
         for (t, (x, lo, hi), slow), (judge, games) in zip(s.looked, judges):
             v = verdict(lo, hi, t.low, t.high)
             more = None
@@ -367,7 +369,7 @@ def _result(tune, settings: list[Setting], seed: int, seconds: float, stopped: s
         "stopped": stopped,
         "budget": {"max_games": max_games, "max_slow_games": max_slow_games, "max_minutes": max_minutes},
         "games": {s.name: {"judged": s.games, "stronger": s.slow_games, "stronger_policy": s.slow,
-                           "seconds": round(s.seconds + s.slow_seconds, 3)} for s in settings},
+                           "seconds": round(s.seconds + s.slow_seconds + sum(d[4] for d in s.duels), 3)} for s in settings},
         "seconds": round(seconds, 3),
     }
 
@@ -409,7 +411,8 @@ def plan(spec, *, seed: int, max_games: int, max_slow_games: int, max_minutes: f
                      "judged_games_per_second": 1 / fast.per_game if fast.per_game else None,
                      "stronger_games_per_second": 1 / slow.per_game if slow is not None and slow.per_game else None,
                      "seconds_at_most_games": seconds})
-    limit = min(most, 60 * max_minutes)
+    # A skill-gap duel is not timed here: with one, only the budget bounds the time.
+    limit = 60 * max_minutes if any(s.duels for s in settings) else min(most, 60 * max_minutes)
     lines = [f"lvsim confirm would judge {len(spec.targets)} target(s) at {len(settings)} setting(s) "
              f"on seed {seed}, playing each until decided:"]
     for t in confirmable(spec):
