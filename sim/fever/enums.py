@@ -19,6 +19,10 @@ a policy beside it; other hands and the deck's order never are.
 GAME_ID = "fever"
 TITLE = "$ Fever"
 
+# The kinds of decision a seat faces (``decision_kind()`` of the game's state): whether to double, which
+# cards to play on which reels, and after a double which cards to keep (one card at a time).
+DECISION_KINDS = ("double", "play", "keep")
+
 MIN_PLAYERS = 1
 MAX_PLAYERS = 5
 HAND = 3  # cards a player draws up to

@@ -22,6 +22,10 @@ SEVEN = 7
 GAME_ID = "lasvegan"
 TITLE = "Las Vegan"
 
+# The kinds of decision a seat faces (``decision_kind()`` of the game's state): leading a trick, following
+# one, placing an ordinary token on a machine, choosing the golden token's side.
+DECISION_KINDS = ("lead", "follow", "token", "golden")
+
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 MAX_ROUNDS = 4

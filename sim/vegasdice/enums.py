@@ -17,6 +17,10 @@ own random stream, nothing else.
 GAME_ID = "vegas-dice"
 TITLE = "Las Vegas"
 
+# The kinds of decision a seat faces (``decision_kind()`` of the game's state): which value of its roll
+# to place.
+DECISION_KINDS = ("value",)
+
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 MAX_ROUNDS = 10
