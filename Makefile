@@ -7,9 +7,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 # Reinstall only when the project's dependencies change.
 STAMP := $(VENV)/.installed
-# The test suite's own game, installed as a plugin from its own package (tests/plugins/highcard):
+# The test suite's own game, installed as a plugin from its own package (examples/highcard):
 # the suites then prove that a game from outside this package runs every command.
-TEST_GAME := tests/plugins/highcard
+TEST_GAME := examples/highcard
 TEST_STAMP := $(VENV)/.installed-test-game
 # OpenSpiel (the ismcts policy, sim/openspiel): installed for the tests, not needed to run.
 OPENSPIEL_STAMP := $(VENV)/.installed-openspiel

@@ -1,6 +1,6 @@
 """What every game's summary shares: win shares, seat advantages, ties, JSON-ready values, text cells.
 
-Each game's summary (``analysis/<game>/summary.py``) builds on these, so the
+Each game's summary (``sim/<game>/summary.py``) builds on these, so the
 headline metrics every game has — ``win_share(_ci)``, ``first_player_advantage(_ci)``,
 ``worst_seat_advantage(_ci)``, ``worst_seat_advantage_corrected(_ci)``, ``tie_rate(_ci)`` — are
 computed one way.
@@ -241,11 +241,17 @@ def skill_gap_lines(summary: dict) -> list[str]:
     return lines
 
 
-def strength_lines(summary: dict, metrics: Sequence[Metric]) -> list[str]:
-    """The strength-profile block of a summary table: a row for each of ``metrics``, by its short name."""
+def strength_lines(summary: dict, metrics: Sequence[Metric | str] | None = None) -> list[str]:
+    """The strength-profile block of a summary table: a row for each of ``metrics`` (declared metrics, or their
+    names; default: the game's headline metrics), by its short name."""
     strength = summary.get("strength")
     if not strength or not strength.get("profiles"):
         return []
+    from sim.games import get_game
+
+    declared = get_game(summary["game"]).metric
+    metrics = [m for m in declared.values() if m.headline] if metrics is None else [
+        declared[m] if isinstance(m, str) else m for m in metrics]
     profiles = strength["profiles"]
     width = 16
     lines = ["", "Against player strength (every seat one policy, same deals; 95% CI below each value)"]

@@ -4,7 +4,7 @@ Figures are :class:`matplotlib.figure.Figure` objects built without pyplot
 (no global state, the Agg canvas), so they can be drawn from any thread and
 never open a window. Colours are the Okabe–Ito palette, which stays
 distinct under the common colour-vision deficiencies; interval bars are 95%
-intervals. A game's own figures (``analysis/<game>/figures.py``) build on
+intervals. A game's own figures (``sim/<game>/figures.py``) build on
 :func:`figure`, :func:`styled` and the helpers here.
 """
 

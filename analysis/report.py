@@ -1,7 +1,7 @@
 """Writing a run's HTML report, whatever the game.
 
 :func:`write_report` reads a results directory and writes the report its
-game builds (``analysis/<game>/report.py``) as one self-contained HTML
+game builds (``sim/<game>/report.py``) as one self-contained HTML
 file, renamed into place so that a failure leaves no half-written file.
 """
 

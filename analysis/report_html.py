@@ -1,6 +1,6 @@
 """The shell every game's HTML report shares: page, styles, formatting and the game-generic sections.
 
-A game's report (``analysis/<game>/report.py``) writes its own sections
+A game's report (``sim/<game>/report.py``) writes its own sections
 and assembles the page with :func:`page`; what reads the same in every
 game lives here: escaping, numbers with their 95% intervals, tables,
 embedded figures, metric cards whose numbers carry ``data-metric`` /

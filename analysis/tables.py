@@ -1,6 +1,6 @@
 """The tables every game's report has: who wins, by seat and by the seats' policies.
 
-A game's tables (``analysis/<game>/tables.py``) read its tally and call
+A game's tables (``sim/<game>/tables.py``) read its tally and call
 these with the tally's win units: each game's seats' win shares counted in
 ``unit`` units per win, summed over games (``win_units``), with the sums
 of their squares or of the products of two seats' (``win_cross``), so

@@ -1,7 +1,7 @@
 """What every game's tally does the same way: merge exactly, go to JSON and back, be stored, be rebuilt.
 
-A game's tally (``analysis/<game>/summary.py``, and the Las Vegan report's
-``analysis/lasvegan/report_tally.py``) is a dataclass of the sufficient
+A game's tally (``sim/<game>/summary.py``, and the Las Vegan report's
+``sim/lasvegan/report_tally.py``) is a dataclass of the sufficient
 statistics of a chunk of games: integers, tuples of integers, integer
 arrays, and mergeable statistics (``IntHistogram``, ``FirstGames``,
 ``Moments``, lists of them, a nested tally). Subclassing

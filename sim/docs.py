@@ -21,7 +21,7 @@ The pages under ``docs/games/`` are those of the games shipped in this
 repository (their Game in a ``sim.`` module). A game from another package
 keeps its page in its own package; name it to check or rewrite it too:
 
-    python -m sim.docs --check --page highcard=tests/plugins/highcard/README.md
+    python -m sim.docs --check --page highcard=examples/highcard/README.md
 """
 
 from __future__ import annotations

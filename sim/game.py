@@ -1,13 +1,14 @@
 """The game contract: what the shared machinery knows of a game, and nothing more.
 
-Every game is one package under ``sim/`` with the same file roles —
+Every game is one package — under ``sim/`` for a shipped game, its own
+distribution for a plugin, laid out alike — with the same file roles:
 ``params.py`` (its rule knobs, checked strictly), ``rules.py`` (the
 readable reference engine), ``nb.py`` (the jitted core), ``policies.py``,
-``records.py`` (its record layout), ``replay.py`` — and one small module,
+``records.py`` (its record layout), ``summary.py`` (its tally and
+summary), ``report.py`` (its report sections) — and one small module,
 ``game.py``, whose ``GAME`` is a :class:`Game`: the game's id and title,
 its knobs and policies, its record fields, its summary, report and
-skill-gap duels. Its analysis (tallies, summary, tables, figures, report
-sections) lives beside it in ``analysis/<package>/``.
+skill-gap duels.
 
 The runner, config reader, sweeps, duels, the Dask cluster and the command
 line reach a game only through ``sim.games.get_game(id)``; they never
@@ -264,9 +265,9 @@ def laid_out(package: str, summary: str | None = None, report: str | None = None
 
     ``package`` holds ``enums`` (``GAME_ID``, ``TITLE``, ``MIN_PLAYERS``, ``MAX_PLAYERS``), ``params.Rules``,
     ``policies.POLICIES``, ``records.LAYOUT``, ``nb.play_games``, ``replay.replay_path`` and the conformance
-    hooks; ``summary`` (default: ``analysis.<name>.summary``, beside the package) the tally ``Tally``,
+    hooks; ``summary`` (default: ``<package>.summary``) the tally ``Tally``,
     ``summarize``, ``summary_table``, ``paired_values`` and, if it has them, ``ratio_values``; ``report`` (default:
-    ``analysis.<name>.report``) ``build_report``. The kernels and the analysis are imported when first used.
+    ``<package>.report``) ``build_report``. The kernels and the analysis are imported when first used.
     """
     import importlib
 
@@ -274,9 +275,8 @@ def laid_out(package: str, summary: str | None = None, report: str | None = None
         return importlib.import_module(f"{package}.{module}")
 
     enums = part("enums")
-    name = package.rsplit(".", 1)[-1]
-    summary = summary or f"analysis.{name}.summary"
-    report = report or f"analysis.{name}.report"
+    summary = summary or f"{package}.summary"
+    report = report or f"{package}.report"
     return dict(
         id=enums.GAME_ID,
         title=enums.TITLE,

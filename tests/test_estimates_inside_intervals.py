@@ -29,8 +29,8 @@ from tests.helpers import assert_estimates_inside_intervals
 
 ROOT = Path(__file__).resolve().parents[1]
 HIGHCARD = ROOT / "tests" / "plugins" / "highcard"
-TABLES = {"lasvegan": "analysis.lasvegan.tables", "vegas-dice": "analysis.vegasdice.tables",
-          "fever": "analysis.fever.tables"}
+TABLES = {"lasvegan": "sim.lasvegan.tables", "vegas-dice": "sim.vegasdice.tables",
+          "fever": "sim.fever.tables"}
 
 
 def _report_tables(game: str, tally) -> dict[str, pd.DataFrame]:
@@ -57,7 +57,7 @@ def _report_tables(game: str, tally) -> dict[str, pd.DataFrame]:
     ("configs/vegas-dice.toml", None, False),  # its one-step study plays many rule sets: covered by the others
     ("configs/fever.toml", None, True),
     ("configs/fever.toml", 1, False),  # a race alone: no seat advantage
-    ("tests/plugins/highcard/highcard.toml", None, True),
+    ("examples/highcard/highcard.toml", None, True),
 ])
 def test_a_small_run_of_every_game_writes_every_estimate_inside_its_interval(path, players, sensitivity, games):
     config = replace(load_config(ROOT / path, players=players), games=games, skill_gap_games=4,

@@ -1,9 +1,10 @@
 """The layers stay apart: only the registry names a game, and no module imports itself back.
 
 Shared modules (``sim/*.py`` and ``analysis/*.py``) serve every game through
-``sim.games``; a game package (``sim/<game>/``, ``analysis/<game>/``) may use
-the shared ones and its own. The import graph of module-level imports has no
-cycle (docs/architecture.md draws the layers).
+``sim.games``; a game package (``sim/<game>/``) may use the shared ones and its
+own. The import graph has no cycle, counting every import, lazy ones included,
+and every module a ``"module:name"`` string names for a lazy import
+(docs/architecture.md draws the layers).
 """
 
 import ast
@@ -17,6 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # The games shipped here (a game installed from another package lives outside this tree).
 GAME_PACKAGES = sorted({module.split(".")[1] for module in GAME_MODULES.values() if module.startswith("sim.")})
 REGISTRY = "sim.games"
+# The modules ``sim.game.laid_out(package)`` imports when first used.
+LAID_OUT = ("enums", "params", "policies", "records", "nb", "replay", "summary", "report")
 
 
 def module_name(path: Path) -> str:
@@ -28,8 +31,9 @@ def modules() -> dict[str, Path]:
     return {module_name(p): p for top in ("sim", "analysis") for p in (ROOT / top).rglob("*.py")}
 
 
-def imports(path: Path, *, top_level_only: bool) -> set[str]:
-    """Modules of this project that ``path`` imports (module level only, or anywhere)."""
+def imports(path: Path, *, top_level_only: bool, named: bool = False) -> set[str]:
+    """Modules of this project that ``path`` imports (module level only, or anywhere); with ``named``, also those
+    a string names as ``"module:name"``, the way a game declares what is imported when first used."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     nodes = tree.body if top_level_only else list(ast.walk(tree))
     found = set()
@@ -39,6 +43,11 @@ def imports(path: Path, *, top_level_only: bool) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.add(node.module)
             found.update(f"{node.module}.{a.name}" for a in node.names)
+        elif named and isinstance(node, ast.Constant) and isinstance(node.value, str) and ":" in node.value:
+            found.add(node.value.split(":", 1)[0])
+        elif (named and isinstance(node, ast.Call) and getattr(node.func, "id", None) == "laid_out" and node.args
+              and isinstance(node.args[0], ast.Constant)):
+            found.update(f"{node.args[0].value}.{part}" for part in LAID_OUT)
     known = modules()
     return {m for m in found if m in known}
 
@@ -48,10 +57,12 @@ def is_game_module(name: str) -> bool:
     return len(parts) >= 2 and parts[0] in ("sim", "analysis") and parts[1] in GAME_PACKAGES
 
 
-def test_every_registered_game_has_its_package_in_both_layers():
+def test_every_registered_game_is_one_package():
+    """Rules, kernel, policies, tally, summary and report sections together, as a plugin game's are."""
     for package in GAME_PACKAGES:
-        assert (ROOT / "sim" / package / "game.py").is_file()
-        assert (ROOT / "analysis" / package / "__init__.py").is_file()
+        for part in ("game", "rules", "nb", "policies", "summary", "report"):
+            assert (ROOT / "sim" / package / f"{part}.py").is_file(), f"sim/{package}/{part}.py"
+        assert not (ROOT / "analysis" / package).exists(), f"analysis/{package}/: a game keeps its analysis in sim/{package}/"
 
 
 @pytest.mark.parametrize("name", sorted(n for n in modules() if not is_game_module(n) and n != REGISTRY))
@@ -62,7 +73,7 @@ def test_shared_modules_import_no_game(name):
 
 
 def test_imports_have_no_cycle():
-    graph = {name: imports(path, top_level_only=False) for name, path in modules().items()}
+    graph = {name: imports(path, top_level_only=False, named=True) for name, path in modules().items()}
     # A module's import of a package also runs the package's __init__: an edge to it.
     state: dict[str, int] = {}
 

@@ -263,9 +263,9 @@ def test_a_study_whose_page_fails_ends_0_with_its_table(tmp_path, monkeypatch):
 # --- every game's run report ------------------------------------------------------------------------
 
 # Each game's report module and one of its figures.
-GAME_FIGURES = {"lasvegan": ("analysis.lasvegan.figures", "swing_figure"),
-                "vegas-dice": ("analysis.vegasdice.figures", "money_figure"),
-                "fever": ("analysis.fever.figures", "seats_figure")}
+GAME_FIGURES = {"lasvegan": ("sim.lasvegan.figures", "swing_figure"),
+                "vegas-dice": ("sim.vegasdice.figures", "money_figure"),
+                "fever": ("sim.fever.figures", "seats_figure")}
 
 
 @pytest.mark.parametrize("game", list(GAME_FIGURES))

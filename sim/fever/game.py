@@ -26,7 +26,7 @@ METRICS = (
 
 GAME = Game(
     **laid_out("sim.fever"),
-    report_tally_io=TallyIO.of("analysis.fever.summary:Tally", ("players", "patterns")),
+    report_tally_io=TallyIO.of("sim.fever.summary:Tally", ("players", "patterns")),
     skill_gap_duels=(
         SkillDuel("montecarlo_vs_greedy", "montecarlo:16", "greedy", 1),
         SkillDuel("greedy_vs_random", "greedy", "random", 4),

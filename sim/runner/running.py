@@ -43,7 +43,7 @@ class Results:
 
     ``out_dir`` is None for an in-memory run (``run(config, out=None)``);
     ``records`` is None unless the records were kept in memory. ``tally``
-    holds everything the report's tables need (the game's ``analysis/<game>/tables`` take it).
+    holds everything the report's tables need (the game's ``sim/<game>/tables`` take it).
     """
 
     config: Config
@@ -99,7 +99,7 @@ def run(
     when nothing is written (``out=None``); ``run(config, out=None,
     keep_records=False)`` keeps only the tallies, so a notebook can play a
     hundred million games and still draw every table of the report
-    (for Las Vegan, ``analysis.lasvegan.tables.win_share_by_seat(results.tally)``).
+    (for Las Vegan, ``sim.lasvegan.tables.win_share_by_seat(results.tally)``).
     """
     if not isinstance(config, Config):
         config = load_config(config)

@@ -23,7 +23,7 @@ METRICS = (
 
 GAME = Game(
     **laid_out("sim.vegasdice"),
-    report_tally_io=TallyIO.of("analysis.vegasdice.summary:Tally", ("players", "rounds")),
+    report_tally_io=TallyIO.of("sim.vegasdice.summary:Tally", ("players", "rounds")),
     skill_gap_duels=(
         SkillDuel("montecarlo_vs_greedy", "montecarlo:16", "greedy", 1),
         SkillDuel("greedy_vs_random", "greedy", "random", 20),

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from analysis.stats import t95
-from analysis.lasvegan.summary import summarize_records
+from sim.lasvegan.summary import summarize_records
 from analysis.sweep import metric_columns, paired_differences, sort_cells, summary_row
 from sim.config import Config
 from sim.lasvegan.params import Rules

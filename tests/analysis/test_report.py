@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import analysis.lasvegan.report
-from analysis.lasvegan import tables
-from analysis.lasvegan.report import SECTIONS, build_report, first_player_verdict, length_verdict, write_report
+import sim.lasvegan.report
+from sim.lasvegan import tables
+from sim.lasvegan.report import SECTIONS, build_report, first_player_verdict, length_verdict, write_report
 from analysis.results import load_results, read_game_rows
 from sim.cli import main
 from sim.config import Config
@@ -201,7 +201,7 @@ def test_a_replay_that_does_not_match_its_record_is_reported(small_run, monkeypa
         replayed.records["final_cabbages"][0] += 1
         return replayed
 
-    monkeypatch.setattr(analysis.lasvegan.report, "replay_game", replay_with_a_wrong_record)
+    monkeypatch.setattr(sim.lasvegan.report, "replay_game", replay_with_a_wrong_record)
     text = build_report(load_results(small_run.directory))
     assert 'data-replay-match="false"' in text
     assert "The replay does <strong>not</strong> match the stored record: final_cabbages differ" in text

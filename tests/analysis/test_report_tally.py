@@ -5,8 +5,8 @@ import pandas as pd
 import pytest
 
 import sim
-from analysis.lasvegan import tables
-from analysis.lasvegan.report_tally import ReportTally
+from sim.lasvegan import tables
+from sim.lasvegan.report_tally import ReportTally
 from sim.config import Config
 from sim.lasvegan.params import Rules
 from tests.analysis import records_tables as direct
@@ -119,7 +119,7 @@ def test_the_records_file_is_tallied_in_bounded_batches(tmp_path, monkeypatch):
 def test_a_results_directory_without_its_tally_gets_the_same_report(tmp_path):
     import shutil
 
-    from analysis.lasvegan.report import build_report
+    from sim.lasvegan.report import build_report
     from analysis.results import load_results
 
     out = tmp_path / "r"

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import sim
-from analysis.lasvegan.report import build_report
+from sim.lasvegan.report import build_report
 from analysis.results import load_results
 from analysis.stats import Z95, t_quantile
 from analysis.strength import (

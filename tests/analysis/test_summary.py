@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from analysis.stats import Z95, IntHistogram, mean_and_sd, mean_interval, t95, wilson_interval
-from analysis.lasvegan.summary import Tally, summarize, summarize_records, summary_table
+from sim.lasvegan.summary import Tally, summarize, summarize_records, summary_table
 from sim.lasvegan.records import empty_records, slice_records
 
 

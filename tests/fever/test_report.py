@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import analysis.fever.report
-from analysis.fever import tables
-from analysis.fever.report import SECTIONS, build_report, replay_game, standin_warning
-from analysis.fever.summary import Tally, summarize
+import sim.fever.report
+from sim.fever import tables
+from sim.fever.report import SECTIONS, build_report, replay_game, standin_warning
+from sim.fever.summary import Tally, summarize
 from analysis.results import load_results
 from sim.cli import main
 from sim.config import Config
@@ -124,7 +124,7 @@ def test_a_replay_that_does_not_match_its_record_is_reported(results, monkeypatc
         replayed["turns"] += 1
         return replayed, trace
 
-    monkeypatch.setattr(analysis.fever.report, "replay_game", wrong)
+    monkeypatch.setattr(sim.fever.report, "replay_game", wrong)
     text = build_report(results)
     assert 'data-replay-match="false"' in text and "turns differ" in text
 

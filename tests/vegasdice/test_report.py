@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import analysis.vegasdice.report
+import sim.vegasdice.report
 from analysis.results import load_results
 from analysis.stats import t95
-from analysis.vegasdice import tables
-from analysis.vegasdice.report import SECTIONS, build_report, example_picks, first_card_verdict, replay_game
-from analysis.vegasdice.summary import Tally, summarize
+from sim.vegasdice import tables
+from sim.vegasdice.report import SECTIONS, build_report, example_picks, first_card_verdict, replay_game
+from sim.vegasdice.summary import Tally, summarize
 from sim.cli import main
 from sim.config import Config
 from sim.runner import run
@@ -161,7 +161,7 @@ def test_a_replay_that_does_not_match_its_record_is_reported(results, monkeypatc
         replayed["money"][0] += 10000
         return replayed, trace
 
-    monkeypatch.setattr(analysis.vegasdice.report, "replay_game", replay_with_a_wrong_record)
+    monkeypatch.setattr(sim.vegasdice.report, "replay_game", replay_with_a_wrong_record)
     text = build_report(results)
     assert 'data-replay-match="false"' in text
     assert "The replay does <strong>not</strong> match the stored record: money differ" in text

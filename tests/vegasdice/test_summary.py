@@ -11,7 +11,7 @@ from sim.vegasdice.params import Rules
 from sim.vegasdice.policies import parse_seats
 from sim.vegasdice.records import slice_records
 from analysis.stats import t95
-from analysis.vegasdice.summary import Tally, summarize
+from sim.vegasdice.summary import Tally, summarize
 
 
 def records(players=4, n=4000, seats="random", seed=3, **knobs):

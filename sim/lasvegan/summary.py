@@ -35,7 +35,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from analysis.lasvegan.report_tally import ReportTally
+from sim.lasvegan.report_tally import ReportTally
 from analysis.common import (
     json_ready, num as _num, num_ci as _num_ci, pct as _pct, pct_ci as _pct_ci, played_line, run_fields,
     seat_fields, seat_lines, share, skill_gap_lines, strength_lines, table_row as row, title_line,
@@ -43,7 +43,6 @@ from analysis.common import (
 )
 from analysis.stats import IntHistogram, mean_and_sd, mean_interval, wilson_interval
 from analysis.tally import MergeableTally
-from sim.lasvegan.game import GAME
 from sim.lasvegan.records import empty_records
 
 KIND_NAMES = ("colour", "points", "golden")  # rows of the records' ``amount`` field
@@ -214,7 +213,7 @@ def summary_table(summary: Mapping[str, Any]) -> str:
     finals = "  ".join(f"{s}: {_num(m)}" for s, m in enumerate(summary["final_cabbages_mean"]))
     lines.append(f"  {'final mean by seat':<25}{finals}")
     lines += skill_gap_lines(summary)
-    lines += strength_lines(summary, [GAME.metric[m] for m in TEXT_STRENGTH_METRICS])
+    lines += strength_lines(summary, TEXT_STRENGTH_METRICS)
     lines.append("")
     lines.append(played_line(summary))
     return "\n".join(lines)

@@ -1,4 +1,4 @@
-"""The $ Fever report's figures, drawn from the tables of :mod:`analysis.fever.tables`.
+"""The $ Fever report's figures, drawn from the tables of :mod:`sim.fever.tables`.
 
 One function per figure, each a :class:`matplotlib.figure.Figure` in the
 shared style (:mod:`analysis.figure_style`).

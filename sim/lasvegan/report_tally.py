@@ -1,6 +1,6 @@
 """Everything the report shows, as mergeable integer statistics of chunks of games.
 
-A :class:`ReportTally` is to the report what ``analysis.lasvegan.summary.Tally`` is
+A :class:`ReportTally` is to the report what ``sim.lasvegan.summary.Tally`` is
 to the summary: counts, integer sums, cross sums and integer histograms of
 one chunk of game records, which merge exactly. A run tallies each chunk as
 it is played, so its report needs memory bounded by the chunk size whatever
@@ -9,7 +9,7 @@ a results directory without a stored tally rebuilds one from the records
 file in bounded batches (``ReportTally.of_records_file``).
 
 Nothing here is an approximation of the records: the tables built from a
-tally (``analysis.lasvegan.tables``) equal those built from the records themselves,
+tally (``sim.lasvegan.tables``) equal those built from the records themselves,
 percentiles included (from integer histograms), and the intervals use the
 same formulas. The cluster-robust intervals need, per cluster (game), the
 sums ``x`` and counts ``y`` only through ``Σx, Σy, Σx², Σxy, Σy²``, which

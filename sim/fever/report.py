@@ -1,7 +1,7 @@
 """The HTML balance report of $ Fever: what a designer reads after a run.
 
 Built on the shared shell (:mod:`analysis.report_html`) from the run's
-summary and its tally (:class:`~analysis.fever.summary.Tally`, stored as
+summary and its tally (:class:`~sim.fever.summary.Tally`, stored as
 ``tally.json``). Example games are played again from ``(rules, seed, game
 index, seat policies)`` by the reference engine (:mod:`sim.fever.rules`),
 told turn by turn and checked against the run's stored record of each.
@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from typing import Sequence
 
-from analysis.fever import figures, tables
+from sim.fever import figures, tables
 from analysis.player_sections import report_page
 from analysis.report_html import (
     CLOSING_SECTIONS, PLAYER_SECTIONS,

@@ -1,6 +1,6 @@
 """The Las Vegas report's tables: pandas DataFrames computed from a run's tally.
 
-Every function takes a :class:`~analysis.vegasdice.summary.Tally` (or, for
+Every function takes a :class:`~sim.vegasdice.summary.Tally` (or, for
 notebooks, the per-game records themselves, which are tallied first) and
 returns one tidy table. A tally holds integer sums and histograms, so every
 figure here is exact, percentiles included; every estimate comes with a 95%
@@ -22,7 +22,7 @@ import pandas as pd
 
 from analysis.stats import IntHistogram, cluster_ratio_interval
 from analysis.tables import mean_row
-from analysis.vegasdice.summary import Tally
+from sim.vegasdice.summary import Tally
 
 QUANTILES = (5, 25, 50, 75, 95)
 

@@ -1,4 +1,4 @@
-"""The Las Vegas report's figures, drawn from the tables of :mod:`analysis.vegasdice.tables`.
+"""The Las Vegas report's figures, drawn from the tables of :mod:`sim.vegasdice.tables`.
 
 One function per figure, each a :class:`matplotlib.figure.Figure` in the
 shared style (:mod:`analysis.figure_style`): Okabe–Ito colours, 95%

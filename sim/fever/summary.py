@@ -41,7 +41,6 @@ from analysis.stats import (
 )
 from analysis.tally import MergeableTally
 from sim.fever import enums as E
-from sim.fever.game import GAME
 from sim.fever.records import LAYOUT as RECORD_LAYOUT, empty_records
 
 PERCENTILES = (5, 50, 95)
@@ -323,6 +322,6 @@ def summary_table(summary: Mapping[str, Any]) -> str:
                            f"{num_ci(summary['double_gain_ci'])}  points scored minus points given up"))
     lines.append(table_row("reshuffles per game", num(summary["reshuffles_per_game"], 2)))
     lines += skill_gap_lines(summary)
-    lines += strength_lines(summary, [GAME.metric[m] for m in TEXT_STRENGTH_METRICS])
+    lines += strength_lines(summary, TEXT_STRENGTH_METRICS)
     lines += ["", played_line(summary)]
     return "\n".join(lines)

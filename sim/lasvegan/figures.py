@@ -1,4 +1,4 @@
-"""The report's figures: matplotlib, drawn from the tables of :mod:`analysis.lasvegan.tables`.
+"""The report's figures: matplotlib, drawn from the tables of :mod:`sim.lasvegan.tables`.
 
 One function per figure; each returns a :class:`matplotlib.figure.Figure`
 built without pyplot (no global state, the Agg canvas), so figures can be

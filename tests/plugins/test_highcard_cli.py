@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from sim.cli import main
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[2] / "examples" / "highcard"
 TINY = ["--games", "300", "--seed", "4"]
 
 

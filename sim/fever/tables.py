@@ -1,6 +1,6 @@
 """The $ Fever report's tables: pandas DataFrames computed from a run's tally.
 
-Every function takes a :class:`~analysis.fever.summary.Tally` (or, for
+Every function takes a :class:`~sim.fever.summary.Tally` (or, for
 notebooks, the per-game records themselves, which are tallied first) and
 returns one tidy table; estimates carry 95% intervals in ``low``/``high``.
 """
@@ -12,7 +12,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.fever.summary import Tally
+from sim.fever.summary import Tally
 
 SECONDS_PER_TURN = (10, 15, 20, 30)
 

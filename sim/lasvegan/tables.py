@@ -1,6 +1,6 @@
 """The report's tables: pandas DataFrames computed from a run's report tally.
 
-Every function takes a :class:`~analysis.lasvegan.report_tally.ReportTally` (or, for
+Every function takes a :class:`~sim.lasvegan.report_tally.ReportTally` (or, for
 notebooks, the per-game records themselves, which are tallied first) and
 returns one tidy table. A tally holds integer sums and histograms, so every
 figure here is exact — percentiles included — and costs nothing that grows
@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.common import win_unit
-from analysis.lasvegan.report_tally import ReportTally
+from sim.lasvegan.report_tally import ReportTally
 from analysis.stats import IntHistogram, wilson_interval
 from analysis.tables import mean_row
 

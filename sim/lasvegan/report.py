@@ -18,7 +18,7 @@ from typing import Sequence
 
 import pandas as pd
 
-from analysis.lasvegan import figures, tables
+from sim.lasvegan import figures, tables
 from analysis.report import write_report  # noqa: F401  (kept importable from here)
 from analysis.player_sections import report_page
 from analysis.report_html import (  # noqa: F401  (first_player_verdict: kept importable from here)

@@ -43,7 +43,6 @@ from analysis.common import json_ready, run_fields, seat_fields, share, win_shar
 from analysis.stats import FirstGames, IntHistogram, mean_and_sd, mean_interval, wilson_interval
 from analysis.tally import MergeableTally
 from sim.vegasdice import enums as E
-from sim.vegasdice.game import GAME
 from sim.vegasdice.records import LAYOUT as RECORD_LAYOUT, empty_records
 
 PERCENTILES = (50, 95)
@@ -353,7 +352,7 @@ def summary_table(summary: Mapping[str, Any]) -> str:
     if summary.get("short_casino_rate"):
         lines.append(table_row("casinos short", pct(summary["short_casino_rate"]), "of casinos set up"))
     lines += skill_gap_lines(summary)
-    lines += strength_lines(summary, [GAME.metric[m] for m in TEXT_STRENGTH_METRICS])
+    lines += strength_lines(summary, TEXT_STRENGTH_METRICS)
     lines += ["", played_line(summary)]
     return "\n".join(lines)
 

@@ -114,14 +114,12 @@ def paired_values(rec: Mapping[str, np.ndarray], players: int, unit: int) -> dic
 
 def summary_table(summary: Mapping[str, Any]) -> str:
     """The summary as the text ``lvsim run`` prints."""
-    from lvsim_highcard.game import GAME
-
     lines = [title_line(E.TITLE, summary), "", *seat_lines(summary), "", "Games"]
     lines.append(table_row("tie rate", pct(summary["tie_rate"]), "of games, the win shared"))
     lines.append(table_row("winner's points", num(summary["mean_points"]), f"of {summary['rounds']} rounds"))
     lines.append(table_row("shutouts", pct(summary["shutout_rate"]), "of games, some player without a point"))
     lines.append(table_row("void rounds", pct(summary["void_round_rate"]), "of rounds, nobody scores"))
     lines += skill_gap_lines(summary)
-    lines += strength_lines(summary, [m for m in GAME.metrics if m.headline])
+    lines += strength_lines(summary)
     lines += ["", played_line(summary)]
     return "\n".join(lines)

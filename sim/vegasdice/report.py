@@ -1,7 +1,7 @@
 """The HTML balance report of Las Vegas (the dice game): what a designer reads after a run.
 
 Built on the shared shell (:mod:`analysis.report_html`) from the run's
-summary and its tally (:class:`~analysis.vegasdice.summary.Tally`, stored
+summary and its tally (:class:`~sim.vegasdice.summary.Tally`, stored
 as ``tally.json``), so a run of any size reports in bounded memory. Two
 example games — a typical one and the closest finish — are played again
 from ``(rules, seed, game index, seat policies)`` by the reference engine
@@ -26,7 +26,7 @@ from analysis.report_html import (
 )
 from analysis.results import RunResults
 from analysis.stats import mean_interval
-from analysis.vegasdice import figures, tables
+from sim.vegasdice import figures, tables
 from sim.vegasdice.rules import play_game, policy_named
 
 SECTIONS = (

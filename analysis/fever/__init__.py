@@ -1,1 +1,0 @@
-"""Analysis of $ Fever runs: tally, summary, tables, figures and the HTML report."""

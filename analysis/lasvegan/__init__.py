@@ -1,1 +1,0 @@
-"""Las Vegan's analysis: its tallies, summary, tables, figures and HTML report."""

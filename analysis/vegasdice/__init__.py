@@ -1,1 +1,0 @@
-"""Las Vegas (the dice game): its tallies, summary and HTML report."""
