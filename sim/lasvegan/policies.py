@@ -7,8 +7,8 @@ strongest:
 * ``cautious`` — a beginner's rule of thumb (``heuristics``);
 * ``greedy`` — weighs up the current trick (``heuristics``);
 * ``expert`` — scores each card and each token placement by features that
-  look past the trick, fitted to lookahead's value of every move, at
-  under twice greedy's cost (``expert``);
+  look past the trick, fitted to lookahead's value of every move
+  (``expert``);
 * ``lookahead:N`` — imagines ``N`` deals of the hidden cards per move and
   plays each out with ``greedy`` (``lookahead``); ``lookahead:N:win``
   judges the outcomes by the chance to win the game rather than by the
@@ -93,7 +93,7 @@ POLICIES = Policies(
             "expert", E.POLICY_EXPERT,
             "Scores each card and each token placement by features that look past the trick (what a card gives "
             "away, unseen cards that beat it, what the hand keeps, what a machine will count by the end of the "
-            "round), fitted to lookahead's value of every move. Under twice greedy's cost.",
+            "round), fitted to lookahead's value of every move.",
         ),
         openspiel_search("ismcts", POLICY_ISMCTS),
     ],
