@@ -26,7 +26,7 @@ Player = Callable[[Any, str], Any]
 
 def searched_and_reference_players(policies, parse_policy, package: str, plain: Callable[[Any, str], Any]):
     """A game's ``is_searched(policy)`` (a policy the reference engine alone plays: OpenSpiel's search, from
-    ``package``'s ``openspiel`` module, which needs the extra) and ``reference_player(rules, name)``: that module's
+    ``package``'s ``state`` module; the search needs the openspiel extra) and ``reference_player(rules, name)``: that module's
     player for a searched policy, ``plain(rules, name)`` for every other."""
 
     def is_searched(policy: str) -> bool:
@@ -34,7 +34,7 @@ def searched_and_reference_players(policies, parse_policy, package: str, plain: 
 
     def reference_player(rules, name: str):
         if is_searched(name):
-            return importlib.import_module(f"{package}.openspiel").player_named(rules, name)
+            return importlib.import_module(f"{package}.state").player_named(rules, name)
         return plain(rules, name)
 
     return is_searched, reference_player

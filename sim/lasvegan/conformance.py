@@ -70,7 +70,7 @@ POLICY_FORMS: dict[str, tuple[str, ...]] = {
 }
 
 
-# OpenSpiel's ismcts is played from sim.lasvegan.openspiel (the openspiel extra); the reference engine's player for
+# OpenSpiel's ismcts is played from sim.lasvegan.state (needs the openspiel extra); the reference engine's player for
 # any policy, ismcts included.
 is_searched, reference_player = kit.searched_and_reference_players(
     POLICIES, parse_policy, __package__, lambda rules, name: policy_named(name))
@@ -202,7 +202,7 @@ def unseen_by_seat(table: Table) -> tuple:
 def decide(table: Table, policy: str, stream: np.ndarray):
     """The seat to move's choice under ``policy``, drawing from ``stream``: a card, or a placement owed."""
     if is_searched(policy):
-        from sim.lasvegan.openspiel import decide_from_pub
+        from sim.lasvegan.state import decide_from_pub
 
         return decide_from_pub(policy, table.pub, int(table.hand), bool(table.owed), stream)
     if table.owed:

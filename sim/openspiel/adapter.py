@@ -1,19 +1,14 @@
-"""One OpenSpiel game and state over any game's table: the parts every game shares.
+"""One OpenSpiel game and state over any game's state (:class:`sim.state.State`), written once.
 
-A game's ``openspiel.py`` (beside its ``rules.py``) defines a :class:`Table`
-subclass: its reference engine's state plus what is being dealt, flipped or
-rolled, stepped one OpenSpiel action at a time. Everything OpenSpiel asks
-of a game is answered here from that table:
+Everything OpenSpiel asks of a game is answered from the game's state,
+which speaks OpenSpiel's shape already (``sim/state.py``):
 
-* chance nodes are the table's deals, flips and rolls, with their true
-  probabilities (:meth:`Table.chance_outcomes`);
-* a seat's information-state string is its seat, the public view it
-  started from, its private holding now and every public event since
-  (moves, machines turned up, faces shown) and the private events it alone
-  saw (the cards it drew, where a game draws during play) — what it saw, in
-  order, and nothing it did not (perfect recall);
-* its observation string is the reference engine's observation of the seat;
-* ``resample_from_infostate`` asks the table for the hidden holdings drawn
+* chance nodes are the state's deals, flips and rolls, with their true
+  probabilities;
+* a seat's information-state string is the state's information state of
+  the seat (perfect recall), its observation string the reference engine's
+  observation of the seat;
+* ``resample_from_infostate`` asks the state for the hidden holdings drawn
   again, consistent with what the seat has seen.
 
 A state is either a whole game from its first deal (the registered game,
@@ -28,137 +23,15 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 import numpy as np
 import pyspiel
 
-CHANCE = int(pyspiel.PlayerId.CHANCE)
-TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+from sim.state import CHANCE, TERMINAL, State
 
-
-class Seen(NamedTuple):
-    """An event only ``seat`` sees (a card it draws): in its information-state string, no other seat's."""
-
-    seat: int
-    text: str
-
-    def __deepcopy__(self, memo) -> "Seen":
-        return self  # immutable: a cloned state shares it
-
-
-class Sizes(NamedTuple):
-    """What OpenSpiel's GameInfo needs beyond the players."""
-
-    num_distinct_actions: int
-    max_chance_outcomes: int
-    max_game_length: int
-
-
-class Table:
-    """One game's table stepped action by action; a game's ``openspiel.py`` subclasses it.
-
-    ``rules`` are the game's Rules. A subclass sets ``value_scale`` (a
-    round's typical gain, which brings a rooted state's returns near 1) and
-    implements the methods below. ``clone`` copies what a step changes: the
-    reference ``state`` (by ``copy_state``, the game's fast copy) and the
-    lists named in ``stepped_lists``; a subclass copies anything else.
-    """
-
-    value_scale: ClassVar[float] = 1.0
-    stepped_lists: ClassVar[tuple[str, ...]] = ()
-    # False when a finished game can have no winner (its win shares then sum to 0, not 1).
-    constant_sum: ClassVar[bool] = True
-
-    def __init__(self, rules):
-        self.rules = rules
-
-    # --- the game's shape ---------------------------------------------------
-    @classmethod
-    def sizes(cls, rules) -> Sizes:
-        raise NotImplementedError
-
-    @classmethod
-    def from_observation(cls, rules, obs, words: np.ndarray) -> "Table":
-        """A table agreeing with one seat's observation, the holdings it cannot see drawn from ``words``."""
-        raise NotImplementedError
-
-    # --- stepping ---------------------------------------------------------------
-    @staticmethod
-    def copy_state(state):
-        raise NotImplementedError
-
-    def clone(self) -> "Table":
-        other = copy.copy(self)
-        other.state = None if self.state is None else self.copy_state(self.state)
-        for name in self.stepped_lists:
-            setattr(other, name, list(getattr(self, name)))
-        return other
-
-    def __deepcopy__(self, memo) -> "Table":
-        # OpenSpiel clones a state by deep-copying its attributes: the table's own copy is the fast one.
-        return self.clone()
-
-    def to_move(self) -> int:
-        """The seat to act, or CHANCE, or TERMINAL."""
-        raise NotImplementedError
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        raise NotImplementedError
-
-    def legal_actions(self) -> list[int]:
-        raise NotImplementedError
-
-    def apply(self, action: int) -> "str | Seen | list[str | Seen] | None":
-        """Apply ``action`` (a chance outcome at a chance node); the event it makes — public text, a
-        :class:`Seen` for one seat, a list of them — or None when it shows nothing yet."""
-        raise NotImplementedError
-
-    def rounds_scored(self) -> int:
-        """Rounds (or the game's unit of play) finished so far: a rooted state ends when one more is."""
-        raise NotImplementedError
-
-    def scores(self) -> list[float]:
-        """Each seat's standing now (what a round's gain is measured in)."""
-        raise NotImplementedError
-
-    def win_shares(self) -> list[float]:
-        """The finished game's win share of each seat (tied winners share)."""
-        raise NotImplementedError
-
-    # --- what a seat knows ------------------------------------------------------
-    def observation(self, seat: int) -> str:
-        raise NotImplementedError
-
-    def public_view(self) -> str:
-        """Everything public now, the same text for every seat."""
-        raise NotImplementedError
-
-    def private(self, seat: int) -> str:
-        """What only ``seat`` knows now (its hand)."""
-        raise NotImplementedError
-
-    def resample(self, seat: int, words: np.ndarray) -> "Table":
-        """A copy with every holding ``seat`` cannot see drawn again from ``words``, consistent with what it saw."""
-        raise NotImplementedError
-
-    def action_name(self, seat: int, action: int) -> str:
-        return f"{'chance' if seat == CHANCE else f'seat {seat}'}:{action}"
-
-
-def canonical(value: Any) -> Any:
-    """Sets (at any depth) as sorted tuples, so that equal values print alike."""
-    if isinstance(value, (set, frozenset)):
-        return tuple(sorted(canonical(v) for v in value))
-    if isinstance(value, (tuple, list)):
-        return tuple(canonical(v) for v in value)
-    return value
-
-
-def fields_text(obj: Any, **replaced: Any) -> str:
-    """A dataclass (an observation) as ``name=value`` text, its sets sorted; ``replaced`` fields take other values."""
-    values = {**obj.__dict__, **replaced}
-    return " ".join(f"{name}={canonical(v)}" for name, v in values.items())
+# The state protocol's player ids are OpenSpiel's: they pass through as they are.
+assert (CHANCE, TERMINAL) == (int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL))
 
 
 # --- knobs as game parameters -------------------------------------------------------
@@ -213,7 +86,7 @@ class LvsimGame(pyspiel.Game):
     """A registry game as an OpenSpiel game; :func:`sim.openspiel.register` makes one subclass per game."""
 
     GAME: ClassVar[Any]  # the sim.game.Game
-    TABLE: ClassVar[type[Table]]
+    TABLE: ClassVar[type[State]]
     GAME_TYPE: ClassVar[pyspiel.GameType]
 
     def __init__(self, params=None):
@@ -240,29 +113,26 @@ class LvsimGame(pyspiel.Game):
 
 
 class LvsimState(pyspiel.State):
-    """A game in OpenSpiel's terms over a :class:`Table`."""
+    """A game in OpenSpiel's terms over a game's :class:`~sim.state.State`."""
 
-    def __init__(self, game: LvsimGame, table: Table):
+    def __init__(self, game: LvsimGame, table: State):
         super().__init__(game)
         self.table = table
-        self.events: list[str | Seen] = []
-        self.root_view = ""  # the public view a rooted state starts from ("" for a whole game)
         self.horizon: int | None = None  # a rooted state ends when this many rounds are scored
         self.root_scores: list[float] = []
 
     @classmethod
-    def rooted(cls, game: LvsimGame, table: Table) -> "LvsimState":
+    def rooted(cls, game: LvsimGame, table: State) -> "LvsimState":
         """A state that starts at ``table`` and ends when its current round is scored (or the game ends)."""
         state = cls(game, table)
-        state.root_view = table.public_view()
+        table.root_view = table.public_view()
         state.horizon = table.rounds_scored() + 1
         state.root_scores = list(table.scores())
         return state
 
     def __deepcopy__(self, memo):
         other = type(self)(self.get_game(), self.table.clone())
-        other.events = list(self.events)
-        other.root_view, other.horizon, other.root_scores = self.root_view, self.horizon, self.root_scores
+        other.horizon, other.root_scores = self.horizon, self.root_scores
         other._history = list(self.history())
         return other
 
@@ -290,9 +160,7 @@ class LvsimState(pyspiel.State):
         return self.table.chance_outcomes()
 
     def _apply_action(self, action):
-        event = self.table.apply(int(action))
-        if event is not None:
-            self.events += event if isinstance(event, list) else [event]
+        self.table.apply_action(int(action))
 
     def returns(self):
         players = self.get_game().num_players()
@@ -308,8 +176,7 @@ class LvsimState(pyspiel.State):
 
     def information_state_string(self, player=None):
         player = self.current_player() if player is None else player
-        seen = (e if isinstance(e, str) else e.text for e in self.events if isinstance(e, str) or e.seat == player)
-        return f"seat {player}|{self.root_view}|{self.table.private(player)}|" + "|".join(seen)
+        return self.table.information_state(player)
 
     def observation_string(self, player=None):
         player = self.current_player() if player is None else player
@@ -326,7 +193,7 @@ class LvsimState(pyspiel.State):
         return other
 
     def __str__(self):
-        public = [e for e in self.events if isinstance(e, str)]
+        public = [e for e in self.table.events if isinstance(e, str)]
         return f"{self.table.public_view()} | " + " ".join(public[-12:])
 
 
@@ -347,7 +214,7 @@ class Observer:
         return LvsimState.observation_string(state, player)
 
 
-def game_type(game, table: type[Table]) -> pyspiel.GameType:
+def game_type(game, table: type[State]) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=game_name(game.id),
         long_name=f"lvsim {game.title}",
@@ -368,7 +235,7 @@ def game_type(game, table: type[Table]) -> pyspiel.GameType:
     )
 
 
-def game_class(game, table: type[Table]) -> type[LvsimGame]:
+def game_class(game, table: type[State]) -> type[LvsimGame]:
     """The OpenSpiel game class of one registry game."""
     name = "".join(part.title() for part in game_name(game.id).split("_")) + "Game"
     return type(name, (LvsimGame,), {"GAME": game, "TABLE": table, "GAME_TYPE": game_type(game, table)})

@@ -5,7 +5,7 @@ same records: each game is the reference engine's
 (``PlayLoop.play_game``) on the same ``(seed, game)`` streams, which the
 conformance suite holds equal to the kernel's game for every jitted
 policy. ``sim.game.laid_out`` sends a batch here when a seat plays a
-``reference_only`` policy. The game's ``openspiel`` module gives the loop
+``reference_only`` policy. The game's ``state`` module gives the loop
 (``PLAY_LOOP``), the layout (``LAYOUT``) and a seat's player
 (``seat_player(rules, policy_id, params)``).
 """
@@ -23,7 +23,7 @@ def play_games(package: str, rules, seed: int, first_game: int, n_games: int, po
                policy_params: np.ndarray, threads: int | None = None, chunk: int | None = None):
     """Games ``first_game ..`` of ``seed`` in the kernel's record layout; one thread (``threads``, ``chunk`` unused)."""
     check_batch(seed, first_game, n_games)
-    module = importlib.import_module(f"{package}.openspiel")
+    module = importlib.import_module(f"{package}.state")
     rec = module.LAYOUT.empty(n_games, rules)
     players = [module.seat_player(rules, int(i), np.asarray(p, dtype=np.float64))
                for i, p in zip(policy_ids, policy_params)]

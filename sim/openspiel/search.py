@@ -2,7 +2,7 @@
 
 A decision starts from the seat's observation alone: the table is rebuilt
 from it with the cards (or tiles, dice) the seat cannot see drawn at random
-(:meth:`~sim.openspiel.adapter.Table.from_observation`), as a rooted state
+(:meth:`~sim.state.State.from_observation`), as a rooted state
 that ends with the current round. OpenSpiel's Python ``ISMCTSBot``
 (``open_spiel.python.algorithms.ismcts``; its C++ twin does not take Python
 games) then runs ``N`` simulations, each on a deal of the unseen cards drawn
@@ -24,7 +24,8 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts as information_set_search
 from open_spiel.python.algorithms import mcts
 
-from sim.openspiel.adapter import LvsimState, Table
+from sim.openspiel.adapter import LvsimState
+from sim.state import State
 from sim.rng import Stream
 
 # The exploration constant of UCT over returns near 1 (a round's gain divided by the table's value_scale).
@@ -39,7 +40,7 @@ def fresh_words(generator: np.random.RandomState) -> np.ndarray:
 class Search:
     """``ismcts:N`` for one game under one set of rules: ``action(obs, rng, **context)`` -> the OpenSpiel action."""
 
-    def __init__(self, game, table: type[Table], rules, simulations: int):
+    def __init__(self, game, table: type[State], rules, simulations: int):
         self.game = game  # the OpenSpiel game (sim.openspiel.load)
         self.table = table
         self.rules = rules

@@ -7,7 +7,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from sim.fever import rules as engine  # noqa: E402
-from sim.fever.openspiel import double_no, keep_actions  # noqa: E402
+from sim.fever.state import double_no, keep_actions  # noqa: E402
 from sim.fever.params import Rules  # noqa: E402
 from sim.fever.rules import PLAY_LOOP, game_records, policy_named  # noqa: E402
 from sim.openspiel import load  # noqa: E402

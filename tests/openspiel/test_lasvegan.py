@@ -7,7 +7,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from sim.lasvegan import enums as E  # noqa: E402
-from sim.lasvegan.openspiel import placement_action  # noqa: E402
+from sim.lasvegan.state import placement_action  # noqa: E402
 from sim.lasvegan.params import Rules  # noqa: E402
 from sim.lasvegan.rules import (  # noqa: E402
     PLAY_LOOP, deal_round, game_records, policy_named, shuffled_pile, suit_of,

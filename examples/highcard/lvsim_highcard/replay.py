@@ -15,7 +15,8 @@ cards in the order they are played, from the round's leader (seat
 ``[rules]`` table; ``players`` defaults to the hands given, ``hand`` to
 the first hand's size and ``rounds`` to the rounds listed. A script that
 breaks a rule raises :class:`~sim.errors.ScriptError` naming the round,
-the seat and the rule.
+the seat and the rule. The script is read into the shared replay's steps
+(``sim.replay``): the cards dealt, seat 0's hand first, then the plays.
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ from __future__ import annotations
 from typing import Any
 
 from sim.errors import ScriptError, shown
+from sim.replay import Step, replay_steps
 from sim.scripts import no_unknown_keys, read_script, script_rules
 
 from lvsim_highcard import enums as E
 from lvsim_highcard.params import Rules
-from lvsim_highcard.rules import GameState, IllegalMove, game_trace
+from lvsim_highcard.rules import check_hands
+from lvsim_highcard.state import STATE
 
 SCRIPT_KEYS = ("players", "rules", "hands", "rounds")
 
@@ -53,23 +56,17 @@ def replay_script(data: Any) -> dict:
     if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
         raise ScriptError(f"hands: must be a list of each seat's cards, got {shown(hands)}")
     try:
-        state = GameState(rules, hands)
+        check_hands(rules, hands)
     except ValueError as err:
         raise ScriptError(f"hands: {err}") from None
+    steps = [Step(f"deal {card}") for hand in hands for card in hand]
     for number, cards in enumerate(rounds, start=1):
-        if state.game_over:
+        if number > rules.rounds:
             raise ScriptError(f"round {number}: the game lasts {rules.rounds} rounds (rules.rounds)")
         if len(cards) != rules.players:
             raise ScriptError(f"round {number}: each of the {rules.players} players plays one card, "
                               f"the script lists {len(cards)}")
-        state.start_round()
-        for card in cards:
-            seat = state.to_move
-            try:
-                state.play(seat, card)
-            except IllegalMove as err:
-                raise ScriptError(f"round {number}, seat {seat}: {err.rule}") from None
-        state.end_round()
-    if not state.game_over:
+        steps += [Step(f"plays {card}", f"round {number}, seat {{seat}}") for card in cards]
+    if len(rounds) < rules.rounds:
         raise ScriptError(f"the game lasts {rules.rounds} rounds (rules.rounds), but the script gives {len(rounds)}")
-    return game_trace(state)
+    return replay_steps(STATE, rules, steps)

@@ -29,9 +29,10 @@ from sim.lasvegan.policies import POLICY_ISMCTS
 from sim.lasvegan.records import LAYOUT  # noqa: F401  (sim.openspiel.reference plays a batch with these two)
 from sim.lasvegan.rules import (
     PLAY_LOOP,  # noqa: F401
-    GameState, JitPolicy, Observation, Placement, RandomPolicy, Trick, card_mask, card_name, win_shares,
+    GameState, JitPolicy, Observation, Placement, RandomPolicy, Trick, card_mask, card_name, game_trace,
+    win_shares,
 )
-from sim.openspiel.adapter import CHANCE, TERMINAL, Sizes, Table, fields_text
+from sim.state import CHANCE, TERMINAL, Sizes, State, fields_text
 from sim.rng import Stream
 
 PLACE_BASE = E.N_CARDS  # 40 + machine * MAX_TOKENS + token
@@ -98,7 +99,7 @@ def redeal_unseen(gs: GameState, seat: int, words: np.ndarray, pub: np.ndarray |
         gs.set_aside = frozenset(unseen)
 
 
-class LasveganTable(Table):
+class LasveganState(State):
     """The reference :class:`GameState` with the round's machines, faces and cards being turned up and dealt."""
 
     value_scale = 4.0  # a round moves a seat's cabbages by a few
@@ -113,7 +114,7 @@ class LasveganTable(Table):
         self.dealt: list[int] = []
 
     @classmethod
-    def new(cls, rules) -> "LasveganTable":
+    def new(cls, rules) -> "LasveganState":
         return cls(rules)
 
     @classmethod
@@ -122,7 +123,7 @@ class LasveganTable(Table):
         return Sizes(N_ACTIONS, E.N_CARDS, rules.rounds * per_round)
 
     @classmethod
-    def from_observation(cls, rules, obs, words: np.ndarray, placing: bool = False) -> "LasveganTable":
+    def from_observation(cls, rules, obs, words: np.ndarray, placing: bool = False) -> "LasveganState":
         """``placing``: the seat is asked to place a token (for a 7 of the trick it has just won)."""
         gs = GameState(rules)
         gs.cabbages = list(obs.cabbages)
@@ -161,6 +162,16 @@ class LasveganTable(Table):
         if not gs.in_round:
             return CHANCE
         return gs.to_move
+
+    def decision_kind(self) -> str | None:
+        """``lead`` or ``follow`` a trick; for a 7 won, ``token`` (an ordinary token on a machine, or the golden
+        token while its machine is free too) or ``golden`` (only the golden token's side is left to choose)."""
+        gs = self.state
+        if gs.game_over or not gs.in_round:
+            return None
+        if gs.placement_owed:
+            return "golden" if gs.free_slots() == [E.GOLDEN_SLOT] else "token"
+        return "follow" if gs.trick else "lead"
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         gs = self.state
@@ -240,6 +251,9 @@ class LasveganTable(Table):
     def win_shares(self) -> list[float]:
         return win_shares(self.state.cabbages)
 
+    def trace(self) -> dict:
+        return game_trace(self.state.results, self.state.winners())
+
     # --- what a seat knows -------------------------------------------------------
     def observation(self, seat: int) -> str:
         gs = self.state
@@ -261,7 +275,7 @@ class LasveganTable(Table):
         h = self.rules.hand_size
         return f"hand {cards_text(self.dealt[seat * h:(seat + 1) * h])}"
 
-    def resample(self, seat: int, words: np.ndarray) -> "LasveganTable":
+    def resample(self, seat: int, words: np.ndarray) -> "LasveganState":
         other = self.clone()
         if other.state.in_round:
             redeal_unseen(other.state, seat, words)
@@ -288,7 +302,7 @@ class LasveganTable(Table):
         return f"token {p.token} on machine {p.slot}"
 
 
-TABLE = LasveganTable
+STATE = LasveganState
 
 
 # --- the ismcts policy at a seat of the reference engine -------------------------------
@@ -301,7 +315,7 @@ class IsmctsPlayer:
         from sim.openspiel import load
         from sim.openspiel.search import Search
 
-        self.search = Search(load("lasvegan", rules), LasveganTable, rules, int(params[0]))
+        self.search = Search(load("lasvegan", rules), LasveganState, rules, int(params[0]))
 
     def choose_card(self, obs: Observation, legal, rng: Stream) -> int:
         return self.search.action(obs, rng)

@@ -47,8 +47,10 @@ from sim.fever.params import MAX_REDEALS, Rules
 from sim.fever.policies import POLICY_ISMCTS
 from sim.fever.records import LAYOUT  # noqa: F401  (sim.openspiel.reference plays a batch with these two)
 from sim.fever.rules import PLAY_LOOP  # noqa: F401
-from sim.fever.rules import Combination, GameState, JitPolicy, Observation, Play, RandomPolicy, TurnRecord
-from sim.openspiel.adapter import CHANCE, TERMINAL, Seen, Sizes, Table, fields_text
+from sim.fever.rules import (
+    Combination, GameState, JitPolicy, Observation, Play, RandomPolicy, TurnRecord, game_trace,
+)
+from sim.state import CHANCE, TERMINAL, Seen, Sizes, State, fields_text
 from sim.rng import Stream
 
 # Actions, for K symbols: plays 0 .. 8K - 1, then these.
@@ -161,7 +163,7 @@ def hand_text(rules: Rules, hand) -> str:
     return " ".join(f"{n} {rules.symbols[x]}" for x, n in enumerate(hand) if n)
 
 
-class FeverTable(Table):
+class FeverState(State):
     """The reference :class:`GameState` with the cards being drawn and the turn being decided.
 
     ``phase`` is the part of the seat's turn next: ``double``, ``play``,
@@ -186,7 +188,7 @@ class FeverTable(Table):
         self.value_scale = sum(rules.points) / len(rules.points)
 
     @classmethod
-    def new(cls, rules) -> "FeverTable":
+    def new(cls, rules) -> "FeverState":
         table = cls(rules)
         table._run(deal, "turn")
         return table
@@ -203,7 +205,7 @@ class FeverTable(Table):
 
     @classmethod
     def from_observation(cls, rules, obs: Observation, words: np.ndarray, phase: str = "play", kept=()
-                         ) -> "FeverTable":
+                         ) -> "FeverState":
         """The table ``obs`` shows at ``phase`` of the seat's turn (``kept``: the cards it keeps so far), the
         other hands and the deck dealt from the cards it has not seen. Each seat's combinations stand as its
         cheapest one (what a double gives up) and others making up its points, their cards those the
@@ -234,7 +236,7 @@ class FeverTable(Table):
         table._redeal(obs.seat, words, hand_sizes=obs.hand_sizes, deck=obs.deck, unseen=unseen_of(obs))
         return table
 
-    def clone(self) -> "FeverTable":
+    def clone(self) -> "FeverState":
         other = super().clone()
         other.deck = Counter(self.deck)
         return other
@@ -326,6 +328,11 @@ class FeverTable(Table):
             return TERMINAL
         return gs.current.seat
 
+    def decision_kind(self) -> str | None:
+        """``double`` (whether to), ``play`` (which cards on which reels) or ``keep`` (after a double, the next
+        card kept, or no more)."""
+        return self.phase if self.to_move() >= 0 else None
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         total = sum(self.deck.values())
         return [(x, n / total) for x, n in sorted(self.deck.items()) if n]
@@ -385,6 +392,9 @@ class FeverTable(Table):
     def win_shares(self) -> list[float]:
         return [1.0 if s == self.state.winner else 0.0 for s in range(self.rules.players)]
 
+    def trace(self) -> dict:
+        return game_trace(self.state)
+
     # --- what a seat knows -------------------------------------------------------------
     def observation(self, seat: int) -> str:
         if self.state is None:
@@ -404,7 +414,7 @@ class FeverTable(Table):
         keeping = self.phase == "keep" and gs.current is not None and gs.current.seat == seat
         return f"hand {hand_text(self.rules, gs.hands[seat])}" + (f" kept {self.kept}" if keeping else "")
 
-    def resample(self, seat: int, words: np.ndarray) -> "FeverTable":
+    def resample(self, seat: int, words: np.ndarray) -> "FeverState":
         other = self.clone()
         if other.state is not None:
             other._redeal(seat, words)
@@ -467,7 +477,7 @@ def unseen_of(obs: Observation) -> list[int]:
             - obs.out[x] for x in range(obs.symbols)]
 
 
-TABLE = FeverTable
+STATE = FeverState
 
 
 # --- the ismcts policy at a seat of the reference engine -------------------------------
@@ -481,7 +491,7 @@ class IsmctsPlayer:
         from sim.openspiel.search import Search
 
         self.rules = rules
-        self.search = Search(load("fever", rules), FeverTable, rules, int(params[0]))
+        self.search = Search(load("fever", rules), FeverState, rules, int(params[0]))
 
     def double(self, obs: Observation, rng: Stream) -> bool:
         return self.search.action(obs, rng, phase="double") != double_no(obs.symbols)

@@ -35,13 +35,13 @@ from collections import Counter, deque
 import numpy as np
 
 from sim import reference
-from sim.openspiel.adapter import CHANCE, TERMINAL, Sizes, Table, fields_text
+from sim.state import CHANCE, TERMINAL, Sizes, State, fields_text
 from sim.rng import Stream
 from sim.vegasdice.params import Rules
 from sim.vegasdice.policies import POLICY_ISMCTS
 from sim.vegasdice.records import LAYOUT  # noqa: F401  (sim.openspiel.reference plays a batch with these two)
 from sim.vegasdice.rules import PLAY_LOOP  # noqa: F401
-from sim.vegasdice.rules import GameState, JitPolicy, Observation, RandomPolicy, Roll, win_shares
+from sim.vegasdice.rules import GameState, JitPolicy, Observation, RandomPolicy, Roll, game_trace, win_shares
 
 
 def copy_game_state(gs: GameState) -> GameState:
@@ -60,7 +60,7 @@ def copy_game_state(gs: GameState) -> GameState:
     return other
 
 
-class VegasDiceTable(Table):
+class VegasDiceState(State):
     """The reference :class:`GameState` with the casinos being laid out and the dice being rolled.
 
     ``unseen`` of the pile's leading bills are the shuffled ones no one has
@@ -83,7 +83,7 @@ class VegasDiceTable(Table):
         self.value_scale = rules.casinos * rules.casino_minimum / rules.players
 
     @classmethod
-    def new(cls, rules) -> "VegasDiceTable":
+    def new(cls, rules) -> "VegasDiceState":
         table = cls(rules)
         table._settle()
         return table
@@ -97,7 +97,7 @@ class VegasDiceTable(Table):
 
     @classmethod
     def from_observation(cls, rules, obs: Observation, words: np.ndarray, roll: Roll | None = None
-                         ) -> "VegasDiceTable":
+                         ) -> "VegasDiceState":
         """The table ``obs`` shows, the seat to move holding ``roll``. Nothing is hidden, so ``words`` draw
         nothing; what the observation leaves out — the pile's bills and each seat's bill values — is not
         reached before the round is paid out, where a rooted state ends: the pile holds the bills no casino
@@ -166,6 +166,10 @@ class VegasDiceTable(Table):
         seat = gs.to_move
         return CHANCE if self._rolling(seat) else seat
 
+    def decision_kind(self) -> str | None:
+        """Every decision of the game is ``value``: which value of the roll to place."""
+        return "value" if self.to_move() >= 0 else None
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         gs = self.state
         if not gs.in_round:
@@ -230,6 +234,9 @@ class VegasDiceTable(Table):
         gs = self.state
         return win_shares(gs.money, gs.bills_held, self.rules.tie_break)
 
+    def trace(self) -> dict:
+        return game_trace(self.state)
+
     # --- what a seat knows: everything -------------------------------------------------
     def observation(self, seat: int) -> str:
         return f"seat {seat} {self.public_view()}"
@@ -244,7 +251,7 @@ class VegasDiceTable(Table):
     def private(self, seat: int) -> str:
         return ""
 
-    def resample(self, seat: int, words: np.ndarray) -> "VegasDiceTable":
+    def resample(self, seat: int, words: np.ndarray) -> "VegasDiceState":
         """The state itself: a seat knows it all (the pile's order is chance, not hidden state)."""
         return self.clone()
 
@@ -256,7 +263,7 @@ class VegasDiceTable(Table):
         return f"seat {seat} places {action + 1}"
 
 
-TABLE = VegasDiceTable
+STATE = VegasDiceState
 
 
 # --- the ismcts policy at a seat of the reference engine -------------------------------
@@ -269,7 +276,7 @@ class IsmctsPlayer:
         from sim.openspiel import load
         from sim.openspiel.search import Search
 
-        self.search = Search(load("vegas-dice", rules), VegasDiceTable, rules, int(params[0]))
+        self.search = Search(load("vegas-dice", rules), VegasDiceState, rules, int(params[0]))
 
     def choose_value(self, obs: Observation, roll: Roll, rng: Stream) -> int:
         return self.search.action(obs, rng, roll=roll) + 1
