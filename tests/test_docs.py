@@ -1,5 +1,7 @@
-"""The docs say what the code does: generated game tables are current, every page has its sections, links resolve."""
+"""The docs say what the code does: generated game tables are current, every page has its sections, links resolve,
+and a figure the code declares (a default, a limit, a compile time) reads the same on the page that states it."""
 
+import ast
 import re
 import tomllib
 from pathlib import Path
@@ -11,7 +13,8 @@ from sim.games import GAME_IDS, get_game
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME_SECTIONS = ["Knobs", "Policies", "Metrics", "Open decisions", "Order of events and draws", "Replay schema"]
-PAGES = sorted([ROOT / "README.md", ROOT / "bench" / "README.md", *(ROOT / "docs").rglob("*.md")])
+NOTES = sorted((ROOT / "bench" / "notes").glob("*.md"))
+PAGES = sorted([ROOT / "README.md", ROOT / "bench" / "README.md", *NOTES, *(ROOT / "docs").rglob("*.md")])
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
 
@@ -88,3 +91,127 @@ def test_every_relative_link_of_a_page_resolves(page):
         if not path.exists() or (anchor and path.suffix == ".md" and anchor not in anchors(path)):
             broken.append(target)
     assert broken == []
+
+
+# A page a user reads in one sitting; an investigation's log is cut to its conclusions (bench/notes/).
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_page_is_short_enough_to_read(page):
+    lines = len(page.read_text(encoding="utf-8").splitlines())
+    assert lines <= (250 if page == ROOT / "bench" / "README.md" else 400)
+
+
+def test_the_investigation_notes_live_beside_the_benchmarks():
+    assert NOTES and not list((ROOT / "docs").rglob("notes/*.md"))
+
+
+def page(relative: str) -> str:
+    """A page's text with its line breaks as spaces, so a phrase is found however the page wraps it."""
+    return " ".join((ROOT / relative).read_text(encoding="utf-8").split())
+
+
+def one(pattern: str, text: str, where: str) -> str:
+    """The single match of ``pattern``'s group in ``text``: a figure said once on its page."""
+    found = re.findall(pattern, text)
+    assert len(found) == 1, f"{where}: expected one match of {pattern!r}, got {found}"
+    return found[0]
+
+
+def chosen_defaults() -> dict[str, list[str]]:
+    """bench/README.md's table of default players: game title -> the candidates marked chosen."""
+    text = (ROOT / "bench" / "README.md").read_text(encoding="utf-8")
+    table = text.split("\n## Default players\n")[1].split("\n## ")[0]
+    chosen, title = {}, None
+    for row in re.findall(r"^\|(.*)\|$", table, re.MULTILINE):
+        cells = [c.strip() for c in row.split("|")]
+        if cells[0].endswith(")") and " (reference" in cells[0]:
+            title = cells[0].split(" (reference")[0]
+        marked = re.fullmatch(r"\*\*`([^`]+)`\*\*", cells[-1])
+        if marked:
+            chosen.setdefault(title, []).append(marked.group(1))
+    return chosen
+
+
+@pytest.mark.parametrize("game", docs.shipped_games(), ids=lambda g: g.id)
+def test_every_page_that_names_a_games_default_player_names_the_one_it_declares(game):
+    game_page = " ".join(docs.page_path(game).read_text(encoding="utf-8").split())
+    assert one(r"\*\*Default player: `([^`]+)`", game_page, f"{game.id}'s page") == game.default_policy
+    readme = page("README.md")
+    paragraph = readme[readme.index(f"(`{game.id}`"):].split("**", 1)[0]
+    assert one(r"Default player: `([^`]+)`", paragraph, f"README's {game.id}") == game.default_policy
+    assert chosen_defaults()[game.title] == [game.default_policy]
+
+
+def test_the_cost_limit_of_a_default_player_is_the_one_bench_defaults_applies():
+    tree = ast.parse((ROOT / "bench" / "bench_defaults.py").read_text(encoding="utf-8"))
+    limit = next(node.value.value for node in tree.body if isinstance(node, ast.Assign)
+                 and [t.id for t in node.targets if isinstance(t, ast.Name)] == ["COST_LIMIT"])
+    rule = page("docs/policies.md").split("## Default players")[1]
+    assert float(one(r"costs at most (\d+(?:\.\d+)?)× the game's", rule, "docs/policies.md")) == limit
+
+
+def test_the_default_run_is_described_as_configs_default_toml_plays_it():
+    import sim
+
+    config = sim.load_config(ROOT / "configs" / "default.toml")
+    seats = set(config.seat_policies)
+    assert len(seats) == 1 and config.players == 4
+    (policy,) = seats
+    assert f"{config.games:,} games of the rulebook game at {config.players} players, every seat played by " \
+           f"`{policy}`" in page("README.md")
+    assert f"`configs/default.toml` is the rulebook game at {config.players} players, every seat `{policy}`" \
+        in page("docs/games/lasvegan.md")
+    slow_policy = get_game(config.game).strength_slow_policy
+    assert f"so `make run` ({config.games:,} games) plays {config.strength_sizes[1]} `{slow_policy}` games" \
+        in page("docs/running.md")
+
+
+@pytest.mark.parametrize("game", docs.shipped_games(), ids=lambda g: g.id)
+def test_a_games_compile_seconds_are_the_times_measured_on_the_first_run_page(game):
+    """``compile_seconds`` (what the notice calls usual) is the CPU time the page's table measured, rounded."""
+    running = page("docs/running.md")
+    row = one(rf"\| {re.escape(game.title)} \(`{re.escape(game.id)}`\) \| ([^|]+\|[^|]+\|[^|]+) \|", running,
+              "docs/running.md's compile table")
+    player, cpu, _wall = (cell.strip() for cell in row.split("|"))
+    assert player == f"`{game.default_policy}`"
+    measured = [float(x) for x in cpu.split(",")]
+    assert min(measured) - 0.5 <= game.compile_seconds <= max(measured) + 0.5
+    if game.id == "lasvegan":
+        from sim.estimates.compiling import usual_text
+
+        assert f"Compiling the kernels of {game.title} (the first use after an install or a change to them; " \
+               f"{usual_text(game.id)};" in running
+
+
+def test_the_tune_page_states_the_searchs_constants_and_defaults():
+    from sim.tune import spec
+    from sim.tune.tunefile import tune_from_mapping
+
+    tune = page("docs/tune.md")
+    assert f"The sampler proposes {spec.SEARCH_BATCH} trials (`SEARCH_BATCH`)" in tune
+    assert f"(the tune's seed + {spec.FRESH_SEED_STEP:,})" in tune
+    assert re.search(rf"their games multiplied by {spec.FINAL_GROWTH} until", tune)
+    assert spec.HALVING == 3 and "the best third of the distinct candidates is played again with three times" in tune
+    plain = tune_from_mapping({"base": "default.toml", "search": {"rules.golden_token": {"faces": [1, 6]}},
+                               "targets": {"elimination_rate": [0.4, 0.6]}}, base_dir=ROOT / "configs")
+    table = (ROOT / "docs" / "tune.md").read_text(encoding="utf-8").split("### `[tune]`")[1].split("\n## ")[0]
+    default = dict(re.findall(r"^\| `(\w+)` \| ([^|]+) \|", table, re.MULTILINE))
+    assert default["budget"].strip() == f"{plain.budget:,}"
+    assert default["games"].strip() == f"{plain.games:,}"
+    assert default["finalists"].strip() == f"{plain.finalists:,}"
+    assert default["max_games"].strip() == f"{plain.max_games // plain.games} × `games`"
+
+
+def test_the_confirm_page_states_its_budgets_defaults():
+    from sim.confirm.running import DEFAULT_MAX_GAMES, DEFAULT_MAX_MINUTES, DEFAULT_MAX_SLOW_GAMES
+
+    options = page("docs/confirm.md")
+    assert f"| `--max-games N` | most games of the judged policy at each setting (default {DEFAULT_MAX_GAMES:,}) |" \
+        in options
+    assert f"(default {DEFAULT_MAX_SLOW_GAMES:,}; 0 plays none)" in options
+    assert f"time budget for the whole confirmation (default {DEFAULT_MAX_MINUTES:g})" in options
+
+
+def test_the_openspiel_page_states_the_most_games_a_reference_engine_seat_plays():
+    from sim.policy_spec import MOST_REFERENCE_GAMES
+
+    assert f"refused above {MOST_REFERENCE_GAMES:,} games" in page("docs/openspiel.md")
