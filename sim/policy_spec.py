@@ -194,11 +194,16 @@ class Policies:
     """A game's policies, declared once: parsing, seats, syntax and descriptions derive from them.
 
     ``n_params`` is the length of a seat's params row (the kernels' ``policy_params`` columns).
+    ``decision_kinds`` (the game's ``enums.DECISION_KINDS``) and ``restricted_id`` declare its restricted
+    policy (``sim.restricted``): a policy that makes some kinds of decision at random, never named in a config.
     """
 
-    def __init__(self, specs: Sequence[PolicySpec], n_params: int):
+    def __init__(self, specs: Sequence[PolicySpec], n_params: int, decision_kinds: Sequence[str] = (),
+                 restricted_id: int | None = None):
         self.specs = {spec.name: spec for spec in specs}
         self.n_params = n_params
+        self.decision_kinds = tuple(decision_kinds)
+        self.restricted_id = restricted_id
         self.ids = {spec.name: spec.policy_id for spec in specs}
         self.syntax = {spec.name: spec.syntax for spec in specs}
         self.descriptions = {spec.name: spec.description for spec in specs}

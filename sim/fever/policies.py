@@ -48,6 +48,7 @@ from sim.policy_spec import (  # re-exported: the ismcts policy's simulations pe
     MAX_ISMCTS_SIMULATIONS as MAX_ISMCTS_SIMULATIONS,
 )
 from sim.policy_spec import Policies, PolicySpec, fraction, openspiel_search, search, whole
+from sim.restricted import agree_nb, at_random_nb, base_id_nb, base_params_nb, note_nb, slow_id_nb, slow_params_nb
 from sim.rng import below_at_nb, below_nb, next_at_nb, seed_stream_nb
 
 N_POLICY_PARAMS = 2
@@ -59,6 +60,11 @@ PERMILLE = 1000
 
 # The ismcts policy (sim.openspiel): Python, played by the reference engine, never by the kernels.
 POLICY_ISMCTS = 3
+# Restricted play (sim.restricted): a base policy with some kinds of decision made at random; no config names it.
+POLICY_RESTRICTED = 4
+KIND_DOUBLE, KIND_PLAY, KIND_KEEP = (E.DECISION_KINDS.index(k) for k in ("double", "play", "keep"))
+# A double made at random: as random:0.5 decides it, below(1000) < 500.
+EVEN = PERMILLE // 2
 
 POLICIES = Policies(
     [
@@ -87,6 +93,8 @@ POLICIES = Policies(
                          until="the end of every seat's next turn, scored by points won against the others"),
     ],
     N_POLICY_PARAMS,
+    E.DECISION_KINDS,
+    POLICY_RESTRICTED,
 )
 
 # What configs, the reference engine and tests read, derived from the declarations above.
@@ -316,8 +324,7 @@ def montecarlo_play_nb(params, pub, hand, table, points, states, row):
 
 
 @njit(cache=True)
-def decide_double_nb(policy_id, params, pub, hand, table, points, states, row):
-    """Whether the seat to move doubles (it holds a combination and the rules allow it)."""
+def unrestricted_double_nb(policy_id, params, pub, hand, table, points, states, row):
     if policy_id == E.POLICY_RANDOM:
         return random_double_at_nb(params[0], states, row)
     threshold = params[0] if policy_id == E.POLICY_GREEDY else params[1]
@@ -325,8 +332,7 @@ def decide_double_nb(policy_id, params, pub, hand, table, points, states, row):
 
 
 @njit(cache=True)
-def decide_play_nb(policy_id, params, pub, hand, table, points, states, row):
-    """The play (``symbol * 8 + reel mask``) of the seat to move; it holds at least one card."""
+def unrestricted_play_nb(policy_id, params, pub, hand, table, points, states, row):
     if policy_id == E.POLICY_GREEDY:
         return greedy_play_nb(pub, hand, table, points)
     if policy_id == E.POLICY_MONTECARLO:
@@ -335,9 +341,96 @@ def decide_play_nb(policy_id, params, pub, hand, table, points, states, row):
 
 
 @njit(cache=True)
-def decide_keep_nb(policy_id, params, pub, hand, table, points, states, row, keep):
-    """After a double: fill ``keep[symbol]`` with the cards kept, at most 3; the rest are discarded."""
+def unrestricted_keep_nb(policy_id, params, pub, hand, table, points, states, row, keep):
     if policy_id == E.POLICY_RANDOM:
         random_keep_nb(pub, hand, states, row, keep)
     else:
         greedy_keep_nb(pub, hand, keep)
+
+
+# --- restricted play (sim.restricted) ---------------------------------------------
+
+
+@njit(cache=True)
+def restricted_double_nb(params, pub, hand, table, points, states, row):
+    """``double``: asked only when the seat may double, so always a choice of two; at random, even odds."""
+    ask = note_nb(params, KIND_DOUBLE, 2)
+    if at_random_nb(params, KIND_DOUBLE):
+        return random_double_at_nb(EVEN, states, row)
+    doubled = unrestricted_double_nb(base_id_nb(params), base_params_nb(params), pub, hand, table, points, states, row)
+    if ask:
+        copy = states[row:row + 1].copy()
+        agree_nb(params, KIND_DOUBLE, unrestricted_double_nb(slow_id_nb(params), slow_params_nb(params), pub, hand,
+                                                             table, points, copy, 0) == doubled)
+    return doubled
+
+
+@njit(cache=True)
+def restricted_play_nb(params, pub, hand, table, points, states, row):
+    """``play``: which symbol on which reels; at random, one of the legal plays as random draws it."""
+    held = 0
+    for x in range(pub[E.P_SYMBOLS]):
+        held |= held_symbol_nb(hand[x], x)
+    ask = note_nb(params, KIND_PLAY, held_plays_nb(playable_nb(held, pub[E.P_MAX_PLAY])))
+    if at_random_nb(params, KIND_PLAY):
+        return random_play_nb(pub, hand, states, row)
+    code = unrestricted_play_nb(base_id_nb(params), base_params_nb(params), pub, hand, table, points, states, row)
+    if ask:
+        copy = states[row:row + 1].copy()
+        agree_nb(params, KIND_PLAY, unrestricted_play_nb(slow_id_nb(params), slow_params_nb(params), pub, hand,
+                                                         table, points, copy, 0) == code)
+    return code
+
+
+@njit(cache=True)
+def restricted_keep_nb(params, pub, hand, table, points, states, row, keep):
+    """``keep``: which cards stay after a double (a choice when more than 3 cards of two symbols or more are held);
+    at random, as random keeps them (3 cards drawn one by one)."""
+    total = 0
+    symbols = 0
+    for x in range(pub[E.P_SYMBOLS]):
+        total += hand[x]
+        if hand[x] > 0:
+            symbols += 1
+    ask = note_nb(params, KIND_KEEP, 2 if total > E.HAND and symbols > 1 else 1)
+    if at_random_nb(params, KIND_KEEP):
+        random_keep_nb(pub, hand, states, row, keep)
+        return
+    unrestricted_keep_nb(base_id_nb(params), base_params_nb(params), pub, hand, table, points, states, row, keep)
+    if ask:
+        copy = states[row:row + 1].copy()
+        other = np.zeros_like(keep)
+        unrestricted_keep_nb(slow_id_nb(params), slow_params_nb(params), pub, hand, table, points, copy, 0, other)
+        same = True
+        for x in range(pub[E.P_SYMBOLS]):
+            if other[x] != keep[x]:
+                same = False
+        agree_nb(params, KIND_KEEP, same)
+
+
+# --- dispatch ---------------------------------------------------------------------
+
+
+@njit(cache=True)
+def decide_double_nb(policy_id, params, pub, hand, table, points, states, row):
+    """Whether the seat to move doubles (it holds a combination and the rules allow it)."""
+    if policy_id == POLICY_RESTRICTED:
+        return restricted_double_nb(params, pub, hand, table, points, states, row)
+    return unrestricted_double_nb(policy_id, params, pub, hand, table, points, states, row)
+
+
+@njit(cache=True)
+def decide_play_nb(policy_id, params, pub, hand, table, points, states, row):
+    """The play (``symbol * 8 + reel mask``) of the seat to move; it holds at least one card."""
+    if policy_id == POLICY_RESTRICTED:
+        return restricted_play_nb(params, pub, hand, table, points, states, row)
+    return unrestricted_play_nb(policy_id, params, pub, hand, table, points, states, row)
+
+
+@njit(cache=True)
+def decide_keep_nb(policy_id, params, pub, hand, table, points, states, row, keep):
+    """After a double: fill ``keep[symbol]`` with the cards kept, at most 3; the rest are discarded."""
+    if policy_id == POLICY_RESTRICTED:
+        restricted_keep_nb(params, pub, hand, table, points, states, row, keep)
+    else:
+        unrestricted_keep_nb(policy_id, params, pub, hand, table, points, states, row, keep)

@@ -43,7 +43,16 @@ from sim.policy_spec import (  # re-exported: the ismcts policy's simulations pe
     MAX_ISMCTS_SIMULATIONS as MAX_ISMCTS_SIMULATIONS,
 )
 from sim.policy_spec import Policies, PolicySpec, base_policy, choice, fraction, openspiel_search, search
-from sim.rng import below_at_nb, below_nb, coin_at_nb, next_nb
+from sim.restricted import (
+    agree_nb,
+    at_random_nb,
+    base_id_nb,
+    base_params_nb,
+    note_nb,
+    slow_id_nb,
+    slow_params_nb,
+)
+from sim.rng import below_at_nb, below_nb, coin_at_nb, coin_nb, next_nb
 
 # Parameters per seat: lookahead uses (samples, objective); epsilon uses
 # (probability, base id) followed by the base policy's own parameters.
@@ -52,6 +61,10 @@ EPSILON_BASE_PARAMS = 2
 
 # The ismcts policy (sim.openspiel): Python, played by the reference engine, never by the kernels.
 POLICY_ISMCTS = 6
+# Restricted play (sim.restricted): a base policy with some kinds of decision made at random; no config names it.
+POLICY_RESTRICTED = 7
+KIND_LEAD, KIND_FOLLOW, KIND_TOKEN, KIND_GOLDEN = (E.DECISION_KINDS.index(k)
+                                                   for k in ("lead", "follow", "token", "golden"))
 
 DEFAULT_LOOKAHEAD_SAMPLES = 64
 MAX_LOOKAHEAD_SAMPLES = 100_000
@@ -98,6 +111,8 @@ POLICIES = Policies(
         openspiel_search("ismcts", POLICY_ISMCTS),
     ],
     N_POLICY_PARAMS,
+    E.DECISION_KINDS,
+    POLICY_RESTRICTED,
 )
 
 # What configs, the reference engine and tests read, derived from the declarations above.
@@ -216,8 +231,7 @@ def base_placement_nb(policy_id, params, pub, hand, rng, out):
 
 
 @njit(cache=True)
-def choose_card_nb(policy_id, params, pub, hand, legal, rng):
-    """The card seat's policy plays; ``legal`` is a non-empty mask."""
+def unrestricted_card_nb(policy_id, params, pub, hand, legal, rng):
     if policy_id == E.POLICY_EPSILON:
         if plays_at_random_nb(params[0], rng):
             return random_card_nb(legal, rng)
@@ -226,8 +240,7 @@ def choose_card_nb(policy_id, params, pub, hand, legal, rng):
 
 
 @njit(cache=True)
-def choose_placement_nb(policy_id, params, pub, hand, rng, out):
-    """Fill ``out`` = (slot, token, side) for one 7 won; slot -1 if none is free."""
+def unrestricted_placement_nb(policy_id, params, pub, hand, rng, out):
     if policy_id == E.POLICY_EPSILON:
         if plays_at_random_nb(params[0], rng):
             random_placement_nb(pub, rng, out)
@@ -235,3 +248,91 @@ def choose_placement_nb(policy_id, params, pub, hand, rng, out):
             base_placement_nb(np.int64(params[1]), params[2:], pub, hand, rng, out)
         return
     base_placement_nb(policy_id, params, pub, hand, rng, out)
+
+
+# --- restricted play (sim.restricted) ----------------------------------------------
+
+
+@njit(cache=True)
+def restricted_card_nb(params, pub, hand, legal, rng):
+    """A card: ``lead`` when it opens the trick, else ``follow``; at random if that kind is restricted."""
+    kind = KIND_LEAD if pub[E.P_TRICK_LEN] == 0 else KIND_FOLLOW
+    ask = note_nb(params, kind, popcount_nb(legal))
+    if at_random_nb(params, kind):
+        return random_card_nb(legal, rng)
+    card = unrestricted_card_nb(base_id_nb(params), base_params_nb(params), pub, hand, legal, rng)
+    if ask:
+        agree_nb(params, kind, unrestricted_card_nb(slow_id_nb(params), slow_params_nb(params), pub, hand, legal,
+                                                    rng.copy()) == card)
+    return card
+
+
+@njit(cache=True)
+def ordinary_options_nb(pub):
+    """(free ordinary machines, unplaced ordinary tokens)."""
+    free = 0
+    for slot in range(E.MACHINES_PER_ROUND):
+        if free_slot_nb(pub, slot):
+            free += 1
+    unplaced = 0
+    for t in range(pub[E.P_N_TOKENS]):
+        if pub[E.P_TOKEN_PLACED + t] == 0:
+            unplaced += 1
+    return free, unplaced
+
+
+@njit(cache=True)
+def restricted_placement_nb(params, pub, hand, rng, out):
+    """A placement as the base policy makes it; then, if it puts an ordinary token on a machine, which token goes
+    on which machine is the ``token`` decision, and if it places the golden token, its side is the ``golden`` one:
+    each made at random (machine and token, or side, uniformly) when restricted."""
+    unrestricted_placement_nb(base_id_nb(params), base_params_nb(params), pub, hand, rng, out)
+    if out[0] < 0:
+        return
+    golden = out[0] == E.GOLDEN_SLOT
+    kind = KIND_GOLDEN if golden else KIND_TOKEN
+    free, unplaced = ordinary_options_nb(pub)
+    ask = note_nb(params, kind, 2 if golden else free * unplaced)
+    if ask:
+        slow = np.full(3, -1, dtype=np.int64)
+        unrestricted_placement_nb(slow_id_nb(params), slow_params_nb(params), pub, hand, rng.copy(), slow)
+        agree_nb(params, kind, slow[0] == out[0] and slow[1] == out[1] and slow[2] == out[2])
+    if not at_random_nb(params, kind):
+        return
+    if golden:
+        out[2] = coin_nb(rng)
+        return
+    k = below_nb(rng, free)
+    for slot in range(E.MACHINES_PER_ROUND):
+        if free_slot_nb(pub, slot):
+            if k == 0:
+                out[0] = slot
+                break
+            k -= 1
+    k = below_nb(rng, unplaced)
+    for t in range(pub[E.P_N_TOKENS]):
+        if pub[E.P_TOKEN_PLACED + t] == 0:
+            if k == 0:
+                out[1] = t
+                break
+            k -= 1
+
+
+# --- dispatch ------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def choose_card_nb(policy_id, params, pub, hand, legal, rng):
+    """The card seat's policy plays; ``legal`` is a non-empty mask."""
+    if policy_id == POLICY_RESTRICTED:
+        return restricted_card_nb(params, pub, hand, legal, rng)
+    return unrestricted_card_nb(policy_id, params, pub, hand, legal, rng)
+
+
+@njit(cache=True)
+def choose_placement_nb(policy_id, params, pub, hand, rng, out):
+    """Fill ``out`` = (slot, token, side) for one 7 won; slot -1 if none is free."""
+    if policy_id == POLICY_RESTRICTED:
+        restricted_placement_nb(params, pub, hand, rng, out)
+        return
+    unrestricted_placement_nb(policy_id, params, pub, hand, rng, out)

@@ -29,6 +29,7 @@ from sim.policy_spec import (  # re-exported: the ismcts policy's simulations pe
     MAX_ISMCTS_SIMULATIONS as MAX_ISMCTS_SIMULATIONS,
 )
 from sim.policy_spec import Policies, PolicySpec, openspiel_search, search
+from sim.restricted import agree_nb, at_random_nb, base_id_nb, base_params_nb, note_nb, slow_id_nb, slow_params_nb
 from sim.rng import below_at_nb, below_nb
 from sim.vegasdice import enums as E
 from sim.vegasdice.heuristics import greedy_value_nb
@@ -40,6 +41,9 @@ MAX_MONTECARLO_SAMPLES = 100_000
 
 # The ismcts policy (sim.openspiel): Python, played by the reference engine, never by the kernels.
 POLICY_ISMCTS = 3
+# Restricted play (sim.restricted): a base policy with its choice of value made at random; no config names it.
+POLICY_RESTRICTED = 4
+KIND_VALUE = E.DECISION_KINDS.index("value")
 
 POLICIES = Policies(
     [
@@ -62,6 +66,8 @@ POLICIES = Policies(
                          until="the round's payout"),
     ],
     N_POLICY_PARAMS,
+    E.DECISION_KINDS,
+    POLICY_RESTRICTED,
 )
 
 # What configs, the reference engine and tests read, derived from the declarations above.
@@ -106,10 +112,34 @@ def random_value_at_nb(pub, own, white, states, row):
 
 
 @njit(cache=True)
-def choose_value_nb(policy_id, params, pub, own, white, rng):
-    """The casino (0-based) the seat to move places on; some die of its roll shows it."""
+def unrestricted_value_nb(policy_id, params, pub, own, white, rng):
     if policy_id == E.POLICY_GREEDY:
         return greedy_value_nb(pub, own, white)
     if policy_id == E.POLICY_MONTECARLO:
         return montecarlo_value_nb(params, pub, own, white, rng)
     return random_value_nb(pub, own, white, rng)
+
+
+@njit(cache=True)
+def restricted_value_nb(params, pub, own, white, rng):
+    """The base policy's value, or with ``value`` restricted one of the values shown at random, as random draws it."""
+    shown = 0
+    for c in range(pub[E.P_CASINOS]):
+        if own[c] + white[c] > 0:
+            shown += 1
+    ask = note_nb(params, KIND_VALUE, shown)
+    if at_random_nb(params, KIND_VALUE):
+        return random_value_nb(pub, own, white, rng)
+    value = unrestricted_value_nb(base_id_nb(params), base_params_nb(params), pub, own, white, rng)
+    if ask:
+        agree_nb(params, KIND_VALUE, unrestricted_value_nb(slow_id_nb(params), slow_params_nb(params), pub, own,
+                                                           white, rng.copy()) == value)
+    return value
+
+
+@njit(cache=True)
+def choose_value_nb(policy_id, params, pub, own, white, rng):
+    """The casino (0-based) the seat to move places on; some die of its roll shows it."""
+    if policy_id == POLICY_RESTRICTED:
+        return restricted_value_nb(params, pub, own, white, rng)
+    return unrestricted_value_nb(policy_id, params, pub, own, white, rng)

@@ -10,11 +10,15 @@ from __future__ import annotations
 from numba import njit
 
 from sim.policy_spec import Policies, PolicySpec
+from sim.restricted import agree_nb, at_random_nb, base_id_nb, base_params_nb, note_nb, slow_id_nb, slow_params_nb
 from sim.rng import below_at_nb
 
 from lvsim_highcard import enums as E
 
 N_POLICY_PARAMS = 1
+# Restricted play (sim.restricted): a base policy with its card played at random; no config names it.
+POLICY_RESTRICTED = 2
+KIND_PLAY = E.DECISION_KINDS.index("play")
 
 POLICIES = Policies(
     [
@@ -23,6 +27,8 @@ POLICIES = Policies(
                    "Plays its lowest card that beats the highest card shown this round, else its lowest card."),
     ],
     N_POLICY_PARAMS,
+    E.DECISION_KINDS,
+    POLICY_RESTRICTED,
 )
 POLICY_IDS, POLICY_SYNTAX, POLICY_DESCRIPTIONS, parse_policy, parse_seats = POLICIES.exports()
 
@@ -65,8 +71,33 @@ def greedy_card_nb(pub, hand):
 
 
 @njit(cache=True)
-def choose_card_nb(policy_id, params, pub, hand, states, row):
-    """The card the seat to move plays; ``states[row]`` is its stream, read in place."""
+def unrestricted_card_nb(policy_id, params, pub, hand, states, row):
     if policy_id == E.POLICY_GREEDY:
         return greedy_card_nb(pub, hand)
     return random_card_at_nb(pub, hand, states, row)
+
+
+@njit(cache=True)
+def restricted_card_nb(params, pub, hand, states, row):
+    """``play``: a choice when the hand holds two values or more; at random, a card as random draws it."""
+    values = 0
+    for v in range(1, pub[E.P_TOP] + 1):
+        if hand[v] > 0:
+            values += 1
+    ask = note_nb(params, KIND_PLAY, values)
+    if at_random_nb(params, KIND_PLAY):
+        return random_card_at_nb(pub, hand, states, row)
+    card = unrestricted_card_nb(base_id_nb(params), base_params_nb(params), pub, hand, states, row)
+    if ask:
+        copy = states[row:row + 1].copy()
+        agree_nb(params, KIND_PLAY, unrestricted_card_nb(slow_id_nb(params), slow_params_nb(params), pub, hand,
+                                                         copy, 0) == card)
+    return card
+
+
+@njit(cache=True)
+def choose_card_nb(policy_id, params, pub, hand, states, row):
+    """The card the seat to move plays; ``states[row]`` is its stream, read in place."""
+    if policy_id == POLICY_RESTRICTED:
+        return restricted_card_nb(params, pub, hand, states, row)
+    return unrestricted_card_nb(policy_id, params, pub, hand, states, row)

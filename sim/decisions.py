@@ -1,0 +1,322 @@
+"""Which decisions matter: restricted play, one kind of decision at a time (Jaffe et al., AIIDE 2012).
+
+A game's seats decide several kinds of thing (its ``enums.DECISION_KINDS``:
+Las Vegan's ``lead``, ``follow``, ``token``, ``golden``). For each kind, one
+seat plays the table's policy except that it makes decisions of that kind
+uniformly at random among the legal options (``sim.restricted``); every
+seat takes that role in turn, on the same deals as the unrestricted table
+(the table's stream depends only on ``(seed, game)``, and the restricted
+seat draws its random choices from its own stream). What the restriction
+costs is paired deal by deal: the unrestricted seat's win share minus the
+restricted seat's on the same deal, averaged over the seats, so positive
+when the decision carries skill; its 95% interval is Student t's over the
+deals.
+
+A census beside it says how often a kind offers more than one legal
+option (its choice rate) and, on a bounded sample of those decisions, how
+often the game's slow, strong policy (``Game.strength_slow_policy``) would
+decide alike: the census seat plays the table's policy and asks the slow
+one on a copy of its stream, so its play is the table's.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import Sequence
+
+import numpy as np
+
+from analysis.stats import MIN_SAMPLES, TOO_FEW, sample_mean_interval, wilson_interval
+from sim import restricted as R
+from sim.errors import ConfigError, counted, shown
+from sim.game import Game
+from sim.memory import check_fits
+
+BATCH = 65_536
+SLOW_BATCH = 64
+# A kind whose cost's 95% interval lies within this much win share of 0 is called near-free.
+NEAR_FREE = 0.02
+# Decisions of each kind the slow policy is asked about in the census, at most (spread over the seats).
+AGREEMENT_DECISIONS = 200
+# Deals of the census at each seat, at most.
+CENSUS_GAMES = 200
+EVERY_KIND = "every kind"
+
+
+def table_seats(game: Game, seats: str | Sequence[str] | None, players: int, field: str = "--seats") -> list[str]:
+    """The unrestricted table's policies, one per seat: ``seats`` (one name or one per seat), else the game's
+    default player at every seat."""
+    if seats is None:
+        seats = game.default_policy
+    if isinstance(seats, str):
+        seats = [seats] * players
+    seats = [s.strip() if isinstance(s, str) else s for s in seats]
+    game.parse_seats(seats, players, field=field)
+    return seats
+
+
+def kind_mask(game: Game, kinds: Sequence[str], field: str = "kinds") -> int:
+    """The restricted row's mask of ``kinds`` (names of the game's ``DECISION_KINDS``)."""
+    declared = game.policies.decision_kinds
+    mask = 0
+    for kind in kinds:
+        if kind not in declared:
+            raise ConfigError(field, f"unknown decision kind {shown(kind)} for {game.title} "
+                                     f"(its kinds: {', '.join(declared)})")
+        mask |= 1 << declared.index(kind)
+    return mask
+
+
+def _check_game(game: Game, seat_ids: np.ndarray, field: str) -> None:
+    policies = game.policies
+    if policies.restricted_id is None or not policies.decision_kinds:
+        raise ConfigError("game", f"{game.title} declares no kinds of decision and no restricted policy "
+                                  "(its policies.POLICIES), so its decisions cannot be restricted")
+    if len(policies.decision_kinds) > R.MAX_KINDS:
+        raise ConfigError("game", f"{game.title} declares {len(policies.decision_kinds)} kinds of decision; "
+                                  f"restricted play tells at most {R.MAX_KINDS} apart")
+    if policies.needs_reference(seat_ids):
+        raise ConfigError(field, "a seat plays a policy only the reference engine has; restricted play needs the "
+                                 "jitted core's policies")
+
+
+def _wide(game: Game, params: np.ndarray) -> np.ndarray:
+    """The table's params rows in restricted rows' width (each policy reads only its own first columns)."""
+    n = game.n_policy_params
+    out = np.zeros((params.shape[0], R.width(n)), dtype=np.float64)
+    out[:, :n] = params
+    return out
+
+
+def restricted_win_shares(game: Game, rules, seats: Sequence[str], mask: int, games: int, seed: int,
+                          threads: int | None = None, bar=None) -> np.ndarray:
+    """Per deal, the mean over seats of the win share of that seat playing its policy with the kinds of ``mask``
+    made at random, the others unrestricted: ``games`` values (every seat in turn, on the same deals)."""
+    players = rules.players
+    ids, params = game.parse_seats(list(seats), players, field="--seats")
+    n = game.n_policy_params
+    batch = SLOW_BATCH if game.is_slow(seats) else BATCH
+    out = np.zeros(games)
+    for s in range(players):
+        seat_ids = np.array(ids, dtype=np.int64)
+        seat_ids[s] = game.policies.restricted_id
+        seat_params = _wide(game, params)
+        seat_params[s] = R.row(n, mask, int(ids[s]), params[s])
+        for first in range(0, games, batch):
+            k = min(batch, games - first)
+            rec = game.play_games(rules, seed, first, k, seat_ids, seat_params, threads=threads)
+            out[first:first + k] += rec["win_share"][:, s]
+            if bar is not None:
+                bar.update(k)
+    return out / players
+
+
+def table_win_shares(game: Game, rules, seats: Sequence[str], games: int, seed: int, threads: int | None = None,
+                     bar=None) -> np.ndarray:
+    """Per deal, the mean over seats of the unrestricted table's win shares."""
+    ids, params = game.parse_seats(list(seats), rules.players, field="--seats")
+    batch = SLOW_BATCH if game.is_slow(seats) else BATCH
+    out = np.zeros(games)
+    for first in range(0, games, batch):
+        k = min(batch, games - first)
+        rec = game.play_games(rules, seed, first, k, ids, params, threads=threads)
+        out[first:first + k] = rec["win_share"].mean(axis=1)
+        if bar is not None:
+            bar.update(k)
+    return out
+
+
+def census(game: Game, rules, seats: Sequence[str], games: int, seed: int, agreement: int = AGREEMENT_DECISIONS,
+           bar=None) -> np.ndarray:
+    """``(kinds, 4)``: decisions, decisions with a choice, slow policy asked, agreed — every seat watched in turn
+    over ``games`` deals, the slow policy asked at most ``agreement`` decisions of each kind in all."""
+    players = rules.players
+    kinds = len(game.policies.decision_kinds)
+    ids, params = game.parse_seats(list(seats), players, field="--seats")
+    n = game.n_policy_params
+    slow_id, slow_params = -1, None
+    slow = game.strength_slow_policy
+    if slow is not None and agreement > 0:
+        slow_id, slow_params = game.parse_policy(slow)
+        if game.policies.needs_reference([slow_id]):
+            slow_id, slow_params = -1, None
+    budget = -(-agreement // players)
+    total = np.zeros((kinds, R.COUNTED))
+    for s in range(players):
+        seat_ids = np.array(ids, dtype=np.int64)
+        seat_ids[s] = game.policies.restricted_id
+        seat_params = _wide(game, params)
+        seat_params[s] = R.row(n, 0, int(ids[s]), params[s], watch=True, budget=budget, slow_id=int(slow_id),
+                               slow_params=slow_params)
+        # One thread: the census adds to the row it is given (sim.restricted).
+        game.play_games(rules, seed, 0, games, seat_ids, seat_params, threads=1)
+        total += R.counts(seat_params[s], kinds)
+        if bar is not None:
+            bar.update(games)
+    return total
+
+
+def restriction_cost(game: Game, rules, kinds: Sequence[str], games: int, seed: int,
+                     seats: str | Sequence[str] | None = None, threads: int | None = None) -> dict:
+    """What making ``kinds`` at random costs a seat, every seat in turn: ``{"cost", "low", "high", "verdict",
+    "per_deal"}`` (the per-deal paired costs as an array)."""
+    seats = table_seats(game, seats, rules.players)
+    ids, _ = game.parse_seats(seats, rules.players, field="--seats")
+    _check_game(game, ids, "--seats")
+    mask = kind_mask(game, kinds)
+    per_deal = (table_win_shares(game, rules, seats, games, seed, threads)
+                - restricted_win_shares(game, rules, seats, mask, games, seed, threads))
+    mean, low, high = _interval(per_deal)
+    return {"cost": mean, "low": low, "high": high, "verdict": verdict(low, high), "per_deal": per_deal}
+
+
+def _interval(values: np.ndarray) -> tuple[float, float | None, float | None]:
+    if np.all(values == values[0]):  # no spread: nothing uncertain (a kind never offering a choice costs 0)
+        v = float(values[0])
+        return v, (v if len(values) >= MIN_SAMPLES else None), (v if len(values) >= MIN_SAMPLES else None)
+    mean, low, high = sample_mean_interval(values)
+    return mean, (None if math.isnan(low) else low), (None if math.isnan(high) else high)
+
+
+def verdict(low: float | None, high: float | None, band: float = NEAR_FREE) -> str:
+    """``skill`` (the interval lies above 0), ``near-free`` (within ±band of 0), ``better at random`` (below 0),
+    ``undecided`` (holds 0 but reaches past the band) or ``too few deals``."""
+    if low is None or high is None:
+        return "too few deals"
+    if low > 0:
+        return "skill"
+    if high < 0:
+        return "better at random"
+    if -band <= low and high <= band:
+        return "near-free"
+    return "undecided"
+
+
+def decisions(game: Game, rules, games: int, seed: int, seats: str | Sequence[str] | None = None,
+              threads: int | None = None, census_games: int | None = None, agreement: int = AGREEMENT_DECISIONS,
+              every_kind: bool = True, progress: bool = False, field: str = "--seats",
+              games_field: str = "--games") -> dict:
+    """What each kind of decision is worth under these rules: restricted play over ``games`` deals.
+
+    Returns ``{"game", "players", "games", "seed", "seats", "slow_policy", "near_free", "census_games",
+    "decisions": [{"kind", "cost", "low", "high", "verdict", "decisions", "choice_rate", "asked",
+    "agreement", "agreement_low", "agreement_high"}], "every_kind": {...}, "sentence"}``. ``cost`` is the
+    win share the restriction costs (the unrestricted seat's minus the restricted seat's, paired by deal),
+    ``low``/``high`` its 95% interval (None below ``MIN_SAMPLES`` deals); ``choice_rate`` the share of the
+    kind's decisions offering more than one option (0 if the census met none: ``decisions`` is then 0); ``agreement`` the share of
+    ``asked`` such decisions on which the slow policy decides alike (None if not asked).
+    """
+    from tqdm import tqdm
+
+    players = rules.players
+    if games < 1:
+        raise ConfigError(games_field, f"must be at least 1, got {games}")
+    seats = table_seats(game, seats, players, field)
+    ids, _ = game.parse_seats(seats, players, field=field)
+    _check_game(game, ids, field)
+    check_fits(games_field, games, 16, "deals")
+    kinds = game.policies.decision_kinds
+    census_games = min(games, CENSUS_GAMES) if census_games is None else census_games
+    runs = 1 + players * (len(kinds) + (1 if every_kind else 0))
+    bar = tqdm(total=games * runs + census_games * players, unit="game", unit_scale=True, disable=not progress,
+               file=sys.stderr, leave=False)
+    with bar:
+        table = table_win_shares(game, rules, seats, games, seed, threads, bar)
+        rows = []
+        for k, kind in enumerate(kinds):
+            cost = table - restricted_win_shares(game, rules, seats, 1 << k, games, seed, threads, bar)
+            mean, low, high = _interval(cost)
+            rows.append({"kind": kind, "cost": mean, "low": low, "high": high, "verdict": verdict(low, high)})
+        every = None
+        if every_kind:
+            cost = table - restricted_win_shares(game, rules, seats, (1 << len(kinds)) - 1, games, seed, threads, bar)
+            mean, low, high = _interval(cost)
+            every = {"cost": mean, "low": low, "high": high, "verdict": verdict(low, high)}
+        counts = census(game, rules, seats, census_games, seed, agreement, bar) if census_games > 0 else None
+    slow = game.strength_slow_policy
+    for k, row in enumerate(rows):
+        seen, choices, asked, agreed = (0, 0, 0, 0) if counts is None else (int(x) for x in counts[k])
+        row["decisions"] = seen
+        row["choice_rate"] = choices / seen if seen else 0.0  # never met: never a choice
+        row["asked"] = asked
+        row["agreement"] = agreed / asked if asked else None
+        low, high = wilson_interval(agreed, asked) if asked else (None, None)
+        row["agreement_low"], row["agreement_high"] = low, high
+    result = {
+        "game": game.id, "players": players, "games": games, "seed": seed, "seats": list(seats),
+        "slow_policy": slow, "near_free": NEAR_FREE, "census_games": census_games,
+        "decisions": rows, "every_kind": every,
+    }
+    result["sentence"] = sentence(result)
+    return result
+
+
+def _cost(row: dict) -> str:
+    interval = TOO_FEW if row["low"] is None else f"[{row['low']:.3f}, {row['high']:.3f}]"
+    return f"{row['cost']:.3f} {interval}"
+
+
+def sentence(result: dict) -> str:
+    """What a designer reads: the kind carrying the most skill, and those near-free, at the sample played."""
+    rows = result["decisions"]
+    band = result["near_free"]
+    deals = counted(result["games"], "deal")
+    by = {v: [r for r in rows if r["verdict"] == v] for v in ("skill", "near-free", "undecided", "better at random",
+                                                               "too few deals")}
+    if len(by["too few deals"]) == len(rows):
+        return f"Too few deals to say which decisions matter ({deals}; at least {MIN_SAMPLES} are needed)."
+    parts = []
+    if by["skill"]:
+        top = max(by["skill"], key=lambda r: r["cost"])
+        parts.append(f"{top['kind']} carries the most skill: made at random it costs {_cost(top)} of a win share "
+                     f"(95% interval, {deals})")
+        others = [r["kind"] for r in by["skill"] if r is not top]
+        if others:
+            parts.append(f"{', '.join(others)} also cost{'s' if len(others) == 1 else ''} something "
+                         "(interval above 0)")
+    else:
+        parts.append(f"No kind of decision shows a cost at {deals}")
+    if by["near-free"]:
+        names = ", ".join(r["kind"] for r in by["near-free"])
+        parts.append(f"near-free: {names} (95% interval within ±{band:.2f} of a win share)")
+    if by["undecided"]:
+        names = ", ".join(r["kind"] for r in by["undecided"])
+        parts.append(f"undecided: {names} (interval holds 0 but reaches past ±{band:.2f}; more deals would tell)")
+    if by["better at random"]:
+        names = ", ".join(r["kind"] for r in by["better at random"])
+        parts.append(f"made at random, {names} gain{'s' if len(by['better at random']) == 1 else ''} "
+                     "(interval below 0: the policy decides them worse than chance)")
+    return "; ".join(parts) + "."
+
+
+def decisions_table(result: dict, title: str = "") -> str:
+    """The result of :func:`decisions` as text: one line per kind, then the sentence."""
+    seats = result["seats"]
+    table = seats[0] if len(set(seats)) == 1 else ",".join(seats)
+    slow = result["slow_policy"]
+    lines = [
+        f"{title + ': ' if title else ''}{table} at {'every seat' if len(set(seats)) == 1 else 'the seats'}, "
+        f"{counted(result['games'], 'deal')} x {counted(result['players'], 'seat')} restricted in turn at "
+        f"{counted(result['players'], 'player')} (seed {result['seed']})",
+        "",
+        f"{'decision':<12}{'cost':>8}   {'95% CI':<18}{'verdict':<18}{'choice rate':>12}   "
+        f"{'agrees with ' + slow if slow else ''}",
+    ]
+    for row in result["decisions"]:
+        ci = TOO_FEW if row["low"] is None else f"[{row['low']:.3f}, {row['high']:.3f}]"
+        rate = "-" if row["choice_rate"] is None else f"{row['choice_rate']:.2f}"
+        agree = ""
+        if slow:
+            agree = "-" if row["agreement"] is None else f"{row['agreement']:.2f} of {row['asked']:,}"
+        lines.append(f"{row['kind']:<12}{row['cost']:>8.3f}   {ci:<18}{row['verdict']:<18}{rate:>12}   {agree}")
+    every = result.get("every_kind")
+    if every:
+        ci = TOO_FEW if every["low"] is None else f"[{every['low']:.3f}, {every['high']:.3f}]"
+        lines.append(f"{EVERY_KIND:<12}{every['cost']:>8.3f}   {ci:<18}{every['verdict']:<18}")
+    census_note = (f"Choice rate over {counted(result['census_games'], 'deal')} x "
+                   f"{counted(result['players'], 'seat')}")
+    if slow:
+        census_note += f"; agreement on at most {AGREEMENT_DECISIONS} decisions of each kind offering a choice"
+    lines += ["", census_note + ".", result["sentence"]]
+    return "\n".join(lines)

@@ -1,0 +1,138 @@
+"""Restricted play (sim.restricted, sim.decisions): known answers, the reference engine, bad input."""
+
+import numpy as np
+import pytest
+
+from sim import restricted as R
+from sim.decisions import census, decisions, kind_mask, restricted_win_shares, restriction_cost
+from sim.errors import ConfigError
+from sim.games import get_game
+
+LASVEGAN = get_game("lasvegan")
+
+
+def random_seat_shares(game, rules, seats, random, games, seed):
+    """Per deal, the mean over seats of a ``random`` seat's win share against the table (a duel's rotations)."""
+    players = rules.players
+    out = np.zeros(games)
+    for s in range(players):
+        table = list(seats)
+        table[s] = random
+        ids, params = game.parse_seats(table, players)
+        out += game.play_games(rules, seed, 0, games, ids, params)["win_share"][:, s]
+    return out / players
+
+
+def test_with_the_golden_token_blank_its_side_costs_nothing():
+    rules = LASVEGAN.Rules.from_mapping({"players": 3, "golden_token": [0, 0]})
+    found = restriction_cost(LASVEGAN, rules, ["golden"], 300, 5)
+    assert found["low"] <= 0.0 <= found["high"], found
+
+
+def test_with_every_token_blank_placements_cost_nothing():
+    rules = LASVEGAN.Rules.from_mapping({"players": 3, "golden_token": [0, 0], "tokens": [[0, 0]] * 4})
+    found = restriction_cost(LASVEGAN, rules, ["token", "golden"], 300, 5)
+    assert found["low"] <= 0.0 <= found["high"], found
+
+
+def test_the_rulebook_golden_side_costs_something():
+    """The known answers above could pass with a restriction that restricts nothing: here the same one costs."""
+    rules = LASVEGAN.Rules.from_mapping({"players": 3})
+    assert restriction_cost(LASVEGAN, rules, ["golden"], 300, 5)["low"] > 0.0
+
+
+def test_a_kind_that_never_offers_a_choice_has_choice_rate_0_and_costs_0():
+    game = get_game("highcard")
+    rules = game.Rules.from_mapping({"hand": 1, "rounds": 1})
+    found = decisions(game, rules, 100, 3, census_games=50)
+    (play,) = found["decisions"]
+    assert play["decisions"] == 3 * 50  # each seat watched in turn over 50 deals, one card a deal
+    assert play["choice_rate"] == 0.0
+    assert (play["cost"], play["low"], play["high"]) == (0.0, 0.0, 0.0)
+    assert play["verdict"] == "near-free"
+
+
+def test_a_kind_never_met_costs_0():
+    game = get_game("fever")
+    rules = game.Rules.from_mapping({"players": 3, "double_up": False})
+    found = decisions(game, rules, 60, 3, census_games=10, agreement=0)
+    double = found["decisions"][0]
+    assert double["kind"] == "double"
+    assert double["decisions"] == 0 and double["choice_rate"] == 0.0
+    assert (double["cost"], double["low"], double["high"]) == (0.0, 0.0, 0.0)
+
+
+@pytest.mark.parametrize("game_id, random, players", [
+    ("vegas-dice", "random", 4),
+    ("highcard", "random", 3),
+    ("fever", "random:0.5", 3),  # a double made at random is an even one
+])
+def test_every_kind_at_random_is_a_random_seat_bit_for_bit(game_id, random, players):
+    game = get_game(game_id)
+    rules = game.Rules.from_mapping({"players": players})
+    seats = [game.default_policy] * players
+    every = (1 << len(game.policies.decision_kinds)) - 1
+    restricted = restricted_win_shares(game, rules, seats, every, 200, 11)
+    np.testing.assert_array_equal(restricted, random_seat_shares(game, rules, seats, random, 200, 11))
+
+
+def test_every_kind_at_random_costs_what_a_random_seat_costs_in_las_vegan():
+    """Not bit for bit: whether a 7 places an ordinary token or the golden one stays the base policy's choice
+    (docs/decisions.md); the random seat's cost on the same deals lies within the restricted seat's interval."""
+    rules = LASVEGAN.Rules.from_mapping({"players": 3})
+    found = restriction_cost(LASVEGAN, rules, list(LASVEGAN.policies.decision_kinds), 400, 7)
+    seats = ["expert"] * 3
+    table = restricted_win_shares(LASVEGAN, rules, seats, 0, 400, 7)
+    random_cost = float((table - random_seat_shares(LASVEGAN, rules, seats, "random", 400, 7)).mean())
+    assert found["low"] <= random_cost <= found["high"], (found, random_cost)
+
+
+def test_restricting_nothing_changes_nothing():
+    """The restricted policy with an empty mask plays its base draw for draw: the table's games are unchanged."""
+    rules = LASVEGAN.Rules.from_mapping({"players": 4})
+    cost = restriction_cost(LASVEGAN, rules, [], 200, 2)
+    assert np.all(cost["per_deal"] == 0.0)
+
+
+def test_the_census_plays_the_table_s_games_and_counts_within_its_budget():
+    game = get_game("vegas-dice")
+    rules = game.Rules.from_mapping({"players": 3})
+    counts = census(game, rules, ["greedy"] * 3, 40, 1, agreement=30)
+    decided, choices, asked, agreed = counts[0]
+    assert decided > choices > 0
+    assert asked == 3 * 10  # 30 spread over 3 seats
+    assert 0 <= agreed <= asked
+
+
+def test_kernel_and_reference_engine_agree_on_restricted_play():
+    from sim.lasvegan import rules as reference
+
+    rules = LASVEGAN.Rules.from_mapping({"players": 4})
+    ids, params = LASVEGAN.parse_seats(["expert"] * 4, 4)
+    n = LASVEGAN.n_policy_params
+    wide = np.zeros((4, R.width(n)))
+    wide[:, :n] = params
+    ids = np.array(ids)
+    ids[1] = LASVEGAN.policies.restricted_id
+    wide[1] = R.row(n, kind_mask(LASVEGAN, ["follow", "token"]), int(ids[0]), params[0])
+    ids[2] = LASVEGAN.policies.restricted_id
+    wide[2] = R.row(n, kind_mask(LASVEGAN, ["lead", "golden"]), int(ids[0]), params[0])
+    kernel = LASVEGAN.play_games(rules, 9, 0, 6, ids, wide.copy())
+    for g in range(6):
+        players = [reference.JitPolicy(int(i), p.copy()) for i, p in zip(ids, wide)]
+        one = reference.play_game(rules, 9, g, players)
+        for name in ("final_cabbages", "win_share", "machine_token", "machine_placer", "golden_side", "tricks"):
+            np.testing.assert_array_equal(kernel[name][g], one[name], err_msg=f"game {g}: {name}")
+
+
+def test_an_unknown_kind_is_refused_naming_it():
+    with pytest.raises(ConfigError, match="unknown decision kind 'bluff'.*lead, follow, token, golden"):
+        kind_mask(LASVEGAN, ["bluff"])
+
+
+def test_bad_games_and_seats_are_refused():
+    rules = LASVEGAN.Rules.from_mapping({"players": 3})
+    with pytest.raises(ConfigError, match="--games"):
+        decisions(LASVEGAN, rules, 0, 1)
+    with pytest.raises(ConfigError, match="--seats"):
+        decisions(LASVEGAN, rules, 10, 1, seats=["expert", "nobody", "expert"])
