@@ -1,13 +1,17 @@
 """`lvsim duel` end to end through click's runner."""
 
 import json
+from functools import partial
 
 import pytest
 from click.testing import CliRunner
 
 from sim.cli import main
-from sim.lasvegan.duel import duel
+from sim.duel import duel as shared_duel
+from sim.games import get_game
 from sim.lasvegan.params import Rules
+
+duel = partial(shared_duel, get_game("lasvegan"))
 
 
 def lvsim(*args):

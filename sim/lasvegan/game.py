@@ -29,7 +29,7 @@ METRICS = (
 GAME = Game(
     **laid_out("sim.lasvegan"),
     report_tally_io=TallyIO.of("sim.lasvegan.report_tally:ReportTally", ("players", "rounds")),
-    # The first is the lookahead duel (``sim.lasvegan.duel.skill_gap`` may swap its player); then each step
+    # The first is the lookahead duel (a test may swap its player for a cheaper search); then each step
     # of skill: random -> greedy -> expert -> lookahead:16. A lookahead:16 deal costs about ninety expert
     # ones, so that duel plays the run's skill-gap deals alone, as the lookahead:32 one does.
     skill_gap_duels=(

@@ -2,16 +2,20 @@
 and each policy is stronger than the one below it in seat-rotated duels on the same deals."""
 
 import math
+from functools import partial
 
 import pytest
 
+from sim.duel import duel as shared_duel
 from sim.errors import ConfigError
 from sim.fever import enums as E
-from sim.fever.duel import duel
 from sim.fever.params import Rules
 from sim.fever.policies import parse_policy
 from sim.fever.rules import GameState, RandomPolicy, play_game, play_turn, policy_named, shuffled_deck
+from sim.games import get_game
 from sim.rng import Stream
+
+duel = partial(shared_duel, get_game("fever"))
 
 POLICIES = ["random", "random:1", "greedy", "greedy:0", "montecarlo:4"]
 

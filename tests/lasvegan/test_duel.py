@@ -1,16 +1,32 @@
 """Duels: seat-rotated matches on the same deals, and the strength order of the policies."""
 
 import math
+from dataclasses import replace
+from functools import partial
 
 import numpy as np
 import pytest
 
 from analysis.stats import share_interval, t95, wilson_interval
+from sim import duel as shared
+from sim.duel import duel_table
 from sim.errors import ConfigError
-from sim.lasvegan.duel import duel, duel_table, skill_gap, tournament
+from sim.game import SkillDuel
+from sim.games import get_game
 from sim.lasvegan.nb import play_games
 from sim.lasvegan.params import Rules
 from sim.lasvegan.policies import parse_seats
+
+GAME = get_game("lasvegan")
+duel = partial(shared.duel, GAME)
+tournament = partial(shared.tournament, GAME)
+
+
+def skill_gap(rules, games, seed, lookahead):
+    """The game's skill gap, its lookahead duel played by ``lookahead`` (a cheaper search)."""
+    first, *rest = GAME.skill_gap_duels
+    game = replace(GAME, skill_gap_duels=(SkillDuel(first.name, lookahead, first.against, first.factor), *rest))
+    return shared.skill_gap(game, rules, games, seed)
 
 
 def share(result, name):

@@ -1,9 +1,14 @@
 """Seat-rotated duels and the strength order of the policies: montecarlo > greedy > random."""
 
+from functools import partial
+
 import pytest
 
-from sim.vegasdice.duel import duel
+from sim.duel import duel as shared_duel
+from sim.games import get_game
 from sim.vegasdice.params import Rules
+
+duel = partial(shared_duel, get_game("vegas-dice"))
 
 
 def share(result, name):
