@@ -171,6 +171,27 @@ def restriction_cost(game: Game, rules, kinds: Sequence[str], games: int, seed: 
     return {"cost": mean, "low": low, "high": high, "verdict": verdict(low, high), "per_deal": per_deal}
 
 
+def kinds_played(game: Game, rules, seats: str | Sequence[str] | None, games: int,
+                 census_games: int | None = None, every_kind: bool = True) -> dict:
+    """What :func:`decisions` would play, checked but not played: ``{"kinds", "games", "tables", "census_games",
+    "total_games", "text"}``."""
+    players = rules.players
+    if games < 1:
+        raise ConfigError("--games", f"must be at least 1, got {games}")
+    seats = table_seats(game, seats, players)
+    ids, _ = game.parse_seats(seats, players, field="--seats")
+    _check_game(game, ids, "--seats")
+    kinds = game.policies.decision_kinds
+    census_games = min(games, CENSUS_GAMES) if census_games is None else census_games
+    tables = 1 + players * (len(kinds) + (1 if every_kind else 0))
+    total = games * tables + census_games * players
+    text = (f"{counted(games, 'deal')} at {counted(tables, 'table')} (the unrestricted one, then each of "
+            f"{', '.join(kinds)}{' and every kind' if every_kind else ''} restricted at each seat in turn) and a "
+            f"census of {counted(census_games, 'deal')} at each seat: {total:,} games")
+    return {"kinds": list(kinds), "games": games, "tables": tables, "census_games": census_games,
+            "total_games": total, "text": text}
+
+
 def _interval(values: np.ndarray) -> tuple[float, float | None, float | None]:
     if np.all(values == values[0]):  # no spread: nothing uncertain (a kind never offering a choice costs 0)
         v = float(values[0])

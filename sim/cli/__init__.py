@@ -6,7 +6,7 @@ group's class): a failure a user can cause prints one line on stderr and
 exits with code 2; an unexpected one prints one line saying it is a bug
 and where its traceback was written. Never a raw traceback.
 
-The commands live in modules by what they do (``runs``, ``duels``, ``confirming``,
+The commands live in modules by what they do (``runs``, ``duels``, ``confirming``, ``deciding``,
 ``listing``, ``studies``, ``sensitivity``, ``serving``), each registered on the group of ``group``;
 ``common`` holds what they share.
 """
@@ -17,6 +17,7 @@ import sys
 
 from sim.boundary import EXIT_BAD_INPUT  # noqa: F401  (part of the CLI's contract)
 from sim.cli.confirming import confirm
+from sim.cli.deciding import decisions
 from sim.cli.duels import duel
 from sim.cli.group import main
 from sim.cli.listing import games, report
@@ -26,7 +27,7 @@ from sim.cli.serving import serve
 from sim.cli.studies import sweep, tune
 
 # Importing a command's module registers it on ``main``.
-__all__ = ["EXIT_BAD_INPUT", "bench", "confirm", "duel", "entry", "games", "main", "replay", "report", "run",
+__all__ = ["EXIT_BAD_INPUT", "bench", "confirm", "decisions", "duel", "entry", "games", "main", "replay", "report", "run",
            "sensitivity", "serve", "sweep", "tune"]
 
 

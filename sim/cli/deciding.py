@@ -1,0 +1,90 @@
+"""``lvsim decisions``: which kinds of decision carry the skill — each made at random by one seat in turn."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from sim.cli.common import IntRange, _rules_for, dry_run_option, out_dir_option, players_option, threads_option
+from sim.cli.group import main
+from sim.errors import ConfigError, counted, shown
+
+# Restricted play keeps two numbers per deal in memory.
+MAX_DECISION_GAMES = 10_000_000
+
+
+@main.command()
+@click.argument("config", type=click.Path(dir_okay=False))
+@players_option("Player count (default: the config's).")
+@click.option("--games", type=IntRange(1, MAX_DECISION_GAMES), default=2000, show_default=True,
+              help="Deals to play; each kind of decision is restricted at every seat in turn on these deals.")
+@click.option("--seed", type=IntRange(0, 2**64 - 1), default=None,
+              help="Base seed (default: the config's run.seed).")
+@click.option("--seats", default=None,
+              help="The table's policies, one for every seat or one per seat, comma-separated (default: the "
+                   "config's [policies] seats).")
+@threads_option("Worker threads (default: all cores). Never changes the results.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
+@out_dir_option("Also write decisions.json into this directory (created if missing).")
+@dry_run_option
+def decisions(config, players, games, seed, seats, threads, as_json, out, dry_run):
+    """Which decisions matter: each kind of decision made at random, one seat at a time.
+
+    For each kind of decision the game declares (Las Vegan: lead, follow,
+    token, golden), one seat plays the table's policy but makes decisions of
+    that kind uniformly at random among the legal options; every seat takes
+    that role in turn, on the same deals as the unrestricted table. Prints
+    the win share each restriction costs (paired deal by deal, with its 95%
+    interval), how often the kind offers more than one option, how often the
+    game's slow policy decides alike, and which kind carries the most skill
+    and which are near-free. CONFIG is a TOML experiment file.
+    """
+    from sim.config import load_config
+    from sim.decisions import decisions as play
+    from sim.decisions import decisions_table
+
+    cfg = load_config(config)
+    game, rules = cfg.game_spec, cfg.rules
+    if players is not None and players != rules.players:
+        if seats is None and not isinstance(cfg.seats, str):
+            raise ConfigError("--players", f"the config lists one policy per seat for {rules.players} players; "
+                                           f"give --seats for {players}")
+        rules = _rules_for(game, rules.to_dict(), players)
+    if seats is not None:
+        seat_list = [s.strip() for s in seats.split(",")]
+        if not any(seat_list):
+            raise ConfigError("--seats", "is empty: give one policy for every seat, or one per seat")
+        table = seat_list[0] if len(seat_list) == 1 else seat_list
+    else:
+        table = cfg.seats if isinstance(cfg.seats, str) else list(cfg.seat_policies)
+    seed = cfg.seed if seed is None else seed
+    if dry_run:
+        from sim.decisions import kinds_played
+
+        plan = kinds_played(game, rules, table, games)
+        plan["seed"] = seed
+        if as_json:
+            click.echo(json.dumps(plan))
+        else:
+            click.echo(f"{game.title} at {counted(rules.players, 'player')}: {plan['text']}; nothing played.")
+        return
+    result = play(game, rules, games, seed, seats=table, threads=threads, progress=sys.stderr.isatty())
+    if out is not None:
+        from pathlib import Path
+
+        from sim.atomic import write_text_atomically
+
+        out_dir = Path(out)
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise ConfigError("--out", f"cannot make the directory {shown(out)}: {err.strerror}") from None
+        write_text_atomically(out_dir / "decisions.json", json.dumps(result, indent=2) + "\n")
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        click.echo(decisions_table(result, game.title))
+        if out is not None:
+            click.echo(f"Written: {out_dir / 'decisions.json'}")

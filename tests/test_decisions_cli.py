@@ -1,0 +1,55 @@
+"""`lvsim decisions` end to end through click's runner."""
+
+import json
+
+from click.testing import CliRunner
+
+from sim.cli import main
+
+
+def lvsim(*args):
+    return CliRunner().invoke(main, ["decisions", *map(str, args)])
+
+
+def test_json_gives_each_kind_its_cost_interval_and_choice_rate(tmp_path):
+    result = lvsim("configs/default.toml", "--players", 3, "--games", 60, "--seed", 2, "--json", "--out", tmp_path)
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert [row["kind"] for row in out["decisions"]] == ["lead", "follow", "token", "golden"]
+    for row in out["decisions"]:
+        assert {"kind", "cost", "low", "high", "choice_rate", "agreement", "asked"} <= set(row)
+        assert row["low"] <= row["cost"] <= row["high"]
+        assert 0.0 <= row["choice_rate"] <= 1.0
+    assert out["games"] == 60 and out["players"] == 3
+    assert json.loads((tmp_path / "decisions.json").read_text()) == out
+
+
+def test_the_table_ends_with_the_sentence():
+    result = lvsim("configs/default.toml", "--players", 3, "--games", 40)
+    assert result.exit_code == 0, result.output
+    assert "choice rate" in result.output and "lead" in result.output
+    assert result.output.strip().splitlines()[-1].endswith(".")
+
+
+def test_a_dry_run_plays_nothing_and_says_what_it_would():
+    result = lvsim("configs/default.toml", "--games", 100, "--dry-run", "--json")
+    assert result.exit_code == 0, result.output
+    plan = json.loads(result.stdout)
+    assert plan["tables"] == 1 + 4 * 5 and plan["total_games"] == 100 * 21 + 100 * 4
+
+
+def test_bad_players_name_the_option():
+    result = lvsim("configs/default.toml", "--players", 9, "--games", 10)
+    assert result.exit_code == 2
+    assert "--players" in result.output and "Traceback" not in result.output
+
+
+def test_an_unknown_policy_names_seats():
+    result = lvsim("configs/default.toml", "--seats", "expert,bluffer", "--games", 10)
+    assert result.exit_code == 2
+    assert "--seats" in result.output and "Traceback" not in result.output
+
+
+def test_zero_games_is_refused():
+    result = lvsim("configs/default.toml", "--games", 0)
+    assert result.exit_code == 2 and "--games" in result.output
