@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+from analysis.decisions_section import decisions_section
 from analysis.report_html import config_section, footer, page, skill_section, strength_section, subtitle
 from analysis.sensitivity import report_section as sensitivity_section
 
 
 def player_sections(results) -> list[str]:
-    """The ``PLAYER_SECTIONS`` of a run's report: skill, strength, what moves the verdict."""
-    return [skill_section(results), strength_section(results), sensitivity_section(results)]
+    """The ``PLAYER_SECTIONS`` of a run's report: skill, which decisions matter, strength, what moves the verdict."""
+    return [skill_section(results), decisions_section(results), strength_section(results),
+            sensitivity_section(results)]
 
 
 def report_page(results, title: str, sections: Sequence[tuple[str, str]], own: Sequence[str],

@@ -446,6 +446,7 @@ def seat_cells(results, seat: int, first_seat: str) -> list[str]:
 # changes (a game may put its own after these, as Las Vegan's rule holes), then the closing three.
 PLAYER_SECTIONS = (
     ("skill", "Skill"),
+    ("decisions", "Which decisions matter"),
     ("strength", "Does it hold for stronger players?"),
     ("sensitivity", "What moves the verdict"),
 )

@@ -42,6 +42,10 @@ AGREEMENT_DECISIONS = 200
 # Deals of the census at each seat, at most.
 CENSUS_GAMES = 200
 EVERY_KIND = "every kind"
+# A run's report plays this many times its skill-gap deals (as the skill gap's cheap duels do).
+RUN_FACTOR = 20
+# Where a run's results directory keeps them, beside summary.json.
+DECISIONS_FILE = "decisions.json"
 
 
 def table_seats(game: Game, seats: str | Sequence[str] | None, players: int, field: str = "--seats") -> list[str]:
@@ -141,7 +145,7 @@ def census(game: Game, rules, seats: Sequence[str], games: int, seed: int, agree
         slow_id, slow_params = game.parse_policy(slow)
         if game.policies.needs_reference([slow_id]):
             slow_id, slow_params = -1, None
-    budget = -(-agreement // players)
+    budget = max(1, agreement // players)
     total = np.zeros((kinds, R.COUNTED))
     for s in range(players):
         seat_ids = np.array(ids, dtype=np.int64)
@@ -169,6 +173,24 @@ def restriction_cost(game: Game, rules, kinds: Sequence[str], games: int, seed: 
                 - restricted_win_shares(game, rules, seats, mask, games, seed, threads))
     mean, low, high = _interval(per_deal)
     return {"cost": mean, "low": low, "high": high, "verdict": verdict(low, high), "per_deal": per_deal}
+
+
+def run_decisions(config) -> dict | None:
+    """The report's table for a run's config: its rules, seats and seed, over ``RUN_FACTOR`` times its skill-gap
+    deals; None when the skill gap is off, or a seat is slow or played by the reference engine only (then
+    ``{"skipped": why}``)."""
+    deals = config.skill_gap_deals * RUN_FACTOR
+    if deals <= 0:
+        return None
+    game = config.game_spec
+    seats = list(config.seat_policies)
+    ids, _ = game.parse_seats(seats, config.players)
+    if game.policies.restricted_id is None or game.policies.needs_reference(ids):
+        return {"skipped": "a seat's policy cannot be restricted (the game declares no restricted policy, or the "
+                           "policy is played by the reference engine)"}
+    if game.is_slow(seats):
+        return {"skipped": "a seat plays a slow search; run lvsim decisions on this config to measure it"}
+    return decisions(game, config.rules, deals, config.seed, seats=seats, threads=config.threads)
 
 
 def kinds_played(game: Game, rules, seats: str | Sequence[str] | None, games: int,

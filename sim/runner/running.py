@@ -134,6 +134,11 @@ def run(
             _play(played, cluster, progress)
         summary = with_sensitivity(config, run_summary(config, played))
         write_json(staging / SUMMARY_FILE, summary)
+        from sim.decisions import DECISIONS_FILE, run_decisions
+
+        decided = run_decisions(config)  # which decisions matter: beside the summary, which stays as pinned
+        if decided is not None:
+            write_json(staging / DECISIONS_FILE, decided)
         config.game_spec.report_tally_io.write(staging / TALLY_FILE, played.tally.report)
         meta = run_meta(config, played, out_dir, started_at, time.perf_counter() - started)
         write_json(staging / META_FILE, meta)

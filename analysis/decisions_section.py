@@ -1,0 +1,57 @@
+"""The report's "Which decisions matter": restricted play per kind of decision (``sim.decisions``), read from
+the run's ``decisions.json``, as a table and the sentence a designer reads."""
+
+from __future__ import annotations
+
+import json
+
+from analysis.report_html import ci_pct, e, guarded_section, pct, table
+
+DECISIONS_FILE = "decisions.json"  # sim.decisions.DECISIONS_FILE: the analysis never imports the runner's side
+
+
+def decisions_section(results) -> str:
+    """Each kind of decision made at random by one seat in turn: what it costs, its choice rate and agreement."""
+    return guarded_section("decisions", "Which decisions matter", lambda: decisions_body(results))
+
+
+def decisions_body(results) -> str:
+    path = results.directory / DECISIONS_FILE
+    if not path.is_file():
+        return ("<p>Not measured in this run: it plays no skill gap (<code>run.skill_gap_games = 0</code>). "
+                "<code>lvsim decisions</code> on its config measures it.</p>")
+    found = json.loads(path.read_text(encoding="utf-8"))
+    if "skipped" in found:
+        return f"<p>Not measured in this run: {e(found['skipped'])}.</p>"
+    return decisions_html(found)
+
+
+def decisions_html(found: dict) -> str:
+    slow = found.get("slow_policy")
+    header = ["decision", "cost", "95% CI", "verdict", "choice rate"] + ([f"agrees with {slow}"] if slow else [])
+    rows = []
+    for row in found["decisions"]:
+        ci = "too few deals" if row["low"] is None else ci_pct(row["low"], row["high"], 1)
+        cells = [f"<code>{e(row['kind'])}</code>", pct(row["cost"], 1), ci, e(row["verdict"]),
+                 pct(row["choice_rate"], 0)]
+        if slow:
+            cells.append("-" if row.get("agreement") is None
+                         else f"{pct(row['agreement'], 0)} of {row['asked']:,}")
+        rows.append(cells)
+    every = found.get("every_kind")
+    if every:
+        ci = "too few deals" if every["low"] is None else ci_pct(every["low"], every["high"], 1)
+        rows.append(["every kind", pct(every["cost"], 1), ci, e(every["verdict"]), ""] + ([""] if slow else []))
+    seats = found["seats"]
+    table_of = f"<code>{e(seats[0])}</code> at every seat" if len(set(seats)) == 1 else "the run's seats"
+    return "\n".join([
+        f"<p>Each kind of decision made uniformly at random by one seat, every seat in turn, the others and the "
+        f"rest of its own play unchanged ({table_of}), on the same {found['games']:,} deals as the unrestricted "
+        "table. The cost is the win share the seat loses, paired deal by deal, with its 95% interval; near-free "
+        f"means the interval lies within ±{pct(found['near_free'], 0)} of a win share. The choice rate is how often "
+        f"the kind offers more than one legal option (over {found['census_games']:,} deals at each seat)"
+        + (f"; the agreement, how often <code>{e(slow)}</code> decides alike, on the decisions counted." if slow
+           else ".") + "</p>",
+        table(header, rows),
+        f"<p class=\"verdict\">{e(found['sentence'])}</p>",
+    ])
