@@ -143,6 +143,11 @@ def create_app(workbench: Workbench | None = None) -> FastAPI:
         """The report's "What moves the verdict" of the play, figures drawn (the page shows it as it is)."""
         return HTMLResponse(bench.sensitivity_section(job_id))
 
+    @app.get("/api/plays/{job_id}/decisions.html")
+    def decisions_html(job_id: str) -> Response:
+        """The report's "Which decisions matter" of the play: each kind made at random, what it costs."""
+        return HTMLResponse(bench.decisions_section(job_id))
+
     # --- tunes ------------------------------------------------------------------------------------
     @app.get("/api/tune-template")
     def tune_template(request: Request) -> dict[str, Any]:

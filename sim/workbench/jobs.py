@@ -21,7 +21,9 @@ records would not fit on the disk is refused before it is queued.
 
 from __future__ import annotations
 
+import html
 import itertools
+import json
 import shutil
 import tempfile
 import threading
@@ -335,6 +337,19 @@ class Workbench:
         """The report's "What moves the verdict" of a finished play, figures drawn (on the worker thread)."""
         job = self.finished(job_id)
         return self.on_worker(_sensitivity_html, job.results_dir)
+
+    def decisions_section(self, job_id: str) -> str:
+        """The report's "Which decisions matter" of a finished play (its table and sentence)."""
+        from analysis.decisions_section import decisions_html
+        from sim.decisions import DECISIONS_FILE
+
+        path = self.finished(job_id).results_dir / DECISIONS_FILE
+        if not path.is_file():
+            return "<p>Not measured for this play: it plays no skill gap.</p>"
+        found = json.loads(path.read_text(encoding="utf-8"))
+        if "skipped" in found:
+            return f"<p>Not measured for this play: {html.escape(found['skipped'])}.</p>"
+        return decisions_html(found)
 
     def close(self) -> None:
         """Cancel every play, wait for the one playing to stop, and remove every file the workbench wrote."""

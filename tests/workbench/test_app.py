@@ -297,3 +297,9 @@ def test_stopping_removes_every_file_the_workbench_wrote():
         root = own.root
         assert (job.results_dir / "records.parquet").is_file()
     assert not Path(root).exists()
+
+
+def test_the_decisions_section_shows_the_play_s_table(client, rulebook_play):
+    page = client.get(f"/api/plays/{rulebook_play['id']}/decisions.html")
+    assert page.status_code == 200
+    assert "Not measured" in page.text or ("<code>lead</code>" in page.text and "choice rate" in page.text)

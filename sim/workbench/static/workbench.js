@@ -228,7 +228,7 @@ function showPlay(play) {
     `${STATUS[play.state] || play.state}: ${play.games_played.toLocaleString("en")} of ${play.games.toLocaleString("en")} games`;
   $("#progress").hidden = finished(play);
   if (play.summary) showMetrics(play);
-  if (play.state === "done") { showSensitivity(play); showReport(play); }
+  if (play.state === "done") { showDecisions(play); showSensitivity(play); showReport(play); }
 }
 
 async function follow(id) {
@@ -322,6 +322,17 @@ async function compare() {
   }
   $("#compare").hidden = false;
   return true;
+}
+
+// Which decisions matter: the report's table of the play (each kind made at random, what it costs).
+async function showDecisions(play) {
+  const section = $("#decisions");
+  const response = await fetch(`/api/plays/${play.id}/decisions.html`);
+  if (!response.ok) { section.hidden = true; return; }
+  // The server's own HTML (the report's table): every text in it is escaped there.
+  $("[data-decisions]").innerHTML = await response.text();
+  section.dataset.play = play.id;
+  section.hidden = false;
 }
 
 // What moves the verdict: the report's section of the play (its tornado figures and sentences), when installed.
