@@ -23,7 +23,8 @@ GAME_ID = "lasvegan"
 TITLE = "Las Vegan"
 
 # The kinds of decision a seat faces (``decision_kind()`` of the game's state): leading a trick, following
-# one, placing an ordinary token on a machine, choosing the golden token's side.
+# one, placing a token for a 7 won (an ordinary token on a machine, or the golden token while a machine is free
+# too), choosing the golden token's side (when the golden machine is the only free slot).
 DECISION_KINDS = ("lead", "follow", "token", "golden")
 
 MIN_PLAYERS = 2
