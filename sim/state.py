@@ -175,8 +175,16 @@ class State:
         named = self.named_actions()
         if name in named:
             return named[name]
+        parsed = self.parse_action(name)
+        if parsed is not None:
+            return parsed  # well formed but not legal now: applying it names the rule it breaks
         what = "outcome" if self.is_chance_node() else "action"
         raise ValueError(f"{name!r} is not a legal {what} now (legal: {', '.join(named) or 'none'})")
+
+    def parse_action(self, name: str) -> int | None:
+        """The action a well-formed name gives even when it is not legal now, so that applying it lets the
+        engine name the rule broken; None (the default) when the game leaves that to the list of legal names."""
+        return None
 
     def named_actions(self) -> dict[str, int]:
         """The legal actions (or chance outcomes) now by their names, without the ``seat s`` prefix."""

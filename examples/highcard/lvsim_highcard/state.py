@@ -90,6 +90,10 @@ class HighCardState(State):
     def action_name(self, seat: int, action: int) -> str:
         return f"deal {action}" if seat == CHANCE else f"seat {seat} plays {action}"
 
+    def parse_action(self, name: str) -> int | None:
+        word, _, card = name.partition(" ")
+        return int(card) if self.state is not None and word == "plays" and card.isdigit() else None
+
     def observation(self, seat: int) -> str:
         return self.public_view() if self.state is None else fields_text(self.state.observe(seat))
 
