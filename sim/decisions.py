@@ -214,6 +214,27 @@ def kinds_played(game: Game, rules, seats: str | Sequence[str] | None, games: in
             "total_games": total, "text": text}
 
 
+def seconds_of(game: Game, rules, seats: str | Sequence[str] | None, games: int, seed: int,
+               threads: int | None = None, census_games: int | None = None, agreement: int = AGREEMENT_DECISIONS,
+               every_kind: bool = True) -> float:
+    """About how long :func:`decisions` takes here: the unrestricted table timed on a few of its deals, times the
+    tables it plays, plus the census timed on a few deals with the slow policy asked in proportion (an upper
+    bound: the slow policy stops being asked once it has its decisions)."""
+    from sim.estimates.costs import calibrate
+
+    players = rules.players
+    seats = table_seats(game, seats, players)
+    census_games = min(games, CENSUS_GAMES) if census_games is None else census_games
+    tables = 1 + players * (len(game.policies.decision_kinds) + (1 if every_kind else 0))
+    table = calibrate(lambda n: table_win_shares(game, rules, seats, n, seed, threads), games).cost
+    seconds = tables * table(games)
+    if census_games > 0:
+        asked = lambda n: max(1, agreement * n // census_games)  # noqa: E731
+        watched = calibrate(lambda n: census(game, rules, seats, n, seed, asked(n)), census_games).cost
+        seconds += watched(census_games)
+    return seconds
+
+
 def _interval(values: np.ndarray) -> tuple[float, float | None, float | None]:
     if np.all(values == values[0]):  # no spread: nothing uncertain (a kind never offering a choice costs 0)
         v = float(values[0])

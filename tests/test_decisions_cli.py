@@ -36,6 +36,16 @@ def test_a_dry_run_plays_nothing_and_says_what_it_would():
     assert result.exit_code == 0, result.output
     plan = json.loads(result.stdout)
     assert plan["tables"] == 1 + 4 * 5 and plan["total_games"] == 100 * 21 + 100 * 4
+    low, high = plan["seconds"]
+    assert 0 < low <= high
+    assert "decisions" not in plan
+
+
+def test_a_dry_run_says_about_how_long_the_command_takes_and_writes_nothing(tmp_path):
+    result = lvsim("configs/default.toml", "--games", 100, "--dry-run", "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "About " in result.stdout and "Nothing was written." in result.stdout
+    assert not (tmp_path / "out").exists()
 
 
 def test_bad_players_name_the_option():

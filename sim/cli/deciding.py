@@ -63,12 +63,24 @@ def decisions(config, players, games, seed, seats, threads, as_json, out, dry_ru
     if dry_run:
         from sim.decisions import kinds_played
 
+        from sim.decisions import seconds_of
+        from sim.estimates.compiling import compiled_seconds, said_to
+        from sim.estimates.costs import about_text, band, compiled_text
+
         plan = kinds_played(game, rules, table, games)
         plan["seed"] = seed
+        with said_to(lambda line: click.echo(line, err=True)):
+            before = compiled_seconds()
+            seconds = band(seconds_of(game, rules, table, games, seed, threads))
+            compiled = compiled_seconds() - before
+        plan["seconds"] = list(seconds)
         if as_json:
             click.echo(json.dumps(plan))
-        else:
-            click.echo(f"{game.title} at {counted(rules.players, 'player')}: {plan['text']}; nothing played.")
+            return
+        click.echo(f"{game.title} at {counted(rules.players, 'player')}: {plan['text']}.")
+        if compiled:
+            click.echo(compiled_text(compiled, "command"))
+        click.echo(about_text(seconds))
         return
     result = play(game, rules, games, seed, seats=table, threads=threads, progress=sys.stderr.isatty())
     if out is not None:
