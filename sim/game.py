@@ -264,10 +264,11 @@ def laid_out(package: str, summary: str | None = None, report: str | None = None
     """The fields of a Game found where a game package keeps them, as ``Game(**laid_out(...), ...)`` takes them.
 
     ``package`` holds ``enums`` (``GAME_ID``, ``TITLE``, ``MIN_PLAYERS``, ``MAX_PLAYERS``), ``params.Rules``,
-    ``policies.POLICIES``, ``records.LAYOUT``, ``nb.play_games``, ``replay.replay_path`` and the conformance
-    hooks; ``summary`` (default: ``<package>.summary``) the tally ``Tally``,
-    ``summarize``, ``summary_table``, ``paired_values`` and, if it has them, ``ratio_values``; ``report`` (default:
-    ``<package>.report``) ``build_report``. The kernels and the analysis are imported when first used.
+    ``policies.POLICIES``, ``records.LAYOUT``, ``nb.play_games``, ``state.STATE`` (a ``replay`` module's
+    ``replay_path`` if it has one, else the shared replay of named steps) and the conformance hooks; ``summary``
+    (default: ``<package>.summary``) the tally ``Tally``, ``summarize``, ``summary_table``, ``paired_values`` and,
+    if it has them, ``ratio_values``; ``report`` (default: ``<package>.report``) ``build_report``.
+    The kernels and the analysis are imported when first used.
     """
     import importlib
 
@@ -286,7 +287,7 @@ def laid_out(package: str, summary: str | None = None, report: str | None = None
         policies=part("policies").POLICIES,
         records=part("records").LAYOUT,
         play_games=routed(package),
-        replay_path=lazy(f"{package}.replay:replay_path"),
+        replay_path=replayed(package),
         conformance=f"{package}.conformance",
         tally=lazy(f"{summary}:Tally.of"),
         summarize=lazy(f"{summary}:summarize"),
@@ -313,6 +314,27 @@ def routed(package: str) -> Callable[..., Any]:
 
     play_games.__qualname__ = f"{package}.nb:play_games"
     return play_games
+
+
+def replayed(package: str) -> Callable[[str | Path], dict]:
+    """The game's ``replay_path``: its own ``replay`` module's, or else the shared replay of named steps
+    (``sim.replay``) played through its state (``<package>.state.STATE``)."""
+    import importlib.util
+
+    if importlib.util.find_spec(f"{package}.replay") is not None:
+        return lazy(f"{package}.replay:replay_path")
+
+    def replay_path(path) -> dict:
+        import importlib
+
+        from sim.replay import replay_script
+        from sim.scripts import read_script
+
+        state, params = (importlib.import_module(f"{package}.{part}") for part in ("state", "params"))
+        return replay_script(state.STATE, params.Rules, read_script(path))
+
+    replay_path.__qualname__ = f"{package}:replay_path"
+    return replay_path
 
 
 def lazy_if_there(target: str) -> Callable[..., Any]:

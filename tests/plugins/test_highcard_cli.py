@@ -92,13 +92,13 @@ def test_a_shared_tie_scores_every_tied_player(here):
     assert trace["points"] == [1, 1, 2] and trace["winners"] == [2]
 
 
-def test_a_card_not_in_hand_is_refused_naming_the_round_and_seat(here):
+def test_a_card_not_in_hand_is_refused_naming_the_step_and_seat(here):
     script = json.loads((here / "highcard-replay.json").read_text(encoding="utf-8"))
-    script["rounds"][2] = [3, 1, 5]  # seat 2 leads round 3 and holds no 3
+    script["steps"][15] = "plays 3"  # seat 2 leads round 3 and holds no 3
     (here / "bad.json").write_text(json.dumps(script), encoding="utf-8")
     result = CliRunner().invoke(main, ["replay", "--game", "highcard", str(here / "bad.json")])
     assert result.exit_code == 2
-    assert result.stderr == "error: round 3, seat 2: plays a card of its hand (1), not 3\n"
+    assert result.stderr == "error: step 16: seat 2 plays a card of its hand (1), not 3\n"
 
 
 @pytest.mark.parametrize("ties,tie_rate,shutout_rate", [("nobody", 1 / 3, 1.0), ("shared", 1 / 3, 2 / 3)])

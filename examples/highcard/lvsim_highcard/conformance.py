@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -174,9 +175,4 @@ seats = ["greedy", "random", "random"]
 # A rule knob and two of its whole values: a sweep steps them, a tune searches the range between.
 SWEEP_AXIS = ("rules.rounds", (1, 2))
 # A hand-given game that `lvsim replay --game highcard` plays (highcard-replay.json).
-REPLAY_SCRIPT = """{
-  "players": 3,
-  "rules": {"top": 6, "copies": 2, "rounds": 3},
-  "hands": [[6, 2, 3], [5, 5, 1], [6, 4, 1]],
-  "rounds": [[6, 5, 6], [1, 4, 2], [1, 3, 5]]
-}"""
+REPLAY_SCRIPT = (Path(__file__).parents[1] / "highcard-replay.json").read_text(encoding="utf-8")

@@ -130,7 +130,7 @@ class GameState:
             raise IllegalMove(seat, f"not this seat's turn (seat {self.to_move} plays next)")
         if not isinstance(card, (int, np.integer)) or isinstance(card, bool) or self.hands[seat][card] <= 0:
             held = ", ".join(map(str, sorted(self.hands[seat].elements())))
-            raise IllegalMove(seat, f"plays a card of its hand ({held}), not {shown(card)}")
+            raise IllegalMove(seat, f"seat {seat} plays a card of its hand ({held}), not {shown(card)}")
         self.hands[seat][card] -= 1
         self.seen[card] += 1
         self.plays.append((seat, int(card)))
