@@ -1,6 +1,7 @@
 # make run   — set up .venv if needed, then play the default config (configs/default.toml)
 # make test  — set up .venv if needed (with the openspiel extra), then run the whole test suite
-# make test-fast — the suite without the slow Monte Carlo and differential runs
+# make test-fast — the suite without the tests marked slow (long Monte Carlo, differential and first-compile runs);
+#                  it ends with a line saying how many it left out, of which kinds
 # make lint  — ruff over the code
 
 VENV := .venv

@@ -6,11 +6,15 @@ error (``sim.boundary``; tests cause them on purpose), a Dask cluster's scratch 
 For the whole session that directory is one of pytest's (``TMPDIR`` too, so subprocesses follow), and the
 session fails if an ``lvsim-traceback-*`` file appeared in the system's own. Matplotlib keeps its font cache
 in the repository's ``.pytest_cache``, not the home directory.
+
+Under xdist the kernels of every game are compiled once before the workers start (``sim.precompile``), and a
+run that leaves out the ``slow`` tests (``make test-fast``) ends with a line saying how many, of which kinds.
 """
 
 import json
 import os
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +44,75 @@ def pytest_configure(config):
     cache = getattr(config, "cache", None)  # absent under -p no:cacheprovider: matplotlib's default then
     if cache is not None and "MPLCONFIGDIR" not in os.environ:
         os.environ["MPLCONFIGDIR"] = str(cache.mkdir("matplotlib"))
+
+
+def pytest_sessionstart(session):
+    """Under xdist, the controller compiles every game's kernels before the workers start, two processes side by
+    side (``sim.precompile``): the workers then load them from the kernel cache instead of each compiling the same
+    kernels at once. Kernels already in the cache are loaded by no one here."""
+    config = session.config
+    if hasattr(config, "workerinput") or not (getattr(config.option, "numprocesses", None) or 0):
+        return
+    from sim.games import GAME_IDS
+    from sim.precompile import compile_in_processes
+
+    began = time.perf_counter()
+    done = compile_in_processes(GAME_IDS, processes=2)
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if done and reporter is not None:
+        reporter.write_line(f"compiled the kernels of {', '.join(done)} before the tests, in two processes, in "
+                            f"{time.perf_counter() - began:.0f} s")
+
+
+# What a slow test of each file is, for the line that says what a run without them left out.
+SLOW_KINDS = {
+    "test_differential": "jitted core against reference engine",
+    "test_coverage": "interval coverage",
+    "test_strength": "interval coverage",
+    "test_sequential": "error rate",
+    "test_sensitivity": "interval coverage",
+    "test_duel": "duel",
+    "test_policies": "duel",
+    "test_kernel_cache": "first compile",
+    "test_estimates": "first compile",
+    "test_determinism": "cluster",
+    "test_sweep": "cluster",
+    "test_report_browser": "browser",
+    "test_workbench_browser": "browser",
+}
+_SLOW_LEFT_OUT = pytest.StashKey[dict]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_collection_modifyitems(session, config, items):
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    yield
+    kept = set(map(id, items))
+    kinds: dict[str, int] = {}
+    for item in slow:
+        if id(item) not in kept:
+            kind = SLOW_KINDS.get(item.path.stem, item.path.stem)
+            kinds[kind] = kinds.get(kind, 0) + 1
+    config.stash[_SLOW_LEFT_OUT] = kinds
+    if hasattr(config, "workeroutput"):  # an xdist worker: its controller says it
+        config.workeroutput["slow_left_out"] = kinds
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """(xdist) Every worker collects the whole suite: any one says which slow tests the selection left out."""
+    left_out = getattr(node, "workeroutput", {}).get("slow_left_out")
+    if left_out is not None:
+        node.config.stash[_SLOW_LEFT_OUT] = left_out
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    kinds = config.stash.get(_SLOW_LEFT_OUT, {})
+    if kinds:
+        n = sum(kinds.values())
+        listed = ", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items(), key=lambda kv: -kv[1]))
+        terminalreporter.write_line(f"left out {n} slow test{'s' if n != 1 else ''} ({listed}): "
+                                    "make test runs them", yellow=True)
 
 
 def pytest_sessionfinish(session, exitstatus):
