@@ -2,8 +2,9 @@
 
 A script (JSON) gives each round's machines, token faces, hands, every card
 in the order played and every token placed; :func:`replay_script` feeds them
-to :class:`~sim.lasvegan.rules.GameState`, which checks every move, and
-returns the game's trace. The script format::
+as named steps to the game's state (``sim.replay``): the machines, faces
+and cards dealt as chance outcomes, then each card played and token
+placed, the engine checking every one; it returns the game's trace. The script format::
 
     {
       "players": 4,
@@ -26,50 +27,46 @@ whose turn it is); ``placements`` lists one placement per 7 won, in order.
 ``rules`` takes the keys of a config's ``[rules]`` table; ``rounds`` defaults
 to the number of rounds the script lists. A script that breaks a rule or
 contradicts itself raises :class:`~sim.errors.ScriptError` with one line
-naming the round, trick, seat and rule.
+naming the round, trick, seat and rule (a round's deal is checked whole
+by the engine before it is dealt, so its error names the round).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Iterator
 
 from sim.errors import ScriptError, cut, shown
 from sim.lasvegan import enums as E
 from sim.lasvegan.params import Rules, machine_code
-from sim.lasvegan.rules import GameState, IllegalMove, Placement, game_trace, parse_card
+from sim.lasvegan.rules import card_name, parse_card
+from sim.lasvegan.state import STATE, LasveganState, copy_game_state
+from sim.replay import Step, play_steps
 from sim.scripts import listed_script, no_unknown_keys, read_script
 
 SCRIPT_KEYS = ("players", "rules", "rounds")
 ROUND_KEYS = ("machines", "token_faces", "golden_face", "hands", "set_aside", "plays", "placements")
 REQUIRED_ROUND_KEYS = ("machines", "token_faces", "golden_face", "hands", "plays")
-GOLDEN_SIDES = {"min": E.MIN_SIDE, "max": E.MAX_SIDE}
+GOLDEN_SIDES = ("min", "max")
 
 
 def replay_path(path) -> dict:
     """Replay the script in the JSON file at ``path``; a ScriptError naming it if it cannot be read."""
-    data = read_script(path)
-    return replay_script(data)
+    return replay_script(read_script(path))
 
 
 def replay_script(data: dict) -> dict:
     """Play a scripted game (already parsed from JSON) and return its trace."""
     rules, rounds = listed_script(data, Rules, SCRIPT_KEYS, "rounds", E.MAX_ROUNDS)
-    state = GameState(rules)
+    table = STATE.new(rules)
     for number, round_script in enumerate(rounds, start=1):
-        if state.game_over:
-            raise ScriptError(
-                f"round {number}: the game ended after round {number - 1} "
-                f"({_why_over(state)}), but the script goes on"
-            )
-        _play_round(state, round_script, number)
-    if not state.game_over:
+        if table.is_terminal():
+            why = "a seat has 0 cabbages" if 0 in table.state.cabbages else "its last round"
+            raise ScriptError(f"round {number}: the game ended after round {number - 1} ({why}), but the script goes on")
+        play_steps(table, _round_steps(table, round_script, number))
+    if not table.is_terminal():
         raise ScriptError(f"the game lasts {rules.rounds} rounds (rules.rounds), but the script gives {len(rounds)}")
-    return game_trace(state.results, state.winners())
-
-
-def _why_over(state: GameState) -> str:
-    return "a seat has 0 cabbages" if 0 in state.cabbages else "its last round"
+    return table.trace()
 
 
 def _list_of(value: Any, what: str, where: str) -> list:
@@ -85,7 +82,9 @@ def _card(text: Any, where: str) -> int:
         raise ScriptError(f"{where}: {err}") from None
 
 
-def _play_round(state: GameState, script: Any, number: int) -> None:
+def _round_steps(table: LasveganState, script: Any, number: int) -> Iterator[Step]:
+    """The round's steps: its deal (checked whole by the engine first), then its plays and placements, each
+    read when the state asks for it (a placement is owed after a trick holding a 7)."""
     where = f"round {number}"
     if not isinstance(script, dict):
         raise ScriptError(f"{where}: must be an object with {', '.join(REQUIRED_ROUND_KEYS)}")
@@ -93,7 +92,6 @@ def _play_round(state: GameState, script: Any, number: int) -> None:
     for key in REQUIRED_ROUND_KEYS:
         if key not in script:
             raise ScriptError(f"{where}: missing {shown(key)}")
-
     machines = []
     for i, sticker in enumerate(_list_of(script["machines"], "machines", where)):
         if not isinstance(sticker, str):
@@ -112,35 +110,30 @@ def _play_round(state: GameState, script: Any, number: int) -> None:
     ]
     plays = _list_of(script["plays"], "plays", where)
     placements = _list_of(script.get("placements", []), "placements", where)
-    try:
-        state.start_round(machines, token_faces, script["golden_face"], hands, set_aside)
+    try:  # the engine's own check of a whole deal; the state then deals it outcome by outcome
+        copy_game_state(table.state).start_round(machines, token_faces, script["golden_face"], hands, set_aside)
     except ValueError as err:
         raise ScriptError(f"{where}: {err}") from None
+    dealt = [*machines, *token_faces, script["golden_face"], *(card for hand in hands for card in hand)]
+    yield from (Step(f"chance {outcome}", where) for outcome in dealt)
 
+    gs = table.state
     next_play = next_placement = 0
-    while not state.round_over:
-        seat = state.to_move
-        try:
-            if state.placement_owed:
-                # a placement belongs to the trick just won
-                where = f"round {number}, trick {state.trick_number}, seat {seat}"
-                if next_placement == len(placements):
-                    raise ScriptError(
-                        f"{where}: a placement is owed for each 7 won (placements lists only {len(placements)})"
-                    )
-                placement = _placement(placements[next_placement], where)
-                next_placement += 1
-                state.place_token(seat, placement)
-            else:
-                where = f"round {number}, trick {state.trick_number + 1}, seat {seat}"
-                if next_play == len(plays):
-                    needed = state.rules.hand_size * state.rules.players
-                    raise ScriptError(f"{where}: plays lists {len(plays)} cards, the round needs {needed}")
-                card = _card(plays[next_play], where)
-                next_play += 1
-                state.play_card(seat, card)
-        except IllegalMove as err:
-            raise ScriptError(f"{where}: {err.rule}") from None
+    while gs.in_round:
+        seat = gs.to_move
+        if gs.placement_owed:  # a placement belongs to the trick just won
+            at = f"round {number}, trick {gs.trick_number}, seat {seat}"
+            if next_placement == len(placements):
+                raise ScriptError(f"{at}: a placement is owed for each 7 won (placements lists only {len(placements)})")
+            yield Step(f"places {_placement(placements[next_placement], at)}", at)
+            next_placement += 1
+        else:
+            at = f"round {number}, trick {gs.trick_number + 1}, seat {seat}"
+            if next_play == len(plays):
+                needed = gs.rules.hand_size * gs.rules.players
+                raise ScriptError(f"{at}: plays lists {len(plays)} cards, the round needs {needed}")
+            yield Step(f"plays {card_name(_card(plays[next_play], at))}", at)
+            next_play += 1
     if next_play < len(plays):
         raise ScriptError(f"round {number}: plays lists {len(plays)} cards, the round has only {next_play}")
     if next_placement < len(placements):
@@ -148,18 +141,17 @@ def _play_round(state: GameState, script: Any, number: int) -> None:
             f"round {number}: placements lists {len(placements)} placements, but only {next_placement} "
             "were owed (one per 7 won while a slot is free)"
         )
-    state.end_round()
 
 
-def _placement(entry: Any, where: str) -> Placement:
-    """``{"token": t, "machine": m}`` or ``{"golden": "min"|"max"}`` -> Placement."""
+def _placement(entry: Any, where: str) -> str:
+    """``{"token": t, "machine": m}`` or ``{"golden": "min"|"max"}`` -> the placement's name."""
     form = 'a placement is {"token": t, "machine": 0-2} or {"golden": "min" or "max"}'
     if isinstance(entry, dict) and set(entry) == {"golden"} and str(entry["golden"]) in GOLDEN_SIDES:
-        return Placement.golden(GOLDEN_SIDES[str(entry["golden"])])
+        return f"golden {str(entry['golden'])}"
     if isinstance(entry, dict) and set(entry) == {"token", "machine"}:
         token, machine = entry["token"], entry["machine"]
         if all(isinstance(x, int) and not isinstance(x, bool) for x in (token, machine)):
             if not 0 <= machine < E.MACHINES_PER_ROUND:
                 raise ScriptError(f"{where}: machine {machine} does not exist (the round's machines are 0-2)")
-            return Placement.on_machine(machine, token)
+            return f"token {token} on machine {machine}"
     raise ScriptError(f"{where}: {form}, got {cut(json.dumps(entry, default=repr))}")

@@ -30,7 +30,7 @@ from sim.lasvegan.records import LAYOUT  # noqa: F401  (sim.openspiel.reference 
 from sim.lasvegan.rules import (
     PLAY_LOOP,  # noqa: F401
     GameState, JitPolicy, Observation, Placement, RandomPolicy, Trick, card_mask, card_name, game_trace,
-    win_shares,
+    parse_card, win_shares,
 )
 from sim.state import CHANCE, TERMINAL, Sizes, State, fields_text
 from sim.rng import Stream
@@ -295,6 +295,25 @@ class LasveganState(State):
         if action < PLACE_BASE:
             return f"seat {seat} plays {card_name(action)}"
         return f"seat {seat} places {self._placement_text(action_placement(action))}"
+
+    def parse_action(self, name: str) -> int | None:
+        """``plays R9``, ``places token 2 on machine 0`` or ``places golden min`` even when not legal now, so the
+        engine names the rule it breaks (a token or machine beyond the action codes is left to the legal list)."""
+        if not self.state.in_round:
+            return None
+        verb, _, rest = name.partition(" ")
+        if verb == "plays" and not self.state.placement_owed:
+            return parse_card(rest)
+        words = rest.split()
+        if verb != "places" or not self.state.placement_owed:
+            return None
+        if len(words) == 2 and words[0] == "golden" and words[1] in ("min", "max"):
+            return GOLDEN_BASE + (E.MIN_SIDE if words[1] == "min" else E.MAX_SIDE)
+        if len(words) == 5 and words[0] == "token" and words[2:4] == ["on", "machine"]:
+            token, machine = (int(w) if w.isdigit() else -1 for w in (words[1], words[4]))
+            if 0 <= token < E.MAX_TOKENS and 0 <= machine < E.MACHINES_PER_ROUND:
+                return PLACE_BASE + machine * E.MAX_TOKENS + token
+        return None
 
     def _placement_text(self, p: Placement) -> str:
         if p.slot == E.GOLDEN_SLOT:
