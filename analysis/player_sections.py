@@ -29,3 +29,105 @@ def report_page(results, title: str, sections: Sequence[tuple[str, str]], own: S
             config_section(results), method()]
     return page(f"{title} balance report: {results.config.name}", subtitle(results), sections, body,
                 footer(results), extra_css=extra_css)
+
+
+# --- the report of a game that writes none of its own -------------------------------------------------------
+
+# Summary fields every run has, shown in the headline's facts or the seats, not again among the numbers.
+RUN_FIELDS = {"game", "title", "players", "rounds", "games", "seed", "seconds", "games_per_second", "policies", "win_share",
+              "win_share_ci", "first_player_advantage", "first_player_advantage_ci", "skill_gap", "strength"}
+INTERVAL_WORDS = {
+    "wilson": "a Wilson score interval over its count", "student t": "Student's t over games",
+    "cluster": "a ratio of sums, cluster-robust with games as clusters",
+    "seats": "from every seat's own interval",
+}
+
+
+def default_report(results, package: str) -> str:
+    """The report of a game without ``report.py``: the headline cards of its declared headline metrics with their
+    intervals, the seats with every per-seat number of the summary, the summary's other numbers, the player
+    sections, the run's first and last games replayed by the reference engine (``<package>.rules``'s
+    ``PLAY_LOOP`` and ``policy_named``) and told from their traces, the config and how each metric's interval
+    is computed."""
+    import importlib
+
+    from analysis.report_html import (
+        CLOSING_SECTIONS, PLAYER_SECTIONS, e, examples_section, first_player_card, first_player_verdict,
+        headline, method_section, metric, num, pct, section, seat_cells, setup_facts, table,
+    )
+
+    game, s = results.config.game_spec, results.summary
+    rules_module = importlib.import_module(f"{package}.rules")
+
+    def shown(value, m) -> str:
+        return {"pct": lambda: pct(value, 2), "pts": lambda: f"{num(100 * value, 1, sign=True)} pts"}.get(
+            m.style, lambda: num(value, 2))()
+
+    def card(m):
+        ci = s.get(f"{m.name}_ci")
+        interval = ("95% CI " + metric(f"{m.name}_ci", ci, f"{shown(ci[0], m)} to {shown(ci[1], m)}")
+                    if ci and None not in ci else "")
+        return (m.label[0].upper() + m.label[1:], metric(m.name, s[m.name], shown(s[m.name], m)), interval,
+                m.hole or f"The {m.label}, over every game of the run.")
+
+    cards = [first_player_card(s)] + [card(m) for m in game.metrics
+                                      if m.headline and m.name in s and m.name not in RUN_FIELDS]
+    per_seat = [k for k, v in s.items() if k not in RUN_FIELDS and not k.endswith("_ci") and isinstance(v, list)
+                and len(v) == results.players and all(isinstance(x, (int, float)) for x in v)]
+    rows = [[*seat_cells(results, seat, "first to play"), *(num(s[k][seat], 2) for k in per_seat)]
+            for seat in range(results.players)]
+    seats = section("seats", "Seats", f'<p class="lead">{e(first_player_verdict(s))}</p>' + table(
+        ["seat", "policy", "win share", "95% CI", *(k.replace("_", " ") for k in per_seat)], rows, numeric_from=2))
+    labels = {m.name: m for m in game.metrics}
+    numbers = []
+    for k, v in s.items():
+        if k in RUN_FIELDS or k.endswith("_ci") or k in per_seat:
+            continue
+        m = labels.get(k)
+        label = m.label if m else k.replace("_", " ")
+        as_pct = m is None and k.endswith("_rate")
+        for part, value in (v.items() if isinstance(v, dict) else [("", v)]):
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                text = shown(value, m) if m else pct(value, 2) if as_pct else num(value, 2)
+                numbers.append([label + (f", {part}" if part else ""), text])
+    games = section("games", "The games", table(["", "value"], numbers))
+
+    def replay(config, g: int):
+        players = [rules_module.policy_named(p) for p in config.seat_policies]
+        return rules_module.PLAY_LOOP.play_game(config.rules, config.seed, g, players, trace=True)
+
+    def story(config, trace: dict) -> str:
+        parts = []
+        for k, v in trace.items():
+            if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+                keys = list(v[0])
+                parts.append(f"<p>{e(k.replace('_', ' '))}:</p>" + table(
+                    keys, [[e(_plain(x.get(key))) for key in keys] for x in v], numeric_from=99))
+            else:
+                parts.append(f"<p>{e(k.replace('_', ' '))}: {e(_plain(v))}</p>")
+        return "\n".join(parts)
+
+    picks = [("first", "The run's first game", 0, "it is the first the run played")][:s["games"]]
+    if s["games"] > 1:
+        picks.append(("last", "The run's last game", s["games"] - 1, "it is the last the run played"))
+
+    def examples(results) -> str:
+        return examples_section(results, picks, "Games of this run told from their traces.", [], replay, story)
+
+    def method() -> str:
+        return method_section([f"{m.label[0].upper() + m.label[1:]}: {INTERVAL_WORDS[m.interval]}."
+                               for m in game.metrics if m.interval in INTERVAL_WORDS and m.name in s])
+
+    sections = (("seats", "Seats"), ("games", "The games"), *PLAYER_SECTIONS, *CLOSING_SECTIONS)
+    return report_page(results, game.title, sections, [headline(setup_facts(results), cards), seats, games],
+                       examples, method)
+
+
+def _plain(value) -> str:
+    """A trace's value as text: a list of lists as its lists, joined."""
+    if isinstance(value, list):
+        return "; ".join(map(_plain, value)) if any(isinstance(v, (list, dict)) for v in value) else \
+            " ".join(map(str, value))
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_plain(v)}" for k, v in value.items())
+    return str(value)

@@ -267,7 +267,8 @@ def laid_out(package: str, summary: str | None = None, report: str | None = None
     ``policies.POLICIES``, ``records.LAYOUT``, ``nb.play_games``, ``state.STATE`` (a ``replay`` module's
     ``replay_path`` if it has one, else the shared replay of named steps) and the conformance hooks; ``summary``
     (default: ``<package>.summary``) the tally ``Tally``, ``summarize``, ``summary_table``, ``paired_values`` and,
-    if it has them, ``ratio_values``; ``report`` (default: ``<package>.report``) ``build_report``.
+    if it has them, ``ratio_values``; ``report`` (default: ``<package>.report``; without it, the shared report
+    of the declared metrics) ``build_report``.
     The kernels and the analysis are imported when first used.
     """
     import importlib
@@ -294,7 +295,7 @@ def laid_out(package: str, summary: str | None = None, report: str | None = None
         summary_table=lazy(f"{summary}:summary_table"),
         per_game=lazy(f"{summary}:paired_values"),
         per_game_ratios=lazy_if_there(f"{summary}:ratio_values"),
-        build_report=lazy(f"{report}:build_report"),
+        build_report=reported(package, report),
     )
 
 
@@ -314,6 +315,23 @@ def routed(package: str) -> Callable[..., Any]:
 
     play_games.__qualname__ = f"{package}.nb:play_games"
     return play_games
+
+
+def reported(package: str, report: str) -> Callable[[Any], str]:
+    """The game's ``build_report``: its report module's, or else the shared report built from its declared
+    metrics (``analysis.player_sections.default_report``)."""
+    import importlib.util
+
+    if importlib.util.find_spec(report) is not None:
+        return lazy(f"{report}:build_report")
+
+    def build_report(results) -> str:
+        from analysis.player_sections import default_report
+
+        return default_report(results, package)
+
+    build_report.__qualname__ = f"{package}:build_report"
+    return build_report
 
 
 def replayed(package: str) -> Callable[[str | Path], dict]:

@@ -21,7 +21,7 @@ METRICS = (
 )
 
 GAME = Game(
-    **laid_out("lvsim_highcard", summary="lvsim_highcard.analysis", report="lvsim_highcard.report"),
+    **laid_out("lvsim_highcard", summary="lvsim_highcard.analysis"),
     report_tally_io=TallyIO.of("lvsim_highcard.analysis:Tally", ("players", "rounds")),
     skill_gap_duels=(SkillDuel("greedy_vs_random", "greedy", "random", 4),),
     skill_gap_games=256,
