@@ -1,9 +1,11 @@
 """Replay: a Las Vegas game given by hand, played through the reference engine.
 
 A script (JSON) fixes the order of the bill pile, every roll and every
-choice; :func:`replay_script` feeds them to
-:class:`~sim.vegasdice.rules.GameState`, which checks every move, and returns
-the game's trace (format in ``docs/replay.md``). The script format::
+choice; :func:`replay_script` gives them as named steps to the game's state
+(``sim.replay``): each bill laid out and each die rolled a chance outcome,
+each value placed a decision, the engine checking every one (a turn's roll
+and the table's white dice are checked whole first); it returns the game's
+trace (format in ``docs/replay.md``). The script format::
 
     {
       "players": 3,
@@ -36,13 +38,15 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any
+from typing import Any, Iterator
 
 from sim.errors import ScriptError, cut, shown
+from sim.replay import Step, play_steps
+from sim.scripts import check_turn, listed_script, no_unknown_keys, read_script, stacked
 from sim.vegasdice import enums as E
 from sim.vegasdice.params import Rules
-from sim.vegasdice.rules import GameState, IllegalMove, Roll, game_trace
-from sim.scripts import check_turn, listed_script, no_unknown_keys, read_script, stacked
+from sim.vegasdice.rules import GameState, IllegalMove, Roll
+from sim.vegasdice.state import STATE, VegasDiceState, copy_game_state
 
 SCRIPT_KEYS = ("players", "rules", "pile", "rounds")
 ROUND_KEYS = ("extra_white", "turns")
@@ -51,26 +55,20 @@ TURN_KEYS = ("seat", "roll", "white", "place")
 
 def replay_path(path) -> dict:
     """Replay the script in the JSON file at ``path``; a ScriptError naming it if it cannot be read."""
-    data = read_script(path)
-    return replay_script(data)
+    return replay_script(read_script(path))
 
 
 def replay_script(data: Any) -> dict:
     """Play a scripted game (already parsed from JSON) and return its trace."""
     rules, rounds = listed_script(data, Rules, SCRIPT_KEYS, "rounds", E.MAX_ROUNDS)
-    state = GameState(rules, _pile(data.get("pile", []), rules))
+    pile = _pile(data.get("pile", []), rules)
+    table = STATE(rules, GameState(rules, pile))  # every bill unseen: each drawn, as chance, in the pile's order
+    bills = iter(pile)
     for number, round_script in enumerate(rounds, start=1):
-        if state.game_over:
-            raise ScriptError(f"round {number}: the game ended after round {number - 1}, but the script goes on")
-        if not state.start_round():
-            raise ScriptError(
-                f"round {number}: the pile cannot bring every casino to {rules.casino_minimum:,} dollars "
-                "and rules.empty_pile is 'end': the game is over, but the script goes on"
-            )
-        _play_round(state, round_script, number)
-    if not state.game_over:
+        play_steps(table, _round_steps(table, round_script, number, bills))
+    if not table.is_terminal():
         raise ScriptError(f"the game lasts {rules.rounds} rounds (rules.rounds), but the script gives {len(rounds)}")
-    return game_trace(state)
+    return table.trace()
 
 
 def script_from_trace(trace: dict, rules: Rules) -> dict:
@@ -109,28 +107,40 @@ def _faces(value: Any, what: str, where: str) -> tuple[int, ...]:
     return tuple(value)
 
 
-def _play_round(state: GameState, script: Any, number: int) -> None:
-    where = f"round {number}"
+def _round_steps(table: VegasDiceState, script: Any, number: int, bills: Iterator[int]) -> Iterator[Step]:
+    """The round's steps: the bills laid out, the table's white dice, then each turn's roll and value placed
+    (a roll and the table's white dice checked whole by the engine before they are rolled)."""
+    gs, rules, where = table.state, table.rules, f"round {number}"
+    while not gs.in_round and not table.is_terminal():
+        yield Step(f"bill {next(bills)}", where)
+    if table.is_terminal() and len(gs.results) == rules.rounds:
+        raise ScriptError(f"{where}: the game ended after round {number - 1}, but the script goes on")
+    if table.is_terminal():
+        raise ScriptError(
+            f"{where}: the pile cannot bring every casino to {rules.casino_minimum:,} dollars "
+            "and rules.empty_pile is 'end': the game is over, but the script goes on"
+        )
     if not isinstance(script, dict):
         raise ScriptError(f"{where}: must be an object with 'turns' (and 'extra_white' when the table rolls them)")
     no_unknown_keys(script, ROUND_KEYS, where)
-    n_extra = state.rules.n_extra_white
-    if n_extra:
+    if rules.n_extra_white:
         if "extra_white" not in script:
-            raise ScriptError(f"{where}: missing 'extra_white', the faces of the table's {n_extra} white dice")
+            raise ScriptError(f"{where}: missing 'extra_white', the faces of the table's {rules.n_extra_white} white dice")
+        faces = _faces(script["extra_white"], "extra_white", where)
         try:
-            state.place_extra_white(_faces(script["extra_white"], "extra_white", where))
+            copy_game_state(gs).place_extra_white(faces)
         except ValueError as err:
             raise ScriptError(f"{where}: {err}") from None
+        yield from (Step(f"die shows {face}", where) for face in faces)
     elif "extra_white" in script:
         raise ScriptError(f"{where}: extra_white given, but the table rolls no white dice under these rules")
     turns = script.get("turns")
     if not isinstance(turns, list):
         raise ScriptError(f"{where}: 'turns' must be a list of turns")
     for i, turn in enumerate(turns, start=1):
-        if state.round_over:
+        if len(gs.results) == number:
             raise ScriptError(f"{where}: turns lists {len(turns)} turns, but every die is placed after {i - 1}")
-        seat = state.to_move
+        seat = gs.to_move
         at = f"{where}, turn {i}, seat {seat}"
         check_turn(turn, TURN_KEYS, at, seat, "'roll' and 'place' (and 'white', 'seat')", "rolls next")
         for key in ("roll", "place"):
@@ -138,9 +148,10 @@ def _play_round(state: GameState, script: Any, number: int) -> None:
                 raise ScriptError(f"{at}: missing {shown(key)}")
         roll = Roll(_faces(turn["roll"], "roll", at), _faces(turn.get("white", []), "white", at))
         try:
-            state.take_turn(seat, roll, turn["place"])
+            copy_game_state(gs).take_turn(seat, roll, turn["place"])
         except IllegalMove as err:
             raise ScriptError(f"{at}: {err.rule}") from None
-    if not state.round_over:
+        yield from (Step(f"die shows {face}", at) for face in roll.own + roll.white)
+        yield Step(f"places {turn['place']}", at)
+    if len(gs.results) < number:
         raise ScriptError(f"{where}: turns lists {len(turns)} turns, but dice are still to be placed")
-    state.end_round()
