@@ -25,11 +25,13 @@ PYTHON ?= $(shell for p in python3 python3.13 python3.12 python3.11; do \
 run: setup
 	$(BIN)/lvsim run
 
+# Under -n, tests/conftest.py compiles every game's kernels before the workers start (sim/precompile.py);
+# --dist loadgroup keeps the tests of one xdist_group (kernels no run plays) on one worker, compiled once.
 test: setup test-game openspiel browser
-	$(BIN)/python -m pytest -q -n auto --durations=15
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup --durations=15
 
 test-fast: setup test-game openspiel
-	$(BIN)/python -m pytest -q -n auto -m "not slow"
+	$(BIN)/python -m pytest -q -n auto --dist loadgroup -m "not slow"
 
 lint: setup
 	$(BIN)/ruff check sim analysis tests bench

@@ -34,6 +34,8 @@ from sim.lasvegan.table import Table
 
 MAX_OPTIONS = E.MACHINES_PER_ROUND * E.MAX_TOKENS + 2
 PINS = Path(__file__).resolve().parents[1] / "data" / "hand_made_placements.json"
+# The fit's feature kernels (tens of seconds to compile, played by no run) compile in one worker, not in each.
+pytestmark = pytest.mark.xdist_group("expert-features")
 
 
 def tables(n, seed, wanted):
