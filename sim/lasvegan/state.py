@@ -298,7 +298,7 @@ class LasveganState(State):
 
     def parse_action(self, name: str) -> int | None:
         """``plays R9``, ``places token 2 on machine 0`` or ``places golden min`` even when not legal now, so the
-        engine names the rule it breaks (a token or machine beyond the action codes is left to the legal list)."""
+        engine names the rule it breaks."""
         if not self.state.in_round:
             return None
         verb, _, rest = name.partition(" ")
@@ -310,9 +310,16 @@ class LasveganState(State):
         if len(words) == 2 and words[0] == "golden" and words[1] in ("min", "max"):
             return GOLDEN_BASE + (E.MIN_SIDE if words[1] == "min" else E.MAX_SIDE)
         if len(words) == 5 and words[0] == "token" and words[2:4] == ["on", "machine"]:
-            token, machine = (int(w) if w.isdigit() else -1 for w in (words[1], words[4]))
-            if 0 <= token < E.MAX_TOKENS and 0 <= machine < E.MACHINES_PER_ROUND:
-                return PLACE_BASE + machine * E.MAX_TOKENS + token
+            try:
+                token, machine = int(words[1]), int(words[4])
+            except ValueError:
+                return None
+            if not 0 <= machine < E.MACHINES_PER_ROUND:
+                return None
+            if not 0 <= token < E.MAX_TOKENS:  # no action codes it: the engine names the rule on a copy
+                copy_game_state(self.state).place_token(self.state.to_move, Placement.on_machine(machine, token))
+                return None
+            return PLACE_BASE + machine * E.MAX_TOKENS + token
         return None
 
     def _placement_text(self, p: Placement) -> str:
