@@ -76,7 +76,9 @@ SLOW_KINDS = {
     "test_kernel_cache": "first compile",
     "test_estimates": "first compile",
     "test_determinism": "cluster",
-    "test_sweep": "cluster",
+    "test_sweep": "cluster or kill-and-resume",
+    "test_tune": "cluster or kill-and-resume",
+    "test_confirm": "confirm against lookahead:16 tables",
     "test_report_browser": "browser",
     "test_workbench_browser": "browser",
 }

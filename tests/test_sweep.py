@@ -277,6 +277,7 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [None, 2], ids=["in-process", "2 workers"])
 def test_a_sweep_killed_mid_way_resumes_to_the_table_of_an_uninterrupted_one(tmp_path, workers):
     """kill -9 while cells play (on workers: several at once, each staged): the same command, or this
@@ -464,6 +465,7 @@ def test_target_ci_stops_at_the_cap(tmp_path):
 # --- Dask ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 2, 3])
 def test_a_local_dask_cluster_gives_bit_identical_results(in_tmp, workers):
     """Every cell's chunks handed to the workers at once: the records, the table and the paired differences

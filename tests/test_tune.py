@@ -187,6 +187,7 @@ def _equal(a, b) -> bool:
     return True
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [None, 2], ids=["in-process", "2 workers"])
 def test_a_tune_killed_outright_resumes_to_the_same_result(tmp_path, workers):
     """kill -9 in the middle of a batch of candidates: the same command continues and ends where an
@@ -310,6 +311,7 @@ def test_the_same_command_without_out_continues_the_stopped_tune_under_reports(t
     assert again.out_dir != resumed.out_dir
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 2, 3])
 def test_workers_give_the_same_answer_as_this_process(tmp_path, workers):
     """The search's batches, the simplification played ahead, the halving and the final replay played

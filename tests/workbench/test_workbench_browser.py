@@ -62,6 +62,7 @@ def opened(chromium, server):
     return page, problems
 
 
+@pytest.mark.slow
 def test_a_designer_sets_a_rule_plays_compares_and_is_refused_a_malformed_field(browser, server):  # noqa: F811
     page, problems = opened(browser, server)
     assert page.locator("select[name=game]").input_value() == "lasvegan"
@@ -153,6 +154,7 @@ def listed(page) -> dict[str, str]:
             for row in page.locator("[data-plays] tr").all()}
 
 
+@pytest.mark.slow
 def test_a_reloaded_page_lists_the_servers_plays_compares_them_and_follows_one_still_playing(browser,  # noqa: F811
                                                                                               server):
     page, problems = opened(browser, server)
@@ -206,6 +208,7 @@ def test_a_reloaded_page_lists_the_servers_plays_compares_them_and_follows_one_s
     page.close()
 
 
+@pytest.mark.slow
 def test_a_designer_tunes_the_forms_rules_and_loads_the_answer_into_the_form(browser, server):  # noqa: F811
     page, problems = opened(browser, server)
     # The page offers a small tune of the form's rules, which the tune reader takes as it is.
