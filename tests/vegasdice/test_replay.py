@@ -95,3 +95,14 @@ def test_three_players_need_the_table_white_dice():
     script = {"players": 3, "rounds": [{"turns": []}]}
     with pytest.raises(ScriptError, match="round 1: missing 'extra_white'"):
         replay_script(script)
+
+
+def test_a_script_that_goes_on_when_the_pile_runs_out_is_rejected():
+    # Round 2 pays both casinos out: no bill is left for round 3, and the rules end the game there.
+    script = broken(lambda s: s["rules"].update(empty_pile="end"))
+    script["rounds"][1]["turns"] = [{"seat": 1, "roll": [1, 1], "place": 1}, {"seat": 0, "roll": [2, 2], "place": 2}]
+    script["rounds"].append({"turns": []})
+    with pytest.raises(ScriptError) as err:
+        replay_script(script)
+    assert str(err.value) == ("round 3: the pile cannot bring every casino to 50,000 dollars and rules.empty_pile "
+                              "is 'end': the game is over, but the script goes on")
