@@ -47,15 +47,9 @@ CHUNKS_PER_WORKER = 4
 CONNECT_TIMEOUT = "10s"
 
 def chunk_size(n_games: Sequence[int], workers: int, threads: int = 1) -> int:
-    """Games per chunk of a batch of jobs of ``n_games`` each on ``workers`` workers of ``threads`` threads.
-
-    At least :data:`CHUNKS_PER_WORKER` chunks per worker over the whole
-    batch, so every worker has work until near its end, and at most
-    :data:`CHUNK_GAMES` (a chunk's records in memory); never below
-    :data:`MIN_CHUNK_GAMES` per thread (a chunk's games are shared among its
-    worker's threads), nor above the largest job, which would only say more
-    games than a chunk holds.
-    """
+    """Games per chunk of a batch of jobs of ``n_games`` each on ``workers`` workers of ``threads`` threads:
+    :data:`CHUNKS_PER_WORKER` chunks per worker at least, at most :data:`CHUNK_GAMES` and the largest job,
+    never below :data:`MIN_CHUNK_GAMES` per thread."""
     total = sum(n_games)
     if total == 0:
         return CHUNK_GAMES
@@ -103,26 +97,19 @@ class DaskCluster:
         return self._cores
 
     def chunk_games(self, n_games: int) -> int:
-        """Small enough to keep every worker busy, large enough to be worth a message."""
         return self.batch_chunk_games([n_games])
 
     def batch_chunk_games(self, n_games: Sequence[int]) -> int:
-        """From the work and the cluster: the batch's games over the workers, and at least some per thread."""
         return chunk_size(n_games, self.workers, self.threads_per_chunk)
 
     def warm_up(self, config: Config, wait: bool = True) -> None:
         """Load the config's kernels on every worker, once per worker; ``wait``: until every one has.
 
-        Not waited for (``wait=False``), the chunks sent after it queue behind
-        it on each worker, and the client goes on with its own preparation
-        (loading a sweep's cells, a tune's journal) while the workers load:
-        a batch of small jobs would otherwise wait for both in turn. A later
-        call for the same kernels sends nothing, and waits for nothing.
+        Not waited for, the chunks sent after it queue behind it on each
+        worker while the client goes on with its own preparation. As tasks
+        rather than ``client.run``, so that a long compilation does not block
+        the worker's event loop and its heartbeats.
         """
-        # Compiling (or loading the compiled core) on every worker at once,
-        # not inside the first chunks each worker receives. As tasks rather
-        # than client.run, so that a long compilation does not block the
-        # worker's event loop and its heartbeats.
         kernels = (config.game, tuple(config.seat_policies))
         workers = [w for w in self.client.scheduler_info()["workers"] if (kernels, w) not in self._warmed]
         futures = [self.client.submit(warm_up_worker, config, workers=[w], allow_other_workers=False, pure=False)
@@ -144,8 +131,7 @@ class DaskCluster:
 
         At most :data:`IN_FLIGHT_PER_WORKER` chunks per worker are playing or
         queued, and as many again finished but waiting for an earlier chunk
-        of their job: the client holds a bounded number of chunks, and each
-        worker no more than its queue, however many jobs and games.
+        of their job, however many jobs and games.
         """
         from distributed import as_completed
 
@@ -194,11 +180,8 @@ class DaskCluster:
 
 @dataclass(frozen=True)
 class ClusterShape:
-    """What a cluster plays at once, for an estimate: ``workers`` kernels of ``threads`` threads, on ``cores`` cores.
-
-    A dry run plays nothing and starts no workers: it times this process
-    and scales the games' share by :meth:`speed_up`.
-    """
+    """What a cluster plays at once, for a dry run's estimate: ``workers`` kernels of ``threads`` threads, on
+    ``cores`` cores."""
 
     workers: int
     threads: int  # each kernel's threads
@@ -206,7 +189,6 @@ class ClusterShape:
 
     @property
     def parallel(self) -> int:
-        """Threads playing at once: no more than the cores they share."""
         return max(1, min(self.workers * self.threads, self.cores))
 
     def speed_up(self, threads_here: int) -> float:
@@ -218,6 +200,24 @@ class ClusterShape:
                 f"thread{'s' if self.threads != 1 else ''}, {self.parallel} playing at once)")
 
 
+def _checked(workers: int | None, scheduler: str | None) -> bool:
+    """Whether a cluster is asked for; a ConfigError for both at once or no worker."""
+    if workers is not None and scheduler is not None:
+        raise ConfigError("--workers", "give either --workers N (local worker processes) or --scheduler ADDRESS, not both")
+    if workers is not None and workers < 1:
+        raise ConfigError("--workers", f"must be at least 1, got {workers}")
+    return workers is not None or scheduler is not None
+
+
+def _connect(scheduler: str, timeout: str):
+    from distributed import Client
+
+    try:
+        return Client(scheduler, timeout=timeout)
+    except (OSError, TimeoutError, ValueError) as err:
+        raise ConfigError("--scheduler", f"cannot connect to {scheduler}: {err}") from None
+
+
 def cluster_shape(workers: int | None = None, scheduler: str | None = None, *,
                   timeout: str = CONNECT_TIMEOUT) -> ClusterShape | None:
     """The shape of the cluster ``open_cluster`` would give, None for this process; starts no worker.
@@ -226,22 +226,12 @@ def cluster_shape(workers: int | None = None, scheduler: str | None = None, *,
     them; ``--scheduler`` asks the scheduler for its workers and each for its
     cores (each kernel uses every core of its worker's machine).
     """
-    if workers is not None and scheduler is not None:
-        raise ConfigError("--workers", "give either --workers N (local worker processes) or --scheduler ADDRESS, not both")
-    if workers is None and scheduler is None:
+    if not _checked(workers, scheduler):
         return None
     cores = os.cpu_count() or 1
     if workers is not None:
-        if workers < 1:
-            raise ConfigError("--workers", f"must be at least 1, got {workers}")
         return ClusterShape(workers, max(1, cores // workers), cores)
-    from distributed import Client
-
-    try:
-        client = Client(scheduler, timeout=timeout)
-    except (OSError, TimeoutError, ValueError) as err:
-        raise ConfigError("--scheduler", f"cannot connect to {scheduler}: {err}") from None
-    with client:
+    with _connect(scheduler, timeout) as client:
         per_worker = client.run(os.cpu_count)
     hosts: dict[str, int] = {}
     for address, n in per_worker.items():
@@ -264,25 +254,17 @@ def open_cluster(
     """
     from sim.runner import IN_PROCESS
 
-    if workers is not None and scheduler is not None:
-        raise ConfigError("--workers", "give either --workers N (local worker processes) or --scheduler ADDRESS, not both")
-    if workers is None and scheduler is None:
+    if not _checked(workers, scheduler):
         yield IN_PROCESS
         return
 
     from distributed import Client, LocalCluster
 
     if scheduler is not None:
-        try:
-            client = Client(scheduler, timeout=timeout)
-        except (OSError, TimeoutError, ValueError) as err:
-            raise ConfigError("--scheduler", f"cannot connect to {scheduler}: {err}") from None
-        with client:
+        with _connect(scheduler, timeout) as client:
             yield DaskCluster(client)
         return
 
-    if workers < 1:
-        raise ConfigError("--workers", f"must be at least 1, got {workers}")
     # Worker processes share this machine's cores: split them rather than
     # let every worker's kernel start a thread per core.
     threads = max(1, (os.cpu_count() or 1) // workers)

@@ -104,11 +104,7 @@ class Config:
         _check_int("run.seed", self.seed, low=0, high=MAX_SEED)
         if self.threads is not None:
             _check_int("run.threads", self.threads, low=1)
-        if self.skill_gap_games != "auto":
-            if isinstance(self.skill_gap_games, str):
-                raise ConfigError("run.skill_gap_games", f"must be a number or 'auto', got {shown(self.skill_gap_games)}")
-            _check_int("run.skill_gap_games", self.skill_gap_games, low=0, high=MAX_SKILL_GAP_GAMES)
-        for key, high in (("strength_games", MAX_STRENGTH_GAMES),
+        for key, high in (("skill_gap_games", MAX_SKILL_GAP_GAMES), ("strength_games", MAX_STRENGTH_GAMES),
                           ("strength_slow_games", MAX_STRENGTH_SLOW_GAMES),
                           ("sensitivity_games", MAX_SENSITIVITY_GAMES)):
             value = getattr(self, key)
@@ -167,39 +163,22 @@ class Config:
             return (self.seats,) * self.players
         return tuple(self.seats)
 
-    def with_overrides(
-        self,
-        *,
-        games: int | None = None,
-        seed: int | None = None,
-        players: int | None = None,
-        threads: int | None = None,
-    ) -> "Config":
+    def with_overrides(self, *, games: int | None = None, seed: int | None = None, players: int | None = None,
+                       threads: int | None = None) -> "Config":
         """A copy with the given values replaced (None keeps the file's value).
 
         A new player count re-checks every rule that depends on it (cards
         set aside, cabbages dealt) and the seat list.
         """
-        changes: dict[str, Any] = {}
-        if games is not None:
-            changes["games"] = games
-        if seed is not None:
-            changes["seed"] = seed
-        if threads is not None:
-            changes["threads"] = threads
+        changes: dict[str, Any] = {k: v for k, v in (("games", games), ("seed", seed), ("threads", threads))
+                                   if v is not None}
         if players is not None:
             changes["rules"] = self.game_spec.Rules.from_mapping({**self.rules.to_dict(), "players": players})
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
         """The config as the nested mapping its TOML file holds."""
-        run: dict[str, Any] = {"games": self.games, "seed": self.seed}
-        if self.threads is not None:
-            run["threads"] = self.threads
-        run["skill_gap_games"] = self.skill_gap_games
-        run["strength_games"] = self.strength_games
-        run["strength_slow_games"] = self.strength_slow_games
-        run["sensitivity_games"] = self.sensitivity_games
+        run = {key: getattr(self, key) for key in RUN_KEYS if key != "threads" or self.threads is not None}
         seats = self.seats if isinstance(self.seats, str) else list(self.seats)
         return {"game": self.game, "run": run, "rules": self.rules.to_dict(), "policies": {"seats": seats}}
 
@@ -245,19 +224,7 @@ def config_from_mapping(data: Mapping[str, Any], name: str = "custom") -> Config
     _reject_other_games_rules(game, tables["rules"])
     rules = game.Rules.from_mapping(tables["rules"])
     try:
-        return Config(
-            name=name,
-            game=data["game"],
-            games=run.get("games", DEFAULT_GAMES),
-            seed=run.get("seed", DEFAULT_SEED),
-            threads=run.get("threads"),
-            skill_gap_games=run.get("skill_gap_games", "auto"),
-            strength_games=run.get("strength_games", "auto"),
-            strength_slow_games=run.get("strength_slow_games", "auto"),
-            sensitivity_games=run.get("sensitivity_games", "auto"),
-            rules=rules,
-            seats=tables["policies"].get("seats"),
-        )
+        return Config(name=name, game=data["game"], rules=rules, seats=tables["policies"].get("seats"), **run)
     except ConfigError as err:  # a key the file spells by its earlier name is named so
         spelled = {f"run.{new}": f"run.{old}" for old, new in RUN_KEY_ALIASES.items() if old in tables["run"]}
         if err.field in spelled:
