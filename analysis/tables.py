@@ -15,7 +15,12 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.stats import mean_and_sd, mean_interval
+from analysis.stats import IntHistogram, mean_and_sd, mean_interval
+
+
+def interval_row(interval) -> dict:
+    """An estimate's ``(mean, low, high)`` as a table row's columns."""
+    return dict(zip(("mean", "low", "high"), interval))
 
 
 def mean_row(total, total_sq, n: int, scale: float = 1) -> dict:
@@ -47,3 +52,13 @@ def win_share_by_policy(win_units: Sequence, win_cross, games: int, unit: int, s
         rows.append({"policy": name, "seats": ", ".join(map(str, mine)), "fair": len(mine) / players,
                      **mean_row(total, total_sq, games, unit)})
     return pd.DataFrame(rows)
+
+
+def histogram_table(hist: IntHistogram, column: str, step: int = 1) -> pd.DataFrame:
+    """How often each value of ``hist`` (counted in steps of ``step``) occurs, from the least seen to the largest."""
+    if hist.count == 0:
+        return pd.DataFrame({column: [], "count": [], "share": []})
+    nonzero = np.flatnonzero(hist.counts)
+    counts = hist.counts[nonzero[0] : nonzero[-1] + 1]
+    values = np.arange(hist.offset + nonzero[0], hist.offset + nonzero[-1] + 1) * step
+    return pd.DataFrame({column: values, "count": counts, "share": counts / hist.count})

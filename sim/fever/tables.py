@@ -1,9 +1,5 @@
-"""The $ Fever report's tables: pandas DataFrames computed from a run's tally.
-
-Every function takes a :class:`~sim.fever.summary.Tally` (or, for
-notebooks, the per-game records themselves, which are tallied first) and
-returns one tidy table; estimates carry 95% intervals in ``low``/``high``.
-"""
+"""The $ Fever report's tables: pandas DataFrames of a run's :class:`~sim.fever.summary.Tally` (or, for
+notebooks, of the per-game records, tallied first)."""
 
 from __future__ import annotations
 
@@ -12,6 +8,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from analysis.tables import histogram_table
 from sim.fever.summary import Tally
 
 SECONDS_PER_TURN = (10, 15, 20, 30)
@@ -22,35 +19,25 @@ tally_of = Tally.of_source  # the tally itself, or the tally of per-game records
 
 def length_histogram(source) -> pd.DataFrame:
     """How many finished games lasted each number of turns."""
-    t = tally_of(source)
-    h = t.turns_finished
-    if h.count == 0:
-        return pd.DataFrame({"turns": [], "count": [], "share": []})
-    return pd.DataFrame({"turns": h.values, "count": h.counts, "share": h.counts / h.count})
+    return histogram_table(tally_of(source).turns_finished, "turns")
 
 
 def minutes_table(summary: Mapping, seconds_per_turn: Sequence[float] = SECONDS_PER_TURN) -> pd.DataFrame:
     """Game length of finished games in minutes, at each pace in seconds per turn."""
     turns = summary["game_length_turns"]
-    rows = []
-    for pace in seconds_per_turn:
-        rows.append({"seconds_per_turn": pace,
-                     **{k: (v * pace / 60 if v is not None else np.nan) for k, v in turns.items()}})
-    return pd.DataFrame(rows)
+    return pd.DataFrame([{"seconds_per_turn": pace,
+                          **{k: (v * pace / 60 if v is not None else np.nan) for k, v in turns.items()}}
+                         for pace in seconds_per_turn])
 
 
 def combinations_table(source, rules) -> pd.DataFrame:
     """Per pay-table pattern: its points, how often it scored a game, its share of all points scored."""
     t = tally_of(source)
     points = sum(t.pattern_points)
-    rows = []
-    for p in range(t.patterns):
-        rows.append({
-            "pattern": p, "label": rules.pattern_label(p), "points": rules.paytable[p][1],
-            "per_game": t.pattern_scored[p] / t.games if t.games else np.nan,
-            "share": t.pattern_points[p] / points if points else np.nan,
-        })
-    return pd.DataFrame(rows)
+    return pd.DataFrame([{"pattern": p, "label": rules.pattern_label(p), "points": rules.paytable[p][1],
+                          "per_game": t.pattern_scored[p] / t.games if t.games else np.nan,
+                          "share": t.pattern_points[p] / points if points else np.nan}
+                         for p in range(t.patterns)])
 
 
 # --- example games ----------------------------------------------------------------

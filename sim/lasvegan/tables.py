@@ -1,11 +1,8 @@
-"""The report's tables: pandas DataFrames computed from a run's report tally.
+"""The report's tables: pandas DataFrames of a run's :class:`~sim.lasvegan.report_tally.ReportTally`.
 
-Every function takes a :class:`~sim.lasvegan.report_tally.ReportTally` (or, for
-notebooks, the per-game records themselves, which are tallied first) and
-returns one tidy table. A tally holds integer sums and histograms, so every
-figure here is exact — percentiles included — and costs nothing that grows
-with the number of games. Every estimate comes with a 95% interval in
-``low``/``high`` columns:
+Every function takes the tally (or, for notebooks, the per-game records,
+tallied first) and returns one tidy table, exact, percentiles included.
+Every estimate comes with a 95% interval in ``low``/``high`` columns:
 
 * rates of independent games — Wilson score interval;
 * means of one value per game — mean ± t·sd/√n, t Student's with n − 1
@@ -22,10 +19,9 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.common import win_unit
 from sim.lasvegan.report_tally import ReportTally
 from analysis.stats import IntHistogram, wilson_interval
-from analysis.tables import mean_row
+from analysis.tables import histogram_table, interval_row, mean_row
 
 KINDS = ("colour", "points", "golden")  # the report tally's machine kinds
 TRAJECTORY_QUANTILES = (5, 25, 50, 75, 95)
@@ -35,14 +31,9 @@ END_REASONS = ("a seat ran out in this round", "a seat ran out earlier and playe
 tally_of = ReportTally.of_source  # the tally itself, or the tally of per-game records
 
 
-def _interval_row(mean: float, low: float, high: float) -> dict:
-    return {"mean": mean, "low": low, "high": high}
-
-
 def _wilson_row(count: int, n: int) -> dict:
     low, high = wilson_interval(int(count), int(n))
     return {"count": int(count), "n": int(n), "rate": count / n if n else np.nan, "low": low, "high": high}
-
 
 
 # --- who wins ---------------------------------------------------------------
@@ -60,9 +51,8 @@ def win_share_by_last_leader(source) -> pd.DataFrame:
     trick; seat 0 in a one-round game), position 1 the next seat clockwise.
     """
     t = tally_of(source)
-    unit = win_unit(t.players)
     return pd.DataFrame([
-        {"position": p, **mean_row(t.last_leader_units[p], t.last_leader_units_sq[p], t.games, unit)}
+        {"position": p, **mean_row(t.last_leader_units[p], t.last_leader_units_sq[p], t.games, t.win_unit)}
         for p in range(t.players)
     ])
 
@@ -75,12 +65,9 @@ def round_change_by_leader_position(source) -> pd.DataFrame:
     """
     t = tally_of(source)
     m = t.leader_change
-    rows = []
-    for r in range(t.rounds):
-        for p in range(t.players):
-            n = int(m.y[r, p])
-            rows.append({"round": r + 1, "position": p, "games": n, **mean_row(m.x[r, p], m.xx[r, p], n)})
-    return pd.DataFrame(rows)
+    return pd.DataFrame([{"round": r + 1, "position": p, "games": int(m.y[r, p]),
+                          **mean_row(m.x[r, p], m.xx[r, p], int(m.y[r, p]))}
+                         for r in range(t.rounds) for p in range(t.players)])
 
 
 def win_share_by_policy(source, seats: Sequence[str]) -> pd.DataFrame:
@@ -102,12 +89,8 @@ def game_ends(source) -> pd.DataFrame:
     and the game went on (elimination not ending the game); "nobody ran out".
     """
     t = tally_of(source)
-    rows = [
-        {"round": r + 1, "reason": END_REASONS[k], **_wilson_row(t.end_counts[r, k], t.games)}
-        for r in range(t.rounds)
-        for k in range(len(END_REASONS))
-    ]
-    return pd.DataFrame(rows)
+    return pd.DataFrame([{"round": r + 1, "reason": END_REASONS[k], **_wilson_row(t.end_counts[r, k], t.games)}
+                         for r in range(t.rounds) for k in range(len(END_REASONS))])
 
 
 def ran_out_by_seat(source, starting: int | Sequence[int]) -> pd.DataFrame:
@@ -117,11 +100,8 @@ def ran_out_by_seat(source, starting: int | Sequence[int]) -> pd.DataFrame:
     """
     t = tally_of(source)
     starts = np.broadcast_to(np.asarray(starting, dtype=np.int64), (len(t.lowest_change),))
-    rows = []
-    for s, lowest in enumerate(t.lowest_change):
-        reached_zero = lowest.as_dict().get(-int(starts[s]), 0)
-        rows.append({"seat": s, **_wilson_row(reached_zero, t.games)})
-    return pd.DataFrame(rows)
+    return pd.DataFrame([{"seat": s, **_wilson_row(lowest.as_dict().get(-int(starts[s]), 0), t.games)}
+                         for s, lowest in enumerate(t.lowest_change)])
 
 
 # --- cabbage swings ------------------------------------------------------------
@@ -129,38 +109,23 @@ def ran_out_by_seat(source, starting: int | Sequence[int]) -> pd.DataFrame:
 
 def swing_histogram(source) -> pd.DataFrame:
     """How often each per-round cabbage change occurs: one value per seat and round played."""
-    hist = IntHistogram.pooled(tally_of(source).swing_seat)
-    if hist.count == 0:
-        return pd.DataFrame({"change": [], "count": [], "share": []})
-    nonzero = np.flatnonzero(hist.counts)
-    counts = hist.counts[nonzero[0] : nonzero[-1] + 1]
-    change = np.arange(hist.offset + nonzero[0], hist.offset + nonzero[-1] + 1)
-    return pd.DataFrame({"change": change, "count": counts, "share": counts / hist.count})
+    return histogram_table(IntHistogram.pooled(tally_of(source).swing_seat), "change")
 
 
 def swing_by_seat(source) -> pd.DataFrame:
     """Per seat: mean cabbage change per round played (cluster interval) and its spread."""
     t = tally_of(source)
-    rows = []
-    for s, hist in enumerate(t.swing_seat):
-        rows.append({
-            "seat": s,
-            **_interval_row(*t.swing_ratio.interval(s)),
-            "sd": hist.mean_and_sd()[1] if hist.count > 1 else np.nan,
-            "p05": hist.percentile(5),
-            "p95": hist.percentile(95),
-        })
-    return pd.DataFrame(rows)
+    return pd.DataFrame([{"seat": s, **interval_row(t.swing_ratio.interval(s)),
+                          "sd": hist.mean_and_sd()[1] if hist.count > 1 else np.nan,
+                          "p05": hist.percentile(5), "p95": hist.percentile(95)}
+                         for s, hist in enumerate(t.swing_seat)])
 
 
 def final_cabbages_by_seat(source) -> pd.DataFrame:
     """Per seat: mean final cabbages (Student t interval over games) and percentiles."""
-    t = tally_of(source)
-    rows = []
-    for s, hist in enumerate(t.final_seat):
-        rows.append({"seat": s, **mean_row(hist.total, hist.total_sq, hist.count),
-                     **{f"p{q:02d}": hist.percentile(q) for q in TRAJECTORY_QUANTILES}})
-    return pd.DataFrame(rows)
+    return pd.DataFrame([{"seat": s, **mean_row(hist.total, hist.total_sq, hist.count),
+                          **{f"p{q:02d}": hist.percentile(q) for q in TRAJECTORY_QUANTILES}}
+                         for s, hist in enumerate(tally_of(source).final_seat)])
 
 
 def trajectory_quantiles(source, starting: int) -> pd.DataFrame:
@@ -234,13 +199,6 @@ def golden_placements(source) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["value", "side", "count", "share"])
 
 
-def golden_max_share(source) -> float:
-    """Share of the placed golden tokens that went on MAX (nan when none was placed)."""
-    t = tally_of(source)
-    on_min, on_max = t.golden_by_side[0].count, t.golden_by_side[1].count
-    return on_max / (on_min + on_max) if on_min + on_max else np.nan
-
-
 # --- rule holes -----------------------------------------------------------------
 
 
@@ -257,11 +215,8 @@ def rule_holes(source) -> pd.DataFrame:
         ("seven_no_slot", t.seven_no_slot_games, t.seven_no_slot_events, None),
         ("zero_playing_on", t.zero_playing_on_games, t.zero_playing_on_events, None),
     )
-    rows = [
-        {"hole": name, **_wilson_row(games, t.games), "events": events, "amount": amount}
-        for name, games, events, amount in holes
-    ]
-    return pd.DataFrame(rows)
+    return pd.DataFrame([{"hole": name, **_wilson_row(games, t.games), "events": events, "amount": amount}
+                         for name, games, events, amount in holes])
 
 
 # --- example games ----------------------------------------------------------------

@@ -1,10 +1,8 @@
-"""The Las Vegas report's tables: pandas DataFrames computed from a run's tally.
+"""The Las Vegas report's tables: pandas DataFrames of a run's :class:`~sim.vegasdice.summary.Tally`.
 
-Every function takes a :class:`~sim.vegasdice.summary.Tally` (or, for
-notebooks, the per-game records themselves, which are tallied first) and
-returns one tidy table. A tally holds integer sums and histograms, so every
-figure here is exact, percentiles included; every estimate comes with a 95%
-interval in ``low``/``high`` columns:
+Every function takes the tally (or, for notebooks, the per-game records,
+tallied first) and returns one tidy table, exact, percentiles included.
+Every estimate comes with a 95% interval in ``low``/``high`` columns:
 
 * means of one value per game — mean ± t·sd/√n, t Student's with n − 1
   degrees of freedom (no interval below ``analysis.stats.MIN_SAMPLES`` games);
@@ -17,11 +15,10 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pandas as pd
 
 from analysis.stats import IntHistogram, cluster_ratio_interval
-from analysis.tables import mean_row
+from analysis.tables import histogram_table, interval_row, mean_row
 from sim.vegasdice.summary import Tally
 
 QUANTILES = (5, 25, 50, 75, 95)
@@ -37,12 +34,10 @@ def won_by_place(source) -> pd.DataFrame:
     round, which every place would get if the card gave no edge.
     """
     t = tally_of(source)
-    rows = []
-    for p in range(t.players):
-        mean, low, high = cluster_ratio_interval(t.place_won_total[p], t.played_rounds, t.place_won_sq[p],
-                                                 t.place_won_xy[p], t.played_rounds_sq, t.games)
-        rows.append({"place": p, "mean": mean, "low": low, "high": high})
-    table = pd.DataFrame(rows)
+    table = pd.DataFrame([
+        {"place": p, **interval_row(cluster_ratio_interval(t.place_won_total[p], t.played_rounds, t.place_won_sq[p],
+                                                           t.place_won_xy[p], t.played_rounds_sq, t.games))}
+        for p in range(t.players)])
     table["fair"] = t.players_won / t.played_rounds / t.players if t.played_rounds else math.nan
     return table
 
@@ -50,43 +45,21 @@ def won_by_place(source) -> pd.DataFrame:
 def money_by_seat(source) -> pd.DataFrame:
     """Per seat: mean final money (Student t interval over games) and its percentiles, in dollars."""
     t = tally_of(source)
-    rows = []
-    for s, hist in enumerate(t.money_seat):
-        step = t.money_step or 1
-        rows.append({"seat": s, **mean_row(t.money_total[s], t.money_total_sq[s], t.games),
-                     **{f"p{q:02d}": hist.percentile(q) * step for q in QUANTILES}})
-    return pd.DataFrame(rows)
-
-
-def _histogram_table(hist: IntHistogram, step: int, column: str) -> pd.DataFrame:
-    if hist.count == 0:
-        return pd.DataFrame({column: [], "count": [], "share": []})
-    nonzero = np.flatnonzero(hist.counts)
-    counts = hist.counts[nonzero[0]: nonzero[-1] + 1]
-    values = (np.arange(hist.offset + nonzero[0], hist.offset + nonzero[-1] + 1) * (step or 1))
-    return pd.DataFrame({column: values, "count": counts, "share": counts / hist.count})
-
-
-def _pooled_money(t: Tally) -> IntHistogram:
-    return IntHistogram.pooled(t.money_seat)
-
-
-def money_histogram(source) -> pd.DataFrame:
-    """How often each final money total occurs, all seats pooled: one value per seat and game."""
-    t = tally_of(source)
-    return _histogram_table(_pooled_money(t), t.money_step, "money")
+    return pd.DataFrame([{"seat": s, **mean_row(t.money_total[s], t.money_total_sq[s], t.games),
+                          **{f"p{q:02d}": hist.percentile(q) * (t.money_step or 1) for q in QUANTILES}}
+                         for s, hist in enumerate(t.money_seat)])
 
 
 def money_percentile(source, q: float) -> float:
     """The q-th percentile of final money, all seats pooled, in dollars (nan for no games)."""
     t = tally_of(source)
-    return _pooled_money(t).percentile(q) * (t.money_step or 1)
+    return IntHistogram.pooled(t.money_seat).percentile(q) * (t.money_step or 1)
 
 
 def margin_histogram(source) -> pd.DataFrame:
     """How often each winner's margin (dollars between the richest seat and the next) occurs."""
     t = tally_of(source)
-    return _histogram_table(t.margin, t.margin_step, "margin")
+    return histogram_table(t.margin, "margin", t.margin_step or 1)
 
 
 # --- example games ----------------------------------------------------------------
