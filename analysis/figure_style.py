@@ -317,10 +317,25 @@ def intervals(ax, at, low, high, *, horizontal: bool = False, color: str = "#222
                 markeredgewidth=linewidth, color=color, zorder=zorder)
 
 
-def fair_line(ax, fair: float, label: str = "fair share") -> None:
-    ax.axhline(fair, color=FAIR, linestyle="--", linewidth=1, zorder=1)
-    ax.annotate(f"{label} {100 * fair:.0f}%", xy=(1, fair), xycoords=("axes fraction", "data"),
-                xytext=(0, 3), textcoords="offset points", ha="right", va="bottom", fontsize=8, color=FAIR)
+def reference_line(ax, y: float, text: str) -> None:
+    """A dashed line across ``ax`` at ``y`` (a fair share, a start), named at its right end."""
+    ax.axhline(y, color=FAIR, linestyle="--", linewidth=1, zorder=1)
+    ax.annotate(text, xy=(1, y), xycoords=("axes fraction", "data"), xytext=(0, 3), textcoords="offset points",
+                ha="right", va="bottom", fontsize=8, color=FAIR)
+
+
+def share_strip(ax, y: float, parts) -> None:
+    """One horizontal bar at ``y`` made of ``(share, colour, label)`` parts end to end, a share of 6% or more
+    written on its part; a part without a share is left out."""
+    left = 0.0
+    for share, colour, label in parts:
+        if not share > 0:
+            continue
+        ax.barh(y, share, left=left, height=0.6, color=colour, label=label, zorder=2)
+        if share >= 0.06:
+            ax.text(left + share / 2, y, f"{100 * share:.0f}%", ha="center", va="center", fontsize=8.5,
+                    color="#111111", zorder=3)
+        left += share
 
 
 def share_bars(ax, x, table: pd.DataFrame, colour: str) -> None:
@@ -343,13 +358,10 @@ def seat_share_panel(ax, shares: pd.DataFrame, x: str, title: str, xlabel: str, 
     """
     fair = 1 / len(shares)
     share_bars(ax, shares[x], shares, colour)
-    ax.set_title(title)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
+    ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
     ax.set_xticks(range(len(shares)))
     share_ylim(ax, shares if scale_from is None else scale_from, fair)
-    fair_line(ax, fair)
-
+    reference_line(ax, fair, f"fair share {100 * fair:.0f}%")
 
 
 # --- the figures every game's report shows ----------------------------------------
@@ -386,8 +398,7 @@ def skill_figure(entries: pd.DataFrame, title: str) -> Figure:
         ax.set_yticks(y, entries["label"])
         ax.set_xlim(0, min(1.0, max(float(entries["high"].max()), float(entries["fair"].max())) * 1.2 + 0.02))
         percent_axis(ax.xaxis)
-        ax.set_xlabel("share of games won (dashed: fair share)")
-        ax.set_title(title)
+        ax.set(xlabel="share of games won (dashed: fair share)", title=title)
     return fig
 
 

@@ -1,8 +1,5 @@
-"""The $ Fever report's figures, drawn from the tables of :mod:`sim.fever.tables`.
-
-One function per figure, each a :class:`matplotlib.figure.Figure` in the
-shared style (:mod:`analysis.figure_style`).
-"""
+"""The $ Fever report's figures, drawn from the tables of :mod:`sim.fever.tables` in the shared style
+(:mod:`analysis.figure_style`), one function per figure."""
 
 from __future__ import annotations
 
@@ -31,9 +28,8 @@ def length_figure(lengths: pd.DataFrame, summary: dict, seconds_per_turn: float)
         for key, style in (("p50", "-"), ("p05", ":"), ("p95", ":")):
             if turns.get(key) is not None:
                 ax.axvline(turns[key], color=FAIR, linestyle=style, linewidth=1, zorder=3)
-        ax.set_title("Length of finished games")
-        ax.set_xlabel("turns (solid: median; dotted: 5th and 95th percentiles)")
-        ax.set_ylabel("share of finished games")
+        ax.set(title="Length of finished games", xlabel="turns (solid: median; dotted: 5th and 95th percentiles)",
+               ylabel="share of finished games")
         percent_axis(ax.yaxis)
         minutes = ax.secondary_xaxis("top", functions=(lambda t: t * seconds_per_turn / 60,
                                                        lambda m: m * 60 / seconds_per_turn))
@@ -49,7 +45,6 @@ def combinations_figure(combos: pd.DataFrame) -> Figure:
         ax.barh(range(len(combos)), combos["share"].fillna(0), color=OKABE_ITO["orange"], zorder=2)
         ax.set_yticks(range(len(combos)), labels)
         ax.invert_yaxis()
-        ax.set_title("Points scored by combination")
-        ax.set_xlabel("share of all points scored")
+        ax.set(title="Points scored by combination", xlabel="share of all points scored")
         percent_axis(ax.xaxis)
     return fig

@@ -1,11 +1,5 @@
-"""The report's figures: matplotlib, drawn from the tables of :mod:`sim.lasvegan.tables`.
-
-One function per figure; each returns a :class:`matplotlib.figure.Figure`
-built without pyplot (no global state, the Agg canvas), so figures can be
-drawn from any thread and never open a window. Colours are the Okabe–Ito
-palette, which stays distinct under the common colour-vision deficiencies;
-interval bars are 95% intervals.
-"""
+"""The Las Vegan report's figures, drawn from the tables of :mod:`sim.lasvegan.tables` in the shared style
+(:mod:`analysis.figure_style`), one function per figure."""
 
 from __future__ import annotations
 
@@ -15,9 +9,9 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
-from analysis.figure_style import (  # noqa: F401  (png_bytes, skill_figure, strength_figure: kept importable here)
-    FAIR, GAIN, LOSS, MAIN, NEUTRAL, OKABE_ITO, SEQUENCE, SIGNED, error_bars, figure, percent_axis,
-    percentile_boxes, png_bytes, seat_share_panel, share_bars, signed_text, skill_figure, strength_figure, styled,
+from analysis.figure_style import (
+    GAIN, LOSS, MAIN, NEUTRAL, OKABE_ITO, SEQUENCE, SIGNED, error_bars, figure, percent_axis, percentile_boxes,
+    reference_line, seat_share_panel, share_bars, share_strip, share_ylim, signed_text, styled,
 )
 
 KIND_COLOURS = {"colour": OKABE_ITO["sky_blue"], "points": OKABE_ITO["orange"], "golden": OKABE_ITO["reddish_purple"]}
@@ -57,9 +51,8 @@ def leader_edge_figure(by_position: pd.DataFrame) -> Figure:
             ax.errorbar(x, rows["mean"], yerr=error_bars(rows), fmt="none", ecolor="#222222", elinewidth=1,
                         capsize=2, zorder=3)
         ax.axhline(0, color="#555555", linewidth=0.8)
-        ax.set_title("Cabbage change in a round, by place from that round's leader")
-        ax.set_xlabel("round")
-        ax.set_ylabel("mean change (cabbages)")
+        ax.set(title="Cabbage change in a round, by place from that round's leader", xlabel="round",
+               ylabel="mean change (cabbages)")
         ax.set_xticks(range(1, rounds + 1))
         fig.legend(ncols=players, loc="outside lower center")
     return fig
@@ -80,9 +73,7 @@ def elimination_figure(ends: pd.DataFrame, ran_out: pd.DataFrame) -> Figure:
                 continue
             left.bar(rows["round"], rows["rate"], bottom=bottom, color=colour, width=0.62, label=reason, zorder=2)
             bottom += rows["rate"].to_numpy()
-        left.set_title("Round in which games end")
-        left.set_xlabel("last round played")
-        left.set_ylabel("share of games")
+        left.set(title="Round in which games end", xlabel="last round played", ylabel="share of games")
         left.set_xticks(range(1, rounds + 1))
         left.set_ylim(0, min(1.0, bottom.max() * 1.3 + 0.02))
         percent_axis(left.yaxis)
@@ -90,12 +81,9 @@ def elimination_figure(ends: pd.DataFrame, ran_out: pd.DataFrame) -> Figure:
 
         table = ran_out.rename(columns={"rate": "mean"})
         share_bars(right, table["seat"], table, LOSS)
-        right.set_title("Seats running out")
-        right.set_xlabel("seat")
-        right.set_ylabel("share of games at 0 cabbages")
+        right.set(title="Seats running out", xlabel="seat", ylabel="share of games at 0 cabbages")
         right.set_xticks(table["seat"])
-        right.set_ylim(0, min(1.0, float(table["high"].max()) * 1.25 + 0.01))
-        percent_axis(right.yaxis)
+        share_ylim(right, table, 0.0)
     return fig
 
 
@@ -108,9 +96,8 @@ def swing_figure(histogram: pd.DataFrame) -> Figure:
         fig, (ax,) = figure(2.8)
         colours = np.where(histogram["change"] < 0, LOSS, np.where(histogram["change"] > 0, GAIN, NEUTRAL))
         ax.bar(histogram["change"], histogram["share"], width=0.85, color=colours, zorder=2)
-        ax.set_title("Cabbage change of one seat in one round")
-        ax.set_xlabel("change in the round after settlement (cabbages)")
-        ax.set_ylabel("share of seat-rounds")
+        ax.set(title="Cabbage change of one seat in one round", xlabel="change in the round after settlement (cabbages)",
+               ylabel="share of seat-rounds")
         percent_axis(ax.yaxis)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=16))
         ax.xaxis.set_major_formatter(SIGNED)
@@ -126,12 +113,8 @@ def cabbages_figure(finals: pd.DataFrame, trajectory: pd.DataFrame, starting: in
     with styled():
         fig, (left, right) = figure(3.2, 2, width_ratios=[1, 1.25])
         percentile_boxes(left, finals)
-        left.axhline(starting, color=FAIR, linestyle="--", linewidth=1, zorder=1)
-        left.annotate(f"start {starting}", xy=(1, starting), xycoords=("axes fraction", "data"), xytext=(0, 3),
-                      textcoords="offset points", ha="right", va="bottom", fontsize=8, color=FAIR)
-        left.set_title("Final cabbages by seat")
-        left.set_xlabel("seat")
-        left.set_ylabel("cabbages at the end")
+        reference_line(left, starting, f"start {starting}")
+        left.set(title="Final cabbages by seat", xlabel="seat", ylabel="cabbages at the end")
         top = max(float(finals["p95"].max()), float(trajectory["p95"].max()), starting)
         for ax in (left, right):
             ax.set_ylim(0, top * 1.12 + 1)  # the same scale on both sides: cabbages are cabbages
@@ -143,9 +126,7 @@ def cabbages_figure(finals: pd.DataFrame, trajectory: pd.DataFrame, starting: in
         right.fill_between(x, trajectory["p25"], trajectory["p75"], color=MAIN, alpha=0.3, linewidth=0,
                            label="25–75th percentile")
         right.plot(x, trajectory["p50"], color=MAIN, linewidth=2, marker="o", markersize=4, label="median")
-        right.set_title("Cabbages of a seat over the game")
-        right.set_xlabel("after round (0 = start)")
-        right.set_ylabel("cabbages")
+        right.set(title="Cabbages of a seat over the game", xlabel="after round (0 = start)", ylabel="cabbages")
         right.set_xticks(x)
         fig.legend(*right.get_legend_handles_labels(), loc="outside lower right", ncols=3)
     return fig
@@ -161,21 +142,11 @@ def drivers_figure(drivers: pd.DataFrame) -> Figure:
         ax.grid(False)
         ax.grid(True, axis="x")
         for y, column in ((1, "gain_share"), (0, "loss_share")):
-            left = 0.0
-            for _, row in drivers.iterrows():
-                share = row[column]
-                if not share > 0:
-                    continue
-                ax.barh(y, share, left=left, height=0.6, color=KIND_COLOURS[row["kind"]], zorder=2)
-                if share >= 0.06:
-                    ax.text(left + share / 2, y, f"{100 * share:.0f}%", ha="center", va="center", fontsize=8.5,
-                            color="#111111", zorder=3)
-                left += share
+            share_strip(ax, y, [(row[column], KIND_COLOURS[row["kind"]], "") for _, row in drivers.iterrows()])
         ax.set_yticks([1, 0], ["gains", "losses"])
         ax.set_xlim(0, 1)
         percent_axis(ax.xaxis)
-        ax.set_xlabel("share of all cabbages scored (before settlement)")
-        ax.set_title("Where gains and losses come from")
+        ax.set(xlabel="share of all cabbages scored (before settlement)", title="Where gains and losses come from")
         handles = [Patch(color=KIND_COLOURS[kind], label=f"{kind} machines") for kind in drivers["kind"]]
         fig.legend(handles=handles, ncols=len(handles), loc="outside lower center")
     return fig
@@ -196,9 +167,9 @@ def tokens_figure(tokens: pd.DataFrame, golden: pd.DataFrame) -> Figure:
             x = np.arange(len(labels)) + (i - 0.5) * width
             left.bar(x, shares, width=width * 0.95, color=KIND_COLOURS[kind], label=f"{kind} machines", zorder=2)
         left.set_xticks(range(len(labels)), labels)
-        left.set_title("Token face on an ordinary machine")
-        left.set_xlabel("face value of the token placed (none = machine left empty)")
-        left.set_ylabel("share of that kind's machines")
+        left.set(title="Token face on an ordinary machine",
+                 xlabel="face value of the token placed (none = machine left empty)",
+                 ylabel="share of that kind's machines")
         left.set_ylim(0, min(1.0, left.get_ylim()[1] * 1.15))
         percent_axis(left.yaxis)
         left.legend(loc="upper left", ncols=2)
@@ -215,9 +186,7 @@ def tokens_figure(tokens: pd.DataFrame, golden: pd.DataFrame) -> Figure:
                       zorder=2)
             bottom += shares
         right.set_xticks(range(len(golden_values)), [f"penalty {v}" for v in golden_values])
-        right.set_title("Golden token: MIN or MAX")
-        right.set_xlabel("golden token face")
-        right.set_ylabel("share of rounds")
+        right.set(title="Golden token: MIN or MAX", xlabel="golden token face", ylabel="share of rounds")
         right.set_ylim(0, 1)
         percent_axis(right.yaxis)
         right.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))

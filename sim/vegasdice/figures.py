@@ -1,9 +1,5 @@
-"""The Las Vegas report's figures, drawn from the tables of :mod:`sim.vegasdice.tables`.
-
-One function per figure, each a :class:`matplotlib.figure.Figure` in the
-shared style (:mod:`analysis.figure_style`): Okabe–Ito colours, 95%
-interval bars, the Agg canvas.
-"""
+"""The Las Vegas report's figures, drawn from the tables of :mod:`sim.vegasdice.tables` in the shared style
+(:mod:`analysis.figure_style`), one function per figure."""
 
 from __future__ import annotations
 
@@ -13,8 +9,8 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 from analysis.figure_style import (
-    FAIR, GAIN, LOSS, MAIN, MINUS, NEUTRAL, OKABE_ITO, error_bars, figure, percent_axis, percentile_boxes,
-    seat_share_panel, styled,
+    GAIN, LOSS, MAIN, MINUS, NEUTRAL, OKABE_ITO, error_bars, figure, percent_axis, percentile_boxes, reference_line,
+    seat_share_panel, share_strip, styled,
 )
 
 
@@ -44,12 +40,9 @@ def seats_figure(by_seat: pd.DataFrame, by_place: pd.DataFrame) -> Figure:
         right.errorbar(by_place["place"], by_place["mean"], yerr=error_bars(by_place), fmt="none",
                        ecolor="#222222", elinewidth=1.2, capsize=4, zorder=3)
         even = float(by_place["fair"].iloc[0])
-        right.axhline(even, color=FAIR, linestyle="--", linewidth=1, zorder=1)
-        right.annotate(f"even share {dollars_text(even)}", xy=(1, even), xycoords=("axes fraction", "data"),
-                       xytext=(0, 3), textcoords="offset points", ha="right", va="bottom", fontsize=8, color=FAIR)
-        right.set_title("Dollars won in a round by place")
-        right.set_xlabel("place clockwise from the card (0 = its holder)")
-        right.set_ylabel("dollars per round")
+        reference_line(right, even, f"even share {dollars_text(even)}")
+        right.set(title="Dollars won in a round by place", xlabel="place clockwise from the card (0 = its holder)",
+                  ylabel="dollars per round")
         right.set_xticks(range(players))
         # One game has no interval: the scale then follows the bars alone.
         top = np.nanmax([by_place["high"].max(), by_place["mean"].max(), even])
@@ -67,9 +60,7 @@ def money_figure(by_seat: pd.DataFrame, margins: pd.DataFrame) -> Figure:
     with styled():
         fig, (left, right) = figure(3.2, 2, width_ratios=[1, 1.3])
         percentile_boxes(left, by_seat)
-        left.set_title("Final money by seat")
-        left.set_xlabel("seat")
-        left.set_ylabel("dollars at the end")
+        left.set(title="Final money by seat", xlabel="seat", ylabel="dollars at the end")
         left.set_ylim(bottom=0)
         left.yaxis.set_major_formatter(DOLLARS)
 
@@ -77,9 +68,8 @@ def money_figure(by_seat: pd.DataFrame, margins: pd.DataFrame) -> Figure:
             width = float(np.min(np.diff(margins["margin"]))) * 0.85 if len(margins) > 1 else 1.0
             colours = np.where(margins["margin"] == 0, LOSS, MAIN)
             right.bar(margins["margin"], margins["share"], width=width, color=colours, zorder=2)
-        right.set_title("Winner's margin over the next seat")
-        right.set_xlabel("dollars ahead of the next seat (0: a money tie)")
-        right.set_ylabel("share of games")
+        right.set(title="Winner's margin over the next seat", xlabel="dollars ahead of the next seat (0: a money tie)",
+                  ylabel="share of games")
         percent_axis(right.yaxis)
         right.xaxis.set_major_locator(MaxNLocator(nbins=6))
         right.xaxis.set_major_formatter(DOLLARS)
@@ -90,25 +80,15 @@ def money_flow_figure(summary: dict) -> Figure:
     """Where the dollars laid out on the casinos go: to the players, to the white dice, or nobody."""
     white = summary["white_dice_share"] or 0.0
     unclaimed = summary["unclaimed_share"] or 0.0
-    parts = [("won by players", 1 - white - unclaimed, GAIN), ("won by the white dice", white, NEUTRAL),
-             ("won by nobody", unclaimed, LOSS)]
     with styled():
         fig, (ax,) = figure(1.7)
         ax.grid(False)
         ax.grid(True, axis="x")
-        left = 0.0
-        for label, share, colour in parts:
-            if share <= 0:
-                continue
-            ax.barh(0, share, left=left, height=0.6, color=colour, label=label, zorder=2)
-            if share >= 0.06:
-                ax.text(left + share / 2, 0, f"{100 * share:.0f}%", ha="center", va="center", fontsize=8.5,
-                        color="#111111", zorder=3)
-            left += share
+        share_strip(ax, 0, [(1 - white - unclaimed, GAIN, "won by players"), (white, NEUTRAL, "won by the white dice"),
+                            (unclaimed, LOSS, "won by nobody")])
         ax.set_yticks([])
         ax.set_xlim(0, 1)
         percent_axis(ax.xaxis)
-        ax.set_xlabel("share of the dollars laid out on the casinos")
-        ax.set_title("Where the money laid out goes")
+        ax.set(xlabel="share of the dollars laid out on the casinos", title="Where the money laid out goes")
         fig.legend(ncols=3, loc="outside lower center")
     return fig
