@@ -245,11 +245,6 @@ def summarize(
     return json_ready(summary)
 
 
-def summarize_records(rec: Mapping[str, np.ndarray], **kwargs) -> dict[str, Any]:
-    """The summary of records held in memory (see :func:`summarize` for the options)."""
-    return summarize(Tally.of(rec), **kwargs)
-
-
 # --- sweeps ------------------------------------------------------------------
 
 

@@ -56,8 +56,10 @@ TEXT_STRENGTH_METRICS = ("elimination_rate", "mean_rounds", "first_player_advant
 class Tally(MergeableTally):
     """Sufficient statistics of a batch of games; ``merge`` adds two batches exactly.
 
-    Every number is an integer: win shares are counted in units of
-    1/lcm(1..players) of a win, so that 1/k of a win is whole for any tie.
+    Most of the summary is read off the report's tally, which one jitted pass
+    makes: its histograms pooled over seats, its sums. Every number is an
+    integer: win shares are counted in units of 1/lcm(1..players) of a win,
+    so that 1/k of a win is whole for any tie.
     """
 
     SHAPE = ("players", "rounds")
@@ -65,21 +67,10 @@ class Tally(MergeableTally):
     players: int
     rounds: int
     games: int
-    win_units: np.ndarray  # [seat]
-    win_units_sq: np.ndarray  # [seat]
     tie_games: int
     elimination_games: int
     end_round_games: np.ndarray  # [r]: games with rounds_played == r + 1
-    swing: IntHistogram  # cabbage change of one seat in one played round
-    final_total: np.ndarray  # [seat]
-    final_total_sq: np.ndarray  # [seat]
-    final: IntHistogram  # final cabbages, every seat
-    shortfall_rounds: int
-    shortfall_cabbages: int
-    amount_total: np.ndarray  # [kind]: scored amounts over all played seat-rounds
-    seven_no_slot_games: int
-    zero_playing_on_games: int
-    report: ReportTally  # what the HTML report shows beyond the summary
+    report: ReportTally  # what the HTML report shows, and the rest of the summary
 
     @property
     def played_rounds(self) -> int:
@@ -87,13 +78,7 @@ class Tally(MergeableTally):
 
     @classmethod
     def of(cls, rec: Mapping[str, np.ndarray]) -> "Tally":
-        """The tally of one batch of game records (see ``sim.lasvegan.records``).
-
-        Most of it is read off the report's tally of the same records, which
-        one jitted pass makes: the summary's histograms are the report's
-        per-seat ones pooled, and its sums are their totals.
-        """
-        report = ReportTally.of(rec)
+        """The tally of one batch of game records (see ``sim.lasvegan.records``)."""
         games, rounds, players = rec["delta"].shape
         units = np.rint(rec["win_share"] * win_unit(players)).astype(np.int64)
         rounds_played = rec["rounds_played"].astype(np.int64)
@@ -101,29 +86,16 @@ class Tally(MergeableTally):
             players=players,
             rounds=rounds,
             games=games,
-            win_units=report.win_units.copy(),
-            win_units_sq=np.diagonal(report.win_cross).copy(),
             tie_games=int(np.count_nonzero(np.count_nonzero(units > 0, axis=1) > 1)),
             elimination_games=int(np.count_nonzero(rec["elim_round"] > 0)),
             end_round_games=np.bincount(rounds_played - 1, minlength=rounds).astype(np.int64),
-            swing=IntHistogram.pooled(report.swing_seat),
-            final_total=np.array([h.total for h in report.final_seat], dtype=np.int64),
-            final_total_sq=np.array([h.total_sq for h in report.final_seat], dtype=np.int64),
-            final=IntHistogram.pooled(report.final_seat),
-            shortfall_rounds=report.shortfall_rounds,
-            shortfall_cabbages=report.shortfall_cabbages,
-            # Σ over games of each kind's net amount: the drivers' third measure.
-            amount_total=report.drivers.x[2].copy(),
-            seven_no_slot_games=report.seven_no_slot_games,
-            zero_playing_on_games=report.zero_playing_on_games,
-            report=report,
+            report=ReportTally.of(rec),
         )
 
     @classmethod
     def empty(cls, players: int, rounds: int) -> "Tally":
         """The tally of no games: the starting point of a run's merges."""
         return cls.of(empty_records(0, players, rounds))
-
 
 
 def summarize(
@@ -139,16 +111,14 @@ def summarize(
     Intervals are 95% ``[low, high]``; rates are fractions; a value that is
     undefined (an interval from a single game) is None.
     """
-    n, players = tally.games, tally.players
-    headline = win_share_metrics(tally.win_units, tally.win_units_sq, tally.win_unit, n, tally.tie_games)
-    rounds_hist = IntHistogram(tally.end_round_games, offset=1)
-    mean_rounds, sd_rounds = rounds_hist.mean_and_sd()
-    swing_mean, swing_sd = tally.swing.mean_and_sd()
-    final_mean, final_sd = tally.final.mean_and_sd()
-    final_seat = [mean_and_sd(t, q, n) for t, q in zip(tally.final_total, tally.final_total_sq)]
+    n, players, report = tally.games, tally.players, tally.report
+    headline = win_share_metrics(report.win_units, report.win_units_sq, tally.win_unit, n, tally.tie_games)
+    mean_rounds, sd_rounds = IntHistogram(tally.end_round_games, offset=1).mean_and_sd()
+    swing, final = IntHistogram.pooled(report.swing_seat), IntHistogram.pooled(report.final_seat)
+    final_seat = [mean_and_sd(h.total, h.total_sq, n) for h in report.final_seat]
     played_rounds = tally.played_rounds
     seat_rounds = played_rounds * players
-    abs_swing = tally.report.abs_swing.interval()
+    abs_swing = report.abs_swing.interval()
     summary = {
         **run_fields(game=game, players=players, rounds=tally.rounds, games=n, seed=seed, seconds=seconds,
                      policies=policies),
@@ -158,19 +128,20 @@ def summarize(
         "end_round_share": [share(c, n) for c in tally.end_round_games],
         "mean_rounds": mean_rounds,
         "mean_rounds_ci": list(mean_interval(mean_rounds, sd_rounds, n)),
-        "swing": _distribution(tally.swing, swing_mean, swing_sd),
+        "swing": _distribution(swing),
         "mean_abs_swing": abs_swing[0],
         "mean_abs_swing_ci": list(abs_swing[1:]),
         "final_cabbages_mean": [m for m, _ in final_seat],
         "final_cabbages_mean_ci": [list(mean_interval(m, sd, n)) for m, sd in final_seat],
-        "final_cabbages": _distribution(tally.final, final_mean, final_sd),
+        "final_cabbages": _distribution(final),
         "tie_rate": headline["tie_rate"],
         "tie_rate_ci": headline["tie_rate_ci"],
-        "shortfall_rate": share(tally.shortfall_rounds, played_rounds),
-        "shortfall_per_round": share(tally.shortfall_cabbages, played_rounds),
-        "amount_mean": {k: share(int(a), seat_rounds) for k, a in zip(KIND_NAMES, tally.amount_total)},
-        "seven_no_slot_rate": share(tally.seven_no_slot_games, n),
-        "zero_playing_on_rate": share(tally.zero_playing_on_games, n),
+        "shortfall_rate": share(report.shortfall_rounds, played_rounds),
+        "shortfall_per_round": share(report.shortfall_cabbages, played_rounds),
+        # Σ over games of each kind's net amount: the drivers' third measure.
+        "amount_mean": {k: share(int(a), seat_rounds) for k, a in zip(KIND_NAMES, report.drivers.x[2])},
+        "seven_no_slot_rate": share(report.seven_no_slot_games, n),
+        "zero_playing_on_rate": share(report.zero_playing_on_games, n),
     }
     return json_ready(summary)
 
@@ -180,10 +151,9 @@ def summarize_records(rec: Mapping[str, np.ndarray], **kwargs) -> dict[str, Any]
     return summarize(Tally.of(rec), **kwargs)
 
 
-def _distribution(hist: IntHistogram, mean: float, sd: float) -> dict[str, float]:
-    out = {"mean": mean, "sd": sd}
-    out.update({f"p{q:02d}": hist.percentile(q) for q in PERCENTILES})
-    return out
+def _distribution(hist: IntHistogram) -> dict[str, float]:
+    mean, sd = hist.mean_and_sd()
+    return {"mean": mean, "sd": sd, **{f"p{q:02d}": hist.percentile(q) for q in PERCENTILES}}
 
 
 # --- text ------------------------------------------------------------------
@@ -191,7 +161,8 @@ def _distribution(hist: IntHistogram, mean: float, sd: float) -> dict[str, float
 
 def summary_table(summary: Mapping[str, Any]) -> str:
     """The summary as the text table ``lvsim run`` prints."""
-    lines = [_title(summary), "", *seat_lines(summary, first_seat="leads round 1")]
+    title = GAME_TITLES.get(summary["game"], summary["game"])
+    lines = [title_line(title, summary), "", *seat_lines(summary, first_seat="leads round 1")]
     lines += ["", "Games"]
     lines.append(row("elimination rate", _pct(summary["elimination_rate"]), _pct_ci(summary["elimination_rate_ci"])))
     lines.append(row("rounds played", _num(summary["mean_rounds"]), _num_ci(summary["mean_rounds_ci"])))
@@ -217,10 +188,6 @@ def summary_table(summary: Mapping[str, Any]) -> str:
     lines.append("")
     lines.append(played_line(summary))
     return "\n".join(lines)
-
-
-def _title(summary: Mapping[str, Any]) -> str:
-    return title_line(GAME_TITLES.get(summary["game"], summary["game"]), summary)
 
 
 def _short(x: float | None) -> str:

@@ -194,35 +194,22 @@ class Tally(MergeableTally):
 
 
 def _sums(x: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Exact column sums and sums of squares of an integer array [games, k], as Python ints.
-
-    Values are divided by their common divisor first; 64-bit sums are used
-    when they cannot overflow, Python integers otherwise.
-    """
-    x = np.asarray(x, dtype=np.int64)
-    k = x.shape[1]
-    g = int(np.gcd.reduce(x.ravel())) if x.size else 0
-    if g == 0:
-        return (0,) * k, (0,) * k
-    u = x // g
-    biggest = int(np.abs(u).max())
-    if biggest * biggest * len(u) < 2**62:
-        total, sq = u.sum(axis=0), (u * u).sum(axis=0)
-    else:
-        u = u.astype(object)
-        total, sq = u.sum(axis=0), (u * u).sum(axis=0)
-    return tuple(int(v) * g for v in total), tuple(int(v) * g * g for v in sq)
+    """Exact column sums and sums of squares of an integer array [games, k], as Python ints."""
+    return _cross_sums(x, np.ones(len(x), dtype=np.int64)), _product_sums(x, x)
 
 
 def _cross_sums(x: np.ndarray, y: np.ndarray) -> tuple[int, ...]:
-    """Exact column sums of ``x[g, k] * y[g]`` as Python ints (integer arrays; 64 bits when they cannot overflow)."""
-    x = np.asarray(x, dtype=np.int64)
-    y = np.asarray(y, dtype=np.int64)
-    if x.size == 0:
-        return (0,) * x.shape[1]
-    if int(np.abs(x).max()) * int(np.abs(y).max()) * len(x) < 2**62:
-        return tuple(int(v) for v in (x * y[:, None]).sum(axis=0))
-    return tuple(int(v) for v in (x.astype(object) * y.astype(object)[:, None]).sum(axis=0))
+    """Exact column sums of ``x[g, k] * y[g]`` as Python ints."""
+    return _product_sums(x, np.asarray(y)[:, None])
+
+
+def _product_sums(x: np.ndarray, y: np.ndarray) -> tuple[int, ...]:
+    """Exact column sums of the integer arrays' product ``x * y``: in 64 bits when they cannot overflow, else in
+    Python integers (sums of dollars squared can grow past 64 bits)."""
+    x, y = np.asarray(x, dtype=np.int64), np.asarray(y, dtype=np.int64)
+    if x.size and int(np.abs(x).max()) * int(np.abs(y).max()) * len(x) >= 2**62:
+        x, y = x.astype(object), y.astype(object)
+    return tuple(int(v) for v in (x * y).sum(axis=0))
 
 
 def _in_steps(hist: IntHistogram, step: int, new_step: int) -> IntHistogram:
@@ -287,11 +274,6 @@ def summarize(
         "turns_per_round": share(tally.turns, tally.played_rounds),
     }
     return json_ready(summary)
-
-
-def summarize_records(rec: Mapping[str, np.ndarray], **kwargs) -> dict[str, Any]:
-    """The summary of records held in memory (see :func:`summarize` for the options)."""
-    return summarize(Tally.of(rec), **kwargs)
 
 
 # --- sweeps ------------------------------------------------------------------
