@@ -26,11 +26,9 @@ def run_fields(*, game: str, players: int, games: int, seed: int | None, seconds
                policies: Sequence[str] | None, title: str | None = None, **shape: int) -> dict[str, Any]:
     """What every summary opens with: the game (and its title), the players, what else sizes the
     records (``rounds=``, ``patterns=``), the games, seed and seats' policies, and how fast they were played."""
-    fields: dict[str, Any] = {"game": game}
-    if title is not None:
-        fields["title"] = title
     return {
-        **fields,
+        "game": game,
+        **({"title": title} if title is not None else {}),
         "players": players,
         **shape,
         "games": games,
@@ -106,39 +104,16 @@ def worst_seat_advantage_corrected(win_share: Sequence[float], win_share_se: Seq
     """The worst seat's advantage with the upward bias of a maximum over noisy seats taken out, kept inside
     ``within``: the 95% range :func:`worst_seat_advantage` gives the largest distance from the fair share.
 
-    The largest ``|win share − fair share|`` over the seats reads high: even
-    when every seat is fair, chance alone moves some seat away from its fair
-    share, by about 1.4 standard errors at 4 players. This estimate
-    subtracts the bias that chance adds, measured by simulating the seats'
-    chance deviations (normal, each seat's standard error ``win_share_se``,
+    The bias chance adds is measured by simulating the seats' chance
+    deviations (normal, each seat's standard error ``win_share_se``,
     correlated −1/(k−1) as deviations that sum to zero are) around a
     shrunken estimate of the advantages: each seat's moved towards 0 by
-    1.5 times the largest deviation fair seats show by chance.
-
-    That subtraction alone can fall below the range's low end, which the
-    true distance is below only when a seat's own interval misses that
-    seat's true share, and even below 0, which no distance is. Such an
-    estimate is known to be too low, so it is raised to the low end: the
-    estimate is clamped into the range it is printed with (above the high
-    end, the largest distance the intervals allow, it never lies). The
-    clamp only moves an estimate towards values the range holds, and it
-    keeps a target judged on the range and ranked on the estimate in
-    step: a range inside the target has its estimate inside, a range
-    wholly outside has its estimate outside.
-
-    Measured by simulation (``tests/test_tune.py``; 1,000 tables of fair
-    seats at 200 to 2,000 games, then one seat moved from fair), in standard
-    errors of a seat's win share: when every seat is fair its mean is 0.24
-    to 0.33 above 0 at 2 to 5 players, the clamp raising it to the low end
-    (mostly 0) in 52% to 59% of them (the plain maximum's: 1.2 to 1.5 at 3
-    to 5 players, 0.8 at 2; before the clamp: within 0.1 of 0, below 0 in
-    52% to 59% of tables); when one seat is 7 or more from fair it is
-    unbiased; in between it reads low, by 0.8 with a seat 2 from fair at 4
-    players (0.3 at 2 players, 1.0 at 5), by 0.4 with one 4 from fair. In
-    every case measured its root-mean-square error is at most the unclamped
-    estimate's (with fair seats 0.5 to 0.66 against 0.64 to 0.76). A range
-    with an unknown end (too few games) clamps nothing; nan when a standard
-    error is unknown.
+    ``CORRECTION_SHRINK`` times the largest deviation fair seats show by
+    chance. The estimate is then clamped into the range it is printed with,
+    so that a target judged on the range and ranked on the estimate stay in
+    step. Why, and how it behaves as measured (``tests/test_tune.py``):
+    ``docs/statistics.md``. A range with an unknown end (too few games)
+    clamps nothing; nan when a standard error is unknown.
     """
     advantage = np.asarray(win_share, dtype=float) - fair
     se = np.asarray(win_share_se, dtype=float)

@@ -73,14 +73,13 @@ class MergeableTally:
         return self.games
 
     def win_share_by_seat(self):
-        """Win share of each seat (tied winners share a win), Student t interval over ``win_games``."""
+        """:func:`analysis.tables.win_share_by_seat` over ``win_games``."""
         from analysis.tables import win_share_by_seat
 
         return win_share_by_seat(self.win_units, self.win_units_sq, self.win_games, self.win_unit)
 
     def win_share_by_policy(self, seats):
-        """Share of the wins each policy's seats take, against its fair share (its seats / players), over
-        ``win_games``; with every seat on the same policy this is 1."""
+        """:func:`analysis.tables.win_share_by_policy` over ``win_games``."""
         from analysis.tables import win_share_by_policy
 
         return win_share_by_policy(self.win_units, self.win_cross, self.win_games, self.win_unit, seats)

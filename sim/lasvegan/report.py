@@ -157,11 +157,8 @@ def _first_player_section(results: RunResults) -> str:
     by_last = tables.win_share_by_last_leader(rec)
     by_position = tables.round_change_by_leader_position(rec)
     finals = tables.final_cabbages_by_seat(rec)
-    rows = []
-    for seat in range(results.players):
-        f = finals.iloc[seat]
-        rows.append([*seat_cells(results, seat, "leads round 1"),
-                     _num(f["mean"], 2), f"{_num(f['low'], 2)}–{_num(f['high'], 2)}"])
+    rows = [[*seat_cells(results, seat, "leads round 1"), _num(f["mean"], 2), f"{_num(f['low'], 2)}–{_num(f['high'], 2)}"]
+            for seat, f in finals.iterrows()]
     table = _table(["seat", "policy", "win share", "95% CI", "final cabbages", "95% CI"], rows, numeric_from=2)
     leader = by_last.iloc[0]
     body = [

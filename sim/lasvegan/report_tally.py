@@ -122,9 +122,9 @@ class ReportTally(MergeableTally):
             trajectory=[IntHistogram(np.array([games * players], dtype=np.int64), 0) if games else IntHistogram()]
             + [_trimmed(path_counts[r], path_low) for r in range(rounds)],
             drivers=Moments(games, *drivers),
-            token_values=[_histogram_of_counts(token_counts[k]) for k in range(2)],
+            token_values=[_trimmed(token_counts[k], -VALUE_OFFSET) for k in range(2)],
             token_empty=token_empty,
-            golden_by_side=[_histogram_of_counts(golden_counts[i]) for i in range(3)],
+            golden_by_side=[_trimmed(golden_counts[i], -VALUE_OFFSET) for i in range(3)],
             shortfall_games=int(short[0]),
             shortfall_rounds=int(short[1]),
             shortfall_cabbages=int(short[2]),
@@ -296,8 +296,3 @@ def _trimmed(counts: np.ndarray, low: int) -> IntHistogram:
     if nonzero.size == 0:
         return IntHistogram()
     return IntHistogram(counts[nonzero[0] : nonzero[-1] + 1].copy(), int(low) + int(nonzero[0]))
-
-
-def _histogram_of_counts(counts: np.ndarray) -> IntHistogram:
-    """An ``IntHistogram`` of int8 values counted at ``value + VALUE_OFFSET``."""
-    return _trimmed(counts, -VALUE_OFFSET)

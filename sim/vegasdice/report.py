@@ -180,10 +180,8 @@ def _seats_section(results: RunResults) -> str:
     s = results.summary
     by_seat = t.win_share_by_seat()
     by_place = tables.won_by_place(t)
-    rows = []
-    for seat in range(results.players):
-        rows.append([*seat_cells(results, seat, "first player in round 1"),
-                     dollars(s["money_mean"][seat]), dollars_ci(s["money_mean_ci"][seat])])
+    rows = [[*seat_cells(results, seat, "first player in round 1"), dollars(s["money_mean"][seat]),
+             dollars_ci(s["money_mean_ci"][seat])] for seat in range(results.players)]
     even = float(by_place["fair"].iloc[0]) if len(by_place) else float("nan")
     place_rows = [
         [f"place {int(r.place)}" + (" (holds the card)" if r.place == 0 else ""), dollars(r["mean"]),
