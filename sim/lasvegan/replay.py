@@ -39,8 +39,7 @@ from typing import Any, Iterator
 from sim.errors import ScriptError, cut, shown
 from sim.lasvegan import enums as E
 from sim.lasvegan.params import Rules, machine_code
-from sim.lasvegan.rules import card_name, parse_card
-from sim.lasvegan.state import STATE, LasveganState, copy_game_state
+from sim.lasvegan.rules import STATE, LasveganState, card_name, parse_card
 from sim.replay import Step, play_steps
 from sim.scripts import listed_script, no_unknown_keys, read_script
 
@@ -111,7 +110,7 @@ def _round_steps(table: LasveganState, script: Any, number: int) -> Iterator[Ste
     plays = _list_of(script["plays"], "plays", where)
     placements = _list_of(script.get("placements", []), "placements", where)
     try:  # the engine's own check of a whole deal; the state then deals it outcome by outcome
-        copy_game_state(table.state).start_round(machines, token_faces, script["golden_face"], hands, set_aside)
+        table.state.copy().start_round(machines, token_faces, script["golden_face"], hands, set_aside)
     except ValueError as err:
         raise ScriptError(f"{where}: {err}") from None
     dealt = [*machines, *token_faces, script["golden_face"], *(card for hand in hands for card in hand)]
