@@ -260,6 +260,16 @@ class RoundResult:
 
 # --- what a seat may know -----------------------------------------------------
 
+# Observation fields ``pub`` holds as they are: in one entry, one per seat, one per machine of the round.
+PUB_ONE = {
+    "players": E.P_PLAYERS, "round": E.P_ROUND, "rounds": E.P_ROUNDS, "round_leader": E.P_ROUND_LEADER,
+    "trick_leader": E.P_TRICK_LEADER, "trick_number": E.P_TRICK_NUMBER, "golden_value": E.P_GOLDEN_VALUE,
+    "golden_side": E.P_GOLDEN_SIDE, "golden_placer": E.P_GOLDEN_PLACER, "n_set_aside": E.P_N_SET_ASIDE,
+    "starting_cabbages": E.P_STARTING, "payout_order": E.P_PAYOUT_ORDER,
+}
+PUB_PER_SEAT = {"tricks": E.P_TRICKS, "cabbages": E.P_CABBAGES, "hand_sizes": E.P_HAND_SIZE}
+PUB_PER_MACHINE = {"machines": E.P_MACHINES, "machine_token": E.P_MACHINE_TOKEN, "machine_placer": E.P_MACHINE_PLACER}
+
 
 @dataclass(frozen=True)
 class Observation:
@@ -314,39 +324,25 @@ class Observation:
         0; empty places of the current trick hold -1.
         """
         pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
-        pub[E.P_PLAYERS] = self.players
-        pub[E.P_ROUND] = self.round
-        pub[E.P_ROUNDS] = self.rounds
-        pub[E.P_ROUND_LEADER] = self.round_leader
-        pub[E.P_TRICK_LEADER] = self.trick_leader
-        pub[E.P_TRICK_LEN] = len(self.trick)
-        pub[E.P_TRICK_NUMBER] = self.trick_number
-        pub[E.P_PLAYED] = card_mask(self.played)
-        pub[E.P_N_TOKENS] = len(self.token_values)
-        pub[E.P_GOLDEN_VALUE] = self.golden_value
-        pub[E.P_GOLDEN_SIDE] = self.golden_side
-        pub[E.P_GOLDEN_PLACER] = self.golden_placer
-        pub[E.P_SET_ASIDE] = card_mask(self.set_aside)
-        pub[E.P_N_SET_ASIDE] = self.n_set_aside
-        pub[E.P_RESERVE] = -1 if self.reserve is None else self.reserve
-        pub[E.P_STARTING] = self.starting_cabbages
+        for name, at in PUB_ONE.items():
+            pub[at] = getattr(self, name)
+        for name, at in PUB_PER_SEAT.items():
+            pub[at:at + self.players] = getattr(self, name)
+        for name, at in PUB_PER_MACHINE.items():
+            pub[at:at + E.MACHINES_PER_ROUND] = getattr(self, name)
         pub[E.P_END_ON_ELIMINATION] = int(self.end_on_elimination)
-        pub[E.P_PAYOUT_ORDER] = self.payout_order
+        pub[E.P_RESERVE] = -1 if self.reserve is None else self.reserve
+        pub[E.P_PLAYED] = card_mask(self.played)
+        pub[E.P_SET_ASIDE] = card_mask(self.set_aside)
+        pub[E.P_TRICK_LEN] = len(self.trick)
         pub[E.P_TRICK_CARDS:E.P_TRICK_CARDS + E.MAX_PLAYERS] = -1
         pub[E.P_TRICK_CARDS:E.P_TRICK_CARDS + len(self.trick)] = self.trick
         for seat in range(self.players):
             pub[E.P_WON + seat] = card_mask(self.won[seat])
-            pub[E.P_TRICKS + seat] = self.tricks[seat]
             pub[E.P_VOIDS + seat] = sum(1 << suit for suit in self.voids[seat])
-            pub[E.P_CABBAGES + seat] = self.cabbages[seat]
-            pub[E.P_HAND_SIZE + seat] = self.hand_sizes[seat]
-        for m in range(E.MACHINES_PER_ROUND):
-            pub[E.P_MACHINES + m] = self.machines[m]
-            pub[E.P_MACHINE_TOKEN + m] = self.machine_token[m]
-            pub[E.P_MACHINE_PLACER + m] = self.machine_placer[m]
-        for t, (value, placed) in enumerate(zip(self.token_values, self.token_placed)):
-            pub[E.P_TOKEN_VALUE + t] = value
-            pub[E.P_TOKEN_PLACED + t] = int(placed)
+        n_tokens = pub[E.P_N_TOKENS] = len(self.token_values)
+        pub[E.P_TOKEN_VALUE:E.P_TOKEN_VALUE + n_tokens] = self.token_values
+        pub[E.P_TOKEN_PLACED:E.P_TOKEN_PLACED + n_tokens] = self.token_placed
         return pub
 
 
@@ -1176,43 +1172,35 @@ def player_named(rules, text: str):
 
 def observation_from_pub(pub: np.ndarray, hand: int) -> tuple[Rules, Observation]:
     """The rules and the observation behind a seat's ``pub`` array and hand mask (only what they hold)."""
-    players = int(pub[E.P_PLAYERS])
-    seat = (int(pub[E.P_TRICK_LEADER]) + int(pub[E.P_TRICK_LEN])) % players
+    players, n_tokens = int(pub[E.P_PLAYERS]), int(pub[E.P_N_TOKENS])
 
     def cards(mask) -> frozenset[int]:
         return frozenset(c for c in range(E.N_CARDS) if int(mask) >> c & 1)
 
-    n_tokens = int(pub[E.P_N_TOKENS])
-    values = tuple(int(v) for v in pub[E.P_TOKEN_VALUE:E.P_TOKEN_VALUE + n_tokens])
-    reserve = None if pub[E.P_RESERVE] < 0 else int(pub[E.P_RESERVE])
-    starting = int(pub[E.P_STARTING])
-    rules = Rules(players=players, rounds=int(pub[E.P_ROUNDS]), starting_cabbages=starting,
-                  total_cabbages=players * starting + (reserve or 0),
-                  reserve="unlimited" if reserve is None else "finite",
-                  end_on_elimination=bool(pub[E.P_END_ON_ELIMINATION]), set_aside=int(pub[E.P_N_SET_ASIDE]),
-                  set_aside_face="revealed" if pub[E.P_SET_ASIDE] else "hidden",
-                  tokens=tuple((v, v) for v in values),
-                  payout_order="seat_zero" if pub[E.P_PAYOUT_ORDER] == E.PAYOUT_SEAT_ZERO else "next_leader")
-    per_seat = range(players)
+    def ints(at: int, n: int) -> tuple[int, ...]:
+        return tuple(int(v) for v in pub[at:at + n])
+
     obs = Observation(
-        seat=seat, hand=tuple(sorted(cards(hand))), players=players, rounds=int(pub[E.P_ROUNDS]),
-        round=int(pub[E.P_ROUND]), round_leader=int(pub[E.P_ROUND_LEADER]),
-        trick_number=int(pub[E.P_TRICK_NUMBER]), trick_leader=int(pub[E.P_TRICK_LEADER]),
-        trick=tuple(int(c) for c in pub[E.P_TRICK_CARDS:E.P_TRICK_CARDS + int(pub[E.P_TRICK_LEN])]),
-        played=cards(pub[E.P_PLAYED]), won=tuple(cards(pub[E.P_WON + s]) for s in per_seat),
-        tricks=tuple(int(pub[E.P_TRICKS + s]) for s in per_seat),
-        voids=tuple(frozenset(u for u in range(E.N_SUITS) if int(pub[E.P_VOIDS + s]) >> u & 1) for s in per_seat),
-        hand_sizes=tuple(int(pub[E.P_HAND_SIZE + s]) for s in per_seat),
-        cabbages=tuple(int(pub[E.P_CABBAGES + s]) for s in per_seat), reserve=reserve, starting_cabbages=starting,
+        **{name: int(pub[at]) for name, at in PUB_ONE.items()},
+        **{name: ints(at, players) for name, at in PUB_PER_SEAT.items()},
+        **{name: ints(at, E.MACHINES_PER_ROUND) for name, at in PUB_PER_MACHINE.items()},
+        seat=(int(pub[E.P_TRICK_LEADER]) + int(pub[E.P_TRICK_LEN])) % players, hand=tuple(sorted(cards(hand))),
         end_on_elimination=bool(pub[E.P_END_ON_ELIMINATION]),
-        machines=tuple(int(m) for m in pub[E.P_MACHINES:E.P_MACHINES + E.MACHINES_PER_ROUND]),
-        machine_token=tuple(int(t) for t in pub[E.P_MACHINE_TOKEN:E.P_MACHINE_TOKEN + E.MACHINES_PER_ROUND]),
-        machine_placer=tuple(int(t) for t in pub[E.P_MACHINE_PLACER:E.P_MACHINE_PLACER + E.MACHINES_PER_ROUND]),
-        token_values=values, token_placed=tuple(bool(p) for p in pub[E.P_TOKEN_PLACED:E.P_TOKEN_PLACED + n_tokens]),
-        golden_value=int(pub[E.P_GOLDEN_VALUE]), golden_side=int(pub[E.P_GOLDEN_SIDE]),
-        golden_placer=int(pub[E.P_GOLDEN_PLACER]), n_set_aside=int(pub[E.P_N_SET_ASIDE]),
-        set_aside=cards(pub[E.P_SET_ASIDE]), payout_order=int(pub[E.P_PAYOUT_ORDER]),
+        reserve=None if pub[E.P_RESERVE] < 0 else int(pub[E.P_RESERVE]),
+        trick=ints(E.P_TRICK_CARDS, int(pub[E.P_TRICK_LEN])), played=cards(pub[E.P_PLAYED]),
+        won=tuple(cards(pub[E.P_WON + s]) for s in range(players)),
+        voids=tuple(frozenset(u for u in range(E.N_SUITS) if int(pub[E.P_VOIDS + s]) >> u & 1) for s in range(players)),
+        token_values=ints(E.P_TOKEN_VALUE, n_tokens),
+        token_placed=tuple(bool(p) for p in pub[E.P_TOKEN_PLACED:E.P_TOKEN_PLACED + n_tokens]),
+        set_aside=cards(pub[E.P_SET_ASIDE]),
     )
+    rules = Rules(players=players, rounds=obs.rounds, starting_cabbages=obs.starting_cabbages,
+                  total_cabbages=players * obs.starting_cabbages + (obs.reserve or 0),
+                  reserve="unlimited" if obs.reserve is None else "finite",
+                  end_on_elimination=obs.end_on_elimination, set_aside=obs.n_set_aside,
+                  set_aside_face="revealed" if obs.set_aside else "hidden",
+                  tokens=tuple((v, v) for v in obs.token_values),
+                  payout_order="seat_zero" if obs.payout_order == E.PAYOUT_SEAT_ZERO else "next_leader")
     return rules, obs
 
 
