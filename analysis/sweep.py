@@ -31,6 +31,8 @@ from sim.metrics import ADVANTAGE
 TIMING_COLUMNS = ("seconds", "games_per_second")
 
 READ_BATCH_GAMES = 65_536
+PAIRED_COLUMNS = ["cell", "baseline", "metric", "games", "difference", "difference_lo", "difference_hi", "unpaired_lo",
+                  "unpaired_hi", "tighter"]
 
 
 # --- one row per cell --------------------------------------------------------
@@ -39,13 +41,11 @@ READ_BATCH_GAMES = 65_536
 def summary_row(summary: Mapping[str, Any]) -> dict[str, Any]:
     """A run summary (``lvsim run --json``) flattened into one row of plain columns.
 
-    Lists by seat become ``win_share_s0``, ``win_share_s1`` …; lists by round (the
-    game's metrics declared ``per=ROUND``) ``end_round_share_r1`` …; nested tables
-    ``swing_mean``, ``amount_mean_golden``;
-    the skill gap's duels ``skill_gap_greedy_vs_random`` (the strong seat's win share);
-    the strength profile's metrics ``strength_expert_elimination_rate`` …;
-    an interval ``x_ci`` becomes ``x_lo`` and ``x_hi`` beside ``x``. Undefined
-    values (None) become nan.
+    Lists by seat become ``win_share_s0`` …, lists by round (``per=ROUND``)
+    ``end_round_share_r1`` …, nested tables ``swing_mean``, the skill gap
+    ``skill_gap_greedy_vs_random``, the strength profile
+    ``strength_expert_elimination_rate``; an interval ``x_ci`` becomes
+    ``x_lo`` and ``x_hi``. Undefined values (None) become nan.
     """
     row: dict[str, Any] = {}
     round_lists = _round_lists(summary.get("game"))
@@ -109,10 +109,8 @@ def _number(value):
 
 def sort_cells(table: pd.DataFrame, sort_by: str) -> pd.DataFrame:
     """The table sorted by one column; ``-column`` sorts from the largest. Ties keep cell order."""
-    column, descending = (sort_by[1:], True) if sort_by.startswith("-") else (sort_by, False)
-    if column not in table.columns:
-        raise KeyError(column)
-    return table.sort_values(column, ascending=not descending, kind="stable", na_position="last")
+    return table.sort_values(sort_by.removeprefix("-"), ascending=not sort_by.startswith("-"), kind="stable",
+                             na_position="last")
 
 
 # --- paired differences ----------------------------------------------------------
@@ -132,19 +130,14 @@ def _record_batches(path: Path, config, batch_games: int) -> Iterator[dict[str, 
 
 def _side_by_side(a: Iterator[dict], b: Iterator[dict]) -> Iterator[tuple[dict, dict]]:
     """Batches of two record streams cut to equal lengths, up to the end of the shorter."""
-    head_a: dict | None = None
-    head_b: dict | None = None
+    heads: list[dict | None] = [None, None]
     while True:
-        if head_a is None or len(head_a["game"]) == 0:
-            head_a = next(a, None)
-        if head_b is None or len(head_b["game"]) == 0:
-            head_b = next(b, None)
-        if head_a is None or head_b is None:
+        heads = [h if h is not None and len(h["game"]) else next(s, None) for h, s in zip(heads, (a, b))]
+        if heads[0] is None or heads[1] is None:
             return
-        n = min(len(head_a["game"]), len(head_b["game"]))
-        yield {k: v[:n] for k, v in head_a.items()}, {k: v[:n] for k, v in head_b.items()}
-        head_a = {k: v[n:] for k, v in head_a.items()}
-        head_b = {k: v[n:] for k, v in head_b.items()}
+        n = min(len(h["game"]) for h in heads)
+        yield {k: v[:n] for k, v in heads[0].items()}, {k: v[:n] for k, v in heads[1].items()}
+        heads = [{k: v[n:] for k, v in h.items()} for h in heads]
 
 
 def paired_differences(
@@ -157,13 +150,12 @@ def paired_differences(
 ) -> dict[str, dict[str, float | int | None]]:
     """Cell minus baseline for each of the game's ``paired_metrics``, paired game by game.
 
-    Both cells are runs (``sim.config.Config``) of the same game.
     Only the games both cells played are compared (a cell given more games
-    by adaptive precision shares its first games with the other). Returns,
-    per metric: ``games``, ``difference`` with its paired 95% interval
-    ``difference_lo``/``_hi``, the interval independent runs of the same
-    size would give (``unpaired_lo``/``_hi``) and ``tighter``, the ratio of
-    the two half-widths. Memory holds one batch of a few columns per cell.
+    by adaptive precision shares its first games with the other). Per
+    metric: ``games``, ``difference`` with its paired 95% interval
+    ``difference_lo``/``_hi``, the interval independent runs would give
+    (``unpaired_lo``/``_hi``) and ``tighter``, the ratio of the two
+    half-widths. Memory holds one batch of a few columns per cell.
     """
     game = cell_config.game_spec
     metrics = game.paired_metrics
@@ -210,16 +202,12 @@ def _difference(sums, n: int, unit: int) -> dict[str, float | int | None]:
 
 
 def paired_table(records: Mapping[int, Path], configs: Mapping[int, Any], baselines: Mapping[int, int]) -> pd.DataFrame:
-    """Every cell against its own baseline: one row per (cell, metric), in cell order.
+    """Every cell against its own baseline (``sim.sweep.baselines``): one row per (cell, metric), in cell order.
 
-    ``records`` and ``configs`` give each cell's records file and config;
-    ``baselines`` each cell's baseline (``sim.sweep.baselines``), which has
-    its game, seed and player count: game ``i`` is then dealt alike in both,
-    whatever their seats' policies (a policy draws from a stream of its own)
-    or their rules (a rule may change a deal, a deck or the cards set aside:
-    the games are still paired one for one, only less alike). A cell that
-    is its own baseline has no row. ValueError for a baseline of another
-    game, seed or player count.
+    A baseline has the cell's game, seed and player count, so game ``i`` is
+    dealt alike in both whatever their seats (a rule may still change a
+    deal: the games stay paired one for one, only less alike); ValueError
+    otherwise. A cell that is its own baseline has no row.
     """
     rows = []
     for cell in sorted(records):
@@ -235,11 +223,7 @@ def paired_table(records: Mapping[int, Path], configs: Mapping[int, Any], baseli
         diffs = paired_differences(records[cell], here, records[base], there)
         for metric, d in diffs.items():
             rows.append({"cell": cell, "baseline": base, "metric": metric, **d})
-    columns = ["cell", "baseline", "metric", "games", "difference", "difference_lo", "difference_hi",
-               "unpaired_lo", "unpaired_hi", "tighter"]
-    return pd.DataFrame(rows, columns=columns).astype({"difference_lo": float, "difference_hi": float,
-                                                       "unpaired_lo": float, "unpaired_hi": float,
-                                                       "tighter": float})
+    return pd.DataFrame(rows, columns=PAIRED_COLUMNS).astype(dict.fromkeys(PAIRED_COLUMNS[5:], float))
 
 
 def cell_baselines(table: pd.DataFrame, paired: pd.DataFrame) -> dict[int, int | None]:
@@ -257,11 +241,9 @@ def hole_baselines(table: pd.DataFrame, paired: pd.DataFrame) -> dict[int, int |
     A rate that rises when other policies play the same rules is the
     players', not a hole in the rules, so a cell whose baseline
     (:func:`cell_baselines`) has other seats is compared instead with the
-    cell of its player count and seats that has its baseline's other
-    parameters; failing that, the first such cell. Itself when other cells
-    are compared with it; None when no other cell has its player count and
-    seats. The seats are the table's ``policy_s0`` … columns, the
-    parameters its dotted columns (``rules.…``, ``run.…``).
+    cell of its player count and seats (``policy_s0`` …) that has its
+    baseline's other parameters, failing that the first such cell; None
+    when there is none.
     """
     bases = cell_baselines(table, paired)
     rows = table.set_index("cell", drop=False)
@@ -300,11 +282,9 @@ LONG_VALUE = 24
 
 
 def rule_hole_flags(table: pd.DataFrame, paired: pd.DataFrame, game) -> list[dict[str, Any]]:
-    """Cells where a rate of the game's rule holes (``game.rule_holes``) rose well above their baseline's:
-    by at least :data:`HOLE_MARGIN` and to at least twice it. A cell's baseline here has its player count
-    and seats (:func:`hole_baselines`): the one its paired differences name when it has its seats
-    (``paired_baseline`` says which that is); a cell without one is not compared
-    (:func:`hole_uncompared_cells`)."""
+    """Cells where a rate of the game's ``rule_holes`` rose above their baseline's (:func:`hole_baselines`;
+    ``paired_baseline`` the one their paired differences name) by at least :data:`HOLE_MARGIN` and to at least
+    twice it."""
     rows = table.set_index("cell")
     paired_bases = cell_baselines(table, paired)
     flags = []
@@ -321,7 +301,8 @@ def rule_hole_flags(table: pd.DataFrame, paired: pd.DataFrame, game) -> list[dic
             if rate >= was + HOLE_MARGIN and rate >= 2 * was:
                 flags.append({"cell": int(cell), "baseline": int(base), "metric": metric, "meaning": meaning,
                               "rate": float(rate), "baseline_rate": float(was),
-                              "players": _players(row), "paired_baseline": paired_bases[cell]})
+                              "players": None if is_missing(row.get("players")) else int(row["players"]),
+                              "paired_baseline": paired_bases[cell]})
     return flags
 
 
@@ -335,16 +316,10 @@ def hole_uncompared_cells(table: pd.DataFrame, paired: pd.DataFrame) -> list[int
     return [cell for cell, base in hole_baselines(table, paired).items() if base is None]
 
 
-def _players(row: pd.Series) -> int | None:
-    players = row.get("players")
-    return None if is_missing(players) else int(players)
-
-
 def rule_hole_lines(flags: list[dict[str, Any]], game, uncompared: Sequence[int] = (),
                     cells: int | None = None) -> list[str]:
-    """The flags of :func:`rule_hole_flags` as sentences; one line saying so when there is none, and one
-    naming the ``uncompared`` cells (:func:`hole_uncompared_cells`: no other cell at their player count and
-    seats) of the ``cells`` in all."""
+    """The flags of :func:`rule_hole_flags` as sentences (one saying so when there is none), then one naming
+    the ``uncompared`` cells (:func:`hole_uncompared_cells`) of the ``cells`` in all."""
     if not game.rule_holes:
         return []
     watched = ", ".join(game.rule_holes)
@@ -389,18 +364,16 @@ def sweep_text(
     sort_by: str = "cell",
     width: int = TEXT_WIDTH,
 ) -> str:
-    """The sweep of ``game`` (a ``sim.game.Game``) as the text ``lvsim sweep`` prints: the cells, then the
-    paired differences, then the rule holes; no line is longer than ``width``.
+    """The sweep of ``game`` as ``lvsim sweep`` prints it: the cells, the paired differences, the rule holes.
 
-    The table always shows the cell, the parameters that differ between cells, the games and the
-    ``sort_by`` column; the game's main metrics follow as far as they fit (the others are named as
-    left out). Parameters every cell shares are a line above the table, values too long for a
-    column are numbered (#1, #2 …) and spelled out below it.
+    No line is longer than ``width``: the cell, the parameters that differ, the games and the ``sort_by``
+    column always show, the game's main metrics as far as they fit (the others named as left out); values
+    too long for a column are numbered (#1, #2 …) and spelled out below it.
     """
     table = sort_cells(table, sort_by)
     by_cell = table.sort_values("cell", kind="stable")
     sort_column = sort_by.removeprefix("-")
-    shared = [p for p in parameters if p != sort_column and by_cell[p].map(format_value).nunique() <= 1]
+    shared = shared_values(table, parameters, sort_by)
     shown = [p for p in parameters if p not in shared]
 
     columns: list[_Column] = [_Column("cell", [f"{int(c):03d}" for c in table["cell"]], keep=0)]
@@ -430,10 +403,9 @@ def sweep_text(
     order = "" if sort_by == "cell" else f", sorted by {sort_by}"
     lines = [f"{len(table)} cells, seed {format_value(table['seed'].iloc[0])}, 95% intervals{order}"]
     if shared:
-        lines += _wrapped("Every cell has " + ", ".join(f"{p} = {format_value(by_cell[p].iloc[0])}" for p in shared)
-                          + ".", width)
+        lines += _wrapped("Every cell has " + ", ".join(f"{p} = {v}" for p, v in shared.items()) + ".", width)
     lines.append("")
-    lines += _aligned_rows([c.header for c in columns], [list(r) for r in zip(*(c.values for c in columns))])
+    lines += _aligned_rows(columns)
     if legends:
         lines += [""] + [line for text in legends for line in _wrapped(text, width)]
     dropped_parameters = [c.header for c in left_out if c.parameter]
@@ -463,11 +435,10 @@ def sweep_text(
             paired_columns[1].values.append(f"{int(group['baseline'].iloc[0]):03d}")
             for column, m in zip(paired_columns[2:], wanted):
                 d = by_metric.loc[m]
-                column.values.append(f"{_pp(d['difference'])} {_pp_ci(d['difference_lo'], d['difference_hi'])}"
-                                     f" x{_ratio(d['tighter'])}")
+                interval = fmt_ci(d["difference_lo"], d["difference_hi"], signed=True)
+                column.values.append(f"{fmt(d['difference'], signed=True)} {interval} x{ratio_text(d['tighter'])}")
         paired_columns, paired_left_out = _fitted(paired_columns, width)
-        lines += _aligned_rows([c.header for c in paired_columns],
-                               [list(r) for r in zip(*(c.values for c in paired_columns))])
+        lines += _aligned_rows(paired_columns)
         if paired_left_out:
             lines += _wrapped(f"Left out to fit {width} columns: {', '.join(c.header for c in paired_left_out)} "
                               "(in sweep.html and paired.parquet).", width)
@@ -480,6 +451,13 @@ def sweep_text(
     if holes:
         lines += [""] + [line for text in holes for line in _wrapped(text, width)]
     return "\n".join(lines)
+
+
+def shared_values(table: pd.DataFrame, parameters: Sequence[str], sort_by: str) -> dict[str, str]:
+    """The parameters every cell has alike (said once, above a table, not as a column), but the sorted one."""
+    by_cell = table.sort_values("cell", kind="stable")
+    return {p: format_value(by_cell[p].iloc[0]) for p in parameters
+            if p != sort_by.removeprefix("-") and by_cell[p].map(format_value).nunique() <= 1}
 
 
 @dataclass
@@ -533,11 +511,11 @@ def _cut(column: _Column, width: int) -> None:
     column.values = [v if len(v) <= width else v[:width - 1] + "…" for v in column.values]
 
 
-def _aligned_rows(headers: list[str], rows: list[list[str]]) -> list[str]:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
-    out = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip()]
-    out += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
-    return out
+def _aligned_rows(columns: list[_Column]) -> list[str]:
+    """The columns' headings, then their rows, each value padded to its column's width."""
+    widths = [c.width for c in columns]
+    rows = [[c.header for c in columns], *zip(*(c.values for c in columns))]
+    return ["  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip() for row in rows]
 
 
 def _wrapped(text: str, width: int) -> list[str]:
@@ -553,9 +531,9 @@ def _metric_text(row: pd.Series, metric: str, scale: float, signed: bool) -> str
     if isinstance(value, str):
         return value
     if signed:
-        text, interval = _pp(value), _pp_ci(lo, hi)
+        text, interval = fmt(value, signed=True), fmt_ci(lo, hi, signed=True)
     elif scale == 100:
-        text, interval = _pct(value), _pct_ci(lo, hi)
+        text, interval = _pct(value), fmt_ci(lo, hi)
     else:
         text = format_value(value) if is_missing(value) else _number_text(value)
         interval = "" if is_missing(lo) or is_missing(hi) else f"[{_number_text(lo)}, {_number_text(hi)}]"
@@ -597,21 +575,20 @@ def is_missing(x) -> bool:
     return x is None or (isinstance(x, float) and math.isnan(x))
 
 
-def _pp(x) -> str:
-    return "n/a" if is_missing(x) else f"{100 * x:+.2f}"
+def fmt(x, scale: float = 100, signed: bool = False) -> str:
+    """A value as the tables print it: times ``scale``, two decimals, with its sign when ``signed``."""
+    if is_missing(x):
+        return "n/a"
+    return f"{x * scale:+.2f}" if signed else f"{x * scale:.2f}"
 
 
-def _pp_ci(lo, hi) -> str:
-    return "" if is_missing(lo) or is_missing(hi) else f"[{100 * lo:+.2f}, {100 * hi:+.2f}]"
+def fmt_ci(lo, hi, scale: float = 100, signed: bool = False) -> str:
+    return "" if is_missing(lo) or is_missing(hi) else f"[{fmt(lo, scale, signed)}, {fmt(hi, scale, signed)}]"
 
 
 def _pct(x) -> str:
-    return "n/a" if is_missing(x) else f"{100 * x:.2f}%"
+    return "n/a" if is_missing(x) else fmt(x) + "%"
 
 
-def _pct_ci(lo, hi) -> str:
-    return "" if is_missing(lo) or is_missing(hi) else f"[{100 * lo:.2f}, {100 * hi:.2f}]"
-
-
-def _ratio(x) -> str:
+def ratio_text(x) -> str:
     return "n/a" if is_missing(x) else f"{x:.1f}"

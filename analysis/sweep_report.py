@@ -23,8 +23,8 @@ import pandas as pd
 from analysis import report_html as H
 from analysis.figure_style import intervals
 from analysis.sweep import (
-    HOLE_MARGIN, LONG_VALUE, column_scale, format_value, hole_uncompared_cells, is_missing, rule_hole_flags,
-    rule_hole_lines, sort_cells, uncompared_cells,
+    HOLE_MARGIN, LONG_VALUE, column_scale, fmt, fmt_ci, format_value, hole_uncompared_cells, ratio_text,
+    rule_hole_flags, rule_hole_lines, shared_values, sort_cells, uncompared_cells,
 )
 from sim.game import Game
 
@@ -33,6 +33,7 @@ OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
 MAX_LINES = len(OKABE_ITO)
+LONG_TICK = LONG_VALUE  # characters: a value longer than this (a whole pay table, say) is shown by its number
 MAX_HEATMAP_PAIRS = 6
 
 STYLE = """
@@ -60,13 +61,8 @@ def sweep_report_html(
     target_ci: float | None = None,
     target_metric: str = "first_player_advantage",
 ) -> str:
-    """The report page of a sweep of ``game`` as one HTML string.
-
-    ``table`` is the sweep's table (one row per cell, as ``sweep.parquet``),
-    ``paired`` its paired differences (as ``paired.parquet``),
-    ``parameters`` the columns that vary, ``axes`` each parameter's values
-    in the order to show them.
-    """
+    """The report page of a sweep of ``game`` as one HTML string, from ``sweep.parquet`` (``table``) and
+    ``paired.parquet`` (``paired``); ``axes`` gives each of the ``parameters``' values in the order to show them."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -160,12 +156,9 @@ def _cell(table: pd.DataFrame, cell: int) -> pd.Series:
 
 
 def _joined_axes(table: pd.DataFrame, varying: Sequence[str], axes: Mapping[str, Sequence[Any]]):
-    """The figures' axes: each varying parameter, except that parameters whose values go together one to
-    one over the cells (the keys of a zipped axis, or keys that cells set together) are one axis, named
-    as the sweep file names a zipped axis (``rules.players, rules.starting_cabbages``) and valued as it
-    spells its values (``[3, 20]``), in cell order.
-
-    Returns the table with a column per joined axis, the axes, every axis's values in order, and the
+    """The figures' axes: each varying parameter, but parameters whose values go together one to one over the
+    cells are one axis, named and valued as a zipped axis (``rules.players, rules.starting_cabbages``,
+    ``[3, 20]``). Returns the table with a column per joined axis, the axes, their values in order, and the
     keys of each joined axis."""
     groups: list[list[str]] = []
     for p in varying:
@@ -245,11 +238,9 @@ def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, t
                  "seat, seats rotated over the same deals (fair share: 1 / players).</p>")
     # A parameter every cell shares is said once, above the table, not in a column of equal values.
     column = sort_by.removeprefix("-")
-    by_cell = table.sort_values("cell", kind="stable")
-    shared = [p for p in parameters if p != column and by_cell[p].map(format_value).nunique() <= 1]
+    shared = shared_values(table, parameters, sort_by)
     if shared:
-        same = ", ".join(f"<code>{html.escape(p)} = {html.escape(format_value(by_cell[p].iloc[0]))}</code>"
-                         for p in shared)
+        same = ", ".join(f"<code>{html.escape(p)} = {html.escape(v)}</code>" for p, v in shared.items())
         note += f"<p class='note'>Every cell has {same}.</p>"
     parameters = [p for p in parameters if p not in shared]
     # The column the cells are sorted by is shown, whatever it is.
@@ -271,16 +262,10 @@ def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, t
             if c == "label" or isinstance(r[c], str):
                 cells.append(f"<td class='text'>{html.escape(str(r[c]))}</td>")
                 continue
-            scale, signed = column_scale(c, plotted)
-            interval = _fmt_ci(r.get(f"{c}_lo"), r.get(f"{c}_hi"), scale, signed)
-            cells.append(f"<td>{_fmt(r[c], scale, signed)} <span class='ci'>{interval}</span></td>")
+            cells.append(_value_cell(r, c, *column_scale(c, plotted)))
         cells.append(f"<td>{int(r['games']):,}</td>")
-        for m, (_, scale, signed) in plotted.items():
-            interval = _fmt_ci(r[m + "_lo"], r[m + "_hi"], scale, signed)
-            cells.append(f"<td>{_fmt(r[m], scale, signed)} <span class='ci'>{interval}</span></td>")
-        for c in skill:
-            interval = _fmt_ci(r[c + "_lo"], r[c + "_hi"], 100, False)
-            cells.append(f"<td>{_fmt(r[c], 100, False)} <span class='ci'>{interval}</span></td>")
+        cells += [_value_cell(r, m, scale, signed) for m, (_, scale, signed) in plotted.items()]
+        cells += [_value_cell(r, c, 100, False) for c in skill]
         if target_ci is not None:
             met = (r[f"{target_metric}_hi"] - r[f"{target_metric}_lo"]) / 2 <= target_ci
             cells.append(f"<td>{'yes' if met else 'no (cap)'}</td>")
@@ -292,6 +277,11 @@ def _cells_table(table: pd.DataFrame, parameters: Sequence[str], sort_by: str, t
     note += ("<p class='note'>Each cell's results are in <code>cells/&lt;cell&gt;/</code>; "
              "<code>lvsim report cells/&lt;cell&gt;</code> writes its full report.</p>")
     return f"{note}<div class='scroll'><table><tr>{header}</tr>\n" + "\n".join(rows) + "</table></div>"
+
+
+def _value_cell(r: pd.Series, column: str, scale: float, signed: bool) -> str:
+    interval = fmt_ci(r.get(f"{column}_lo"), r.get(f"{column}_hi"), scale, signed)
+    return f"<td>{fmt(r[column], scale, signed)} <span class='ci'>{interval}</span></td>"
 
 
 def _paired_table(table: pd.DataFrame, paired: pd.DataFrame, baseline: int, game: Game,
@@ -320,9 +310,9 @@ def _paired_table(table: pd.DataFrame, paired: pd.DataFrame, baseline: int, game
         for m, (_, scale, _) in plotted.items():
             x = d.loc[m]
             cells.append(
-                f"<td>{_fmt(x['difference'], scale, True)} "
-                f"<span class='ci'>{_fmt_ci(x['difference_lo'], x['difference_hi'], scale, True)} "
-                f"&times;{_ratio(x['tighter'])}</span></td>"
+                f"<td>{fmt(x['difference'], scale, True)} "
+                f"<span class='ci'>{fmt_ci(x['difference_lo'], x['difference_hi'], scale, True)} "
+                f"&times;{ratio_text(x['tighter'])}</span></td>"
             )
         rows.append("<tr>" + "".join(cells) + "</tr>")
     units = "<p class='note'>Differences of rates and of the advantage are in percentage points.</p>"
@@ -340,9 +330,6 @@ def _positions(values: Sequence[Any]) -> tuple[dict[str, float], bool]:
     return {format_value(v): float(i) for i, v in enumerate(values)}, False
 
 
-LONG_TICK = LONG_VALUE  # characters: a value longer than this (a whole pay table, say) is shown by its number
-
-
 def _ticks(labels: Sequence[str], axis: str) -> tuple[list[str], str]:
     """Tick labels of an axis's values, and the axis's label. Values too long to print under an
     axis (a list of tables) are numbered in the sweep's order, as the table of cells lists them."""
@@ -353,8 +340,7 @@ def _ticks(labels: Sequence[str], axis: str) -> tuple[list[str], str]:
 
 
 def _figure(width: float, height: float, rows: int, columns: int):
-    """A figure of ``rows`` by ``columns`` panels, made without pyplot (nothing to close, nothing left open if
-    drawing it fails)."""
+    """A figure of ``rows`` by ``columns`` panels, made without pyplot: nothing to close if drawing it fails."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -364,9 +350,7 @@ def _figure(width: float, height: float, rows: int, columns: int):
 
 
 def _line_figure(table: pd.DataFrame, axis: str, lines, axes: Mapping[str, Sequence[Any]], game: Game):
-    """Each plotted metric against ``axis``: a line per group of cells, each value with its 95% interval drawn
-    from its low to its high end as given (an estimate outside its interval, or an interval missing, is drawn
-    as it is)."""
+    """Each plotted metric against ``axis``: a line per group of cells, each value with its 95% interval."""
     positions, numeric = _positions(axes[axis])
     # Lines side by side rather than on top of each other, so that every interval shows.
     xs = sorted(positions.values())
@@ -442,30 +426,10 @@ def _img(fig) -> str:
 
     buf = io.BytesIO()
     save_fitted(fig, buf, format="png", dpi=100)  # no title or axis label cut
-    data = base64.b64encode(buf.getvalue()).decode("ascii")
-    return f"<img alt='' src='data:image/png;base64,{data}'>"
+    return f"<img alt='' src='data:image/png;base64,{base64.b64encode(buf.getvalue()).decode('ascii')}'>"
 
 
 def _drawn(draw, name: str) -> str:
     """The figure ``draw()`` makes, embedded, through the reports' guard: a figure that fails is one line saying
     why (:func:`analysis.report_html.not_drawn`), and the page is written all the same."""
     return H.guarded(lambda: _img(draw()), "figure", name)
-
-
-# --- numbers ----------------------------------------------------------------------------
-
-
-def _fmt(x, scale: float, signed: bool) -> str:
-    if is_missing(x):
-        return "n/a"
-    return f"{x * scale:+.2f}" if signed else f"{x * scale:.2f}"
-
-
-def _fmt_ci(lo, hi, scale: float, signed: bool) -> str:
-    if is_missing(lo) or is_missing(hi):
-        return ""
-    return f"[{_fmt(lo, scale, signed)}, {_fmt(hi, scale, signed)}]"
-
-
-def _ratio(x) -> str:
-    return "n/a" if is_missing(x) else f"{x:.1f}"

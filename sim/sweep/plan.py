@@ -30,18 +30,14 @@ def plan_sweep(
 ) -> list[dict[str, Any]]:
     """The cells a run of ``sweep`` would play, with an estimate of their time; writes nothing.
 
-    Each distinct rule set and seating is timed as a cell plays it (records
-    written, summary made) at two numbers of games, the larger grown until
-    it takes a fraction of a second, so a slow cell is timed on a few games
-    (``sim.estimates``); its skill-gap duels and strength profile likewise,
-    once per rule set. A cell already finished in ``out`` is marked done.
-    With adaptive precision a cell's games are those its interval needs,
-    within its games and cap, read from its first games
-    (``sim.estimates.games_sample``, the same on any machine), and
-    ``resolution`` says when the cap comes first. ``cluster`` (a ``sim.cluster.ClusterShape``)
-    plays the games: their share is played as many times faster as it has
-    threads playing at once beyond this process's (the skill-gap duels and
-    strength profiles, played by the client, are not).
+    Each cell is timed as it plays (``sim.estimates.games_cost``), its
+    skill-gap duels and strength profile too; a cell already finished in
+    ``out`` is marked done. With adaptive precision a cell's games are those
+    its interval needs, read from its first games (the same on any machine),
+    and ``resolution`` says when the cap comes first. With ``cluster`` (a
+    ``sim.cluster.ClusterShape``) the games, but not the duels and profiles
+    the client plays, go as many times faster as it has threads beyond this
+    process's.
     """
     from sim.batches import threads_used
     from sim.estimates import band, extra_costs, games_cost, games_sample
@@ -98,13 +94,9 @@ def _extra(costs, config: Config) -> float:
 
 
 def _adaptive_games(plan: CellPlan, timed) -> tuple[int, int, tuple[int, int], dict[str, Any] | None]:
-    """The games a cell with ``--target-ci`` plays (a range), its batches (a range), and what its cap resolves.
-
-    From the interval of the summary of the cell's first games (``timed``, a
-    ``sim.estimates.Sample``: its ``games`` and ``result``): the half-width shrinks as
-    ``1 / sqrt(games)``. Without an interval there (too few games to say), the
-    whole range from the cell's games to its cap.
-    """
+    """The games a cell with ``--target-ci`` plays (a range), its batches (a range), and what its cap resolves,
+    from the interval of its first games (``timed``, a ``sim.estimates.Sample``), the half-width shrinking as
+    ``1 / sqrt(games)``; without an interval there, the whole range from its games to its cap."""
     from sim.estimates import MIN_SE_GAMES, Z95
 
     cap = plan.max_games
@@ -147,40 +139,30 @@ def sweep_resolution(sweep: Sweep, *, target_ci: float, max_games: int | None = 
 
 def report_seconds(sweep: Sweep) -> float:
     """About how long the sweep's tables and ``sweep.html`` take: the report built from the calibrations' summaries."""
-    from analysis.sweep import summary_row
+    from analysis.sweep import PAIRED_COLUMNS
     from analysis.sweep_report import sweep_report_html
     from sim.estimates import games_cost
-    from sim.sweep.tables import baselines
+    from sim.sweep.tables import baselines, table_of
 
-    rows = []
-    bases = baselines(sweep, 0)
-    columns = {key: sweep.column(key) for key in sweep.parameters}
-    for i, cell in enumerate(sweep.cells):
-        summary = games_cost(cell.config).result  # timed already by the plan: kept for the process
-        params = {k: values[i] for k, values in columns.items()}
-        rows.append({"cell": cell.index, **params, "label": cell.label, **summary_row(summary)})
-    table = pd.DataFrame(rows)
+    # The cells' summaries timed already by the plan, kept for the process.
+    table = table_of(sweep, [games_cost(cell.config).result for cell in sweep.cells])
     # The paired differences the page draws: each cell against its baseline (cell 0's, at its player count).
-    paired_rows = []
-    for cell in sweep.cells:
-        base = bases[cell.index]
-        if base != cell.index:
-            paired_rows += [{"cell": cell.index, "baseline": base, "metric": m, "games": cell.config.games,
-                             "difference": 0.0, "difference_lo": -0.01, "difference_hi": 0.01, "unpaired_lo": -0.02,
-                             "unpaired_hi": 0.02, "tighter": 2.0} for m in sweep.game.paired_metrics]
-    paired = pd.DataFrame(paired_rows, columns=["cell", "baseline", "metric", "games", "difference", "difference_lo",
-                                                "difference_hi", "unpaired_lo", "unpaired_hi", "tighter"])
-    kwargs = dict(sweep_name=sweep.name, parameters=sweep.parameters,
-                  axes={k: sweep.values(k) for k in sweep.parameters}, game=sweep.game)
+    bases = baselines(sweep, 0)
+    paired = pd.DataFrame([{"cell": cell.index, "baseline": bases[cell.index], "metric": m, "games": cell.config.games,
+                            "difference": 0.0, "difference_lo": -0.01, "difference_hi": 0.01, "unpaired_lo": -0.02,
+                            "unpaired_hi": 0.02, "tighter": 2.0}
+                           for cell in sweep.cells if bases[cell.index] != cell.index
+                           for m in sweep.game.paired_metrics], columns=PAIRED_COLUMNS)
     started = time.perf_counter()
-    sweep_report_html(table, paired, **kwargs)
+    sweep_report_html(table, paired, sweep_name=sweep.name, parameters=sweep.parameters,
+                      axes={k: sweep.values(k) for k in sweep.parameters}, game=sweep.game)
     return time.perf_counter() - started
 
 
 def plan_text(sweep: Sweep, rows: list[dict[str, Any]], report: float | None = None, cluster=None) -> str:
     """The dry run as text: one line per cell, then the total; ``report``: the seconds of ``sweep.html``;
     ``cluster``: the ``sim.cluster.ClusterShape`` the estimate is for."""
-    from sim.estimates import band
+    from sim.estimates import band, seconds_text
 
     width = max(len(r["label"]) for r in rows)
     lines = [f"Sweep {sweep.name}: {len(rows)} cells, seed {sweep.seed}, base {sweep.base}", ""]
@@ -197,19 +179,15 @@ def plan_text(sweep: Sweep, rows: list[dict[str, Any]], report: float | None = N
     duels = sum(r.get("duel_seconds") or 0 for r in todo)
     parts = []
     if duels:
-        parts.append(f"{_seconds(duels)} of skill-gap duels and strength profiles")
+        parts.append(f"{seconds_text(duels)} of skill-gap duels and strength profiles")
     if report is not None:
-        parts.append(f"{_seconds(report)} for the report")
+        parts.append(f"{seconds_text(report)} for the report")
     within = f" ({' and '.join(parts)} included)" if parts else ""
+    where = "in this process on this machine" if cluster is None else f"{cluster.words()}, timed on this machine"
     lines += ["", f"{len(todo)} cells to play{done}: about {total.strip()}{within} "
-                  f"{where_words(cluster)}. Nothing was written."]
+                  f"{where}. Nothing was written."]
     lines += resolution_lines(todo)
     return "\n".join(lines)
-
-
-def where_words(cluster=None) -> str:
-    """Where an estimate's games are played: this process, or the cluster's shape, timed here."""
-    return "in this process on this machine" if cluster is None else f"{cluster.words()}, timed on this machine"
 
 
 def resolution_lines(rows: list[dict[str, Any]]) -> list[str]:
@@ -226,16 +204,12 @@ def resolution_lines(rows: list[dict[str, Any]]) -> list[str]:
 
 
 def _duration(row: Mapping[str, Any]) -> str:
+    from sim.estimates import seconds_text
+
     if row["done"]:
         return "done"
     if row["seconds"] is None:
         return "?"
     low, high = row["seconds"], row["max_seconds"]
-    text = _seconds(low)
-    return text if high is None or _seconds(high) == text else f"{text}-{_seconds(high)}"
-
-
-def _seconds(s: float) -> str:
-    from sim.estimates import seconds_text
-
-    return seconds_text(s)
+    text = seconds_text(low)
+    return text if high is None or seconds_text(high) == text else f"{text}-{seconds_text(high)}"

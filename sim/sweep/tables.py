@@ -8,7 +8,6 @@ from pathlib import Path
 import pandas as pd
 
 from sim.atomic import write_parquet_atomically
-from sim.config import Config
 from sim.layout import RECORDS_FILE, SUMMARY_FILE
 from sim.sweep.directory import CELLS_DIR, PAIRED_FILE, TABLE_FILE
 from sim.sweep.spec import Cell, Sweep
@@ -16,17 +15,21 @@ from sim.sweep.spec import Cell, Sweep
 
 def sweep_table(out_dir: Path, sweep: Sweep) -> pd.DataFrame:
     """One row per cell from the cells' summaries: the cell, its parameters, every metric."""
+    return table_of(sweep, [json.loads((out_dir / CELLS_DIR / cell.name / SUMMARY_FILE).read_text(encoding="utf-8"))
+                            for cell in sweep.cells])
+
+
+def table_of(sweep: Sweep, summaries: list[dict]) -> pd.DataFrame:
+    """The table of cells from each cell's summary, in cell order."""
     from analysis.sweep import metric_columns, summary_row
 
-    rows = []
     columns = {key: sweep.column(key) for key in sweep.parameters}
-    for i, cell in enumerate(sweep.cells):
-        summary = json.loads((out_dir / CELLS_DIR / cell.name / SUMMARY_FILE).read_text(encoding="utf-8"))
-        params = {key: values[i] for key, values in columns.items()}
-        rows.append({"cell": cell.index, **params, "label": cell.label, **summary_row(summary)})
-    # Seats and rounds that only some cells have: their columns in seat order
-    # among the others (nan for the cells without them), not at the end.
-    columns = ["cell", *sweep.parameters, "label", *metric_columns(_widest(sweep))]
+    rows = [{"cell": cell.index, **{key: values[i] for key, values in columns.items()}, "label": cell.label,
+             **summary_row(summary)} for i, (cell, summary) in enumerate(zip(sweep.cells, summaries))]
+    # Seats and rounds that only some cells have: their columns in seat order among the others (nan for the
+    # cells without them), not at the end: those of the largest table shape (the most seats, then rounds).
+    widest = max((c.config for c in sweep.cells), key=lambda c: c.game_spec.table_shape(c.rules))
+    columns = ["cell", *sweep.parameters, "label", *metric_columns(widest)]
     # Metrics an empty summary does not have (the skill gap) follow, in order.
     extra = dict.fromkeys(k for row in rows for k in row if k not in set(columns))
     # The skill gap's columns are there even when no cell played its duels (empty), so
@@ -37,12 +40,6 @@ def sweep_table(out_dir: Path, sweep: Sweep) -> pd.DataFrame:
     skill = [c for c in table.columns if c.startswith("skill_gap_")]
     table[skill] = table[skill].astype(float)
     return table
-
-
-def _widest(sweep: Sweep) -> Config:
-    """The config of the cell whose summary has the most columns: the largest table shape (the most seats, then,
-    in a game of rounds, the most rounds)."""
-    return max((c.config for c in sweep.cells), key=lambda c: c.game_spec.table_shape(c.rules))
 
 
 def baselines(sweep: Sweep, baseline: int) -> dict[int, int]:
