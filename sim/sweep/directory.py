@@ -57,17 +57,16 @@ def _sweep_directory(out_dir: Path) -> Iterator[Path]:
 
 def _finished_cells(out_dir: Path, sweep: Sweep, plans: list[CellPlan]) -> set[int]:
     """The cells already played in ``out_dir``; ConfigError if one was played differently."""
-    cells_dir = out_dir / CELLS_DIR
+    by_name = {cell.name: cell for cell in sweep.cells}
     finished = set()
-    for path in sorted(cells_dir.iterdir()):
+    for path in sorted((out_dir / CELLS_DIR).iterdir()):
         if path.name.startswith("."):
             continue
         where = f"{out_dir}/{CELLS_DIR}/{path.name}"
-        names = [cell.name for cell in sweep.cells]
-        if path.name not in names:
+        if path.name not in by_name:
             raise ConfigError("--out", f"{where} is not a cell of this sweep ({len(sweep.cells)} cells); "
                                      "resume with the same sweep, or choose a new directory")
-        cell = sweep.cells[names.index(path.name)]
+        cell = by_name[path.name]
         try:
             stored = json.loads((path / META_FILE).read_text(encoding="utf-8"))["sweep"]["plan"]
         except (OSError, ValueError, KeyError, TypeError):

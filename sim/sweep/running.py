@@ -50,13 +50,9 @@ from sim.sweep.tables import write_tables
 
 @dataclass(repr=False)
 class SweepResults:
-    """What a sweep leaves: the table of cells, the paired differences and where they are.
-
-    ``table`` has one row per cell in cell order (see ``analysis.sweep.summary_row``
-    for the metric columns); ``paired`` one row per cell and metric against
-    its baseline (:func:`baselines`: of its player count, whatever its
-    seats; a cell with none has no row). ``resumed`` lists the cells found already played.
-    """
+    """What a sweep leaves: ``table``, one row per cell in cell order (``analysis.sweep.summary_row``),
+    ``paired``, one row per cell and metric against its baseline, and where they are; ``resumed`` lists the
+    cells found already played."""
 
     sweep: Sweep
     out_dir: Path
@@ -107,20 +103,15 @@ def run_sweep(
 ) -> SweepResults:
     """Play every cell of ``sweep`` not yet played into ``out`` and write the sweep's tables.
 
-    ``out`` is the sweep's directory: by default a new
-    ``reports/<sweep name>-<timestamp>/``. An existing sweep directory is
-    resumed: its finished cells are kept if they were played with the same
-    config and options (else ConfigError) and the others are played.
-    ``cluster`` plays the games elsewhere (``sim.cluster.open_cluster``);
+    ``out`` is the sweep's directory (by default a new
+    ``reports/<sweep name>-<timestamp>/``); an existing one is resumed, its
+    finished cells kept if played with the same config and options (else
+    ConfigError). ``cluster`` plays the games elsewhere;
     ``target_ci``/``max_games`` turn on adaptive precision (:class:`CellPlan`);
-    ``baseline`` is the cell the paired differences are taken from (at
-    another player count, the cell like it: :func:`baselines`);
-    ``sort_by`` orders the report's table; ``report`` writes ``sweep.html``,
-    after the tables: ``answered`` (a callable taking the
-    :class:`SweepResults`), if given, is called once the tables are written
-    and before the report is drawn. A report that fails never costs the
-    tables: ``say`` (else stderr) is told why in one line and the sweep
-    returns its results (``report`` None).
+    ``baseline`` is the cell the paired differences are taken from
+    (:func:`baselines`). ``answered(results)`` is called once the tables are
+    written, before ``sweep.html`` is drawn; a report that fails never costs
+    the tables: ``say`` (else stderr) is told why and ``report`` is None.
     """
     from tqdm import tqdm
 
@@ -237,10 +228,9 @@ def _play_cells(cells: list[Cell], plans: list[CellPlan], out_dir: Path, cluster
                 cells_bar) -> None:
     """Play the cells into ``cells/<NNN>``, all at once: each appears complete, as soon as it is, or not at all.
 
-    Every cell's games are handed to the cluster together, so its workers
-    are all busy while there are games left; a cell with ``--target-ci``
-    that needs more games plays them with the others that do, once every
-    cell has played its first games.
+    Every cell's games go to the cluster together, so its workers stay busy;
+    a cell with ``--target-ci`` that needs more games plays them with the
+    others that do, once every cell has played its first games.
     """
     from tqdm import tqdm
 
