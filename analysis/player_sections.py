@@ -33,9 +33,10 @@ def report_page(results, title: str, sections: Sequence[tuple[str, str]], own: S
 
 # --- the report of a game that writes none of its own -------------------------------------------------------
 
-# Summary fields every run has, shown in the headline's facts or the seats, not again among the numbers.
-RUN_FIELDS = {"game", "title", "players", "rounds", "games", "seed", "seconds", "games_per_second", "policies", "win_share",
-              "win_share_ci", "first_player_advantage", "first_player_advantage_ci", "skill_gap", "strength"}
+# Summary fields shown in the headline's facts, the seats or the player sections, not again among the numbers
+# (with the run's set-up, which a summary gives before the win shares: analysis.common.run_fields).
+RUN_FIELDS = {"win_share", "win_share_ci", "first_player_advantage", "first_player_advantage_ci", "skill_gap",
+              "strength"}
 INTERVAL_WORDS = {
     "wilson": "a Wilson score interval over its count", "student t": "Student's t over games",
     "cluster": "a ratio of sums, cluster-robust with games as clusters",
@@ -46,10 +47,11 @@ INTERVAL_WORDS = {
 def default_report(results, package: str) -> str:
     """The report of a game without ``report.py``: the headline cards of its declared headline metrics with their
     intervals, the seats with every per-seat number of the summary, the summary's other numbers, the player
-    sections, the run's first and last games replayed by the reference engine (``<package>.rules``'s
-    ``PLAY_LOOP`` and ``policy_named``) and told from their traces, the config and how each metric's interval
-    is computed."""
+    sections, the run's first and last games replayed by the reference engine (``PLAY_LOOP`` and
+    ``policy_named`` of ``<package>.rules``, or of ``<package>.state`` when the state is the engine) and
+    told from their traces, the config and how each metric's interval is computed."""
     import importlib
+    import importlib.util
 
     from analysis.report_html import (
         CLOSING_SECTIONS, PLAYER_SECTIONS, e, examples_section, first_player_card, first_player_verdict,
@@ -57,7 +59,10 @@ def default_report(results, package: str) -> str:
     )
 
     game, s = results.config.game_spec, results.summary
-    rules_module = importlib.import_module(f"{package}.rules")
+    keys = list(s)
+    shown_elsewhere = RUN_FIELDS | set(keys[:keys.index("win_share")] if "win_share" in keys else ())
+    engine = "rules" if importlib.util.find_spec(f"{package}.rules") is not None else "state"
+    rules_module = importlib.import_module(f"{package}.{engine}")
 
     def shown(value, m) -> str:
         return {"pct": lambda: pct(value, 2), "pts": lambda: f"{num(100 * value, 1, sign=True)} pts"}.get(
@@ -71,8 +76,8 @@ def default_report(results, package: str) -> str:
                 m.hole or f"The {m.label}, over every game of the run.")
 
     cards = [first_player_card(s)] + [card(m) for m in game.metrics
-                                      if m.headline and m.name in s and m.name not in RUN_FIELDS]
-    per_seat = [k for k, v in s.items() if k not in RUN_FIELDS and not k.endswith("_ci") and isinstance(v, list)
+                                      if m.headline and m.name in s and m.name not in shown_elsewhere]
+    per_seat = [k for k, v in s.items() if k not in shown_elsewhere and not k.endswith("_ci") and isinstance(v, list)
                 and len(v) == results.players and all(isinstance(x, (int, float)) for x in v)]
     rows = [[*seat_cells(results, seat, "first to play"), *(num(s[k][seat], 2) for k in per_seat)]
             for seat in range(results.players)]
@@ -81,7 +86,7 @@ def default_report(results, package: str) -> str:
     labels = {m.name: m for m in game.metrics}
     numbers = []
     for k, v in s.items():
-        if k in RUN_FIELDS or k.endswith("_ci") or k in per_seat:
+        if k in shown_elsewhere or k.endswith("_ci") or k in per_seat:
             continue
         m = labels.get(k)
         label = m.label if m else k.replace("_", " ")

@@ -11,8 +11,10 @@ only: it imports hypothesis.
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import json
 from types import ModuleType, SimpleNamespace
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, NamedTuple
 
 import numpy as np
 from hypothesis import strategies as st
@@ -38,12 +40,6 @@ def searched_and_reference_players(policies, parse_policy, package: str, plain: 
         return plain(rules, name)
 
     return is_searched, reference_player
-
-
-def bad_player_counts(fewest: int, most: int) -> list[tuple[dict[str, Any], str]]:
-    """The bad [rules] tables every game refuses naming ``players``: one seat too few, one too many, and a count
-    given as a string (``fewest .. most`` is the game's range)."""
-    return [({"players": fewest - 1}, "players"), ({"players": most + 1}, "players"), ({"players": str(most)}, "players")]
 
 
 def cheap_policies(policy_forms: Mapping[str, tuple[str, ...]], policies=None) -> tuple[str, ...]:
@@ -112,7 +108,8 @@ def decision_stream(sit) -> Stream:
     return Stream(5, 9, sit.obs.seat)
 
 
-# What a game's conformance module declares, from which :func:`completed` derives the rest.
+# What a game's conformance module declares, from which :func:`completed` derives the rest; each is derived too
+# from a game package laid out as High Card's (examples/highcard) when the module does not give it.
 DECLARED = {
     "PLAY_LOOP": "the reference engine's PlayLoop (sim.reference)",
     "POLICY_FORMS": "policy -> its cheap concrete forms, for every policy of the game",
@@ -121,17 +118,61 @@ DECLARED = {
 }
 
 
-def completed(module: ModuleType) -> SimpleNamespace:
-    """A game's conformance module with the hooks that follow from its declarations (:data:`DECLARED`)
-    filled in where the module does not give its own: the cheap policies and a seat strategy over them,
-    the streams, the reference engine's plays and observations, the kernel's module (``nb`` beside the
-    conformance module) and game loops, and the fresh decision stream of a situation holding ``obs``."""
-    hooks = SimpleNamespace(**{k: v for k, v in vars(module).items() if not k.startswith("__")})
+def part(package: str, name: str) -> ModuleType | None:
+    """The module ``name`` of the game's package, or None if it has none."""
+    full = f"{package}.{name}"
+    return importlib.import_module(full) if importlib.util.find_spec(full) is not None else None
+
+
+def policy_forms_of(policies) -> dict[str, tuple[str, ...]] | None:
+    """``POLICY_FORMS`` when every policy of ``policies`` (sim.policy_spec) is named without parameters: each its
+    name alone; None when one needs a parameter (the game then lists its cheap forms)."""
+    if any(spec.params for spec in policies.specs.values()):
+        return None
+    return {name: (name,) for name in policies.specs}
+
+
+def completed(module: ModuleType | None, package: str | None = None) -> SimpleNamespace:
+    """A game's conformance module (None: the game has none) with the hooks that follow from the game's
+    declarations filled in where the module does not give its own. From the package: its reference engine's
+    loop and players (``PLAY_LOOP``, ``policy_named`` of ``rules``, or of ``state`` when the state is the
+    engine) and the policies' forms. From the Rules' knob declarations: the rule sets, the bad [rules] tables
+    (with the module's ``BAD_COMBINATIONS``), the small config and a sweep's axis. From the state: a replay
+    script and, given the module's ``decide_at``, the information-set situations. Then the cheap policies and a
+    seat strategy over them, the streams, the reference engine's plays and observations, the kernel's module
+    (``nb``) and game loops, and the fresh decision stream of a situation holding ``obs``."""
+    package = package or module.__name__.rsplit(".", 1)[0]
+    hooks = SimpleNamespace(**({} if module is None else
+                               {k: v for k, v in vars(module).items() if not k.startswith("__")}))
+
+    def fill(name: str, value: Callable[[], Any]) -> None:
+        if not hasattr(hooks, name):
+            found = value()
+            if found is not None:
+                setattr(hooks, name, found)
+
+    rules_module = part(package, "rules") or part(package, "state")  # the reference engine
+    policies = importlib.import_module(f"{package}.policies").POLICIES
+    game = importlib.import_module(f"{package}.game").GAME
+    Rules = game.Rules
+    fill("PLAY_LOOP", lambda: getattr(rules_module, "PLAY_LOOP", None))
+    if rules_module is not None and hasattr(rules_module, "policy_named"):
+        fill("reference_player", lambda: lambda rules, name: rules_module.policy_named(name))
+    fill("POLICY_FORMS", lambda: policy_forms_of(policies))
+    fill("rule_sets", lambda: rule_sets_of(Rules))
+    fill("BAD_RULES", lambda: bad_rules_of(Rules, getattr(hooks, "BAD_COMBINATIONS", [])))
+    fill("SMALL_CONFIG", lambda: small_config_of(game))
+    fill("SWEEP_AXIS", lambda: sweep_axis_of(Rules))
+    if part(package, "replay") is None:
+        fill("REPLAY_SCRIPT", lambda: replay_script_of(game, importlib.import_module(f"{package}.state").STATE))
+    if hasattr(hooks, "decide_at") and hasattr(hooks, "reference_player"):
+        state_class = importlib.import_module(f"{package}.state").STATE
+        for name, value in information_hooks(game, state_class, hooks.decide_at, hooks.reference_player).items():
+            fill(name, lambda value=value: value)
     if not all(hasattr(hooks, name) for name in DECLARED):
         return hooks
     loop, player = hooks.PLAY_LOOP, hooks.reference_player
-    package = module.__name__.rsplit(".", 1)[0]
-    cheap = cheap_policies(hooks.POLICY_FORMS, importlib.import_module(f"{package}.policies").POLICIES)
+    cheap = cheap_policies(hooks.POLICY_FORMS, policies)
     derived = {
         "CHEAP_POLICIES": cheap,
         "seat_policies": seat_policies_from(cheap),
@@ -146,3 +187,209 @@ def completed(module: ModuleType) -> SimpleNamespace:
         if not hasattr(hooks, name):
             setattr(hooks, name, value)
     return hooks
+
+
+# --- what follows from the Rules' knob declarations (sim.knobs) ---------------------------------
+
+UNKNOWN_KNOB = "no_such_rule"
+
+
+def domain_values(domain) -> st.SearchStrategy:
+    """Any value of a knob's domain, as a config writes it; a Custom domain (its form is the game's) gives none."""
+    from sim import knobs as K
+
+    if isinstance(domain, K.Int):
+        return st.integers(domain.lo, domain.hi)
+    if isinstance(domain, K.Choice):
+        return st.sampled_from(list(domain.options))
+    if isinstance(domain, K.Flag):
+        return st.booleans()
+    if isinstance(domain, K.OrAuto):
+        return st.one_of(st.just("auto"), domain_values(domain.inner))
+    if isinstance(domain, K.Pair):
+        return st.tuples(*(domain_values(d) for d in domain.items)).map(list)
+    if isinstance(domain, K.ListOf) and domain.least is not None and domain.most is not None:
+        return st.lists(domain_values(domain.item), min_size=domain.least, max_size=domain.most)
+    return st.nothing()
+
+
+def rule_sets_of(Rules) -> Callable[[], st.SearchStrategy]:
+    """The ``rule_sets`` hook: any valid Rules, each knob drawn over its domain (a knob whose domain the kit cannot
+    draw keeps its default), the tables ``check_combinations`` refuses drawn again."""
+    from sim.errors import ConfigError
+
+    def valid(table):
+        try:
+            return Rules.from_mapping(table)
+        except ConfigError:
+            return None
+
+    def rule_sets() -> st.SearchStrategy:
+        """Any valid rule set: every knob drawn over the values it takes."""
+        drawn = {name: domain_values(knob.domain) for name, knob in Rules.KNOBS.items()}
+        table = st.fixed_dictionaries({name: values for name, values in drawn.items() if not values.is_empty})
+        return table.map(valid).filter(lambda rules: rules is not None)
+
+    return rule_sets
+
+
+def bad_values(domain) -> list[Any]:
+    """Values a knob's domain refuses whatever the other knobs: out of its range, or not of its form."""
+    from sim import knobs as K
+
+    if isinstance(domain, K.Int):
+        return [domain.lo - 1, domain.hi + 1, str(domain.hi)]
+    if isinstance(domain, K.Choice):
+        return ["-".join(domain.options) + "?"]
+    if isinstance(domain, K.Flag):
+        return ["yes"]
+    if isinstance(domain, K.OrAuto):
+        return ["sometimes"]
+    if isinstance(domain, (K.Pair, K.ListOf)):
+        return ["a list"]
+    return []
+
+
+def bad_rules_of(Rules, combinations: list[tuple[dict[str, Any], str]] = ()) -> list[tuple[dict[str, Any], str]]:
+    """The ``BAD_RULES`` hook: for every knob, values its domain refuses; a key no knob has; then the game's own
+    ``combinations`` (tables of good values that ``Rules.check_combinations`` refuses, with the key it names)."""
+    own = [({name: value}, name) for name, knob in Rules.KNOBS.items() for value in bad_values(knob.domain)]
+    return [*own, ({UNKNOWN_KNOB: 1}, UNKNOWN_KNOB), *combinations]
+
+
+def toml_value(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{json.dumps(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    return json.dumps(value)  # ints, floats, strings and booleans are written alike in JSON and TOML
+
+
+def small_config_of(game) -> str:
+    """The ``SMALL_CONFIG`` hook: the rulebook game's [rules] table, every knob written, and its default policy in
+    seat 0 against ``random``."""
+    rules = game.Rules()
+    lines = ["", "[rules]", *(f"{k} = {toml_value(v)}" for k, v in rules.to_dict().items())]
+    seats = [game.default_policy] + ["random"] * (rules.players - 1)
+    return "\n".join([*lines, "", "[policies]", f"seats = {toml_value(seats)}", ""])
+
+
+def sweep_axis_of(Rules) -> tuple[str, tuple[int, int]]:
+    """The ``SWEEP_AXIS`` hook: the first integer knob but the players whose two lowest values each make valid
+    rules with every other knob at its default."""
+    from sim import knobs as K
+    from sim.errors import ConfigError
+
+    for name, knob in Rules.KNOBS.items():
+        if name == "players" or not isinstance(knob.domain, K.Int) or knob.domain.hi <= knob.domain.lo:
+            continue
+        values = (knob.domain.lo, knob.domain.lo + 1)
+        try:
+            for v in values:
+                Rules.from_mapping({name: v})
+        except ConfigError:
+            continue
+        return f"rules.{name}", values
+    raise LookupError("no integer knob but the players can be swept at its two lowest values")
+
+
+def replay_script_of(game, state_class) -> str:
+    """The ``REPLAY_SCRIPT`` hook of a game replayed by named steps (``sim.replay``): one game of the rulebook
+    played through its state, each chance outcome drawn by its probability and each seat playing its first
+    legal action."""
+    from sim.state import short_name
+
+    rules = game.Rules()
+    rng = np.random.default_rng(0)
+    state, steps = state_class.new(rules), []
+    while not state.is_terminal():
+        seat = state.to_move()
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes())
+            action = outcomes[rng.choice(len(outcomes), p=np.asarray(probabilities) / sum(probabilities))]
+        else:
+            action = state.legal_actions()[0]
+        steps.append(short_name(state.action_name(seat, action), seat))
+        state.apply_action(action)
+    return json.dumps({"players": rules.players, "rules": rules.to_dict(), "steps": steps}, indent=1)
+
+
+# --- situations from the game's state (sim.state): what a seat sees is its observation and private holding ---
+
+
+class StateSituation(NamedTuple):
+    """A game's state at the decision of ``seat``."""
+
+    state: Any
+    seat: int
+
+
+def walked(state_class, rules, seed: int, decisions: int):
+    """A game of ``rules`` walked from its start, chance drawn by its probabilities and each seat deciding
+    uniformly at random (``seed``), stopped at its decision number ``decisions`` (or the last one it has)."""
+    rng = np.random.default_rng(seed)
+    state, seen, last = state_class.new(rules), 0, None
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes())
+            state.apply_action(outcomes[rng.choice(len(outcomes), p=np.asarray(probabilities) / sum(probabilities))])
+            continue
+        last = state.clone()
+        if seen == decisions:
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+        seen += 1
+    return last
+
+
+def redealt(sit: StateSituation, holder: int, keep: Callable[[Any], bool]) -> StateSituation | None:
+    """The situation with every holding ``holder`` cannot see drawn again (``State.resample``), the first of
+    a few draws for which ``keep(new state)`` holds; None if none does."""
+    for k in range(16):
+        other = sit.state.resample(holder, np.array([7, sit.seat, k], dtype=np.uint64))
+        if keep(other):
+            return sit._replace(state=other)
+    return None
+
+
+def information_hooks(game, state_class, decide_at: Callable[[Any, Any, Stream], Any], player: Player) -> dict:
+    """The information-set hooks (``hidden_pairs``, ``seen_by_seat``, ``unseen_by_seat``, ``seen_otherwise``,
+    ``decide``, ``decision_stream``) from the game's state: a seat sees its observation and its private holding,
+    cannot see the others' (``State.private``); the situations are random games stopped a few decisions in, at 2
+    to all players, their pairs the others' holdings drawn again (``State.resample``). ``decide_at(state,
+    player, stream)`` is the game's: the decision of a reference-engine player at the state."""
+
+    def seen_by_seat(sit: StateSituation) -> dict[str, Any]:
+        state, seat = sit
+        return {"observation": np.array(state.observation(seat)), "private": np.array(state.private(seat))}
+
+    def unseen_by_seat(sit: StateSituation) -> tuple:
+        return tuple(sit.state.private(s) for s in range(sit.state.rules.players) if s != sit.seat)
+
+    def hidden_pairs() -> list[tuple[StateSituation, StateSituation]]:
+        pairs = []
+        for players in range(game.min_players, game.max_players + 1):
+            rules = game.Rules().at_players(players)
+            for seed in range(3):
+                state = walked(state_class, rules, seed, players + seed)
+                sit = StateSituation(state, state.to_move())
+                hidden = unseen_by_seat(sit)
+                other = redealt(sit, sit.seat, lambda s, sit=sit, hidden=hidden: unseen_by_seat(sit._replace(state=s)) != hidden)
+                if other is not None:
+                    pairs.append((sit, other))
+        return pairs
+
+    def seen_otherwise(sit: StateSituation) -> list[StateSituation]:
+        """The seat's own holding drawn again by another seat's resample."""
+        holder = (sit.seat + 1) % sit.state.rules.players
+        other = redealt(sit, holder, lambda s: s.private(sit.seat) != sit.state.private(sit.seat))
+        return [] if other is None else [other]
+
+    def decide(sit: StateSituation, policy: str, stream: Stream):
+        return decide_at(sit.state, player(sit.state.rules, policy), stream)
+
+    def decision_stream(sit: StateSituation) -> Stream:
+        return Stream(5, 9, sit.seat)
+
+    return {"hidden_pairs": hidden_pairs, "seen_by_seat": seen_by_seat, "unseen_by_seat": unseen_by_seat,
+            "seen_otherwise": seen_otherwise, "decide": decide, "decision_stream": decision_stream}

@@ -23,9 +23,11 @@ are hidden. The only chance is the shuffle, drawn from the game's table
 stream; a policy draws from its seat's own stream, so changing a policy
 never changes a deal.
 
-The package has the file roles of every lvsim game: ``params`` (knobs),
-``rules`` (the reference engine), ``nb`` (the jitted core), ``policies``,
-``records``, ``replay``, ``conformance`` (the shared suite's hooks),
-``analysis`` (tally, summary, text table), ``report`` and ``game`` (the
-``GAME`` lvsim finds under the entry-point group ``lvsim.games``).
+The package is laid out as every lvsim game: ``enums``, ``params`` (the
+knobs), ``records``, ``nb`` (the jitted core), ``policies``, ``state`` (the
+reference engine, in the shared state protocol), ``analysis`` (tally,
+summary, text table) and ``game`` (the ``GAME`` lvsim finds under the
+entry-point group ``lvsim.games``); ``conformance`` holds what the shared
+suite cannot derive. The replay, the report and the rest of the suite's
+hooks are derived by lvsim.
 """

@@ -1,47 +1,106 @@
-"""High Card in the shared state protocol (``sim.state``): the reference game stepped one action at a time.
+"""The reference engine of High Card, in the shared state protocol (``sim.state``): plain Python, the source of
+truth the jitted core is checked against, stepped one action at a time.
 
 Chance deals the cards one at a time, seat 0's hand first, each value with
 its share of the cards left; a seat's action is the value of the card it
-plays. From this the OpenSpiel game (``lvsim_highcard``), the replay and
-the duels are derived by the shared code.
+plays. :data:`PLAY_LOOP` plays a whole game as the jitted core does: the
+deck in ``rules.deck`` order shuffled once from the table stream and dealt
+off the top, each seat's policy (``choose_card(obs, rng)``) drawing from its
+own stream. A move the rules forbid raises :class:`~sim.reference.IllegalMove`
+naming the rule. From this the OpenSpiel game, the replay of named steps,
+the duels and the conformance suite's walks are derived by the shared code.
 """
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
+from dataclasses import dataclass
 
 import numpy as np
 
+from sim import reference
+from sim.errors import shown
+from sim.reference import IllegalMove, PlayLoop
 from sim.state import CHANCE, TERMINAL, Seen, Sizes, State, fields_text
 
-from lvsim_highcard.rules import GameState, game_trace
+from lvsim_highcard import enums as E
+from lvsim_highcard import policies as jitted_policies
+from lvsim_highcard.records import LAYOUT
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What the seat to move may know: its own hand, every card played so far, the points."""
+
+    seat: int
+    players: int
+    rounds: int
+    top: int
+    ties: str
+    round: int
+    leader: int
+    turn: int  # cards played this round before this one
+    best: int  # highest card played this round, 0 if none
+    points: tuple[int, ...]
+    played: tuple[int, ...]  # per seat, its card this round (0: not yet)
+    seen: tuple[int, ...]  # [value]: cards of that value played in the game so far
+    hand: tuple[int, ...]  # [value]: the seat's cards of that value
+
+    def to_pub(self) -> np.ndarray:
+        """The table as the jitted policies read it (``enums.P_*``)."""
+        pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
+        pub[E.P_PLAYERS], pub[E.P_ROUNDS], pub[E.P_TOP] = self.players, self.rounds, self.top
+        pub[E.P_TIES] = E.TIES_SHARED if self.ties == "shared" else E.TIES_NOBODY
+        pub[E.P_ROUND], pub[E.P_LEADER], pub[E.P_SEAT] = self.round, self.leader, self.seat
+        pub[E.P_TURN], pub[E.P_BEST] = self.turn, self.best
+        pub[E.P_POINTS:E.P_POINTS + self.players] = self.points
+        pub[E.P_PLAYED:E.P_PLAYED + self.players] = self.played
+        pub[E.P_SEEN:E.P_SEEN + self.top + 1] = self.seen
+        return pub
+
+    def hand_array(self) -> np.ndarray:
+        """The seat's own cards as the jitted policies read them: counts by value, ``MAX_TOP + 1`` long."""
+        hand = np.zeros(E.MAX_TOP + 1, dtype=np.int64)
+        hand[:self.top + 1] = self.hand
+        return hand
 
 
 class HighCardState(State):
-    stepped_lists = ("dealt",)
+    """A game from its first card dealt: ``dealt``, then the ``hands`` (counts by value), the round's ``plays``
+    ((seat, card) in order), the ``points`` and each finished round in ``rounds_played``."""
 
-    def __init__(self, rules, state: GameState | None = None):
+    def __init__(self, rules):
         super().__init__(rules)
-        self.state = state
         self.dealt: list[int] = []  # the cards dealt so far, seat 0's hand first
+        self.hands: list[Counter] = []
+        self.points = [0] * rules.players
+        self.seen = [0] * (rules.top + 1)
+        self.round, self.plays, self.rounds_played = 0, [], []
 
     @classmethod
     def sizes(cls, rules) -> Sizes:
         return Sizes(rules.top + 1, rules.top + 1, rules.players * (rules.hand + rules.rounds))
 
-    @staticmethod
-    def copy_state(gs: GameState) -> GameState:
-        other = GameState.__new__(GameState)
-        other.__dict__.update(gs.__dict__)
-        other.hands = [Counter(h) for h in gs.hands]
-        other.points, other.seen, other.results = list(gs.points), list(gs.seen), list(gs.results)
-        other.plays = list(getattr(gs, "plays", []))
+    def clone(self) -> "HighCardState":
+        other = copy.copy(self)
+        other.events, other.dealt, other.plays = list(self.events), list(self.dealt), list(self.plays)
+        other.hands = [Counter(h) for h in self.hands]
+        other.points, other.seen, other.rounds_played = list(self.points), list(self.seen), list(self.rounds_played)
         return other
 
+    @property
+    def leader(self) -> int:
+        return self.round % self.rules.players
+
+    @property
+    def best(self) -> int:
+        return max((card for _, card in self.plays), default=0)
+
     def to_move(self) -> int:
-        if self.state is None:
+        if not self.hands:
             return CHANCE
-        return TERMINAL if self.state.game_over else self.state.to_move
+        return TERMINAL if self.round == self.rules.rounds else (self.leader + len(self.plays)) % self.rules.players
 
     def decision_kind(self) -> str | None:
         return "play" if self.to_move() >= 0 else None
@@ -52,77 +111,166 @@ class HighCardState(State):
         return [(card, n / total) for card, n in sorted(left.items())]
 
     def legal_actions(self) -> list[int]:
-        return sorted(card for card, n in self.state.hands[self.state.to_move].items() if n)
+        return sorted(card for card, n in self.hands[self.to_move()].items() if n)
 
     def apply(self, action: int):
-        if self.state is None:
+        rules = self.rules
+        if not self.hands:
             if action not in dict(self.chance_outcomes()):
                 raise ValueError(f"no card {action} is left to deal")
-            seat = len(self.dealt) // self.rules.hand
             self.dealt.append(action)
-            if len(self.dealt) == self.rules.players * self.rules.hand:
-                h = self.rules.hand
-                self.state = GameState(self.rules, [self.dealt[s * h:(s + 1) * h] for s in range(self.rules.players)])
-                self.state.start_round()
-            return Seen(seat, f"dealt {action}")
-        gs, seat = self.state, self.state.to_move
-        gs.play(seat, action)
-        event = f"{seat} plays {action}"
-        if gs.round_over:
-            gs.end_round()
-            if not gs.game_over:
-                gs.start_round()
-        return event
+            if len(self.dealt) == rules.players * rules.hand:
+                self.hands = [Counter(self.dealt[s * rules.hand:(s + 1) * rules.hand]) for s in range(rules.players)]
+            return Seen((len(self.dealt) - 1) // rules.hand, f"dealt {action}")
+        seat = self.to_move()
+        if seat == TERMINAL:
+            raise IllegalMove(seat, "the game is over")
+        if self.hands[seat][action] <= 0:
+            held = ", ".join(map(str, sorted(self.hands[seat].elements())))
+            raise IllegalMove(seat, f"seat {seat} plays a card of its hand ({held}), not {shown(action)}")
+        self.hands[seat][action] -= 1
+        self.seen[action] += 1
+        self.plays.append((seat, action))
+        if len(self.plays) == rules.players:
+            self.end_round()
+        return f"{seat} plays {action}"
+
+    def end_round(self) -> None:
+        """The highest card scores; a tie scores nobody or every tied seat (``rules.ties``)."""
+        high = self.best
+        top = [s for s, card in self.plays if card == high]
+        scorers = sorted(top) if len(top) == 1 or self.rules.ties == "shared" else []
+        for s in scorers:
+            self.points[s] += 1
+        self.rounds_played.append({"round": self.round + 1, "leader": self.leader,
+                                   "plays": [{"seat": s, "card": c} for s, c in self.plays],
+                                   "high": high, "scorers": scorers, "points": list(self.points)})
+        self.round, self.plays = self.round + 1, []
+
+    def observe(self, seat: int) -> Observation:
+        rules, played = self.rules, [0] * self.rules.players
+        for s, card in self.plays:
+            played[s] = card
+        return Observation(
+            seat=seat, players=rules.players, rounds=rules.rounds, top=rules.top, ties=rules.ties,
+            round=self.round, leader=self.leader, turn=len(self.plays), best=self.best,
+            points=tuple(self.points), played=tuple(played), seen=tuple(self.seen),
+            hand=tuple(self.hands[seat][v] for v in range(rules.top + 1)),
+        )
+
+    def winners(self) -> list[int]:
+        return [s for s, p in enumerate(self.points) if p == max(self.points)]
 
     def rounds_scored(self) -> int:
-        return 0 if self.state is None else len(self.state.results)
+        return self.round
 
     def scores(self) -> list[float]:
-        return [0.0] * self.rules.players if self.state is None else [float(p) for p in self.state.points]
+        return [float(p) for p in self.points]
 
     def win_shares(self) -> list[float]:
-        winners = self.state.winners()
+        winners = self.winners()
         return [1.0 / len(winners) if s in winners else 0.0 for s in range(self.rules.players)]
 
     def trace(self) -> dict:
-        return game_trace(self.state)
+        """A played game as ``lvsim replay`` prints it."""
+        h = self.rules.hand
+        return {"hands": [sorted(self.dealt[s * h:(s + 1) * h]) for s in range(self.rules.players)],
+                "rounds": self.rounds_played, "points": list(self.points), "winners": self.winners()}
 
     def action_name(self, seat: int, action: int) -> str:
         return f"deal {action}" if seat == CHANCE else f"seat {seat} plays {action}"
 
     def parse_action(self, name: str) -> int | None:
         word, _, card = name.partition(" ")
-        return int(card) if self.state is not None and word == "plays" and card.isdigit() else None
+        return int(card) if self.hands and word == "plays" and card.isdigit() else None
 
     def observation(self, seat: int) -> str:
-        return self.public_view() if self.state is None else fields_text(self.state.observe(seat))
+        return fields_text(self.observe(seat)) if self.hands else self.public_view()
 
     def public_view(self) -> str:
-        if self.state is None:
+        if not self.hands:
             return f"dealing, {len(self.dealt)} cards dealt"
-        return fields_text(self.state.observe(0), seat=None, hand=None)
+        return fields_text(self.observe(0), seat=None, hand=None)
 
     def private(self, seat: int) -> str:
-        if self.state is None:
+        if not self.hands:
             h = self.rules.hand
             return f"hand {sorted(self.dealt[seat * h:(seat + 1) * h])}"
-        return f"hand {sorted(self.state.hands[seat].elements())}"
+        return f"hand {sorted(self.hands[seat].elements())}"
 
     def resample(self, seat: int, words: np.ndarray) -> "HighCardState":
         """The other hands dealt again from the cards ``seat`` has not seen, each keeping its size."""
         other = self.clone()
-        if other.state is None:
+        if not other.hands:
             return other
-        gs = other.state
-        unseen = sorted((Counter(self.rules.deck) - Counter(v for v, n in enumerate(gs.seen) for _ in range(n))
-                         - gs.hands[seat]).elements())
+        played = Counter(v for v, n in enumerate(self.seen) for _ in range(n))
+        unseen = sorted((Counter(self.rules.deck) - played - self.hands[seat]).elements())
         order = np.random.default_rng([int(w) for w in words]).permutation(len(unseen))
         cards = [unseen[i] for i in order]
         for s in range(self.rules.players):
             if s != seat:
-                size = sum(gs.hands[s].values())
-                gs.hands[s], cards = Counter(cards[:size]), cards[size:]
+                size = sum(self.hands[s].values())
+                other.hands[s], cards = Counter(cards[:size]), cards[size:]
         return other
 
 
 STATE = HighCardState
+
+
+# --- policies and one whole game -----------------------------------------------------------------
+
+
+class RandomPolicy(reference.RandomPolicy):
+    """Any card of the hand, each equally likely: ``below(hand size)``, lowest first, as the jitted one."""
+
+    def choose_card(self, obs: Observation, rng) -> int:
+        k = rng.below(sum(obs.hand))
+        for value, n in enumerate(obs.hand):
+            if k < n:
+                return value
+            k -= n
+        raise ValueError("the hand holds fewer cards")
+
+
+class JitPolicy(reference.JitPolicy):
+    """A jitted policy of ``policies.py`` playing a seat of the reference engine."""
+
+    parse_policy = staticmethod(jitted_policies.parse_policy)
+    n_params = jitted_policies.N_POLICY_PARAMS
+    stream_rows = True
+
+    def choose_card(self, obs: Observation, rng) -> int:
+        return int(self.decide(jitted_policies.choose_card_nb, rng, obs.to_pub(), obs.hand_array()))
+
+
+def policy_named(text: str):
+    return reference.policy_named(text, RandomPolicy, JitPolicy)
+
+
+def play_out(rules, table, streams, policies) -> HighCardState:
+    """The deck shuffled once from the table stream and dealt off the top, then each seat's policy in turn."""
+    state, deck = STATE.new(rules), list(rules.deck)
+    table.shuffle(deck)
+    for card in deck[:rules.players * rules.hand]:
+        state.apply_action(card)
+    while not state.is_terminal():
+        seat = state.to_move()
+        state.apply_action(policies[seat].choose_card(state.observe(seat), streams[seat]))
+    return state
+
+
+def game_records(state: HighCardState, game: int) -> dict[str, np.ndarray]:
+    rec, points = LAYOUT.one_game(state.rules), state.points
+    rec["game"][...] = game
+    rec["points"][:] = points
+    rec["win_share"][:] = state.win_shares()
+    rec["margin"][...] = 0 if len(state.winners()) > 1 else max(points) - sorted(points)[-2]
+    for r, played in enumerate(state.rounds_played):
+        by_seat = {p["seat"]: p["card"] for p in played["plays"]}
+        rec["leader"][r], rec["high"][r], rec["scored"][r] = played["leader"], played["high"], len(played["scorers"])
+        rec["card"][r] = [by_seat[s] for s in range(len(points))]
+    return rec
+
+
+PLAY_LOOP = PlayLoop.of(E, RandomPolicy, play_out, game_records, STATE.trace)
+play_game = PLAY_LOOP.play_game  # (rules, seed, game, policies=None, trace=False) -> records [, trace]
