@@ -34,7 +34,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.stats import CONFIDENCE, MIN_SAMPLES, Z95, t_quantile, wilson_interval, win_unit
+from analysis.stats import CONFIDENCE, MIN_SAMPLES, Z95, t_quantile, wilson_interval
 from sim.metrics import ADVANTAGE, RATE, SEATS as SEATS_INTERVAL
 
 ALPHA = 1 - CONFIDENCE
@@ -110,17 +110,16 @@ def per_game_values(game, records: Mapping[str, np.ndarray], players: int,
     that their metric over the profile's games is not the summary's own
     (seat 0's share of finished games only, say), is :data:`SUMMARY`.
     """
-    unit = win_unit(players)
-    paired = game.per_game(records, players, unit)
-    ratios = game.per_game_ratios(records, players) if game.per_game_ratios is not None else {}
+    from sim.confirm.values import paired_and_ratios
+
+    paired, ratios = paired_and_ratios(game, records, players)
     out = {}
     for name, metric in game.strength_metrics.items():
         if name in ratios:
             num, den = ratios[name]
             values = Values(RATIO, np.asarray(num, dtype=np.int64), np.asarray(den, dtype=np.int64), records=records)
         elif name in paired:
-            scale = unit if metric.kind == ADVANTAGE else 1
-            values = Values(MEAN, np.asarray(paired[name], dtype=np.float64) / scale, records=records)
+            values = Values(MEAN, paired[name], records=records)
         elif metric.interval == SEATS_INTERVAL:
             values = Values(SEATS, np.asarray(records["win_share"], dtype=np.float64), fair=1 / players,
                             records=records)

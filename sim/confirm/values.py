@@ -45,19 +45,23 @@ def denominator(metric: str) -> str:
     return f"{metric}/per"
 
 
-def per_game(game, rec: Mapping[str, np.ndarray], players: int) -> dict[str, np.ndarray]:
-    """``{metric: value in each game}`` for every paired metric, in reported units (an advantage as a share);
-    for a ratio its numerators, and its denominators under :func:`denominator`; and ``win_share_s<k>`` for each
-    seat."""
+def paired_and_ratios(game, rec: Mapping[str, np.ndarray], players: int) -> tuple[dict[str, np.ndarray], dict]:
+    """Each paired metric's value in every game in reported units (an advantage as a share), and each ratio's
+    per-game (numerators, denominators) as the game gives them: what a confirmation and a strength profile
+    (``analysis.strength``) judge game by game."""
     unit = win_unit(players)
-    out = {}
-    for name, values in game.per_game(rec, players, unit).items():
-        scale = unit if game.metric[name].kind == ADVANTAGE else 1
-        out[name] = np.asarray(values, dtype=np.float64) / scale
-    if game.per_game_ratios is not None:
-        for name, (num, den) in game.per_game_ratios(rec, players).items():
-            out[name] = np.asarray(num, dtype=np.float64)
-            out[denominator(name)] = np.asarray(den, dtype=np.float64)
+    paired = {name: np.asarray(values, dtype=np.float64) / (unit if game.metric[name].kind == ADVANTAGE else 1)
+              for name, values in game.per_game(rec, players, unit).items()}
+    return paired, game.per_game_ratios(rec, players) if game.per_game_ratios is not None else {}
+
+
+def per_game(game, rec: Mapping[str, np.ndarray], players: int) -> dict[str, np.ndarray]:
+    """``{metric: value in each game}`` for every paired metric; for a ratio its numerators, and its denominators
+    under :func:`denominator`; and ``win_share_s<k>`` for each seat."""
+    out, ratio_parts = paired_and_ratios(game, rec, players)
+    for name, (num, den) in ratio_parts.items():
+        out[name] = np.asarray(num, dtype=np.float64)
+        out[denominator(name)] = np.asarray(den, dtype=np.float64)
     win = np.asarray(rec["win_share"], dtype=np.float64)
     for seat in range(players):
         out[f"win_share_s{seat}"] = win[:, seat]
