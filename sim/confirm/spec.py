@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from sim.errors import ConfigError
+from sim.tune.spec import Tables
 
 
 @dataclass(frozen=True)
-class Confirmation:
+class Confirmation(Tables):
     """The rules to confirm (``base``), the targets, and every (player count, policy) to confirm them at."""
 
     name: str
@@ -21,25 +22,7 @@ class Confirmation:
     players: tuple[int, ...]
     policies: tuple[str, ...]
     seed: int  # the tune's search seed, or the config's: the default confirmation seed is derived from it
-
-    @property
-    def game(self):
-        return self.base.game_spec
-
-    @property
-    def settings(self) -> list[tuple[int, str]]:
-        return [(p, policy) for p in self.players for policy in self.policies]
-
-    def config(self, values: Mapping[str, Any], players: int, policy: str, games: int, seed: int):
-        """The rules at ``players`` with ``policy`` at every seat, ``games`` games on ``seed``, nothing else."""
-        from sim.config import config_from_mapping
-
-        data = self.base.to_dict()
-        data["rules"] = self.game.rules_at_players(data["rules"], players)
-        data["policies"]["seats"] = policy
-        data["run"].update(games=games, seed=seed, skill_gap_games=0, strength_games=0, strength_slow_games=0,
-                           sensitivity_games=0)
-        return config_from_mapping(data, name=self.base.name)
+    dims = ()  # nothing is searched: the rules are the base's
 
 
 def load_confirmation(tune_file: str | os.PathLike | None, config_file: str | os.PathLike | None = None,

@@ -17,31 +17,14 @@ A tune file sits beside the sweep files::
     games = 2000                                  # games per candidate, player count and policy, at first
     seed = 1
 
-:func:`tune` searches with Optuna's TPE sampler (ask/tell, journal storage
-in the tune's directory), every candidate played on the same deals (the
-tune's seed: common random numbers, so candidates are compared on the same
-games). The sampler proposes candidates in batches (``SEARCH_BATCH``),
-played together, so that a cluster's workers are all busy; the halving's
-rungs and the final replay's rounds are batches too. The promising third of the candidates is played again with three
-times the games, on the same deals, until ``finalists`` remain
-(successive halving); the finalists and the base rules are then played on
-a fresh seed, with more games until every target's 95% interval is
-decided (or ``max_games``), so that a candidate that was merely lucky on
-the search's deals is not the one recommended.
-
-Candidates that meet every target are ranked by how little they change
-the base rules (how many printed values differ, then by how much); the
-others by their total shortfall from the targets, each scaled by its range.
-Before the halving, the best candidates that meet the targets are
-simplified: each changed value is put back towards the base's while the
-targets stay met, since a sampler tends to change many values at once.
-
-Every evaluation is a pure function of (rules, player count, policy,
-games, seed) and is kept in the tune's ``state/`` directory as it
-finishes; the sampler of each trial is seeded by the tune's seed and the
-trial's number. A tune killed at any moment (Ctrl-C, ``kill -9``) and run
-again with the same command continues where it stopped and ends with the
-results an uninterrupted tune gives, on any number of threads or workers.
+:func:`tune` searches with Optuna's TPE sampler, every candidate played on
+the tune's seed (the same deals for all), narrows the best by successive
+halving, and replays the finalists and the base rules on a fresh seed
+until every target is decided (``search`` says how). Candidates that meet
+every target are ranked by how little they change the base rules, the
+others by their total shortfall. Every evaluation is kept in the tune's
+``state/`` as it finishes: a tune killed at any moment and run again with
+the same command ends with the results an uninterrupted one gives.
 
 The modules, each with one job: ``targets`` (a target and how a value meets
 it), ``spec`` (a checked tune and what a candidate changes), ``tunefile``
@@ -83,8 +66,6 @@ from sim.tune.spec import (
     HALVING,
     Dimension,
     Tune,
-    domain_size,
-    report_settings,
 )
 from sim.tune.targets import CORRECTED_COLUMNS, RELATIVE, Target, setting_name, watched_value
 from sim.tune.targets import _target as _target
@@ -106,8 +87,8 @@ __all__ = [
     "DEFAULT_MAX_GAMES_FACTOR", "DEFINITION_FILE", "EVALS_DIR", "FINAL_GROWTH", "HALVING", "IN_PROCESS",
     "JOURNAL_FILE", "LOCK_FILE", "NOT_METRICS", "RELATIVE", "REPORT_FILE", "RESULT_FILE", "SEAT_MARGIN", "STATE_DIR",
     "ConfigError", "Dimension", "Judged", "Target", "Tune", "TuneResults", "all_met", "answer", "best_setting",
-    "candidates_table", "describe", "domain_size", "evaluate", "headline", "headline_parts", "load_tune",
-    "metric_names", "plan_text", "plan_tune", "policies_apart", "policies_apart_words", "report_settings",
+    "candidates_table", "describe", "evaluate", "headline", "headline_parts", "load_tune",
+    "metric_names", "plan_text", "plan_tune", "policies_apart", "policies_apart_words",
     "rule_hole_table", "run_tune", "search_score", "setting_name", "shortfall_words", "side_effect_words",
     "side_effects", "skill_duels", "tune", "tune_from_mapping", "tune_text", "unfinished_tune_dir",
     "watched_metrics", "watched_value",

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
 from sim.tune.directory import BEST_RUN_DIR
 from sim.tune.evaluation import Judged
-from sim.tune.spec import Tune, report_settings
+from sim.tune.spec import Tune
 from sim.tune.targets import _finite_or_none, setting_name, watched_value
 from sim.tune.text import all_met, describe
 
@@ -49,44 +50,30 @@ def _and(items: Iterable[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _setting_dir(players: int, policy: str) -> str:
-    return f"{players}p-" + re.sub(r"[^A-Za-z0-9_.-]+", "-", policy)
-
-
 def _best_reports(tune: Tune, best: Judged, out_dir: Path, games: int | None) -> dict[str, Any] | None:
     """Play the recommended rules as normal runs with their balance reports, one per tuned setting, into
     ``best/<players>p-<policy>/``; None if none could be written."""
+    from analysis.sweep import summary_row
     from sim.runner import run
 
     games = games or tune.games
     reports = []
-    for players, policy in report_settings(tune):
+    for players, policy in tune.report_settings():
         config = replace(tune.config(best.values, players, policy, name=f"{tune.name}-best"), games=games)
-        sub = f"{BEST_RUN_DIR}/{_setting_dir(players, policy)}"
+        sub = f"{BEST_RUN_DIR}/{players}p-" + re.sub(r"[^A-Za-z0-9_.-]+", "-", policy)
         target = out_dir / sub
         played = target / "config.toml"
-        fresh = not ((target / "report.html").is_file() and played.is_file()
-                     and played.read_text(encoding="utf-8") == config.to_toml())
-        if fresh:
+        if not ((target / "report.html").is_file() and played.is_file()
+                and played.read_text(encoding="utf-8") == config.to_toml()):
             if target.exists():
-                import shutil
-
                 shutil.rmtree(target)
             run(config, out=target, progress=False, report=True)
         if not (target / "report.html").is_file():
             continue
         summary = json.loads((target / "summary.json").read_text(encoding="utf-8")) \
             if (target / "summary.json").is_file() else {}
-        holes = {m: [_finite_or_none(v) for v in watched_value({**_flat(summary), "games": games}, m)]
-                 for m in tune.game.rule_holes}
+        row = {**(summary_row(summary) if summary else {}), "games": games}
+        holes = {m: [_finite_or_none(v) for v in watched_value(row, m)] for m in tune.game.rule_holes}
         reports.append({"setting": setting_name(players, policy), "players": players, "policy": policy, "dir": sub,
                         "report": f"{sub}/report.html", "games": games, "rule_holes": holes})
-    if not reports:
-        return None
-    return {"games": games, "settings": reports}
-
-
-def _flat(summary: Mapping[str, Any]) -> dict[str, Any]:
-    from analysis.sweep import summary_row
-
-    return summary_row(summary) if summary else {}
+    return {"games": games, "settings": reports} if reports else None

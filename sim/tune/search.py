@@ -2,19 +2,15 @@
 and the final replay on a fresh seed.
 
 Every candidate of the search is played on the same deals (the tune's
-seed: common random numbers). The promising third is played again with
-three times the games, on the same deals, until ``finalists`` remain; the
-finalists are then played on a fresh seed, with more games until every
-target's 95% interval is decided (or ``max_games``); the targets with a value
-in each game are then judged as ``lvsim confirm`` judges them, on confidence
-sequences played until decided or ``max_games``, so that stopping once
-decided does not inflate their error. The sampler proposes
-``SEARCH_BATCH`` candidates before it is told their results, and every
-batch (the halving's rungs, the final replay's rounds) is played at once,
-so a cluster's workers are all busy. The sampler of each
-trial is seeded by the tune's seed, the trial and the dimension, and keeps
-its trials in a journal in the tune's directory: a stopped search continues
-to the candidates an uninterrupted one tries.
+seed: common random numbers), so that candidates are compared on the same
+games. The final replay's targets with a value in each game are judged as
+``lvsim confirm`` judges them, on confidence sequences, so that stopping
+once decided does not inflate their error. Every batch (the sampler's
+``SEARCH_BATCH`` candidates, the halving's rungs, the final replay's
+rounds) is played at once, so a cluster's workers are all busy. The
+sampler of each trial is seeded by the tune's seed, the trial and the
+dimension, and keeps its trials in a journal in the tune's directory: a
+stopped search continues to the candidates an uninterrupted one tries.
 """
 
 from __future__ import annotations
@@ -27,18 +23,8 @@ from typing import Any, Iterable, Mapping
 
 from sim.tune.directory import JOURNAL_FILE
 from sim.tune.evaluation import Judged, _Evaluations, search_score
-from sim.tune.spec import FINAL_GROWTH, HALVING, MAX_TRIALS_FACTOR, SEARCH_BATCH, Tune, domain_size
+from sim.tune.spec import FINAL_GROWTH, HALVING, MAX_TRIALS_FACTOR, SEARCH_BATCH, Tune
 from sim.tune.text import describe
-
-
-class _NoLock:
-    """The journal's lock: the tune directory is locked as a whole (one tune at a time), so none is needed here."""
-
-    def acquire(self) -> bool:
-        return True
-
-    def release(self) -> None:
-        pass
 
 
 def _study(tune: Tune, state: Path):
@@ -46,9 +32,17 @@ def _study(tune: Tune, state: Path):
     from optuna.storages.journal import JournalFileBackend, JournalStorage
     from optuna.storages.journal._file import BaseJournalFileLock
 
+    class DirectoryLock(BaseJournalFileLock):
+        """None needed: the tune directory is locked as a whole (one tune at a time)."""
+
+        def acquire(self) -> bool:
+            return True
+
+        def release(self) -> None:
+            pass
+
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    lock = type("DirectoryLock", (_NoLock, BaseJournalFileLock), {})()
-    storage = JournalStorage(JournalFileBackend(str(state / JOURNAL_FILE), lock_obj=lock))
+    storage = JournalStorage(JournalFileBackend(str(state / JOURNAL_FILE), lock_obj=DirectoryLock()))
     return optuna.create_study(study_name=tune.name, storage=storage, direction="minimize",
                                sampler=_sampler(tune, 0, 0), load_if_exists=True)
 
@@ -91,7 +85,7 @@ def _search_phase(tune: Tune, study, evals: _Evaluations, bar) -> list[Judged]:
         study.enqueue_trial(base)  # the first candidate is the base rules: the sampler starts from them
     # The budget counts distinct candidates: a sampler that proposes one again is told its result again
     # (played once, kept), up to a limit on trials for a domain smaller than the budget.
-    wanted = min(tune.budget, domain_size(tune))
+    wanted = min(tune.budget, tune.domain_size())
     seen: set[str] = set()
     number = 0
     limit = MAX_TRIALS_FACTOR * tune.budget
@@ -125,8 +119,12 @@ def _values_of(tune: Tune, params: Mapping[str, Any]) -> dict[str, Any]:
     return {d.name: json.loads(params[d.name]) if d.choices is not None else params[d.name] for d in tune.dims}
 
 
+def _key(values: Mapping[str, Any]) -> str:
+    return json.dumps(values, sort_keys=True)
+
+
 def _bar_step(bar, tune: Tune, judged: list[Judged], seen: set[str]) -> None:
-    key = json.dumps(judged[-1].values, sort_keys=True)
+    key = _key(judged[-1].values)
     if key in seen:
         return
     seen.add(key)
@@ -140,7 +138,7 @@ def _bar_step(bar, tune: Tune, judged: list[Judged], seen: set[str]) -> None:
 def _distinct(judged: Iterable[Judged]) -> list[Judged]:
     seen, out = set(), []
     for j in judged:
-        key = json.dumps(j.values, sort_keys=True)
+        key = _key(j.values)
         if key not in seen:
             seen.add(key)
             out.append(j)
@@ -157,7 +155,7 @@ def _simplify(tune: Tune, ranked: list[Judged], evals: _Evaluations, first_trial
     there if the targets are still met on the same deals, until no value
     can move. Deterministic: the values are tried in the search's order.
     """
-    known = {json.dumps(j.values, sort_keys=True): j for j in ranked}
+    known = {_key(j.values): j for j in ranked}
     # On a cluster every move of a pass is played at once, before the first that keeps the targets met is
     # known; only those the pass reaches, in order, are the simplification's (numbered as they are reached),
     # so the result is the same with or without them.
@@ -200,7 +198,7 @@ def _moves(tune: Tune, values: Mapping[str, Any]) -> list[tuple[str, dict[str, A
             tries.append(value + (1 if d.base > value else -1))
         for v in tries:
             moved = {**values, d.name: v}
-            moves.append((json.dumps(moved, sort_keys=True), moved))
+            moves.append((_key(moved), moved))
     return moves
 
 

@@ -56,23 +56,9 @@ class Dimension:
         return list(range(self.low, self.high + 1))
 
 
-@dataclass(frozen=True)
-class Tune:
-    """A validated tune: the base config, what to search, the targets, how to judge candidates."""
-
-    name: str
-    path: Path
-    base_path: Path
-    base: Config
-    dims: tuple[Dimension, ...]
-    targets: tuple[Target, ...]
-    players: tuple[int, ...]
-    policies: tuple[str, ...]
-    budget: int
-    games: int
-    seed: int
-    finalists: int
-    max_games: int
+class Tables:
+    """What a tune and a confirmation share: the base config (``base``) played at each of its settings, a
+    player count with one policy at every seat."""
 
     @property
     def game(self):
@@ -82,27 +68,6 @@ class Tune:
     def settings(self) -> list[tuple[int, str]]:
         """Every (player count, policy) a candidate is judged at."""
         return [(p, policy) for p in self.players for policy in self.policies]
-
-    @property
-    def final_seed(self) -> int:
-        return (self.seed + FRESH_SEED_STEP) % (MAX_SEED + 1)
-
-    # What the time estimates (``sim.estimates``) read of a tune, beside its settings and targets.
-    halving = HALVING
-    final_growth = FINAL_GROWTH
-
-    def domain_size(self) -> int:
-        return domain_size(self)
-
-    def report_settings(self) -> list[tuple[int, str]]:
-        return report_settings(self)
-
-    @staticmethod
-    def setting_name(players: int, policy: str) -> str:
-        return setting_name(players, policy)
-
-    def base_values(self) -> dict[str, Any]:
-        return {d.name: d.base for d in self.dims}
 
     def rules_table(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """The base config's ``[rules]`` with ``values`` (dimension name -> value) put in."""
@@ -127,6 +92,46 @@ class Tune:
         if seed is not None:
             run["seed"] = seed
         return config_from_mapping(data, name=name or self.base.name)
+
+
+@dataclass(frozen=True)
+class Tune(Tables):
+    """A validated tune: the base config, what to search, the targets, how to judge candidates."""
+
+    name: str
+    path: Path
+    base_path: Path
+    base: Config
+    dims: tuple[Dimension, ...]
+    targets: tuple[Target, ...]
+    players: tuple[int, ...]
+    policies: tuple[str, ...]
+    budget: int
+    games: int
+    seed: int
+    finalists: int
+    max_games: int
+
+    @property
+    def final_seed(self) -> int:
+        return (self.seed + FRESH_SEED_STEP) % (MAX_SEED + 1)
+
+    # What the time estimates (``sim.estimates``) read of a tune, beside its settings and targets.
+    halving = HALVING
+    final_growth = FINAL_GROWTH
+
+    setting_name = staticmethod(setting_name)
+
+    def domain_size(self) -> int:
+        """How many distinct candidates the search domain holds."""
+        return math.prod(len(d.choices) if d.choices is not None else d.high - d.low + 1 for d in self.dims)
+
+    def report_settings(self) -> list[tuple[int, str]]:
+        """The settings the balance report of the recommended rules is played at: every tuned one."""
+        return list(self.settings)
+
+    def base_values(self) -> dict[str, Any]:
+        return {d.name: d.base for d in self.dims}
 
     def changes(self, values: Mapping[str, Any]) -> list[dict[str, Any]]:
         """Each searched knob (or token) whose printed values differ from the base's: what, from, to."""
@@ -180,12 +185,3 @@ def _leaves(value: Any) -> list[Any]:
 def _is_list_of_lists(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(v, list) for v in value)
 
-
-def domain_size(tune: Tune) -> int:
-    """How many distinct candidates the search domain holds."""
-    return math.prod(len(d.choices) if d.choices is not None else d.high - d.low + 1 for d in tune.dims)
-
-
-def report_settings(tune: Tune) -> list[tuple[int, str]]:
-    """The settings the balance report of the recommended rules is played at: every tuned one."""
-    return list(tune.settings)
