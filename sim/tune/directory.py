@@ -1,10 +1,5 @@
 """The tune's directory: its files, what a tune leaves there, and finding or accepting one to continue a
-stopped tune in.
-
-Every evaluation is kept in ``state/`` as it finishes, beside the sampler's
-journal and the tune's definition, so that the same command run again
-continues a tune stopped at any moment (Ctrl-C, ``kill -9``).
-"""
+stopped tune in (``state/`` holds every evaluation, the sampler's journal and the tune's definition)."""
 
 from __future__ import annotations
 

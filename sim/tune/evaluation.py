@@ -1,10 +1,8 @@
 """Playing candidates: a candidate's summary metrics at one setting, kept on disk as each finishes.
 
 :func:`evaluate` is a pure function of (rules, player count, policy, games,
-seed); :func:`evaluate_many` plays a batch of them at once (on a cluster,
-every worker busy); :class:`_Evaluations` keeps each in the tune's
-``state/evals/`` as it finishes, so a tune stopped at any moment and run
-again plays none twice. A
+seed); :class:`_Evaluations` keeps each in the tune's ``state/evals/`` as it
+finishes, so a tune stopped at any moment and run again plays none twice. A
 :class:`Judged` is a candidate's evaluations at every setting and how they
 meet the targets.
 """
@@ -34,26 +32,15 @@ Request = tuple[Mapping[str, Any], int, str, int, int]  # (values, players, poli
 
 def evaluate(tune: Tune, values: Mapping[str, Any], players: int, policy: str, games: int, seed: int,
              cluster: Cluster = IN_PROCESS) -> dict[str, Any]:
-    """The summary metrics of ``games`` games of the candidate ``values`` at ``players`` with ``policy`` everywhere.
-
-    A pure function of its arguments (the cluster and threads aside): the
-    row of plain values the candidates table holds, without timings.
-    """
-    [(_, row)] = _played_rows(tune, [(values, players, policy, games, seed)], cluster)
+    """The summary metrics of ``games`` games of the candidate ``values`` at ``players`` with ``policy`` everywhere:
+    the row of plain values the candidates table holds, without timings."""
+    [(_, row)] = evaluate_many(tune, [(values, players, policy, games, seed)], cluster)
     return row
 
 
 def evaluate_many(tune: Tune, requests: Sequence[Request], cluster: Cluster = IN_PROCESS) -> Iterator[tuple[int, dict]]:
-    """:func:`evaluate` of every request at once: ``(i, row)`` as each is played, in the order they end.
-
-    Their games go to the cluster together, so that a batch of candidates
-    at every setting keeps every worker busy; each row is made (its
-    skill-gap duels played) as soon as its games are in.
-    """
-    return _played_rows(tune, requests, cluster)
-
-
-def _played_rows(tune: Tune, requests: Sequence[Request], cluster: Cluster) -> Iterator[tuple[int, dict]]:
+    """:func:`evaluate` of every request, their games sent to the cluster together so that a batch keeps every
+    worker busy: ``(i, row)`` as each is played (its skill-gap duels too), in the order they end."""
     from analysis.sweep import summary_row
     from sim.runner import GamesPlayed, play_together
 
@@ -129,12 +116,9 @@ class Judged:
         final replay's confidence sequence where it has one."""
         out = {}
         for t in tune.targets:
-            decided = self.decided.get(t.metric, {})
-            out[t.metric] = {
-                setting_name(p, pol): decided[setting_name(p, pol)]["verdict"] if setting_name(p, pol) in decided
-                else t.judge(row, p)
-                for (p, pol), row in self.rows.items()
-            }
+            decided = {s: d["verdict"] for s, d in self.decided.get(t.metric, {}).items()}
+            out[t.metric] = {setting_name(p, pol): decided.get(setting_name(p, pol)) or t.judge(row, p)
+                             for (p, pol), row in self.rows.items()}
         return out
 
     def verdict(self, tune: Tune) -> dict[str, str]:

@@ -10,17 +10,9 @@ from sim.tune.spec import Tune
 
 def plan_tune(tune: Tune, *, calibrate: bool = True, report: bool = True,
               report_games: int | None = None, cluster=None) -> dict[str, Any]:
-    """What a tune would play, an estimate of its time and which targets its games resolve; writes nothing.
-
-    Each (player count, policy) is timed as an evaluation of the base rules
-    (its skill-gap duels included) at two numbers of games, so that what an
-    evaluation costs whatever its games is counted once per evaluation
-    (``sim.estimates``). The search plays ``budget`` candidates; the
-    simplification, successive halving and the final replay add a range
-    (the final replay stops as soon as the targets are decided, at
-    ``max_games`` at the latest). ``cluster``: the ``sim.cluster.ClusterShape``
-    that would play it.
-    """
+    """What a tune would play, an estimate of its time (a range: the final replay stops once the targets are
+    decided) and which targets its games resolve, as ``sim.estimates`` works them out; writes nothing.
+    ``cluster``: the ``sim.cluster.ClusterShape`` that would play it."""
     from sim.estimates import plan_tune as plan
 
     return plan(tune, calibrate_costs=calibrate, report=report, report_games=report_games, cluster=cluster)

@@ -1,10 +1,5 @@
 """Running a tune: the search, the simplification, the halving and the final replay in the tune's
-directory, then its answer (``tune.json``, ``best.toml``, the candidates table), and only then the reports.
-
-Every step keeps what it played in ``state/`` as it finishes: a tune killed
-at any moment and run again with the same command ends with the results an
-uninterrupted tune gives, on any number of threads or workers.
-"""
+directory, then its answer (``tune.json``, ``best.toml``, the candidates table), and only then the reports."""
 
 from __future__ import annotations
 
@@ -71,11 +66,8 @@ def tune(
     """
     from tqdm import tqdm
 
-    if not isinstance(spec, Tune):
-        spec = load_tune(spec)
-    tune_ = spec
-    if cluster is None:
-        cluster = IN_PROCESS
+    tune_ = spec if isinstance(spec, Tune) else load_tune(spec)
+    cluster = cluster or IN_PROCESS
     # On a cluster the workers load the kernels while this process opens the tune's directory (in this
     # process this starts nothing).
     for players, policy in tune_.settings:
@@ -84,8 +76,11 @@ def tune(
         out_dir = unfinished_tune_dir(tune_) or default_out_dir(tune_.name)
     else:
         out_dir = out_path(out)
-    if progress is None:
-        progress = sys.stderr.isatty()
+    progress = sys.stderr.isatty() if progress is None else progress
+
+    def bar(desc: str, total: int | None = None):
+        return tqdm(total=total, unit="candidate", disable=not progress, file=sys.stderr, leave=False, desc=desc)
+
     started = time.perf_counter()
     state = _tune_directory(out_dir, tune_)
     from sim.estimates import resolution_lines, resolution_of_rows, tune_resolution
@@ -105,30 +100,24 @@ def tune(
             for line in resolution_lines(tune_resolution(tune_, base.rows)):
                 say(line)
         study = _study(tune_, state)
-        bar = tqdm(total=tune_.budget, unit="candidate", disable=not progress, file=sys.stderr, leave=False,
-                   desc="search")
-        with bar:
-            searched = _search_phase(tune_, study, evals, bar)
+        with bar("search", tune_.budget) as shown:
+            searched = _search_phase(tune_, study, evals, shown)
         ranked = sorted((j for j in _distinct(searched) if j.invalid is None), key=lambda j: j.rank_key(tune_))
-        bar = tqdm(total=None, unit="candidate", disable=not progress, file=sys.stderr, leave=False, desc="simplify")
-        with bar:
-            simplified = _simplify(tune_, ranked, evals, max(j.trial for j in searched) + 1, bar)
+        with bar("simplify") as shown:
+            simplified = _simplify(tune_, ranked, evals, max(j.trial for j in searched) + 1, shown)
         ranked = sorted((j for j in _distinct([*ranked, *simplified]) if j.invalid is None),
                         key=lambda j: j.rank_key(tune_))
-        bar = tqdm(total=None, unit="candidate", disable=not progress, file=sys.stderr, leave=False, desc="halving")
-        with bar:
-            finalists, rungs = _halving(tune_, ranked, evals, bar)
+        with bar("halving") as shown:
+            finalists, rungs = _halving(tune_, ranked, evals, shown)
         base = Judged(-1, tune_.base_values(), tune_.games, tune_.seed, "base")
-        bar = tqdm(total=len(finalists) + 1, unit="candidate", disable=not progress, file=sys.stderr, leave=False,
-                   desc="final, fresh seed")
-        with bar:
+        with bar("final, fresh seed", len(finalists) + 1) as shown:
             # No candidate the game takes (every one refused): the base rules are all there is.
-            final = _final(tune_, finalists or [base], evals, bar)
+            final = _final(tune_, finalists or [base], evals, shown)
             final_base = next((f for f in final if f.values == base.values), None)
             if final_base is None:
                 # At the finalists' games, so that the table compares like with like.
                 base.games = max(f.games for f in final)
-                final_base = _final(tune_, [base], evals, bar)[0]
+                final_base = _final(tune_, [base], evals, shown)[0]
                 final_base.stage = "final, base"
         # The resolution kept is the base rules' at their final games, not the timed sample's said above
         # (its games depend on the machine's speed): the same seed, the same tune.json on any machine.

@@ -9,9 +9,7 @@ from sim.tune.directory import STATE_DIR, TuneResults
 from sim.tune.evaluation import Judged
 from sim.tune.spec import Tune
 from sim.tune.verdict import watched_metrics
-from sim.wording import value_words
-
-_spell = value_words
+from sim.wording import value_words as spell
 
 
 def describe(tune: Tune, values: Mapping[str, Any], short: bool = False) -> str:
@@ -20,8 +18,8 @@ def describe(tune: Tune, values: Mapping[str, Any], short: bool = False) -> str:
     if not changes:
         return "base rules" if short else "keep the base rules"
     label = tune.game.knob_label
-    parts = [f"{label('rules.' + c['what'])} {_spell(c['from'])}→{_spell(c['to'])}" if short
-             else f"{label('rules.' + c['what'])} from {_spell(c['from'])} to {_spell(c['to'])}" for c in changes]
+    parts = [f"{label('rules.' + c['what'])} {spell(c['from'])}→{spell(c['to'])}" if short
+             else f"{label('rules.' + c['what'])} from {spell(c['from'])} to {spell(c['to'])}" for c in changes]
     return ", ".join(parts) if short else "change " + ", ".join(parts)
 
 

@@ -120,14 +120,10 @@ def _int(name: str, value: Any, low: int, high: int) -> None:
         raise ConfigError(name, f"must be between {low:,} and {high:,}, got {value:,}")
 
 
-def _search_keys(table: Mapping[str, Any]) -> dict[str, Any]:
-    """``{"rules": {"tokens": {...}}}`` and ``{"rules.tokens": {...}}`` both as ``{"rules.tokens": {...}}``."""
-    return dotted(table, into=lambda key, value: (key == "rules" and isinstance(value, dict) and bool(value)
-                                                  and not set(value) & set(DOMAIN_KEYS)))
-
-
 def _search(table: Mapping[str, Any], base: Config, game) -> tuple[Dimension, ...]:
-    entries = _search_keys(table)
+    # {"rules": {"tokens": {...}}} and {"rules.tokens": {...}} alike, as {"rules.tokens": {...}}.
+    entries = dotted(table, into=lambda key, value: (key == "rules" and isinstance(value, dict) and bool(value)
+                                                     and not set(value) & set(DOMAIN_KEYS)))
     if not entries:
         raise ConfigError("search", "is empty: give the knobs to vary, e.g. \"rules.tokens\" = { faces = [-4, 3] }")
     knobs = tuple(k for k in game.Rules.__dataclass_fields__ if k != "players")

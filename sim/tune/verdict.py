@@ -17,18 +17,14 @@ SEAT_MARGIN = 0.02
 def watched_metrics(tune: Tune) -> dict[str, tuple[str, float, bool]]:
     """Untargeted metrics a tune watches for harm: metric -> (what it measures, the rise that is much worse,
     whether its size is what matters). The game's rule holes (``Game.rule_holes``) and the seats' advantages."""
-    watched = {m: (meaning, _hole_margin(), False) for m, meaning in tune.game.rule_holes.items()}
+    from analysis.sweep import HOLE_MARGIN
+
+    watched = {m: (meaning, HOLE_MARGIN, False) for m, meaning in tune.game.rule_holes.items()}
     watched["first_player_advantage"] = ("the first seat's distance from its fair share", SEAT_MARGIN, True)
     watched["worst_seat_advantage_corrected"] = ("the worst seat's distance from its fair share, bias-corrected",
                                                  SEAT_MARGIN, False)
     targeted = {t.metric for t in tune.targets} | {t.column for t in tune.targets}
     return {m: v for m, v in watched.items() if m not in targeted}
-
-
-def _hole_margin() -> float:
-    from analysis.sweep import HOLE_MARGIN
-
-    return HOLE_MARGIN
 
 
 def side_effects(tune: Tune, best: Judged, base: Judged) -> list[dict[str, Any]]:
