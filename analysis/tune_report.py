@@ -1,14 +1,9 @@
 """The tune report: the recommended change in a sentence, the finalists against the base rules, the search.
 
 One self-contained HTML page on the shared report shell
-(``analysis/report_html.py``) and figure style: the answer in the same
-words the terminal and ``tune.json`` use, its per-target verdicts, side
-effects on untargeted metrics and rule holes, the finalists and the base
-rules on the fresh seed (the changes in a narrow table, then one figure
-and one table per target, so that nothing needs scrolling sideways), how
-the search converged, the trade-off between the first two targets, and
-links to the balance reports of the recommended rules at every tuned
-player count and policy.
+(``analysis/report_html.py``), in the same words the terminal and
+``tune.json`` use. The finalists' changes stand in a narrow table, then one
+figure and one table per target, so that nothing needs scrolling sideways.
 """
 
 from __future__ import annotations
@@ -22,7 +17,7 @@ import pandas as pd
 from analysis import figure_style
 from analysis import report_html as H
 from sim.game import Game
-from sim.wording import value_words
+from sim.wording import value_words as spell
 
 VERDICT_CLASS = {"met": "pos", "missed": "neg", "undecided": "zero"}
 
@@ -42,26 +37,22 @@ def tune_report_html(summary: Mapping[str, Any], candidates: pd.DataFrame, *, ga
     import matplotlib
 
     matplotlib.use("Agg")
-    best = summary["recommendation"]
-    title = "Recommendation" if _met(summary) else "Closest candidate"
-    sections = [("recommendation", title), ("side-effects", "Side effects and rule holes"),
-                ("finalists", "Finalists against the base rules"),
-                ("convergence", "How the search converged"), ("trade-off", "Trade-off between targets"),
-                ("tune", "The tune")]
-    # Each section built through the guard: one that fails says why in its place, and the page is written.
-    body = [
-        H.guarded_section("recommendation", title, lambda: _recommendation(summary, best)),
-        H.guarded_section("side-effects", "Side effects and rule holes", lambda: _side_effects(summary)),
-        H.guarded_section("finalists", "Finalists against the base rules", lambda: _finalists(summary, game)),
-        H.guarded_section("convergence", "How the search converged", lambda: _convergence(summary)),
-        H.guarded_section("trade-off", "Trade-off between targets", lambda: _trade_off(summary, candidates)),
-        H.guarded_section("tune", "The tune", lambda: _definition(summary)),
+    sections = [
+        ("recommendation", "Recommendation" if _met(summary) else "Closest candidate", lambda: _recommendation(summary)),
+        ("side-effects", "Side effects and rule holes", lambda: _side_effects(summary)),
+        ("finalists", "Finalists against the base rules", lambda: _finalists(summary, game)),
+        ("convergence", "How the search converged", lambda: _convergence(summary)),
+        ("trade-off", "Trade-off between targets", lambda: _trade_off(summary, candidates)),
+        ("tune", "The tune", lambda: _definition(summary)),
     ]
+    # Each section built through the guard: one that fails says why in its place, and the page is written.
+    body = [H.guarded_section(key, title, build) for key, title, build in sections]
     subtitle = (f"{game.title} · {summary['budget']:,} candidates tried at {summary['games']:,} games each · "
                 f"judged at {', '.join(map(str, summary['players']))} players with "
                 f"{', '.join(summary['policies'])} · seed {summary['seed']}")
     footer = H.e(f"lvsim tune · final replay on seed {summary['final_seed']}")
-    return H.page(f"Tune {summary['name']}", subtitle, sections, body, footer, extra_css=EXTRA_CSS)
+    return H.page(f"Tune {summary['name']}", subtitle, [(key, title) for key, title, _ in sections], body, footer,
+                  extra_css=EXTRA_CSS)
 
 
 def _verdict(v: str) -> str:
@@ -81,7 +72,8 @@ def _best_word(summary: Mapping[str, Any]) -> str:
     return "recommended" if _met(summary) else "closest"
 
 
-def _recommendation(summary: Mapping[str, Any], best: Mapping[str, Any]) -> str:
+def _recommendation(summary: Mapping[str, Any]) -> str:
+    best = summary["recommendation"]
     verdicts = best["verdict"]
     before, sentence, after = summary["verdict"]["headline_parts"]
     lead = (f'<p class="lead">{H.e(before)}{H.metric("recommendation", best["rules"], H.e(sentence))}'
@@ -127,7 +119,7 @@ def _rate(measured) -> str:
     return f"{H.e(H.pct(x))}{ci}"
 
 
-def _cell(row: list, metric: str, verdict: str) -> str:
+def _cell(row: list, verdict: str) -> str:
     value, lo, hi = row
     if H.is_missing(value):
         return "n/a"
@@ -138,8 +130,6 @@ def _cell(row: list, metric: str, verdict: str) -> str:
 
 
 def _fmt(x: float) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "n/a"
     return f"{x:.3f}".replace("-", H.MINUS) if abs(x) < 10 else f"{x:,.1f}"
 
 
@@ -159,24 +149,18 @@ def _change_cell(e: Mapping[str, Any], game: Game) -> str:
     """Each changed value on a line of its own, never broken inside: ``token 1: [1, −1] → [2, −4]``."""
     if not e["changes"]:
         return "none"
-    lines = [f"{game.knob_label('rules.' + c['what'])}: {_spell(c['from'])} \u2192 {_spell(c['to'])}"
+    lines = [f"{game.knob_label('rules.' + c['what'])}: {spell(c['from'])} \u2192 {spell(c['to'])}"
              for c in e["changes"]]
     return "".join(f"<span>{H.e(line)}</span>" for line in lines)
-
-
-_spell = value_words
 
 
 def _finalists(summary: Mapping[str, Any], game: Game) -> str:
     entries = _entries(summary)
     targets = summary["targets"]
     header = ["candidate", "change", "games", *(H.e(_label(t)) for t in targets)]
-    rows = []
-    for label, e in entries:
-        rows.append([H.e(label), _change_cell(e, game), f"{e['games']:,}", *(_verdict(e["verdict"][t["metric"]])
-                                                                        for t in targets)])
-    table = H.table(header, rows, numeric_from=2).replace('<td class="">' + "none", '<td class="change">none')
-    table = _mark_change_cells(table)
+    rows = [[H.e(label), _change_cell(e, game), f"{e['games']:,}", *(_verdict(e["verdict"][t["metric"]]) for t in targets)]
+            for label, e in entries]
+    table = _mark_change_cells(H.table(header, rows, numeric_from=2))
     note = (f"<p>Every candidate here was played again on a fresh seed ({summary['final_seed']}), with more games "
             "until each target's 95% interval was inside or outside what is wanted, or the most games allowed: "
             "a candidate that was only lucky on the search's deals does not win. Then, per target, its value at "
@@ -189,7 +173,7 @@ def _finalists(summary: Mapping[str, Any], game: Game) -> str:
         parts.append(f"<h3>{H.e(_label(t))} <span class=\"muted\">wanted {H.e(t['spelled'])}</span></h3>")
         parts.append(_target_figure(t, entries, settings))
         header = ["candidate", *(H.e(s) for s in settings)]
-        rows = [[H.e(label), *(_cell(e["metrics"][s][metric], metric, e["verdicts"][metric][s]) for s in settings)]
+        rows = [[H.e(label), *(_cell(e["metrics"][s][metric], e["verdicts"][metric][s]) for s in settings)]
                 for label, e in entries]
         parts.append(f'<div class="table-scroll">{H.table(header, rows, numeric_from=1)}</div>')
     return "".join(parts)
@@ -218,13 +202,7 @@ def _target_plot(target: Mapping[str, Any], entries, settings: list[str]):
     metric = target["metric"]
     with figure_style.styled():
         fig, (ax,) = figure_style.figure(0.6 + 0.3 * len(entries) * max(1, len(settings)) ** 0.5 + 0.6)
-        low, high = _finite_or_none(target.get("low")), _finite_or_none(target.get("high"))
-        if low is not None and high is not None:
-            ax.axvspan(low, high, color=figure_style.GAIN, alpha=0.12, lw=0, label="wanted")
-        else:
-            for bound in (low, high):
-                if bound is not None:
-                    ax.axvline(bound, color=figure_style.GAIN, lw=1, ls="--", label="wanted bound")
+        _wanted(ax, target, "x", labelled=True)
         n = len(settings)
         step = 0.7 / max(1, n)
         for i, s in enumerate(settings):
@@ -250,6 +228,19 @@ def _target_plot(target: Mapping[str, Any], entries, settings: list[str]):
 
 def _finite_or_none(x) -> float | None:
     return float(x) if isinstance(x, (int, float)) and math.isfinite(x) else None
+
+
+def _wanted(ax, target: Mapping[str, Any], axis: str, labelled: bool = False) -> None:
+    """What ``target`` wants along ``axis`` ("x" or "y"): its range shaded, or its bound dashed."""
+    low, high = _finite_or_none(target.get("low")), _finite_or_none(target.get("high"))
+    if low is not None and high is not None:
+        (ax.axvspan if axis == "x" else ax.axhspan)(low, high, color=figure_style.GAIN, alpha=0.12, lw=0,
+                                                    label="wanted" if labelled else None)
+        return
+    for bound in (low, high):
+        if bound is not None:
+            (ax.axvline if axis == "x" else ax.axhline)(bound, color=figure_style.GAIN, lw=1, ls="--",
+                                                        label="wanted bound" if labelled else None)
 
 
 def _convergence(summary: Mapping[str, Any]) -> str:
@@ -314,37 +305,26 @@ def _trade_off(summary: Mapping[str, Any], candidates: pd.DataFrame) -> str:
     x_target, y_target = targets[0], (targets[1] if len(targets) > 1 else None)
     x_label = _label(x_target)
     y_label = _label(y_target) if y_target is not None else "printed values changed"
-    best_trial = summary["recommendation"]["trial"]
     caption = ("The shaded band (or dashed line) is what the target wants. Points are the search's estimates on "
                "its own deals, at the first number of games.")
-    return H.figure(lambda: _trade_off_plot(summary, here, players, setting, x_target, y_target, best_trial),
+    return H.figure(lambda: _trade_off_plot(summary, here, players, setting, (x_target, x_label), (y_target, y_label)),
                     f"{x_label} against {y_label} over the candidates", caption)
 
 
-def _trade_off_plot(summary, here, players, setting, x_target, y_target, best_trial):
-    x_label = _label(x_target)
-    y_label = _label(y_target) if y_target is not None else "printed values changed"
+def _trade_off_plot(summary, here, players, setting, x, y):
+    (x_target, x_label), (y_target, y_label) = x, y
     with figure_style.styled():
         fig, (ax,) = figure_style.figure(3.6)
-        for t, axis in ((x_target, "x"), (y_target, "y")):
-            if t is None:
-                continue
-            low, high = t["low"], t["high"]
-            span = ax.axvspan if axis == "x" else ax.axhspan
-            if low is not None and high is not None:
-                span(low, high, color=figure_style.GAIN, alpha=0.12, lw=0)
-            elif low is not None:
-                (ax.axvline if axis == "x" else ax.axhline)(low, color=figure_style.GAIN, lw=1, ls="--")
-            elif high is not None:
-                (ax.axvline if axis == "x" else ax.axhline)(high, color=figure_style.GAIN, lw=1, ls="--")
+        _wanted(ax, x_target, "x")
+        if y_target is not None:
+            _wanted(ax, y_target, "y")
 
         def points(frame):
             return _measured(frame, x_target, players), _measured(frame, y_target, players)
 
         ax.scatter(*points(here), s=14, color=figure_style.MAIN, alpha=0.7, label="candidate")
-        ax.scatter(*points(here[here["trial"] == best_trial]), s=60, facecolor="none", edgecolor=figure_style.LOSS,
-                   linewidth=1.6, label=_best_word(summary),
-                   zorder=3)
+        ax.scatter(*points(here[here["trial"] == summary["recommendation"]["trial"]]), s=60, facecolor="none",
+                   edgecolor=figure_style.LOSS, linewidth=1.6, label=_best_word(summary), zorder=3)
         ax.scatter(*points(here[here["changed_values"] == 0]), s=40, marker="s", color="#000000",
                    label="base rules", zorder=3)
         ax.set_xlabel(x_label)
