@@ -21,6 +21,12 @@ from sim.confirm.values import WORST_SEAT_NAMES, denominator
 UNDECIDED = (math.nan, -math.inf, math.inf)
 
 
+def _look(stream: Stream) -> tuple[float, float, float]:
+    """A stream's ``(estimate, low, high)`` now; the interval is infinite before the first look."""
+    low, high = stream.look()
+    return (stream.shown if math.isfinite(low) else stream.estimate), low, high
+
+
 def _worst(seats: list[Stream]) -> tuple[float, float, float]:
     """The worst seat's advantage and its interval from every seat's (advantage) interval."""
     ends = [s.interval for s in seats]
@@ -58,10 +64,8 @@ class Judge:
                 s.add(values[f"win_share_s{k}"][start:stop])
 
     def look(self) -> tuple[float, float, float]:
-        """``(estimate, low, high)`` now; the interval is infinite before the first look."""
         if self.seats is None:
-            low, high = self.stream.look()
-            return (self.stream.shown if math.isfinite(low) else self.stream.estimate), low, high
+            return _look(self.stream)
         for s in self.seats:
             s.look()
         return _worst(self.seats)
@@ -69,8 +73,7 @@ class Judge:
     def games_to_decide(self, lo_bound: float | None, hi_bound: float | None) -> int | None:
         """About how many games in all would decide a target ``[lo_bound, hi_bound]``, if the estimate held."""
         if self.seats is None:
-            need = self.stream.games_for(decisive_width(self.stream.estimate, lo_bound, hi_bound))
-            return need
+            return self.stream.games_for(decisive_width(self.stream.estimate, lo_bound, hi_bound))
         estimates = [abs(s.estimate) for s in self.seats]
         worst = max(estimates)
         if hi_bound is not None and worst > hi_bound:
@@ -132,8 +135,7 @@ class PairedJudge:
         if self.ratio is not None:
             return self.ratio.look()
         if self.stream is not None:
-            low, high = self.stream.look()
-            return (self.stream.shown if math.isfinite(low) else self.stream.estimate), low, high
+            return _look(self.stream)
         xa, la, ha = self.a.look()
         xb, lb, hb = self.b.look()
         for s in self.diffs:

@@ -19,10 +19,8 @@ errors: every interval is a confidence sequence.
 from __future__ import annotations
 
 import math
-import sys
 import time
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import numpy as np
@@ -31,6 +29,7 @@ from analysis.sequential import ALPHA, FIRST_LOOK, materiality, rho2, verdict
 from sim.confirm.judging import Judge, PairedJudge
 from sim.confirm.values import duel_values, judgeable, per_game, ratios
 from sim.errors import ConfigError
+from sim.tune.targets import setting_name
 
 # Games of the first batch of a table: two looks' worth, so the first look comes with the first batch.
 FIRST_BATCH = 2 * FIRST_LOOK
@@ -70,7 +69,7 @@ class Setting:
 
     @property
     def name(self) -> str:
-        return f"{self.players} players, {self.policy}"
+        return setting_name(self.players, self.policy)
 
 
 def confirm(
@@ -326,6 +325,11 @@ def _number(x: float) -> float | None:
     return float(x) if x is not None and math.isfinite(x) else None
 
 
+def _more(need: int | None, games: int) -> int | None:
+    """The games more than ``games`` that would likely decide, if any number would."""
+    return None if need is None else max(0, need - games)
+
+
 def _result(tune, settings: list[Setting], seed: int, seconds: float, stopped: str, max_games: int,
             max_slow_games: int, max_minutes: float) -> dict[str, Any]:
     game = tune.game
@@ -334,10 +338,7 @@ def _result(tune, settings: list[Setting], seed: int, seconds: float, stopped: s
         judges = [(judge, s.games) for _, judge, _ in s.targets] + [(judge, n) for _, _, judge, n, _ in s.duels]
         for (t, (x, lo, hi), slow), (judge, games) in zip(s.looked, judges):
             v = verdict(lo, hi, t.low, t.high)
-            more = None
-            if v == "undecided":
-                need = judge.games_to_decide(t.low, t.high)
-                more = None if need is None else max(0, need - games)
+            more = _more(judge.games_to_decide(t.low, t.high), games) if v == "undecided" else None
             entry = {"metric": t.metric, "label": label(t), "wanted": t.spelled,
                      "low_bound": t.low, "high_bound": t.high, "setting": s.name, "players": s.players,
                      "policy": s.policy, "verdict": v, "estimate": _number(x), "low": _number(lo),
@@ -349,10 +350,7 @@ def _result(tune, settings: list[Setting], seed: int, seconds: float, stopped: s
             targets.append(entry)
         for (name, material, (d, lo, hi)), (_, _, judge) in zip(s.paired_looked, s.paired):
             v = materiality(lo, hi, material)
-            more = None
-            if v == "undecided":
-                need = judge.games_to_decide(material)
-                more = None if need is None else max(0, need - s.slow_games)
+            more = _more(judge.games_to_decide(material), s.slow_games) if v == "undecided" else None
             strength.append({"metric": name, "label": game.metric[name].label, "setting": s.name,
                              "players": s.players, "policy": s.policy, "against": s.slow, "material": material,
                              "difference": _number(d), "low": _number(lo), "high": _number(hi),
@@ -382,14 +380,6 @@ def default_seed(tune) -> int:
     return (tune.seed + 2 * FRESH_SEED_STEP) % (MAX_SEED + 1)
 
 
-def say_to_stderr(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
-
-
-def out_file(out_dir: Path) -> Path:
-    return out_dir / "confirm.json"
-
-
 def plan(spec, *, seed: int, max_games: int, max_slow_games: int, max_minutes: float) -> dict[str, Any]:
     """What a confirmation would play and about how long the most it may play takes; plays only a timing sample.
 
@@ -401,31 +391,26 @@ def plan(spec, *, seed: int, max_games: int, max_slow_games: int, max_minutes: f
     from sim.estimates.costs import seconds_text
 
     settings = _settings(spec, seed, max_games, max_slow_games)
-    rows, most = [], 0.0
+    lines = [f"lvsim confirm would judge {len(spec.targets)} target(s) at {len(settings)} setting(s) "
+             f"on seed {seed}, playing each until decided:"]
+    lines += [f"  {label(t)} {t.spelled}" for t in confirmable(spec)]
+    rows = []
     for s in settings:
         fast = games_cost(s.config, cap=FIRST_FAST_BATCH).cost
         slow = None if s.slow_config is None else games_cost(s.slow_config, cap=FIRST_BATCH).cost
-        seconds = fast(max_games) + (slow(max_slow_games) if slow is not None else 0.0)
-        most += seconds
-        rows.append({"setting": s.name, "judged": s.policy, "stronger": s.slow,
-                     "judged_games_per_second": 1 / fast.per_game if fast.per_game else None,
-                     "stronger_games_per_second": 1 / slow.per_game if slow is not None and slow.per_game else None,
-                     "seconds_at_most_games": seconds})
+        rate = 1 / fast.per_game if fast.per_game else None
+        slow_rate = 1 / slow.per_game if slow is not None and slow.per_game else None
+        rows.append({"setting": s.name, "judged": s.policy, "stronger": s.slow, "judged_games_per_second": rate,
+                     "stronger_games_per_second": slow_rate,
+                     "seconds_at_most_games": fast(max_games) + (slow(max_slow_games) if slow is not None else 0.0)})
+        line = f"  {s.name}: {s.policy} up to {max_games:,} games" + (f" (about {rate:,.0f} games/s)" if rate else "")
+        if s.slow:
+            line += f"; {s.slow} on the same deals up to {max_slow_games:,}"
+            line += f" (about {slow_rate:,.0f} games/s)" if slow_rate else ""
+        lines.append(line)
+    most = sum((r["seconds_at_most_games"] for r in rows), 0.0)
     # A skill-gap duel is not timed here: with one, only the budget bounds the time.
     limit = 60 * max_minutes if any(s.duels for s in settings) else min(most, 60 * max_minutes)
-    lines = [f"lvsim confirm would judge {len(spec.targets)} target(s) at {len(settings)} setting(s) "
-             f"on seed {seed}, playing each until decided:"]
-    for t in confirmable(spec):
-        lines.append(f"  {label(t)} {t.spelled}")
-    for r in rows:
-        rate = r["judged_games_per_second"]
-        line = f"  {r['setting']}: {r['judged']} up to {max_games:,} games"
-        line += f" (about {rate:,.0f} games/s)" if rate else ""
-        if r["stronger"]:
-            srate = r["stronger_games_per_second"]
-            line += f"; {r['stronger']} on the same deals up to {max_slow_games:,}"
-            line += f" (about {srate:,.0f} games/s)" if srate else ""
-        lines.append(line)
     lines.append(f"At most {seconds_text(limit)}: it stops at every decision, at {max_minutes:g} minutes "
                  "(--max-minutes) or at the most games allowed, whichever comes first.")
     return {"seed": seed, "settings": rows, "targets": [t.as_dict() for t in spec.targets],

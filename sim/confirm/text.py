@@ -14,24 +14,20 @@ def _style(game, metric: str) -> str:
     return game.metric[metric].style if metric in game.metric else "num"
 
 
+# Each style's scale, its value, and each end of its interval.
+_SHOWN = {"pct": (100, "{:.2f}%", "{:.2f}%"), "pts": (100, "{:+.2f} pp", "{:+.2f}"), "num": (1, "{:.3f}", "{:.3f}")}
+
+
 def value(style: str, x: float | None) -> str:
-    if x is None:
-        return "n/a"
-    if style == "pct":
-        return f"{100 * x:.2f}%"
-    if style == "pts":
-        return f"{100 * x:+.2f} pp"
-    return f"{x:.3f}"
+    scale, shown, _ = _SHOWN.get(style, _SHOWN["num"])
+    return "n/a" if x is None else shown.format(scale * x)
 
 
 def interval(style: str, lo: float | None, hi: float | None) -> str:
     if lo is None or hi is None:
         return "[not yet: too few games]"
-    if style == "pct":
-        return f"[{100 * lo:.2f}%, {100 * hi:.2f}%]"
-    if style == "pts":
-        return f"[{100 * lo:+.2f}, {100 * hi:+.2f}]"
-    return f"[{lo:.3f}, {hi:.3f}]"
+    scale, _, end = _SHOWN.get(style, _SHOWN["num"])
+    return f"[{end.format(scale * lo)}, {end.format(scale * hi)}]"
 
 
 def _diff_style(style: str) -> str:
