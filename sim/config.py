@@ -185,10 +185,10 @@ class Config:
     def to_toml(self) -> str:
         """The resolved config as a TOML file: every rule spelled out, defaults included."""
         data = self.to_dict()
-        lines = [f"# Resolved config of experiment {self.name!r}.", f"game = {_toml_value(data['game'])}"]
+        lines = [f"# Resolved config of experiment {self.name!r}.", f"game = {toml_value(data['game'])}"]
         for table in TABLES:
             lines += ["", f"[{table}]"]
-            lines += [f"{key} = {_toml_value(value)}" for key, value in data[table].items()]
+            lines += [f"{key} = {toml_value(value)}" for key, value in data[table].items()]
         return "\n".join(lines) + "\n"
 
 
@@ -337,20 +337,16 @@ def _check_seats(seats: Any) -> None:
             raise ConfigError(f"policies.seats[{s}]", f"must be a policy name, got {shown(name)}")
 
 
-def _toml_value(value: Any) -> str:
-    """A TOML literal for the plain values a config holds."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        # A JSON string (ASCII only, standard escapes) is a valid TOML basic string.
-        return json.dumps(value)
+def toml_value(value: Any) -> str:
+    """A TOML literal on one line for the plain values a config holds."""
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
         # An inline table (a $ Fever deck, a pay-table row); keys quoted unless bare.
-        items = (f"{k if re.fullmatch(r'[A-Za-z0-9_-]+', k) else json.dumps(k)} = {_toml_value(v)}"
+        items = (f"{k if re.fullmatch(r'[A-Za-z0-9_-]+', k) else json.dumps(k)} = {toml_value(v)}"
                  for k, v in value.items())
         return "{ " + ", ".join(items) + " }"
+    if isinstance(value, (bool, int, float, str)):
+        # JSON spells these as TOML does (a JSON string, ASCII only, standard escapes, is a TOML basic string).
+        return json.dumps(value)
     raise TypeError(f"cannot write {value!r} as a TOML value")

@@ -27,12 +27,12 @@ keeps its page in its own package; name it to check or rewrite it too:
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from pathlib import Path
 from typing import Any
 
+from sim.config import toml_value
 from sim.games import GAME_MODULES, get_game
 
 DOCS_GAMES = Path(__file__).resolve().parent.parent / "docs" / "games"
@@ -62,7 +62,7 @@ def _knobs(described: dict[str, Any]) -> str:
     knobs = described["knobs"]
     rows = []
     for name, info in knobs.items():
-        default = _toml(info["default"])
+        default = toml_value(info["default"])
         shown = f"`{default}`" if len(default) <= CELL_WIDTH else "in the block below"
         rows.append([f"`{name}`", shown, str(info.get("values", ""))])
     block = "\n".join(_toml_line(name, info["default"]) for name, info in knobs.items())
@@ -98,24 +98,14 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join([line(head), line(["---"] * len(head)), *(line(r) for r in rows)])
 
 
-def _toml(value: Any) -> str:
-    """A TOML literal on one line; JSON spells the scalars and arrays TOML has the same way."""
-    if isinstance(value, dict):
-        keys = (k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else json.dumps(k) for k in value)
-        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in zip(keys, value.values())) + " }"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    return json.dumps(value)
-
-
 def _toml_line(name: str, value: Any) -> str:
     """``name = value``; an array too long for one line is spread over lines, as many entries a line as fit."""
-    one = f"{name} = {_toml(value)}"
+    one = f"{name} = {toml_value(value)}"
     if len(one) <= LINE_WIDTH or not isinstance(value, (list, tuple)):
         return one
     lines = [f"{name} = ["]
     row = ""
-    for entry in (f"{_toml(v)}," for v in value):
+    for entry in (f"{toml_value(v)}," for v in value):
         if row and len(row) + 1 + len(entry) > LINE_WIDTH:
             lines.append(row)
             row = ""
