@@ -123,6 +123,20 @@ POLICY_IDS, POLICY_SYNTAX, POLICY_DESCRIPTIONS, parse_policy, parse_seats = POLI
 
 
 @njit(cache=True)
+def ordinary_options_nb(pub):
+    """(free ordinary machines, unplaced ordinary tokens)."""
+    free = 0
+    for slot in range(E.MACHINES_PER_ROUND):
+        if free_slot_nb(pub, slot):
+            free += 1
+    unplaced = 0
+    for t in range(pub[E.P_N_TOKENS]):
+        if pub[E.P_TOKEN_PLACED + t] == 0:
+            unplaced += 1
+    return free, unplaced
+
+
+@njit(cache=True)
 def random_card_nb(legal, rng):
     """random — plays any legal card, each equally likely."""
     return nth_bit_nb(legal, below_nb(rng, popcount_nb(legal)))
@@ -134,46 +148,46 @@ def random_card_at_nb(legal, states, row):
     return nth_bit_nb(legal, below_at_nb(states, row, popcount_nb(legal)))
 
 
+@njit(cache=True, inline="always")
+def nth_free_slot_nb(pub, k, slots):
+    """The ``k``-th free slot among the first ``slots`` (ordinary machines 0, 1, 2, then golden); -1 if none."""
+    for slot in range(slots):
+        if free_slot_nb(pub, slot):
+            if k == 0:
+                return slot
+            k -= 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def nth_unplaced_token_nb(pub, k):
+    for t in range(pub[E.P_N_TOKENS]):
+        if pub[E.P_TOKEN_PLACED + t] == 0:
+            if k == 0:
+                return t
+            k -= 1
+    return -1
+
+
 @njit(cache=True)
 def random_placement_at_nb(pub, states, row, out):
     """random places a token anywhere it may go, each choice equally likely:
     first a free slot, then a token for an ordinary machine or a side for
     the golden one. Writes (slot, token, side) to out; draws from
     ``states[row]``.
-
-    Free slots in the order ordinary machines 0, 1, 2, then golden.
     """
-    n_free = 0
-    for slot in range(E.N_SLOTS):
-        if free_slot_nb(pub, slot):
-            n_free += 1
+    free, unplaced = ordinary_options_nb(pub)
+    n_free = free + (pub[E.P_GOLDEN_SIDE] == E.NO_SIDE)
     out[0] = -1
     out[1] = -1
     out[2] = E.NO_SIDE
     if n_free == 0:
         return
-    k = below_at_nb(states, row, n_free)
-    for slot in range(E.N_SLOTS):
-        if free_slot_nb(pub, slot):
-            if k == 0:
-                out[0] = slot
-                break
-            k -= 1
+    out[0] = nth_free_slot_nb(pub, below_at_nb(states, row, n_free), E.N_SLOTS)
     if out[0] == E.GOLDEN_SLOT:
         out[2] = coin_at_nb(states, row)
-        return
-    n_tokens = pub[E.P_N_TOKENS]
-    unplaced = 0
-    for t in range(n_tokens):
-        if pub[E.P_TOKEN_PLACED + t] == 0:
-            unplaced += 1
-    k = below_at_nb(states, row, unplaced)
-    for t in range(n_tokens):
-        if pub[E.P_TOKEN_PLACED + t] == 0:
-            if k == 0:
-                out[1] = t
-                break
-            k -= 1
+    else:
+        out[1] = nth_unplaced_token_nb(pub, below_at_nb(states, row, unplaced))
 
 
 @njit(cache=True)
@@ -268,20 +282,6 @@ def restricted_card_nb(params, pub, hand, legal, rng):
 
 
 @njit(cache=True)
-def ordinary_options_nb(pub):
-    """(free ordinary machines, unplaced ordinary tokens)."""
-    free = 0
-    for slot in range(E.MACHINES_PER_ROUND):
-        if free_slot_nb(pub, slot):
-            free += 1
-    unplaced = 0
-    for t in range(pub[E.P_N_TOKENS]):
-        if pub[E.P_TOKEN_PLACED + t] == 0:
-            unplaced += 1
-    return free, unplaced
-
-
-@njit(cache=True)
 def restricted_placement_nb(params, pub, hand, rng, out):
     """A placement as the base policy makes it; then, if it puts an ordinary token on a machine, which token goes
     on which machine is the ``token`` decision, and if it places the golden token, its side is the ``golden`` one:
@@ -302,20 +302,8 @@ def restricted_placement_nb(params, pub, hand, rng, out):
     if golden:
         out[2] = coin_nb(rng)
         return
-    k = below_nb(rng, free)
-    for slot in range(E.MACHINES_PER_ROUND):
-        if free_slot_nb(pub, slot):
-            if k == 0:
-                out[0] = slot
-                break
-            k -= 1
-    k = below_nb(rng, unplaced)
-    for t in range(pub[E.P_N_TOKENS]):
-        if pub[E.P_TOKEN_PLACED + t] == 0:
-            if k == 0:
-                out[1] = t
-                break
-            k -= 1
+    out[0] = nth_free_slot_nb(pub, below_nb(rng, free), E.MACHINES_PER_ROUND)
+    out[1] = nth_unplaced_token_nb(pub, below_nb(rng, unplaced))
 
 
 # --- dispatch ------------------------------------------------------------------------
