@@ -188,9 +188,8 @@ def _mark_change_cells(table: str) -> str:
 
 def _target_figure(target: Mapping[str, Any], entries, settings: list[str]) -> str:
     """One target over the finalists: a dot and 95% interval per setting and candidate, the wanted band shaded."""
-    label = _label(target)
     return H.figure(lambda: _target_plot(target, entries, settings),
-                    f"{label} of each finalist at every setting with 95% intervals",
+                    f"{_label(target)} of each finalist at every setting with 95% intervals",
                     "Each dot is a finalist at one player count and policy, with its 95% interval; the shaded band "
                     "(or dashed line) is what the target wants.")
 
@@ -207,13 +206,9 @@ def _target_plot(target: Mapping[str, Any], entries, settings: list[str]):
         step = 0.7 / max(1, n)
         for i, s in enumerate(settings):
             colour = figure_style.SEQUENCE[i % len(figure_style.SEQUENCE)]
-            ys, xs, los, his = [], [], [], []
-            for k, (_, e) in enumerate(entries):
-                x, lo, hi = (list(e["metrics"].get(s, {}).get(metric) or []) + [None] * 3)[:3]
-                ys.append(k + (i - (n - 1) / 2) * step)
-                xs.append(x)
-                los.append(lo)
-                his.append(hi)
+            ys = [k + (i - (n - 1) / 2) * step for k in range(len(entries))]
+            measured = [(list(e["metrics"].get(s, {}).get(metric) or []) + [None] * 3)[:3] for _, e in entries]
+            xs, los, his = (list(column) for column in zip(*measured))
             figure_style.intervals(ax, ys, los, his, horizontal=True, color=colour, capsize=2)
             ys, xs = figure_style.numbers(ys), figure_style.numbers(xs)
             shown = np.isfinite(xs)
