@@ -1,13 +1,12 @@
 """What ``lvsim confirm`` judges game by game: each metric's value in every game of a chunk of records.
 
 A metric can be confirmed when each game gives a value whose mean is the
-metric: the metrics the game compares game by game (``Game.per_game``, as a
-sweep does: a rate, a mean, the first player's advantage) and the worst
-seat's advantage, judged through every seat's win share. A skill-gap duel
-is judged deal by deal (:func:`duel_values`). The others (a ratio of sums
-such as mean |swing| per round) have no per-game value here;
-:func:`judgeable` names those that have, so that a command can refuse the
-rest up front.
+metric (``Game.per_game``: a rate, a mean, the first player's advantage),
+a numerator and a denominator whose sums' ratio is the metric
+(``Game.per_game_ratios``), or, for the worst seat's advantage, every
+seat's win share; a skill-gap duel is judged deal by deal
+(:func:`duel_values`). :func:`judgeable` names the metrics that can, so that
+a command can refuse the rest up front.
 """
 
 from __future__ import annotations
