@@ -80,14 +80,8 @@ class BatchKernel:
         threads: int | None = None,
         chunk: int | None = None,
     ) -> dict[str, np.ndarray]:
-        """Play games ``first_game .. first_game + n_games - 1``; return their records.
-
-        ``policy_ids`` / ``policy_params`` come from the game's
-        ``parse_seats``. ``threads`` caps the worker threads (default:
-        all); it never changes the result, and neither does ``chunk``, the
-        games a thread takes at a time (default: up to ``most``, fewer for
-        a small batch so that every thread gets work).
-        """
+        """Play games ``first_game .. first_game + n_games - 1`` (ids and params from the game's ``parse_seats``);
+        neither ``threads`` nor ``chunk`` (:func:`chunk_games`) ever changes the records."""
         check_batch(seed, first_game, n_games)
         rec = self.layout.empty(n_games, rules)
         if n_games == 0:

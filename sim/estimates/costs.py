@@ -111,16 +111,14 @@ def calibrate(work: Callable[[int], Any], cap: int, *, start: int = 2, clock: Cl
         from sim.estimates.compiling import compiles
 
         compiled = compiles()
-        kernels, began = compiled.kernels, clock()
-        work(n)
+        kernels = compiled.kernels
+        _, seconds = _timed(work, n, clock)
         # A first call that compiled kernels says nothing of what the next process pays: it loads them.
-        first = (n, clock() - began) if compiled.kernels == kernels else None
+        first = (n, seconds) if compiled.kernels == kernels else None
     points: list[tuple[int, float]] = []
-    result = None
     while True:
-        began = clock()
-        result = work(n)
-        points.append((n, clock() - began))
+        result, seconds = _timed(work, n, clock)
+        points.append((n, seconds))
         if points[-1][1] >= enough or n >= cap:
             break
         n = min(cap, n * growth)
@@ -129,26 +127,25 @@ def calibrate(work: Callable[[int], Any], cap: int, *, start: int = 2, clock: Cl
         if n == 1 and cap == 1:
             return Timed(Cost(0.0, seconds), n, result)
         if n == 1:  # one game took long enough: two tell its start-up apart
-            began = clock()
-            result = work(2)
-            points.append((2, clock() - began))
+            result, seconds = _timed(work, 2, clock)
+            points.append((2, seconds))
         else:
             smaller = max(1, n // growth)
-            began = clock()
-            work(smaller)
-            points.insert(0, (smaller, clock() - began))
+            points.insert(0, (smaller, _timed(work, smaller, clock)[1]))
     # Other programs only ever add time: the two calls fitted are timed once more and the quicker kept.
     (n1, t1), (n2, t2) = points[-2], points[-1]
-    began = clock()
-    work(n1)
-    t1 = min(t1, clock() - began)
-    began = clock()
-    result = work(n2)
-    t2 = min(t2, clock() - began)
-    cost = fit((n1, t1), (n2, t2))
+    t1 = min(t1, _timed(work, n1, clock)[1])
+    result, again = _timed(work, n2, clock)
+    cost = fit((n1, t1), (n2, min(t2, again)))
     if first is not None:
         cost = replace(cost, start=max(0.0, first[1] - cost(first[0])))
     return Timed(cost, n2, result)
+
+
+def _timed(work: Callable[[int], Any], n: int, clock: Clock) -> tuple[Any, float]:
+    began = clock()
+    result = work(n)
+    return result, clock() - began
 
 
 def band(low: float, high: float | None = None) -> tuple[float, float]:

@@ -138,20 +138,13 @@ def extra_costs(config, *, clock: Clock = now) -> tuple[Cost, Cost, Cost]:
         from sim.duel import skill_gap
         from sim.runner import strength_profile
 
-        game = config.game_spec
-        gap = Cost()
-        if size.deals > 0:
-            gap = calibrate(lambda n: skill_gap(game, config.rules, n, config.seed, threads=config.threads),
-                            size.deals, clock=clock).cost
-        fast = Cost()
-        if size.strength_games > 0:
-            fast = calibrate(lambda n: strength_profile(config, n, 0), size.strength_games, start=16,
-                             clock=clock).cost
-        slow = Cost()
-        if size.strength_slow_games > 0:
-            slow = calibrate(lambda n: strength_profile(config, 0, n), size.strength_slow_games,
-                             clock=clock).cost
-        _EXTRA_COSTS[key] = (gap, fast, slow)
+        parts = (
+            (size.deals, lambda n: skill_gap(config.game_spec, config.rules, n, config.seed, threads=config.threads), {}),
+            (size.strength_games, lambda n: strength_profile(config, n, 0), {"start": 16}),
+            (size.strength_slow_games, lambda n: strength_profile(config, 0, n), {}),
+        )
+        _EXTRA_COSTS[key] = tuple(calibrate(play, n, clock=clock, **more).cost if n > 0 else Cost()
+                                  for n, play, more in parts)
     return _EXTRA_COSTS[key]
 
 
