@@ -134,24 +134,22 @@ class Counted:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def _seen(self, records: Mapping[str, Any]) -> None:
+    def _counted(self, chunks: Iterator[tuple]) -> Iterator[tuple]:
+        """Each chunk ``(..., records, tally)``, its games counted; Cancelled before the first and between two."""
         if self.job.cancel.is_set():
             raise Cancelled
-        self.job.games_played += len(next(iter(records.values()))) if records else 0
+        for chunk in chunks:
+            if self.job.cancel.is_set():
+                raise Cancelled
+            records = chunk[-2]
+            self.job.games_played += len(next(iter(records.values()))) if records else 0
+            yield chunk
 
     def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict, Any]]:
-        if self.job.cancel.is_set():
-            raise Cancelled
-        for records, tally in self.inner.play(config, first_game, n_games):
-            self._seen(records)
-            yield records, tally
+        return self._counted(self.inner.play(config, first_game, n_games))
 
     def play_many(self, jobs, chunk_games: int):
-        if self.job.cancel.is_set():
-            raise Cancelled
-        for i, records, tally in self.inner.play_many(jobs, chunk_games):
-            self._seen(records)
-            yield i, records, tally
+        return self._counted(self.inner.play_many(jobs, chunk_games))
 
 
 def refusal(job: TuneJob, tune, max_seconds: float) -> str | None:
