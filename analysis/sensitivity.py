@@ -29,8 +29,7 @@ SHOWN = 12
 
 
 def clear(effect: Mapping[str, Any]) -> bool:
-    """An effect outside the noise: ``clear``, its interval away from 0 after a Bonferroni correction over the
-    one-step changes tried for its metric (``sim.sensitivity.playing.is_clear``), not merely its 95% one."""
+    """An effect outside the noise after a Bonferroni correction (``sim.sensitivity.playing.is_clear``)."""
     return bool(effect.get("clear"))
 
 
@@ -138,13 +137,11 @@ def body(effects: Sequence[Mapping[str, Any]], game, players: Sequence[int]) -> 
                 f"once corrected for the {deviations} changes tried (its interval at 1 − 0.05/{deviations} holds 0, "
                 "Bonferroni).")
         if inert:
-            note += (f" Inert under these rules, so exactly zero and not played: {e(', '.join(inert))}.")
+            note += f" Inert under these rules, so exactly zero and not played: {e(', '.join(inert))}."
         parts.append(heading + note + "</p>")
-        sentences = []
-        for metric in game.headline_metrics.values():
-            text = sentence(here, metric, n)
-            sentences.append(f'<li data-moved-metric="{e(metric.name)}" data-players="{n}">{e(text)}</li>')
-        parts.append(f'<ul class="sensitivity">{"".join(sentences)}</ul>')
+        sentences = "".join(f'<li data-moved-metric="{e(m.name)}" data-players="{n}">{e(sentence(here, m, n))}</li>'
+                            for m in game.headline_metrics.values())
+        parts.append(f'<ul class="sensitivity">{sentences}</ul>')
         for metric in game.headline_metrics.values():
             parts.append(figure(lambda here=here, metric=metric, n=n: tornado(here, metric, n),
                                 f"Tornado of the one-step changes' effects on the {metric.label} at {n} players",
@@ -311,19 +308,17 @@ def also_body(result: Mapping[str, Any], game) -> str:
     return "\n".join(parts)
 
 
-def _effect_cell(metric, r: Mapping[str, Any]) -> str:
+def _effect_cell(metric, r: Mapping[str, Any], units: bool = True) -> str:
+    """An effect, its 95% interval and whether it is inside the noise."""
     if is_missing(r["delta"]):
         return "n/a"
-    ci = r["delta_ci"] or [None, None]
+    ci = r.get("delta_ci") or [None, None]
     mark = "" if clear(r) else " (noise)"
-    return f"{amount(metric, r['delta'])}{unit(metric)} [{amount(metric, ci[0])}, {amount(metric, ci[1])}]{mark}"
+    return (f"{amount(metric, r['delta'])}{unit(metric) if units else ''} [{amount(metric, ci[0])}, "
+            f"{amount(metric, ci[1])}]{mark}")
 
 
 # --- Morris screening (--method morris) ---------------------------------------------------------
-
-
-def per_step(d: Mapping[str, Any] | None) -> str:
-    return "a switch" if d and d.get("choice") else "a step"
 
 
 def morris_rows(result: Mapping[str, Any], metric: str, players: int) -> list[Mapping[str, Any]]:
@@ -377,9 +372,10 @@ def morris_sentences(result: Mapping[str, Any], metric, players: int) -> list[st
                  "once corrected for trying them all (Bonferroni).")
     else:
         top = moving[0]
+        per = "a switch" if dims.get(top["knob"], {}).get("choice") else "a step"
         flagged = [r for r in moving if r["interacting"]]
         first = (f"Over the searched domains the {metric.label} moves most with {top['label']}: "
-                 f"{amount(metric, top['mu_star'], sign=False)}{unit(metric)} {per_step(dims.get(top['knob']))} on "
+                 f"{amount(metric, top['mu_star'], sign=False)}{unit(metric)} {per} on "
                  f"average (mu*, ± {amount(metric, top['mu_star_conf'], sign=False)}; mu {amount(metric, top['mu'])}, "
                  f"sigma {amount(metric, top['sigma'], sign=False)}); {len(moving)} of {len(rows)} values "
                  f"move{'s' if len(moving) == 1 else ''} it clearly")
@@ -420,12 +416,9 @@ def morris_sentences(result: Mapping[str, Any], metric, players: int) -> list[st
     return [first, second]
 
 
-def morris_figure(result: Mapping[str, Any], metric, players: int) -> Figure:
-    """Morris's plot: each value's sigma against its mu*, the line sigma = mu* drawn; clear values coloured."""
-    return _morris_plot(morris_rows(result, metric.name, players), metric, players)
-
-
-def _morris_plot(rows: Sequence[Mapping[str, Any]], metric, players: int) -> Figure:
+def morris_figure(rows: Sequence[Mapping[str, Any]], metric, players: int) -> Figure:
+    """Morris's plot of ``rows`` (:func:`morris_rows`): each value's sigma against its mu*, the line sigma = mu*
+    drawn; clear values coloured."""
     scale = metric.scale
     with figure_style.styled():
         fig = Figure(figsize=(figure_style.WIDTH, 3.2), layout="constrained")
@@ -465,7 +458,7 @@ def morris_page_seconds(game, counts: int, dims: int, *, clock) -> float:
     seconds = []
     for _ in range(2):
         began = clock()
-        figure(_morris_plot(rows, metric, 3), "timing", "timing")
+        figure(morris_figure(rows, metric, 3), "timing", "timing")
         seconds.append(clock() - began)
     plots = counts * len(game.headline_metrics)
     return seconds[0] + (plots - 1) * seconds[1]
@@ -475,10 +468,7 @@ def morris_table(result: Mapping[str, Any], metric, players: int) -> str:
     rows = []
     for r in morris_rows(result, metric.name, players):
         o = r["one_step"]
-        ci = o.get("delta_ci") or [None, None]
-        step = "n/a" if is_missing(o["delta"]) else (
-            f"{amount(metric, o['delta'])} [{amount(metric, ci[0])}, {amount(metric, ci[1])}]"
-            f"{'' if o['clear'] else ' (noise)'}")
+        step = _effect_cell(metric, o, units=False)
         rows.append([str(r["rank"]), e(r["label"]), amount(metric, r["mu_star"], sign=False) +
                      f" ± {amount(metric, r['mu_star_conf'], sign=False)}", amount(metric, r["mu"]),
                      amount(metric, r["sigma"], sign=False), amount(metric, r["noise"], sign=False),
@@ -521,7 +511,7 @@ def _morris_metric(result: Mapping[str, Any], metric, players: int) -> str:
     said = "".join(f"<li>{e(s)}</li>" for s in morris_sentences(result, metric, players))
     return (f'<h4>{e(metric.label[:1].upper() + metric.label[1:])}</h4><ul class="morris" '
             f'data-morris-metric="{e(metric.name)}" data-players="{players}">{said}</ul>'
-            + figure(lambda: morris_figure(result, metric, players),
+            + figure(lambda: morris_figure(morris_rows(result, metric.name, players), metric, players),
                      f"Morris plot of the {metric.label} at {players} players",
                      "sigma against mu*, each with its 95% interval; grey: inside the noise; red: "
                      "interacting or strongly non-linear; dashed: sigma = mu*.")

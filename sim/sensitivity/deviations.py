@@ -15,7 +15,7 @@ checks (a pay table, a deck of symbols) has no declared steps.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterator, Sequence
 
 from sim.errors import ConfigError
 from sim.knobs import Choice, Domain, Flag, Int, Knob, ListOf, OrAuto, Pair, parse_path
@@ -140,11 +140,3 @@ def plain_value(value: Any) -> Any:
     if isinstance(value, tuple):
         return [plain_value(v) for v in value]
     return value
-
-
-def knob_paths(deviations: Sequence[Deviation]) -> Mapping[str, list[Deviation]]:
-    """The deviations grouped by knob path, in order."""
-    out: dict[str, list[Deviation]] = {}
-    for d in deviations:
-        out.setdefault(d.knob, []).append(d)
-    return out

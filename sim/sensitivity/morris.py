@@ -1,63 +1,25 @@
 """Morris screening of a tune file's ``[search]`` domains: which knob moves each headline metric over the
-whole domain, and which a one-step view at the base rules misjudges.
+whole domain, and which a one-step view at the base rules misjudges (the method: docs/sensitivity.md).
 
-SALib draws the trajectories (``SALib.sample.morris``, on a generator of
-the tune's seed: the same seed, the same points) and
-summarises their elementary effects (``SALib.analyze.morris``: mu*, mu,
-sigma, mu*_conf). Every point of every trajectory is a rule set played on
-the tune's seed, the same deals and the same seats (common random
-numbers, as the one-step study plays them), so an elementary effect is
-the paired difference of two plain runs, divided by the printed step.
-
-**Levels.** SALib's grid has ``p`` levels (even) on [0, 1]; a trajectory
-starts in its lower half and every move jumps ``p / 2`` levels, up or down.
-A dimension of the tune (an integer face ``lo..hi`` or a list of choices)
-has ``n`` values, and its ``p / 2`` lower levels are put on values
-``0 .. n - 1 - D`` (rounded to the nearest, evenly spread) and its upper
-ones on the same plus ``D``, where ``D = round(Delta * (n - 1))`` with
-SALib's ``Delta = p / (2 (p - 1))`` (at least 1). So every jump of a
-dimension changes its printed value by exactly ``D`` (for a choice, its
-option ``D`` places on in the tune's list), every sampled value is one of
-its domain's, and with ``p = n`` (``n`` even) the levels are the values
-one for one. An elementary effect is then the metric's change over the
-jump divided by ``D`` (an integer: per printed unit, comparable with a
-one-step change of 1) or as it is (a choice: per switch); SALib's
-statistics are rescaled alike, exactly (``D`` is one number a dimension).
-The default ``p`` is the largest domain's size, rounded up to even, at
-most :data:`MAX_DEFAULT_LEVELS`. A point whose values together are no rule
-set the game allows (more cabbages dealt than exist) is refused before
-anything is played, naming the ``[search]`` key.
-
-**Clear and interacting.** Simulation noise alone makes mu* positive
-(the mean of absolute noisy differences), so mu*_conf missing 0 says
-nothing of the rules. Each elementary effect has its own delete-a-block
-jackknife standard error (``sim.sensitivity.playing``); a knob is *clear*
-for a metric when one of its elementary effects is clear after a
-Bonferroni correction over all the elementary effects tried for that
-metric, the one-step study's rule. A clear knob is *interacting or
-non-linear* when its spread beyond the noise,
-``sqrt(max(0, sigma^2 - s^2))`` (``s^2`` the mean squared standard error
-of its elementary effects), exceeds mu*: the usual reading of Morris's
-plot (sigma above mu*: the effect depends on where in the domain, or on
-the other knobs), with the noise's share of sigma taken out.
-
-**Against one-step.** The one-step study of the searched knobs is played
-at the base rules on the same deals; a knob is *misjudged* by it when its
-clear reading differs from Morris's, when it is clear under both and one
-step moves it wholly more or less than mu* (the two intervals apart: the
-base rules sit where the metric is steeper or flatter than on average over
-the domain), or its rank among the knobs either
-reading finds clear (ranked among all the searched values) differs by
-:data:`RANK_MOVE` places or more. One step at the base rules is a single
-noisy difference where Morris averages ``R`` jumps, so a rank moved is a
-reading to check, not a proof.
+SALib draws the trajectories (on a generator of the tune's seed) and
+summarises their elementary effects (mu*, mu, sigma, mu*_conf). Every point
+is a rule set played on the tune's seed, deals and seats, so an elementary
+effect is the paired difference of two plain runs, divided by the printed
+step. A dimension with ``n`` values puts its ``p / 2`` lower levels on
+values ``0 .. n - 1 - D`` and its upper ones on the same plus
+``D = round(Delta * (n - 1))``, so every jump moves exactly ``D`` printed
+units and every sampled value is one of the domain's. A knob is *clear*
+when one of its elementary effects is clear after a Bonferroni correction
+(each has its own jackknife standard error, ``sim.sensitivity.playing``),
+*interacting or non-linear* when its spread beyond the noise exceeds mu*,
+and *misjudged* by one step when the two readings differ in clearness,
+slope or rank (:data:`RANK_MOVE`).
 """
 
 from __future__ import annotations
 
 import json
 import math
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -65,7 +27,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from sim.errors import ConfigError
-from sim.sensitivity.playing import BLOCKS, block_tallies, effects, jackknife, metric_values
+from sim.sensitivity.playing import BLOCKS, block_tallies, effects, games_bar, jackknife, metric_values
 from sim.sensitivity.study import tables
 
 DEFAULT_TRAJECTORIES = 10
@@ -102,12 +64,6 @@ def level_indices(n: int, levels: int) -> tuple[list[int], int]:
     return lower + [i + step for i in lower], step
 
 
-def check_levels(levels: int) -> None:
-    if levels % 2 or not 2 <= levels <= MAX_LEVELS:
-        raise ConfigError("--levels", f"must be an even number from 2 to {MAX_LEVELS} (SALib's Morris grid: half "
-                                      f"its levels below the jump, half above), got {levels}")
-
-
 def dimensions(tune, levels: int) -> list[dict[str, Any]]:
     """Each searched value: its name, label, domain values, the value at each level and its jump ``step``."""
     out = []
@@ -139,11 +95,6 @@ def sample(dims: Sequence[Mapping[str, Any]], trajectories: int, levels: int, se
     from SALib.sample import morris as morris_sample
 
     return morris_sample.sample(problem_of(dims), trajectories, num_levels=levels, seed=_rng(seed, 0))
-
-
-def point_values(dims: Sequence[Mapping[str, Any]], row: Sequence[float], levels: int) -> dict[str, Any]:
-    """The printed value of each dimension at one sampled row."""
-    return {d["knob"]: d["levels"][int(round(x * (levels - 1)))] for d, x in zip(dims, row)}
 
 
 def analyse(dims, X: np.ndarray, Y: np.ndarray, levels: int, seed: int) -> dict[str, np.ndarray]:
@@ -189,10 +140,13 @@ def plan_points(tune, configs, trajectories: int, levels: int | None, seed: int)
     its distinct points (every one checked)."""
     if levels is None:
         levels = default_levels([len(d.values()) for d in tune.dims])
-    check_levels(levels)
+    if levels % 2 or not 2 <= levels <= MAX_LEVELS:
+        raise ConfigError("--levels", f"must be an even number from 2 to {MAX_LEVELS} (SALib's Morris grid: half "
+                                      f"its levels below the jump, half above), got {levels}")
     dims = dimensions(tune, levels)
     X = sample(dims, trajectories, levels, seed)
-    values = [point_values(dims, row, levels) for row in X]
+    # The printed value of each dimension at each sampled row.
+    values = [{d["knob"]: d["levels"][int(round(x * (levels - 1)))] for d, x in zip(dims, row)} for row in X]
     distinct = []
     for config in configs:
         here: dict[str, Any] = {}
@@ -225,8 +179,6 @@ def screen(tune, *, trajectories: int = DEFAULT_TRAJECTORIES, levels: int | None
            progress: bool | None = None) -> dict[str, Any]:
     """The Morris screen of ``tune``'s ``[search]`` and the one-step study of the same knobs at its base rules, as
     ``lvsim sensitivity TUNEFILE --method morris --json`` prints it (docs/sensitivity.md)."""
-    from tqdm import tqdm
-
     from sim.sensitivity.deviations import one_step
     from sim.sensitivity.playing import is_clear
 
@@ -237,10 +189,8 @@ def screen(tune, *, trajectories: int = DEFAULT_TRAJECTORIES, levels: int | None
     knobs = [d["knob"] for d in dims]
     steps = [one_step(c.game_spec, c.rules, knobs) for c in configs]
     total = sum(games * (len(here) + 1 + sum(not d.inert for d in devs)) for here, devs in zip(distinct, steps))
-    if progress is None:
-        progress = sys.stderr.isatty()
     rows: list[dict[str, Any]] = []
-    bar = tqdm(total=total, unit="game", unit_scale=True, disable=not progress, file=sys.stderr, leave=False)
+    bar = games_bar(total, progress)
     with bar:
         for config, here, devs in zip(configs, distinct, steps):
             played = {}
@@ -338,36 +288,33 @@ def plan_screen(tune, *, trajectories: int = DEFAULT_TRAJECTORIES, levels: int |
     (``analysis.sensitivity.morris_page_seconds``); nothing is played or written beyond that timing."""
     from sim.estimates.costs import band, now
     from sim.sensitivity.deviations import one_step
-    from sim.sensitivity.study import rule_set_cost
+    from sim.sensitivity.study import priced
 
     games = tune.games if games is None else games
     seed = tune.seed if seed is None else seed
     configs = morris_tables(tune, players=players, seats=seats, games=games, seed=seed)
     dims, levels, X, values, distinct = plan_points(tune, configs, trajectories, levels, seed)
-    counts, total = [], 0.0
+    counts = []
     for config, here in zip(configs, distinct):
         devs = one_step(config.game_spec, config.rules, [d["knob"] for d in dims])
-        rule_sets = len(here) + 1 + sum(not d.inert for d in devs)
-        cost = rule_set_cost(lambda n, c=config: block_tallies(c, n, BLOCKS),
-                             lambda tallies, c=config: metric_values(c, tallies), games, clock=clock)
-        seconds = cost(games * rule_sets, calls=rule_sets) + cost.start
-        total += seconds
         counts.append({"players": config.players, "points": len(values), "distinct_points": len(here),
-                       "one_step": len(devs), "inert": sum(d.inert for d in devs), "rule_sets": rule_sets,
-                       "games": games * rule_sets, "seconds": seconds, "cost": cost.as_dict()})
+                       "one_step": len(devs), "inert": sum(d.inert for d in devs),
+                       **priced(lambda n, c=config: block_tallies(c, n, BLOCKS),
+                                lambda tallies, c=config: metric_values(c, tallies), games,
+                                len(here) + 1 + sum(not d.inert for d in devs), clock)})
     page_seconds = 0.0
     if page:
         from analysis.sensitivity import morris_page_seconds
 
         page_seconds = morris_page_seconds(tune.game, len(configs), len(dims), clock=clock or now)
-    low, high = band(total + page_seconds)
     return {"method": "morris", "game": tune.base.game, "tune": tune.name, "games": games, "seed": seed,
             "trajectories": trajectories, "levels": levels, "dims": len(dims), "counts": counts,
-            "page": page_seconds, "seconds": [low, high]}
+            "page": page_seconds, "seconds": list(band(sum(c["seconds"] for c in counts) + page_seconds))}
 
 
 def plan_text(plan: Mapping[str, Any]) -> str:
     from sim.estimates.costs import about_text, seconds_text
+    from sim.sensitivity.study import cost_words
 
     lines = [f"Morris screen of {plan['tune']} ({plan['game']}): {plan['dims']} searched values, "
              f"{plan['trajectories']} trajectories on {plan['levels']} levels, {plan['games']:,} games per rule set, "
@@ -375,9 +322,7 @@ def plan_text(plan: Mapping[str, Any]) -> str:
     for c in plan["counts"]:
         inert = f" ({c['inert']} inert, not played)" if c["inert"] else ""
         lines.append(f"{c['players']} players  {c['points']} points ({c['distinct_points']} distinct) and "
-                     f"{c['one_step']} one-step changes at the base rules{inert}, {c['games']:,} games, "
-                     f"{seconds_text(c['seconds'])} (each rule set {c['cost']['fixed']:.2f} s + "
-                     f"{1e3 * c['cost']['per_game']:.2f} ms a game)")
+                     f"{c['one_step']} one-step changes at the base rules{inert}, {cost_words(c)}")
     if plan["page"]:
         lines.append(f"the page ({HTML_FILE}, its plots drawn)  {seconds_text(plan['page'])}")
     lines += ["", about_text(plan["seconds"], "played or written")]
@@ -408,9 +353,7 @@ def screen_frame(result: Mapping[str, Any]):
 
 def write_screen(result: Mapping[str, Any], tune, out_dir: str | Path, *, answered: Callable[[], None] | None = None,
                  say: Callable[[str], None] | None = None) -> Path:
-    """``morris.parquet``, then ``morris.html`` in ``out_dir`` (new or empty), each written whole: the page only once
-    the table is, and ``answered()`` called between them (:func:`sim.sensitivity.playing.write_table_and_page`; a
-    page that fails is said to ``say``, never raised)."""
+    """``morris.parquet``, then ``morris.html`` in ``out_dir`` (``sim.sensitivity.playing.write_table_and_page``)."""
     from analysis.sensitivity import morris_page
     from sim.sensitivity.playing import write_table_and_page
 

@@ -25,6 +25,7 @@ at that level) misses 0. ``delta_ci`` stays the plain 95% interval.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import replace
 from typing import Any, Callable, Sequence
 
@@ -170,9 +171,12 @@ def effects(config, games: int, *, knobs: Sequence[str] | None = None, blocks: i
     return rows
 
 
-def games_played(config, games: int, deviations: Sequence[Deviation]) -> int:
-    """Games :func:`effects` plays: the base rules' and every deviation's but the inert ones'."""
-    return games * (1 + sum(not d.inert for d in deviations))
+def games_bar(total: int, progress: bool | None):
+    """The progress bar of a study's ``total`` games, on stderr when it is a terminal (``progress`` None)."""
+    from tqdm import tqdm
+
+    shown = sys.stderr.isatty() if progress is None else progress
+    return tqdm(total=total, unit="game", unit_scale=True, disable=not shown, file=sys.stderr, leave=False)
 
 
 def write_table_and_page(out_dir, table_file: str, frame, page_file: str, page: Callable[[], str], *,

@@ -8,14 +8,14 @@ its ``--dry-run`` says (the calibrated cost model of ``sim.estimates``);
 from __future__ import annotations
 
 import json
-import sys
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from sim.errors import ConfigError
 from sim.sensitivity.deviations import Deviation, one_step, swap_knobs
-from sim.sensitivity.playing import BLOCKS, block_tallies, effects, metric_values
+from sim.sensitivity.playing import BLOCKS, block_tallies, effects, games_bar, metric_values, write_table_and_page
 
 DEFAULT_GAMES = 10_000
 PARQUET_FILE = "sensitivity.parquet"
@@ -74,15 +74,10 @@ def study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | None =
     same deals and the same changes: ``"also": {"seats": [...], "effects": [...]}`` beside the first table's,
     which stays exactly the study without it.
     """
-    from tqdm import tqdm
-
     configs = tables(config, players, seats)
     deviations = deviations_of(configs, knobs)
     also = None if also_seats is None else tables(config, players, also_seats, field="--also-seats")
-    if progress is None:
-        progress = sys.stderr.isatty()
-    total = played_games(games, deviations) * (1 if also is None else 2)
-    bar = tqdm(total=total, unit="game", unit_scale=True, disable=not progress, file=sys.stderr, leave=False)
+    bar = games_bar(played_games(games, deviations) * (1 if also is None else 2), progress)
     rows: list[dict[str, Any]] = []
     also_rows: list[dict[str, Any]] = []
     with bar:
@@ -106,12 +101,10 @@ SUMMARY_TIMINGS = 3
 def rule_set_cost(play: Callable[[int], Any], summarise: Callable[[Any], Any], cap: int, *, clock=None):
     """The cost of one rule set of a study: ``fixed + games * per_game`` seconds (a ``sim.estimates.Cost``).
 
-    ``play(n)`` plays ``n`` games in blocks and returns their tallies; ``summarise(tallies)`` makes the
-    jackknife's summaries of them. The playing is calibrated as every estimate is (two sizes, grown until a
-    call takes long enough to time: its fixed part is a kernel call and the blocks' tallies); the summaries,
-    whose cost does not grow with the games, are timed on the largest call's tallies and added to the fixed
-    part, the quickest of :data:`SUMMARY_TIMINGS` kept. Its ``start`` is what the first call of the process
-    took beyond its games (loading the compiled core): a study pays it once a table, before its first rule set.
+    ``play(n)`` plays ``n`` games in blocks and returns their tallies, calibrated as every estimate is;
+    ``summarise(tallies)``, the jackknife's summaries, costs the same whatever the games: it is timed on the
+    largest call's tallies (the quickest of :data:`SUMMARY_TIMINGS`) and added to the fixed part. ``start``
+    is what the process's first call took beyond its games, paid once a table.
     """
     from sim.estimates.costs import Cost, calibrate, now
 
@@ -139,24 +132,35 @@ def plan_study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | N
         also = tables(config, players, also_seats, field="--also-seats")
         deviations = deviations + deviations
         configs = configs + also
-    counts, total = [], 0.0
-    for one, devs in zip(configs, deviations):
-        rule_sets = 1 + sum(not d.inert for d in devs)
-        cost = rule_set_cost(lambda n, one=one: block_tallies(one, n, BLOCKS),
-                             lambda tallies, one=one: metric_values(one, tallies), games, clock=clock)
-        seconds = cost(games * rule_sets, calls=rule_sets) + cost.start
-        total += seconds
-        counts.append({"players": one.players, "seats": list(one.seat_policies), "deviations": len(devs),
-                       "inert": sum(d.inert for d in devs),
-                       "rule_sets": rule_sets, "games": games * rule_sets, "seconds": seconds,
-                       "cost": cost.as_dict()})
-    low, high = band(total)
+    counts = [{"players": one.players, "seats": list(one.seat_policies), "deviations": len(devs),
+               "inert": sum(d.inert for d in devs),
+               **priced(lambda n, one=one: block_tallies(one, n, BLOCKS),
+                        lambda tallies, one=one: metric_values(one, tallies), games,
+                        1 + sum(not d.inert for d in devs), clock)}
+              for one, devs in zip(configs, deviations)]
     return {"game": config.game, "games": games, "seed": config.seed, "counts": counts,
-            "seconds": [low, high]}
+            "seconds": list(band(sum(c["seconds"] for c in counts)))}
+
+
+def priced(play: Callable[[int], Any], summarise: Callable[[Any], Any], games: int, rule_sets: int,
+           clock=None) -> dict[str, Any]:
+    """A dry run's ``rule_sets`` rule sets of ``games`` games at one count, each at the cost of
+    :func:`rule_set_cost`, the process's first call paid once."""
+    cost = rule_set_cost(play, summarise, games, clock=clock)
+    return {"rule_sets": rule_sets, "games": games * rule_sets,
+            "seconds": cost(games * rule_sets, calls=rule_sets) + cost.start, "cost": cost.as_dict()}
+
+
+def cost_words(count: Mapping[str, Any]) -> str:
+    """A dry run's games at one count, their time and what each rule set costs."""
+    from sim.estimates.costs import seconds_text
+
+    return (f"{count['games']:,} games, {seconds_text(count['seconds'])} (each rule set {count['cost']['fixed']:.2f} s "
+            f"+ {1e3 * count['cost']['per_game']:.2f} ms a game)")
 
 
 def plan_text(plan: dict[str, Any]) -> str:
-    from sim.estimates.costs import about_text, seconds_text
+    from sim.estimates.costs import about_text
 
     lines = [f"Sensitivity of {plan['game']}: {plan['games']:,} games per rule set, seed {plan['seed']}"]
     tables_seated = {tuple(c.get("seats", ())) for c in plan["counts"]}
@@ -164,9 +168,7 @@ def plan_text(plan: dict[str, Any]) -> str:
     for c in plan["counts"]:
         inert = f" ({c['inert']} inert, not played)" if c["inert"] else ""
         seated = f", {', '.join(dict.fromkeys(c['seats']))}" if several else ""
-        lines.append(f"{c['players']} players{seated}  {c['deviations']} one-step deviations{inert}, {c['games']:,} games, "
-                     f"{seconds_text(c['seconds'])} (each rule set {c['cost']['fixed']:.2f} s + "
-                     f"{1e3 * c['cost']['per_game']:.2f} ms a game)")
+        lines.append(f"{c['players']} players{seated}  {c['deviations']} one-step deviations{inert}, {cost_words(c)}")
     lines += ["", about_text(plan["seconds"], "played or written")]
     return "\n".join(lines)
 
@@ -195,11 +197,8 @@ def effects_frame(result: dict[str, Any]):
 
 def write_study(result: dict[str, Any], config, out_dir: str | Path, *, answered: Callable[[], None] | None = None,
                 say: Callable[[str], None] | None = None) -> Path:
-    """``sensitivity.parquet``, then ``sensitivity.html`` in ``out_dir`` (new or empty), each written whole: the page
-    only once the table is, and ``answered()`` called between them
-    (:func:`sim.sensitivity.playing.write_table_and_page`; a page that fails is said to ``say``, never raised)."""
+    """``sensitivity.parquet``, then ``sensitivity.html`` in ``out_dir`` (:func:`write_table_and_page`)."""
     from analysis.sensitivity import study_page
-    from sim.sensitivity.playing import write_table_and_page
 
     return write_table_and_page(out_dir, PARQUET_FILE, effects_frame(result), HTML_FILE,
                                 lambda: study_page(result, config), answered=answered, say=say)
@@ -248,11 +247,8 @@ def run_sensitivity(config) -> dict[str, Any] | None:
     if games <= 0 or not deviations:
         return None
     rows = effects(config, games, deviations=deviations)
-    swaps = [d for d in one_step(game, config.rules, [f"rules.{k}" for k in swap_knobs(game)])] \
-        if swap_knobs(game) else []
-    left = {}
-    for d in swaps:
-        label = game.knob_label(d.knob.split("[")[0])
-        left[label] = left.get(label, 0) + 1
+    knobs = swap_knobs(game)
+    swaps = one_step(game, config.rules, [f"rules.{k}" for k in knobs]) if knobs else []
+    left = dict(Counter(game.knob_label(d.knob.split("[")[0]) for d in swaps))
     return {"players": [config.players], "games": games, "seed": config.seed,
             "played_games": played_games(games, [deviations]), "swaps_left": left, "effects": rows}
