@@ -111,21 +111,9 @@ def load_sweep(
     the key, or the cell and key for a cell the rules reject.
     """
     path = Path(path)
+    name = path.stem
     data = read_toml(path, lambda problem: ConfigError(str(path), problem))
-    return sweep_from_mapping(data, base_dir=path.parent, name=path.stem, games=games, seed=seed, threads=threads)
-
-
-def sweep_from_mapping(
-    data: Mapping[str, Any],
-    *,
-    base_dir: Path = Path("."),
-    name: str = "sweep",
-    games: int | None = None,
-    seed: int | None = None,
-    threads: int | None = None,
-) -> Sweep:
-    """A sweep from the mapping of a sweep file; ``base`` is read relative to ``base_dir``."""
-    base_path, base, base_config = read_base(data, base_dir, known=SWEEP_FILE_KEYS,
+    base_path, base, base_config = read_base(data, path.parent, known=SWEEP_FILE_KEYS,
                                              starts="every cell starts from, relative to the sweep file")
     game_id = base_config.game
 
