@@ -56,10 +56,6 @@ concat_records = LAYOUT.concat
 records_to_frame = LAYOUT.to_frame  # one row per game, one flat column per record cell (``won_r0_s2``)
 
 
-def field_shape(name: str, players: int, rounds: int, casinos: int) -> tuple[int, ...]:
-    return LAYOUT.field_shape(name, SimpleNamespace(players=players, rounds=rounds, casinos=casinos))
-
-
 def empty_records(n_games: int, players: int, rounds: int, casinos: int) -> dict[str, np.ndarray]:
     """Preallocated batch: zeros, and -1 where -1 means 'not played'."""
     return LAYOUT.empty(n_games, SimpleNamespace(players=players, rounds=rounds, casinos=casinos))

@@ -45,8 +45,7 @@ from sim.replay import Step, play_steps
 from sim.scripts import check_turn, listed_script, no_unknown_keys, read_script, stacked
 from sim.vegasdice import enums as E
 from sim.vegasdice.params import Rules
-from sim.vegasdice.rules import GameState, IllegalMove, Roll
-from sim.vegasdice.state import STATE, VegasDiceState, copy_game_state
+from sim.vegasdice.rules import STATE, GameState, IllegalMove, Roll, VegasDiceState, copy_game_state
 
 SCRIPT_KEYS = ("players", "rules", "pile", "rounds")
 ROUND_KEYS = ("extra_white", "turns")
@@ -75,18 +74,9 @@ def script_from_trace(trace: dict, rules: Rules) -> dict:
     """The script that replays a traced game (``play_game(..., trace=True)``) move for move."""
     rounds = []
     for r in trace["rounds"]:
-        turns = []
-        for t in r["turns"]:
-            turn = {"seat": t["seat"], "roll": t["roll"]}
-            if "white" in t:
-                turn["white"] = t["white"]
-            turn["place"] = t["place"]
-            turns.append(turn)
-        entry = {"extra_white": r["extra_white"]} if "extra_white" in r else {}
-        entry["turns"] = turns
-        rounds.append(entry)
-    table = rules.to_dict()
-    return {"players": rules.players, "rules": table, "pile": list(trace["pile"]), "rounds": rounds}
+        turns = [{key: t[key] for key in TURN_KEYS if key in t} for t in r["turns"]]  # the trace's counts left out
+        rounds.append({"extra_white": r["extra_white"], "turns": turns} if "extra_white" in r else {"turns": turns})
+    return {"players": rules.players, "rules": rules.to_dict(), "pile": list(trace["pile"]), "rounds": rounds}
 
 
 def _pile(first: Any, rules: Rules) -> list[int]:
