@@ -95,11 +95,7 @@ def player_of(policy_id: int, params, random_policy: type[RandomPolicy], jit_pol
 def policy_named(text: str, random_policy: type[RandomPolicy], jit_policy: type[JitPolicy], *context: Any):
     """The reference engine's player for a policy name: the Python twin of ``random``, the jitted
     policy otherwise. ``context`` is what the game's ``JitPolicy`` needs beyond the policy."""
-    policy_id, params = jit_policy.parse_policy(text)
-    random_id, _ = jit_policy.parse_policy(random_policy.name)
-    if policy_id == random_id:
-        return random_policy.from_params(params)
-    return jit_policy(policy_id, params, *context)
+    return player_of(*jit_policy.parse_policy(text), random_policy, jit_policy, *context)
 
 
 @dataclass(frozen=True)
