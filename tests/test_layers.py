@@ -94,10 +94,10 @@ def test_imports_have_no_cycle():
 
 def test_shared_modules_name_no_game_nor_what_only_some_games_have():
     """What a shared module knows of a game comes from the game's declarations, never from its words: no game id,
-    and no knob, metric or policy name that only some games have (bench/game_words.py lists any it finds)."""
+    and no knob, metric or policy name that only some games have (tools/game_words.py lists any it finds)."""
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("game_words", ROOT / "bench" / "game_words.py")
+    spec = importlib.util.spec_from_file_location("game_words", ROOT / "tools" / "game_words.py")
     census = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(census)
     found = census.census()

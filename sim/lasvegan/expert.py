@@ -18,11 +18,11 @@ or at the other end if it leaves the token to someone else.
 
 The card weights (``expert_card_weights.py``) are fitted to ``lookahead``'s
 own value of every legal card in many situations
-(``bench/train_expert_cards.py``), the placement weights
+(``tools/train_expert_cards.py``), the placement weights
 (``expert_placement_weights.py``) to its value of every placement
-(``bench/train_expert_placements.py``); the hand-made placement score they
+(``tools/train_expert_placements.py``); the hand-made placement score they
 start from has its own weights (``expert_weights.py``, tuned by
-``bench/train_expert.py``). The kernels take the weights as an argument so
+``tools/train_expert.py``). The kernels take the weights as an argument so
 a fit can try weights without compiling again.
 
 Like every policy it reads only ``pub``, its own hand and its own random
@@ -834,7 +834,7 @@ def expert_card_nb(pub, hand, legal, fold):
     :func:`card_features_nb` and scored by the weights of the kind of
     choice (leading, following suit, discarding) at this table size, fitted
     so that the scores follow ``lookahead``'s own estimate of each card
-    (``bench/train_expert_cards.py``). On a tie it plays the lowest card.
+    (``tools/train_expert_cards.py``). On a tie it plays the lowest card.
 
     The weights come folded (:func:`fold_card_weights`) and the score is
     the features' weighted sum with its terms grouped by what they depend

@@ -2,9 +2,9 @@
 (leading, following suit, discarding; for 3, 4, 5 players), one column per feature of
 ``expert.card_features_nb``.
 
-Written by ``bench/train_expert_cards.py``; reproduce with:
+Written by ``tools/train_expert_cards.py``; reproduce with:
 
-    .venv/bin/python bench/train_expert_cards.py --situations 2500 --samples 64 --play expert,epsilon:0.2:expert,greedy --seeds 12,13,14 --steps 3000 --rate 0.02 --ridge 0.0001 --seed 1
+    .venv/bin/python tools/train_expert_cards.py --situations 2500 --samples 64 --play expert,epsilon:0.2:expert,greedy --seeds 12,13,14 --steps 3000 --rate 0.02 --ridge 0.0001 --seed 1
 
 Mean regret in cabbages against lookahead:64's values, on 11250 held-out
 card choices (greedy -> weights before this fit -> expert):

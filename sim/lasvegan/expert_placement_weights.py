@@ -1,9 +1,9 @@
 """Token-placement weights of the ``expert`` policy: one row per table size (3 and 2,
 4, 5 players), one column per feature of ``expert.placement_features_nb``.
 
-Written by ``bench/train_expert_placements.py``; reproduce with:
+Written by ``tools/train_expert_placements.py``; reproduce with:
 
-    .venv/bin/python bench/train_expert_placements.py --situations 3000 --samples 256 --play expert,lookahead:16,epsilon:0.2:expert --seeds 5,6,7 --steps 3000 --rate 0.02 --ridge 0.0001 --seed 1 --golden-max-shift 0.35,-1.4,-1.1 --lowest-weight 5,0,3.25
+    .venv/bin/python tools/train_expert_placements.py --situations 3000 --samples 256 --play expert,lookahead:16,epsilon:0.2:expert --seeds 5,6,7 --steps 3000 --rate 0.02 --ridge 0.0001 --seed 1 --golden-max-shift 0.35,-1.4,-1.1 --lowest-weight 5,0,3.25
 
 Mean regret in cabbages against lookahead:256's values, on 13500 held-out
 placements:

@@ -1,8 +1,8 @@
 """Weights of the ``expert`` policy (see ``expert.py`` for what each scales).
 
-Written by ``bench/train_expert.py``; reproduce with:
+Written by ``tools/train_expert.py``; reproduce with:
 
-    .venv/bin/python bench/train_expert.py --situations 600 --samples 64 --trials 300 --seed 1
+    .venv/bin/python tools/train_expert.py --situations 600 --samples 64 --trials 300 --seed 1
 
 Mean regret in cabbages against lookahead:64's values, on 1200 held-out
 situations (card choices / placements): greedy 0.382 / 0.803;

@@ -3,7 +3,7 @@
 Run: ``.venv/bin/python tests/data/pin_hand_made_placements.py``. The
 fitted placement score of ``expert`` starts from the hand-made one (its
 feature ``PF_EARLIER``, weighted by ``expert_weights.py``), which
-``bench/train_expert.py`` still tunes. The file pins that score's choices
+``tools/train_expert.py`` still tunes. The file pins that score's choices
 in every placement of rounds played at random at 3, 4 and 5 players, so
 the score can be checked to place exactly as the one that wrote the file
 (``tests/lasvegan/test_expert.py``). Each situation is stored whole: the

@@ -1,6 +1,6 @@
 """Fit the token-placement weights of the ``expert`` policy; writes ``sim/lasvegan/expert_placement_weights.py``.
 
-Run: ``.venv/bin/python bench/train_expert_placements.py [--situations 3000] [--samples 256]``.
+Run: ``.venv/bin/python tools/train_expert_placements.py [--situations 3000] [--samples 256]``.
 
 1. Situations: rounds of the rulebook game at 3, 4 and 5 players, dealt at
    random (machines, token faces, round, cabbages) and played from a random
@@ -28,7 +28,7 @@ next to ``greedy``'s and the earlier ``expert``'s.
    left alone, expert put the golden token on MAX 4 to 6 points of share
    more often (4 and 5 players) or less often (3 players) than
    ``lookahead:64`` on the same deals. The shipped shift was chosen by
-   ``bench_expert.py --skip cost,duels`` on the deals of seed 2026 and
+   ``bench/bench_expert.py --skip cost,duels`` on the deals of seed 2026 and
    checked on those of seed 2027 (bench/README.md).
 5. ``--lowest-weight 3P,4P,5P`` is the weight of ``PF_LOWEST`` (placing
    the free token of the lowest face, when negative) at each table size,

@@ -6,8 +6,8 @@ string literals, not comments or docstrings — says a game's id, a knob,
 metric or policy that not every game has. Everything a shared module needs
 to know of a game should come from the game's declarations instead.
 
-    python bench/game_words.py          # the lines, then the count
-    python bench/game_words.py --count  # the count alone
+    python tools/game_words.py          # the lines, then the count
+    python tools/game_words.py --count  # the count alone
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 
 Only the placement weights (``future``, ``opponents``, ``golden_future``,
 ``golden_soft``) still count: ``expert`` plays its cards by the weights of
-``bench/train_expert_cards.py``, whose regret is reported here beside.
+``tools/train_expert_cards.py``, whose regret is reported here beside.
 
-Run: ``.venv/bin/python bench/train_expert.py [--situations 1500] [--samples 128] [--trials 300] [--seed 1]``.
+Run: ``.venv/bin/python tools/train_expert.py [--situations 1500] [--samples 128] [--trials 300] [--seed 1]``.
 
 1. Situations: rounds of the rulebook game at 3, 4 and 5 players, dealt at
    random (machines, token faces, round, cabbages) and played by ``greedy``
@@ -169,7 +169,7 @@ def write_weights(weights: np.ndarray, command: str, report: str) -> None:
     lines = ",\n".join(f"    {w!r},  # {name}" for w, (name, _, _) in zip(weights.tolist(), SPACE))
     OUT.write_text(
         '"""Weights of the ``expert`` policy (see ``expert.py`` for what each scales).\n\n'
-        f"Written by ``bench/train_expert.py``; reproduce with:\n\n    {command}\n\n{report}\n\"\"\"\n\n"
+        f"Written by ``tools/train_expert.py``; reproduce with:\n\n    {command}\n\n{report}\n\"\"\"\n\n"
         "import numpy as np\n\n"
         f"EXPERT_WEIGHTS = np.array([\n{lines}\n])\n"
     )
@@ -220,7 +220,7 @@ def main() -> None:
     print(best.tolist())
     if not args.dry_run:
         command = (
-            f".venv/bin/python bench/train_expert.py --situations {args.situations} --samples {args.samples} "
+            f".venv/bin/python tools/train_expert.py --situations {args.situations} --samples {args.samples} "
             f"--trials {args.trials} --seed {args.seed}"
         )
         write_weights(best, command, report)

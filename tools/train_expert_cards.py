@@ -1,6 +1,6 @@
 """Fit the card-play weights of the ``expert`` policy; writes ``sim/lasvegan/expert_card_weights.py``.
 
-Run: ``.venv/bin/python bench/train_expert_cards.py [--situations 2500] [--samples 64] [--seed 1]``.
+Run: ``.venv/bin/python tools/train_expert_cards.py [--situations 2500] [--samples 64] [--seed 1]``.
 
 1. Situations: rounds of the rulebook game at 3, 4 and 5 players, dealt at
    random (machines, token faces, round, cabbages) and played up to a random
@@ -166,13 +166,13 @@ def write_weights(out: Path, name: str, what: str, script: str, w: np.ndarray, a
     """Write weights ``w`` as the array ``name`` of module ``out``, with the command that fitted them
     (``options``: the script's own, beyond the shared ones) and the ``commits`` its situations were
     played at (as :func:`load_sets` gives them)."""
-    command = (f".venv/bin/python bench/{script} --situations {args.situations} "
+    command = (f".venv/bin/python tools/{script} --situations {args.situations} "
                f"--samples {args.samples} --play {args.play} --seeds {args.seeds} --steps {args.steps} "
                f"--rate {args.rate} --ridge {args.ridge} --seed {args.seed}{options}")
     rows = ",\n".join("    [" + ", ".join(f"{x:.6g}" for x in row) + "]" for row in w)
     out.write_text(
         f'"""{what}\n\n'
-        f"Written by ``bench/{script}``; reproduce with:\n\n    {command}\n\n{report}\n{played_at(commits)}\n\"\"\"\n\n"
+        f"Written by ``tools/{script}``; reproduce with:\n\n    {command}\n\n{report}\n{played_at(commits)}\n\"\"\"\n\n"
         "import numpy as np\n\n"
         f"{name} = np.array([\n{rows},\n])\n"
     )
@@ -208,7 +208,8 @@ def add_fit_arguments(ap: argparse.ArgumentParser, play: str, seeds: str) -> Non
     ap.add_argument("--rate", type=float, default=0.02)
     ap.add_argument("--ridge", type=float, default=1e-4)
     ap.add_argument("--seed", type=int, default=1, help="seed of the split into fitted and held-out situations")
-    ap.add_argument("--cache", type=Path, default=Path(__file__).resolve().parent / ".cache",
+    # Beside the benchmarks' cached profiles, in the folder git ignores.
+    ap.add_argument("--cache", type=Path, default=Path(__file__).resolve().parents[1] / "bench" / ".cache",
                     help="where valued situations are kept between runs")
     ap.add_argument("--dry-run", action="store_true", help="print the weights, do not write them")
 
