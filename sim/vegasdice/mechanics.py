@@ -17,16 +17,6 @@ from sim.vegasdice import enums as E
 
 
 @njit(cache=True, inline="always")
-def dice_at_nb(pub, casino, owner):
-    return pub[E.P_CASINO_DICE + casino * E.OWNERS + owner]
-
-
-@njit(cache=True, inline="always")
-def owner_in_play_nb(owner, players):
-    return owner < players or owner == E.WHITE
-
-
-@njit(cache=True, inline="always")
 def casino_gains_nb(pub, casino, gains):
     """What each owner takes from ``casino`` if it is paid out now.
 
@@ -154,12 +144,3 @@ def add_bill_nb(pub, casino, value):
         k -= 1
     pub[bills + k] = value
     pub[E.P_CASINO_NBILLS + casino] = n + 1
-
-
-@njit(cache=True)
-def casino_total_nb(pub, casino):
-    bills = E.P_CASINO_BILLS + casino * E.MAX_CASINO_BILLS
-    total = 0
-    for k in range(pub[E.P_CASINO_NBILLS + casino]):
-        total += pub[bills + k]
-    return total
