@@ -92,8 +92,44 @@ KNOBS = knob_table(
 
 @declared(KNOBS)
 class Rules(RuleKnobs):
-    def check_combinations(self):
-        _check_combinations(self)
+    def check_combinations(self) -> None:
+        """The deck and the pay table: symbols named once, enough cards to deal, patterns on symbols the deck holds."""
+        names = [name for name, _ in self.deck]
+        if not 1 <= len(names) <= E.MAX_SYMBOLS:
+            raise ConfigError("deck", f"needs 1 to {E.MAX_SYMBOLS} symbols, got {len(names)}")
+        for name, count in self.deck:
+            if not isinstance(name, str) or not name or not name.replace("_", "a").isascii() \
+                    or not name.replace("_", "a").isalnum():
+                raise ConfigError("deck", f"a symbol is named with letters, digits and _, got {shown(name)}")
+            int_in(f"deck.{name}", count, 1, E.MAX_SYMBOL_CARDS)
+        if len(set(names)) != len(names):
+            raise ConfigError("deck", "names a symbol twice")
+        total = sum(count for _, count in self.deck)
+        if total > E.MAX_CARDS:
+            raise ConfigError("deck", f"holds {total} cards, at most {E.MAX_CARDS}")
+        needed = E.HAND * self.players + E.REELS
+        if total < needed:
+            raise ConfigError(
+                "deck", f"holds {counted(total, 'card')}, too few to deal {E.HAND} to each of "
+                f"{counted(self.players, 'player')} and "
+                f"{E.REELS} to the reels ({needed})"
+            )
+
+        if not 1 <= len(self.paytable) <= E.MAX_PATTERNS:
+            raise ConfigError("paytable", f"needs 1 to {E.MAX_PATTERNS} patterns, got {len(self.paytable)}")
+        known = set(names)
+        for i, (entries, points) in enumerate(self.paytable):
+            for entry in entries:
+                if entry == ANY:
+                    continue
+                for name in entry.split("|"):
+                    if name not in known:
+                        raise ConfigError(
+                            f"paytable[{i}].symbols",
+                            f"names the symbol {shown(name)}, which rules.deck does not hold "
+                            f"(symbols: {', '.join(names)}; '*' is any symbol)",
+                        )
+            int_in(f"paytable[{i}].points", points, 1, E.MAX_POINTS)
 
     # --- derived -------------------------------------------------------
     @property
@@ -286,43 +322,3 @@ def _coerce_paytable(v: Any, field: str = "paytable") -> Any:
                               f"must be a list of three entries (symbol, 'a|b' or '*'), got {shown(entries)}")
         out.append((tuple(entries), points))
     return tuple(out)
-
-
-def _check_combinations(r: Rules) -> None:
-    """The deck and the pay table: symbols named once, enough cards to deal, patterns on symbols the deck holds."""
-    names = [name for name, _ in r.deck]
-    if not 1 <= len(names) <= E.MAX_SYMBOLS:
-        raise ConfigError("deck", f"needs 1 to {E.MAX_SYMBOLS} symbols, got {len(names)}")
-    for name, count in r.deck:
-        if not isinstance(name, str) or not name or not name.replace("_", "a").isascii() \
-                or not name.replace("_", "a").isalnum():
-            raise ConfigError("deck", f"a symbol is named with letters, digits and _, got {shown(name)}")
-        int_in(f"deck.{name}", count, 1, E.MAX_SYMBOL_CARDS)
-    if len(set(names)) != len(names):
-        raise ConfigError("deck", "names a symbol twice")
-    total = sum(count for _, count in r.deck)
-    if total > E.MAX_CARDS:
-        raise ConfigError("deck", f"holds {total} cards, at most {E.MAX_CARDS}")
-    needed = E.HAND * r.players + E.REELS
-    if total < needed:
-        raise ConfigError(
-            "deck", f"holds {counted(total, 'card')}, too few to deal {E.HAND} to each of "
-            f"{counted(r.players, 'player')} and "
-            f"{E.REELS} to the reels ({needed})"
-        )
-
-    if not 1 <= len(r.paytable) <= E.MAX_PATTERNS:
-        raise ConfigError("paytable", f"needs 1 to {E.MAX_PATTERNS} patterns, got {len(r.paytable)}")
-    known = set(names)
-    for i, (entries, points) in enumerate(r.paytable):
-        for entry in entries:
-            if entry == ANY:
-                continue
-            for name in entry.split("|"):
-                if name not in known:
-                    raise ConfigError(
-                        f"paytable[{i}].symbols",
-                        f"names the symbol {shown(name)}, which rules.deck does not hold "
-                        f"(symbols: {', '.join(names)}; '*' is any symbol)",
-                    )
-        int_in(f"paytable[{i}].points", points, 1, E.MAX_POINTS)

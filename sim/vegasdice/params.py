@@ -76,8 +76,46 @@ KNOBS = knob_table(
 
 @declared(KNOBS)
 class Rules(RuleKnobs):
-    def check_combinations(self):
-        _check_combinations(self)
+    def check_combinations(self) -> None:
+        """The extra white dice at 3 players only; bills each value once, enough to fill the casinos."""
+        if self.white_dice_extra_at_3 is True and self.players != 3:
+            raise ConfigError(
+                "white_dice_extra_at_3", f"the extra white dice are a 3-player rule, but players is {self.players}"
+            )
+        values = [value for value, _ in self.bills]
+        for i, value in enumerate(values):
+            if values.index(value) != i:
+                raise ConfigError(f"bills[{i}]", f"lists the value {value} again (give each value once, with its count)")
+        if not 1 <= len(self.bill_values) <= E.MAX_BILL_KINDS:
+            raise ConfigError("bills", f"needs between 1 and {E.MAX_BILL_KINDS} values with a count above 0 "
+                                       f"([value, count] pairs), got {len(self.bill_values)}")
+        n_bills = sum(count for _, count in self.bills)
+        if n_bills > E.MAX_BILLS:
+            raise ConfigError("bills", f"holds {n_bills} bills, at most {E.MAX_BILLS}")
+        if self.total_money > E.MAX_TOTAL_MONEY:
+            raise ConfigError("bills", f"total {self.total_money:,} dollars, at most {E.MAX_TOTAL_MONEY:,}")
+        if self.total_money < self.casinos * self.casino_minimum:
+            raise ConfigError(
+                "bills",
+                f"total {self.total_money:,} dollars, less than {self.casinos} casinos x {self.casino_minimum:,}: "
+                "the casinos can never all be filled",
+            )
+        # Summaries count money in steps of the bills' common divisor.
+        steps = self.total_money // math.gcd(*self.bill_values)
+        if steps > MAX_MONEY_STEPS:
+            raise ConfigError(
+                "bills",
+                f"total {self.total_money:,} dollars is {steps:,} steps of the values' common divisor "
+                f"{math.gcd(*self.bill_values):,}, at most {MAX_MONEY_STEPS:,}",
+            )
+        # A casino filled with the smallest bills holds the most of them.
+        most = math.ceil(self.casino_minimum / min(self.bill_values))
+        if most > E.MAX_CASINO_BILLS:
+            raise ConfigError(
+                "casino_minimum",
+                f"{self.casino_minimum:,} dollars in bills of {min(self.bill_values):,} is {most} bills on one casino, "
+                f"at most {E.MAX_CASINO_BILLS}",
+            )
 
     # --- derived -------------------------------------------------------
     @property
@@ -132,45 +170,3 @@ KernelRules = kernel_struct(__name__, "KernelRules", (
     "players", "rounds", "dice_per_player", "casinos", "casino_minimum", "n_white", "n_extra_white", "tie_break",
     "empty_pile", "bills", "values",
 ))
-
-
-def _check_combinations(r: Rules) -> None:
-    """The extra white dice at 3 players only; bills each value once, enough to fill the casinos."""
-    if r.white_dice_extra_at_3 is True and r.players != 3:
-        raise ConfigError(
-            "white_dice_extra_at_3", f"the extra white dice are a 3-player rule, but players is {r.players}"
-        )
-    values = [value for value, _ in r.bills]
-    for i, value in enumerate(values):
-        if values.index(value) != i:
-            raise ConfigError(f"bills[{i}]", f"lists the value {value} again (give each value once, with its count)")
-    if not 1 <= len(r.bill_values) <= E.MAX_BILL_KINDS:
-        raise ConfigError("bills", f"needs between 1 and {E.MAX_BILL_KINDS} values with a count above 0 "
-                                   f"([value, count] pairs), got {len(r.bill_values)}")
-    n_bills = sum(count for _, count in r.bills)
-    if n_bills > E.MAX_BILLS:
-        raise ConfigError("bills", f"holds {n_bills} bills, at most {E.MAX_BILLS}")
-    if r.total_money > E.MAX_TOTAL_MONEY:
-        raise ConfigError("bills", f"total {r.total_money:,} dollars, at most {E.MAX_TOTAL_MONEY:,}")
-    if r.total_money < r.casinos * r.casino_minimum:
-        raise ConfigError(
-            "bills",
-            f"total {r.total_money:,} dollars, less than {r.casinos} casinos x {r.casino_minimum:,}: "
-            "the casinos can never all be filled",
-        )
-    # Summaries count money in steps of the bills' common divisor.
-    steps = r.total_money // math.gcd(*r.bill_values)
-    if steps > MAX_MONEY_STEPS:
-        raise ConfigError(
-            "bills",
-            f"total {r.total_money:,} dollars is {steps:,} steps of the values' common divisor "
-            f"{math.gcd(*r.bill_values):,}, at most {MAX_MONEY_STEPS:,}",
-        )
-    # A casino filled with the smallest bills holds the most of them.
-    most = math.ceil(r.casino_minimum / min(r.bill_values))
-    if most > E.MAX_CASINO_BILLS:
-        raise ConfigError(
-            "casino_minimum",
-            f"{r.casino_minimum:,} dollars in bills of {min(r.bill_values):,} is {most} bills on one casino, "
-            f"at most {E.MAX_CASINO_BILLS}",
-        )
