@@ -147,18 +147,11 @@ class Observation:
         pub[E.P_DOUBLING] = self.doubling
         pub[E.P_MAX_PLAY] = self.max_play
         pub[E.P_REFILL] = self.refill
-        pub[E.P_REELS:E.P_REELS + E.REELS] = self.reels
-        for s in range(self.players):
-            pub[E.P_SCORE + s] = self.scores[s]
-            pub[E.P_COMBOS + s] = self.combos[s]
-            pub[E.P_CHEAPEST + s] = self.cheapest[s]
-            pub[E.P_HAND_SIZE + s] = self.hand_sizes[s]
-        for x in range(self.symbols):
-            pub[E.P_TOTAL + x] = self.total[x]
-            pub[E.P_DISCARDS + x] = self.discards[x]
-            pub[E.P_SCORED + x] = self.scored[x]
-            pub[E.P_OUT + x] = self.out[x]
-            pub[E.P_SYMBOL_BEST + x] = self.symbol_best[x]
+        for at, values in ((E.P_REELS, self.reels), (E.P_SCORE, self.scores), (E.P_COMBOS, self.combos),
+                           (E.P_CHEAPEST, self.cheapest), (E.P_HAND_SIZE, self.hand_sizes), (E.P_TOTAL, self.total),
+                           (E.P_DISCARDS, self.discards), (E.P_SCORED, self.scored), (E.P_OUT, self.out),
+                           (E.P_SYMBOL_BEST, self.symbol_best)):
+            pub[at:at + len(values)] = values
         return pub
 
     def hand_array(self) -> np.ndarray:
@@ -423,14 +416,8 @@ class GameState:
         rules = self.rules
         players = rules.players
         k = len(rules.symbols)
-        scored = [0] * k
-        for held in self.held:
-            for c in held:
-                for x in c.cards:
-                    scored[x] += 1
-        total = [0] * k
-        for x in rules.cards:
-            total[x] += 1
+        scored = Counter(x for held in self.held for c in held for x in c.cards)
+        total = Counter(rules.cards)
         return Observation(
             seat=seat,
             players=players,
@@ -448,9 +435,9 @@ class GameState:
             combos=tuple(len(h) for h in self.held),
             cheapest=tuple(self.cheapest(s).points if self.held[s] else 0 for s in range(players)),
             hand_sizes=tuple(sum(h) for h in self.hands),
-            total=tuple(total),
+            total=tuple(total[x] for x in range(k)),
             discards=tuple(self.discards),
-            scored=tuple(scored),
+            scored=tuple(scored[x] for x in range(k)),
             out=tuple(self.out),
             symbol_best=rules.symbol_best,
             hand=tuple(self.hands[seat]),
@@ -1117,5 +1104,4 @@ def seat_player(rules, policy_id: int, params: np.ndarray):
 
 def player_named(rules: Rules, text: str):
     """The reference engine's player for a policy as a config names it, ismcts included."""
-    policy_id, params = JitPolicy.parse_policy(text)
-    return seat_player(rules, policy_id, params)
+    return seat_player(rules, *JitPolicy.parse_policy(text))

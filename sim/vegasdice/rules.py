@@ -196,11 +196,9 @@ class Observation:
         pub[E.P_PILE] = self.pile
         pub[E.P_DICE] = self.dice_per_player
         pub[E.P_WHITE_DICE] = self.white_per_player
-        for s in range(self.players):
-            pub[E.P_DICE_LEFT + s] = self.dice_left[s]
-            pub[E.P_WHITE_LEFT + s] = self.white_left[s]
-            pub[E.P_MONEY + s] = self.money[s]
-            pub[E.P_BILLS + s] = self.bills[s]
+        for at, values in ((E.P_DICE_LEFT, self.dice_left), (E.P_WHITE_LEFT, self.white_left), (E.P_MONEY, self.money),
+                           (E.P_BILLS, self.bills)):
+            pub[at:at + len(values)] = values
         for c in range(self.casinos):
             for s in range(self.players):
                 pub[E.P_CASINO_DICE + c * E.OWNERS + s] = self.casino_dice[c][s]
@@ -685,10 +683,6 @@ class VegasDiceState(State):
         return table
 
     # --- stepping -----------------------------------------------------------------
-    def _laying_out(self) -> bool:
-        gs = self.state
-        return not gs.in_round and not gs.game_over
-
     def _bill_needed(self) -> bool:
         """Whether laying out the casinos takes another bill, the ``drawn`` ones laid out first."""
         rules, pile = self.rules, self.state.pile
@@ -710,7 +704,7 @@ class VegasDiceState(State):
     def _settle(self) -> None:
         """Take every step no chance and no seat decides: a bill whose place is known, the casinos once laid out."""
         gs = self.state
-        while self._laying_out():
+        while not gs.in_round and not gs.game_over:  # laying out the casinos
             if self._bill_needed():
                 if self.drawn < self.unseen:
                     return
@@ -854,5 +848,4 @@ def seat_player(rules, policy_id: int, params: np.ndarray):
 
 def player_named(rules: Rules, text: str):
     """The reference engine's player for a policy as a config names it, ismcts included."""
-    policy_id, params = JitPolicy.parse_policy(text)
-    return seat_player(rules, policy_id, params)
+    return seat_player(rules, *JitPolicy.parse_policy(text))
