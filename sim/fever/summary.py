@@ -1,9 +1,7 @@
 """The summary of a batch of $ Fever games, built from mergeable partial statistics.
 
-A :class:`Tally` holds only counts, exact integer sums and integer
-histograms of one chunk of game records; tallies of chunks merge exactly,
-so the summary of a run does not depend on how it was chunked.
-:func:`summarize` turns a tally into a JSON-ready dict.
+A :class:`Tally` (:mod:`analysis.tally`) of chunks of games merges exactly;
+:func:`summarize` turns it into a JSON-ready dict.
 
 Definitions:
 

@@ -1,19 +1,10 @@
-"""Everything the report shows, as mergeable integer statistics of chunks of games.
+"""Everything the Las Vegan report shows, as mergeable integer statistics of chunks of games.
 
-A :class:`ReportTally` is to the report what ``sim.lasvegan.summary.Tally`` is
-to the summary: counts, integer sums, cross sums and integer histograms of
-one chunk of game records, which merge exactly. A run tallies each chunk as
-it is played, so its report needs memory bounded by the chunk size whatever
-the number of games, and never reads the records back. ``lvsim report`` on
-a results directory without a stored tally rebuilds one from the records
-file in bounded batches (``ReportTally.of_records_file``).
-
-Nothing here is an approximation of the records: the tables built from a
-tally (``sim.lasvegan.tables``) equal those built from the records themselves,
-percentiles included (from integer histograms), and the intervals use the
-same formulas. The cluster-robust intervals need, per cluster (game), the
-sums ``x`` and counts ``y`` only through ``Σx, Σy, Σx², Σxy, Σy²``, which
-are kept as exact integers (:class:`Moments`).
+A :class:`ReportTally` (:mod:`analysis.tally`: merged exactly, stored, rebuilt from a records file) lets a run
+report in memory bounded by its chunk size. Nothing in it approximates the records: the tables built from it
+(``sim.lasvegan.tables``) equal those built from the records, percentiles and intervals included; the
+cluster-robust intervals need a game's sums ``x`` and counts ``y`` only through ``Σx, Σy, Σx², Σxy, Σy²``, kept
+as exact integers (:class:`Moments`).
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """The summary of a batch of Las Vegan games, built from mergeable partial statistics.
 
-A :class:`Tally` holds only counts, integer sums and integer histograms of
-one chunk of game records. Tallies of chunks merge exactly (every number
-in them is an integer), so a run of any size keeps memory bounded and the
-summary of a run does not depend on how it was chunked. :func:`summarize`
-turns a tally into the summary dict that ``lvsim run --json`` prints and
+A :class:`Tally` (:mod:`analysis.tally`) of chunks of games merges exactly;
+:func:`summarize` turns it into the dict ``lvsim run --json`` prints,
 :func:`summary_table` into the text it prints otherwise.
 
 Definitions:

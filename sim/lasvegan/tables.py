@@ -237,9 +237,7 @@ def typical_game(source) -> tuple[int, str]:
     keys = [k for k in t.by_length.counts if k[0] == common_length and k[1] == usually_out]
     if not keys:
         keys = [k for k in t.by_length.counts if k[0] == common_length]
-    movement = IntHistogram()
-    for k in keys:
-        movement = movement.merge(IntHistogram(np.array([t.by_length.counts[k]]), k[2]))
+    movement = IntHistogram.pooled(IntHistogram(np.array([t.by_length.counts[k]]), k[2]) for k in keys)
     target = movement.percentile(50)
     distance = min(abs(k[2] - target) for k in keys)
     game = min(t.by_length.first[k] for k in keys if abs(k[2] - target) == distance)

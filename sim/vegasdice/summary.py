@@ -1,10 +1,7 @@
 """The summary of a batch of Las Vegas games, built from mergeable partial statistics.
 
-A :class:`Tally` holds only counts, exact integer sums and integer
-histograms of one chunk of game records. Tallies of chunks merge exactly
-(every number in them is an integer), so the summary of a run does not
-depend on how it was chunked. :func:`summarize` turns a tally into a
-JSON-ready dict.
+A :class:`Tally` (:mod:`analysis.tally`) of chunks of games merges exactly;
+:func:`summarize` turns it into a JSON-ready dict.
 
 Definitions:
 
