@@ -224,9 +224,9 @@ def strength_lines(summary: dict, metrics: Sequence[Metric | str] | None = None)
         return []
     from sim.games import get_game
 
-    declared = get_game(summary["game"]).metric
-    metrics = [m for m in declared.values() if m.headline] if metrics is None else [
-        declared[m] if isinstance(m, str) else m for m in metrics]
+    if metrics is None:
+        metrics = [m for m in get_game(summary["game"]).metric.values() if m.headline]
+    metrics = [get_game(summary["game"]).metric[m] if isinstance(m, str) else m for m in metrics]
     profiles = strength["profiles"]
     width = 16
     lines = ["", "Against player strength (every seat one policy, same deals; 95% CI below each value)"]

@@ -94,11 +94,13 @@ def styled() -> Iterator[None]:
         yield
 
 
-def figure(height: float, ncols: int = 1, width_ratios=None) -> tuple[Figure, list]:
+def figure(height: float, ncols: int = 1, width_ratios=None, nrows: int = 1) -> tuple[Figure, list]:
+    """A figure of the report's width on the Agg canvas, and its panels row by row."""
     fig = Figure(figsize=(WIDTH, height), layout="constrained")
     FigureCanvasAgg(fig)
-    axes = fig.subplots(1, ncols, gridspec_kw={"width_ratios": width_ratios} if width_ratios else None)
-    return fig, list(np.atleast_1d(axes))
+    axes = fig.subplots(nrows, ncols, squeeze=False,
+                        gridspec_kw={"width_ratios": width_ratios} if width_ratios else None)
+    return fig, list(axes.ravel())
 
 
 def save_fitted(fig, target, **savefig) -> None:
@@ -416,9 +418,7 @@ def strength_figure(table: pd.DataFrame, labels: dict[str, tuple[str, str]]) -> 
     ncols = 3
     nrows = -(-len(metrics) // ncols)
     with styled():
-        fig = Figure(figsize=(WIDTH, 1.9 * nrows + 0.3), layout="constrained")
-        FigureCanvasAgg(fig)
-        axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+        fig, axes = figure(1.9 * nrows + 0.3, ncols, nrows=nrows)
         x = np.arange(len(policies))
         for ax, metric in zip(axes, metrics):
             rows = table[table["metric"] == metric].set_index("policy").loc[policies]
