@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 
 from analysis.report_html import ci_pct, e, guarded_section, pct, table
-
-DECISIONS_FILE = "decisions.json"  # sim.decisions.DECISIONS_FILE: the analysis never imports the runner's side
+from sim.layout import DECISIONS_FILE
 
 
 def decisions_section(results) -> str:

@@ -31,6 +31,7 @@ from analysis.stats import MIN_SAMPLES, TOO_FEW, sample_mean_interval, wilson_in
 from sim import restricted as R
 from sim.errors import ConfigError, counted, shown
 from sim.game import Game
+from sim.layout import DECISIONS_FILE  # noqa: F401  (where a run keeps its table; read from here)
 from sim.memory import check_fits
 
 BATCH = 65_536
@@ -44,8 +45,6 @@ CENSUS_GAMES = 200
 EVERY_KIND = "every kind"
 # A run's report plays this many times its skill-gap deals (as the skill gap's cheap duels do).
 RUN_FACTOR = 20
-# Where a run's results directory keeps them, beside summary.json.
-DECISIONS_FILE = "decisions.json"
 
 
 def table_seats(game: Game, seats: str | Sequence[str] | None, players: int, field: str = "--seats") -> list[str]:

@@ -9,5 +9,6 @@ CONFIG_FILE = "config.toml"  # the resolved config: `lvsim run` of it repeats th
 META_FILE = "meta.json"  # what is needed to reproduce the run, and where it came from
 SUMMARY_FILE = "summary.json"  # `lvsim run --json`
 TALLY_FILE = "tally.json"  # the report's mergeable statistics
+DECISIONS_FILE = "decisions.json"  # which decisions matter (sim.decisions), beside the summary
 REPORT_FILE = "report.html"
 PARTIAL_SUFFIX = ".partial"

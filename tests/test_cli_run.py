@@ -22,6 +22,8 @@ SUMMARY_KEYS = {
     "end_round_share", "mean_rounds", "swing", "final_cabbages_mean", "tie_rate", "shortfall_rate",
 }
 RESULT_FILES = {"records.parquet", "config.toml", "meta.json", "summary.json", "tally.json"}
+# A run that plays a skill gap also says which decisions matter.
+WITH_DECISIONS = RESULT_FILES | {"decisions.json"}
 TIMING_KEYS = ("seconds", "games_per_second")
 
 
@@ -345,7 +347,7 @@ def test_ctrl_c_during_the_report_keeps_the_results_and_says_how_to_finish(tmp_p
     out = tmp_path / "kept"
     result = lvsim("--games", 300, "--out", out)
     assert result.exit_code != 0
-    assert sorted(p.name for p in out.iterdir()) == sorted(RESULT_FILES)
+    assert sorted(p.name for p in out.iterdir()) == sorted(WITH_DECISIONS)
     assert "the HTML report was not written" in result.stderr and f"lvsim report {out}" in result.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["kept"]  # no staging directory left
     monkeypatch.setattr(analysis.report, "write_report", real_write_report)
@@ -461,3 +463,9 @@ def test_sigterm_cleans_up_like_ctrl_c(tmp_path):
     assert child.returncode != 0
     assert list(tmp_path.iterdir()) == []
     assert "nothing was written" in child.stderr.read()
+
+
+def test_every_result_file_a_run_writes_is_one_a_failed_run_into_its_directory_removes():
+    from sim.runner.staging import RESULT_NAMES
+
+    assert RESULT_NAMES == WITH_DECISIONS

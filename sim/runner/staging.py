@@ -20,12 +20,14 @@ from pathlib import Path
 from typing import Iterator
 
 from sim.errors import ConfigError, shown
-from sim.layout import CONFIG_FILE, META_FILE, PARTIAL_SUFFIX, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE
+from sim.layout import (
+    CONFIG_FILE, DECISIONS_FILE, META_FILE, PARTIAL_SUFFIX, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE,
+)
 
 REPORTS_DIR = Path("reports")
 # The longest file name Linux, macOS and Windows file systems take, in bytes.
 MAX_NAME_BYTES = 255
-RESULT_NAMES = frozenset({CONFIG_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE})
+RESULT_NAMES = frozenset({CONFIG_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE, DECISIONS_FILE})
 
 
 class _DefaultOut:
