@@ -34,7 +34,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.stats import CONFIDENCE, MIN_SAMPLES, Z95, t_quantile, wilson_interval
+from analysis.stats import CONFIDENCE, MIN_SAMPLES, Z95, t_quantile, wilson_interval, win_unit
 from sim.metrics import ADVANTAGE, RATE, SEATS as SEATS_INTERVAL
 
 ALPHA = 1 - CONFIDENCE
@@ -100,6 +100,16 @@ class Values:
         raise ValueError("a SUMMARY metric's value comes from the game's summary")
 
 
+def paired_and_ratios(game, rec: Mapping[str, np.ndarray], players: int) -> tuple[dict[str, np.ndarray], dict]:
+    """Each paired metric's value in every game in reported units (an advantage as a share), and each ratio's
+    per-game (numerators, denominators) as the game gives them: what a confirmation and a strength profile
+    judge game by game."""
+    unit = win_unit(players)
+    paired = {name: np.asarray(values, dtype=np.float64) / (unit if game.metric[name].kind == ADVANTAGE else 1)
+              for name, values in game.per_game(rec, players, unit).items()}
+    return paired, game.per_game_ratios(rec, players) if game.per_game_ratios is not None else {}
+
+
 def per_game_values(game, records: Mapping[str, np.ndarray], players: int,
                     summary: Mapping[str, Any]) -> dict[str, Values]:
     """Each headline metric of ``game`` game by game, from one profile's ``records`` (its ``summary`` checks them).
@@ -110,8 +120,6 @@ def per_game_values(game, records: Mapping[str, np.ndarray], players: int,
     that their metric over the profile's games is not the summary's own
     (seat 0's share of finished games only, say), is :data:`SUMMARY`.
     """
-    from sim.confirm.values import paired_and_ratios
-
     paired, ratios = paired_and_ratios(game, records, players)
     out = {}
     for name, metric in game.strength_metrics.items():

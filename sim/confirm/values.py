@@ -15,8 +15,7 @@ from typing import Mapping
 
 import numpy as np
 
-from analysis.common import win_unit
-from sim.metrics import ADVANTAGE
+from analysis.strength import paired_and_ratios
 
 WORST_SEAT = "worst_seat_advantage"
 # Targets read the worst seat bias-corrected in a tune; a confirmation plays until the interval of the worst
@@ -42,16 +41,6 @@ def judgeable(game) -> tuple[str, ...]:
 def denominator(metric: str) -> str:
     """The key of a ratio metric's per-game denominators beside its numerators."""
     return f"{metric}/per"
-
-
-def paired_and_ratios(game, rec: Mapping[str, np.ndarray], players: int) -> tuple[dict[str, np.ndarray], dict]:
-    """Each paired metric's value in every game in reported units (an advantage as a share), and each ratio's
-    per-game (numerators, denominators) as the game gives them: what a confirmation and a strength profile
-    (``analysis.strength``) judge game by game."""
-    unit = win_unit(players)
-    paired = {name: np.asarray(values, dtype=np.float64) / (unit if game.metric[name].kind == ADVANTAGE else 1)
-              for name, values in game.per_game(rec, players, unit).items()}
-    return paired, game.per_game_ratios(rec, players) if game.per_game_ratios is not None else {}
 
 
 def per_game(game, rec: Mapping[str, np.ndarray], players: int) -> dict[str, np.ndarray]:
