@@ -15,6 +15,7 @@ rather than another game.
 
 from __future__ import annotations
 
+import importlib
 from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 
@@ -69,3 +70,25 @@ def all_games() -> list[Game]:
 def games_with_rule(key: str) -> list[Game]:
     """The games that have a rule knob named ``key``."""
     return [g for g in all_games() if key in g.knobs]
+
+
+def state_module_name(game) -> str:
+    """Where a game (its id, or the Game) keeps its state: ``sim.lasvegan.game`` -> ``sim.lasvegan.state``."""
+    return GAME_MODULES[getattr(game, "id", game)].rsplit(".", 1)[0] + ".state"
+
+
+def state_module(game):
+    """The module of the game's state (``STATE``), or None if the game has none."""
+    name = state_module_name(game)
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as missing:
+        if missing.name == name:
+            return None
+        raise
+
+
+def state_of(game):
+    """The game's state class (``sim.state.State``), or None if it has none (or its module is still being imported)."""
+    module = state_module(game)
+    return None if module is None else getattr(module, "STATE", None)

@@ -29,7 +29,6 @@ OpenSpiel wrapper passes them through.
 from __future__ import annotations
 
 import copy
-import importlib
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
@@ -234,27 +233,3 @@ def fields_text(obj: Any, **replaced: Any) -> str:
     """A dataclass (an observation) as ``name=value`` text, its sets sorted; ``replaced`` fields take other values."""
     values = {**obj.__dict__, **replaced}
     return " ".join(f"{name}={canonical(v)}" for name, v in values.items())
-
-
-def state_module_name(game) -> str:
-    """Where a game (its id, or the Game) keeps its state: ``sim.lasvegan.game`` -> ``sim.lasvegan.state``."""
-    from sim.games import GAME_MODULES
-
-    return GAME_MODULES[getattr(game, "id", game)].rsplit(".", 1)[0] + ".state"
-
-
-def state_module(game):
-    """The module of the game's state (``STATE``), or None if the game has none."""
-    name = state_module_name(game)
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as missing:
-        if missing.name == name:
-            return None
-        raise
-
-
-def state_of(game) -> type[State] | None:
-    """The game's :class:`State` subclass, or None if it has none (or its module is still being imported)."""
-    module = state_module(game)
-    return None if module is None else getattr(module, "STATE", None)

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from sim.games import GAME_IDS, get_game
-from sim.state import CHANCE, TERMINAL, state_module_name, state_of
+from sim.games import state_module_name, state_of
+from sim.state import CHANCE, TERMINAL
 
 GAMES = [g for g in GAME_IDS if state_of(g) is not None]
 

@@ -1,4 +1,4 @@
-"""Where the shared code looks up Las Vegan's state (``sim.state.state_module``): it is the reference engine's."""
+"""Where the shared code looks up Las Vegan's state (``sim.games.state_module``): it is the reference engine's."""
 
 from sim.lasvegan.records import LAYOUT  # noqa: F401
 from sim.lasvegan.rules import (  # noqa: F401

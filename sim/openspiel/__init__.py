@@ -25,7 +25,7 @@ import pyspiel  # noqa: E402
 
 from sim.games import GAME_IDS, get_game  # noqa: E402
 from sim.openspiel.adapter import LvsimGame, game_class, game_name, knob_parameters  # noqa: E402
-from sim.state import state_of  # noqa: E402
+from sim.games import state_of  # noqa: E402
 
 # Game id -> its OpenSpiel game class, for the games that have a state.
 GAMES: dict[str, type[LvsimGame]] = {}

@@ -1,4 +1,4 @@
-"""Where the shared code looks up Las Vegas's state (``sim.state.state_module``): it is the reference engine's."""
+"""Where the shared code looks up Las Vegas's state (``sim.games.state_module``): it is the reference engine's."""
 
 from sim.vegasdice.records import LAYOUT  # noqa: F401
 from sim.vegasdice.rules import PLAY_LOOP, STATE, player_named, seat_player  # noqa: F401
