@@ -61,6 +61,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import partial
 from typing import NamedTuple, Protocol, Sequence
 
 import numpy as np
@@ -750,6 +751,11 @@ def hand_text(rules: Rules, hand) -> str:
     return " ".join(f"{n} {rules.symbols[x]}" for x, n in enumerate(hand) if n)
 
 
+def play_step(seat: int, play: "Play", gs: "GameState") -> None:
+    """A seat's play as a step of the state: a module function, so that a state waiting on it pickles."""
+    gs.play(seat, play)
+
+
 class FeverState(State):
     """The reference :class:`GameState` with the cards being drawn and the turn being decided.
 
@@ -955,7 +961,7 @@ class FeverState(State):
         if self.phase == "play":
             play = Play.of_code(action)
             events = [f"{seat} plays {self.rules.symbols[play.symbol]} on {'+'.join(str(r + 1) for r in play.reels)}"]
-            return events + self._run(lambda gs: gs.play(seat, play), "keep")
+            return events + self._run(partial(play_step, seat, play), "keep")
         if action == keep_done(k):
             events = [self._keep(seat)]
             self.phase = "end"
