@@ -45,7 +45,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTex
 from fastapi.staticfiles import StaticFiles
 
 from sim.errors import ConfigError, one_line
-from sim.workbench.fields import config_of, field_text, game_form
+from sim.workbench.fields import config_of, game_form
 from sim.workbench.jobs import Workbench
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -90,8 +90,10 @@ def create_app(workbench: Workbench | None = None) -> FastAPI:
 
     @app.post("/api/plays", status_code=202)
     async def play(request: Request) -> dict[str, Any]:
-        # The estimate and the games run on the workbench's worker thread: the answer comes at once.
-        return bench.submit(_as_fields(await _json_object(request))).view()
+        fields = await _fields(request)
+        # Checking a config and queueing its play take microseconds, but the estimate and the games run on
+        # the workbench's worker thread: the answer comes at once.
+        return bench.submit(fields).view()
 
     @app.get("/api/plays")
     def plays() -> dict[str, Any]:
@@ -112,12 +114,14 @@ def create_app(workbench: Workbench | None = None) -> FastAPI:
     @app.get("/api/config.toml")
     def config_toml(request: Request) -> Response:
         config = config_of(dict(request.query_params))
-        return _toml_file(config.to_toml(), f"{config.game}.toml")
+        return PlainTextResponse(config.to_toml(), media_type="application/toml",
+                                 headers={"Content-Disposition": f'attachment; filename="{config.game}.toml"'})
 
     @app.get("/api/plays/{job_id}/config.toml")
     def play_toml(job_id: str) -> Response:
         job = bench.job(job_id)
-        return _toml_file(job.config.to_toml(), f"{job.config.game}-{job_id}.toml")
+        return PlainTextResponse(job.config.to_toml(), media_type="application/toml",
+                                 headers={"Content-Disposition": f'attachment; filename="{job.config.game}-{job_id}.toml"'})
 
     @app.get("/api/plays/{job_id}/report.html")
     def report(job_id: str, inline: bool = False) -> Response:
@@ -128,15 +132,20 @@ def create_app(workbench: Workbench | None = None) -> FastAPI:
     # --- what moves the verdict: the sensitivity section's one place ------------------------------
     @app.get("/api/plays/{job_id}/sensitivity")
     def sensitivity(job_id: str) -> dict[str, Any]:
-        found = (bench.finished(job_id).summary or {}).get("sensitivity")
+        """The play's sensitivity (``summary["sensitivity"]``, which runs have when ``sim.sensitivity`` is
+        installed); ``available`` false otherwise."""
+        job = bench.finished(job_id)
+        found = (job.summary or {}).get("sensitivity")
         return {"available": sensitivity_available(), "sensitivity": found}
 
     @app.get("/api/plays/{job_id}/sensitivity.html")
     def sensitivity_html(job_id: str) -> Response:
+        """The report's "What moves the verdict" of the play, figures drawn (the page shows it as it is)."""
         return HTMLResponse(bench.sensitivity_section(job_id))
 
     @app.get("/api/plays/{job_id}/decisions.html")
     def decisions_html(job_id: str) -> Response:
+        """The report's "Which decisions matter" of the play: each kind made at random, what it costs."""
         return HTMLResponse(bench.decisions_section(job_id))
 
     # --- tunes ------------------------------------------------------------------------------------
@@ -188,17 +197,14 @@ def create_app(workbench: Workbench | None = None) -> FastAPI:
                 f"as {BASE_FILE}.\n"
                 f"# Run it with: lvsim tune {job.config.game}-{tune_id}.toml\n"
                 f'base = "{BASE_FILE}"\n\n{job.tables}')
-        return _toml_file(text, f"{job.config.game}-{tune_id}.toml")
+        return PlainTextResponse(text, media_type="application/toml",
+                                 headers={"Content-Disposition": f'attachment; filename="{job.config.game}-{tune_id}.toml"'})
 
     return app
 
 
-def _toml_file(text: str, filename: str) -> Response:
-    return PlainTextResponse(text, media_type="application/toml",
-                             headers={"Content-Disposition": f'attachment; filename="{filename}"'})
-
-
 async def _json_object(request: Request) -> dict[str, Any]:
+    """A request's body: a JSON object."""
     try:
         data = await request.json()
     except ValueError:
@@ -208,6 +214,17 @@ async def _json_object(request: Request) -> dict[str, Any]:
     return data
 
 
+async def _fields(request: Request) -> dict[str, str]:
+    """The form's fields of a request: a JSON object of config key -> text."""
+    return _as_fields(await _json_object(request))
+
+
 def _as_fields(data: dict[str, Any]) -> dict[str, str]:
-    """The form's fields of a JSON object: a value given where the form sends text written as its field holds it."""
-    return {str(k): field_text(v) for k, v in data.items()}
+    return {str(k): v if isinstance(v, str) else _text(v) for k, v in data.items()}
+
+
+def _text(value: Any) -> str:
+    """A JSON value given where the form sends text: written as its field would hold it."""
+    import json
+
+    return json.dumps(value)

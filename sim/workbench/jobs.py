@@ -35,9 +35,7 @@ from typing import Any, Iterator, Mapping
 
 from sim.config import Config
 from sim.errors import ConfigError, counted
-from sim.runner.chunks import CHUNK_GAMES, InProcess, chunk_ranges, play_records
 from sim.workbench.fields import config_of, fields_of
-from sim.workbench.tunes import MAX_TUNE_SECONDS, TuneJob, play_tune, tune_of
 from sim.workbench.states import (
     CANCELLED,
     DONE,
@@ -95,16 +93,31 @@ class Job:
                 "phases": self.phases}
 
 
-class Watched(InProcess):
+class Watched:
     """Where a job's chunks are played: in this process as a run plays them, counted, cancellable, tallied."""
 
+    where = "in-process"
+
     def __init__(self, job: Job):
+        from sim.runner import IN_PROCESS
+
         self.job = job
+        self.inner = IN_PROCESS
+
+    def threads_of(self, config: Config) -> int:
+        return self.inner.threads_of(config)
 
     def chunk_games(self, n_games: int) -> int:
+        from sim.runner import CHUNK_GAMES
+
         return max(MIN_CHUNK_GAMES, min(CHUNK_GAMES, -(-n_games // PROGRESS_STEPS)))
 
+    def warm_up(self, config: Config, wait: bool = True) -> None:
+        self.inner.warm_up(config, wait)
+
     def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict, Any]]:
+        from sim.runner import chunk_ranges, play_records
+
         game = config.game_spec
         tally = game.empty_tally(config.rules)
         started = time.perf_counter()
@@ -141,12 +154,15 @@ def _gib(n: float) -> str:
 class Workbench:
     """The server's jobs, played one at a time in a directory that is removed by :meth:`close`."""
 
-    def __init__(self, max_seconds: float = MAX_PLAY_SECONDS, max_tune_seconds: float = MAX_TUNE_SECONDS):
+    def __init__(self, max_seconds: float = MAX_PLAY_SECONDS, max_tune_seconds: float | None = None):
+        from sim.workbench.tunes import MAX_TUNE_SECONDS
+
+        max_tune_seconds = MAX_TUNE_SECONDS if max_tune_seconds is None else max_tune_seconds
         self.max_seconds = max_seconds
         self._tmp = tempfile.TemporaryDirectory(prefix="lvsim-workbench-")
         self.root = Path(self._tmp.name)
         self.jobs: dict[str, Job] = {}
-        self.tunes: dict[str, TuneJob] = {}
+        self.tunes: dict[str, Any] = {}  # id -> sim.workbench.tunes.TuneJob
         self._ids = itertools.count(1)
         self._tune_ids = itertools.count(1)
         self.max_tune_seconds = max_tune_seconds
@@ -170,7 +186,11 @@ class Workbench:
         return job
 
     def job(self, job_id: str) -> Job:
-        return _held(self.jobs, job_id, "job", "play")
+        try:
+            return self.jobs[job_id]
+        except KeyError:
+            raise ConfigError("job", f"no play {job_id!r} on this server (a server forgets its plays when it stops)") \
+                from None
 
     def plays(self) -> list[Job]:
         """Every play the server holds, in the order asked (a copy: a play may be asked for meanwhile)."""
@@ -184,6 +204,8 @@ class Workbench:
 
     def submit_tune(self, fields: Mapping[str, str], tables: str):
         """Check the tune as ``lvsim tune`` checks a tune file whose base is the form's config; queue it."""
+        from sim.workbench.tunes import TuneJob, tune_of
+
         with self._lock:
             if self._closed:
                 raise RuntimeError("the workbench is stopping")
@@ -200,8 +222,12 @@ class Workbench:
         self._worker.submit(self._tune, job, tune)
         return job
 
-    def tune_job(self, tune_id: str) -> TuneJob:
-        return _held(self.tunes, tune_id, "tune", "tune")
+    def tune_job(self, tune_id: str):
+        try:
+            return self.tunes[tune_id]
+        except KeyError:
+            raise ConfigError("tune", f"no tune {tune_id!r} on this server (a server forgets its tunes when it "
+                                      "stops)") from None
 
     def tune_jobs(self) -> list:
         """Every tune the server holds, in the order asked."""
@@ -214,6 +240,8 @@ class Workbench:
         return job
 
     def _tune(self, job, tune) -> None:
+        from sim.workbench.tunes import play_tune
+
         play_tune(job, tune, self.max_tune_seconds)
         if job.state == CANCELLED:
             shutil.rmtree(job.out_dir, ignore_errors=True)
@@ -337,14 +365,6 @@ class Workbench:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-def _held(jobs: Mapping[str, Any], job_id: str, field: str, noun: str):
-    try:
-        return jobs[job_id]
-    except KeyError:
-        raise ConfigError(field, f"no {noun} {job_id!r} on this server (a server forgets its {noun}s when it stops)") \
-            from None
 
 
 def _sensitivity_html(results_dir: Path) -> str:

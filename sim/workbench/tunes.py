@@ -134,22 +134,24 @@ class Counted:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def _counted(self, chunks: Iterator[tuple]) -> Iterator[tuple]:
-        """Each chunk ``(..., records, tally)``, its games counted; Cancelled before the first and between two."""
+    def _seen(self, records: Mapping[str, Any]) -> None:
         if self.job.cancel.is_set():
             raise Cancelled
-        for chunk in chunks:
-            if self.job.cancel.is_set():
-                raise Cancelled
-            records = chunk[-2]
-            self.job.games_played += len(next(iter(records.values()))) if records else 0
-            yield chunk
+        self.job.games_played += len(next(iter(records.values()))) if records else 0
 
     def play(self, config: Config, first_game: int, n_games: int) -> Iterator[tuple[dict, Any]]:
-        return self._counted(self.inner.play(config, first_game, n_games))
+        if self.job.cancel.is_set():
+            raise Cancelled
+        for records, tally in self.inner.play(config, first_game, n_games):
+            self._seen(records)
+            yield records, tally
 
     def play_many(self, jobs, chunk_games: int):
-        return self._counted(self.inner.play_many(jobs, chunk_games))
+        if self.job.cancel.is_set():
+            raise Cancelled
+        for i, records, tally in self.inner.play_many(jobs, chunk_games):
+            self._seen(records)
+            yield i, records, tally
 
 
 def refusal(job: TuneJob, tune, max_seconds: float) -> str | None:
