@@ -87,7 +87,9 @@ _SLOW_LEFT_OUT = pytest.StashKey[dict]()
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_collection_modifyitems(session, config, items):
-    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    # Only a selection by marker (`-m "not slow"`, as make test-fast asks) leaves slow tests out; `-k` picks others.
+    by_marker = "slow" in (config.getoption("markexpr") or "")
+    slow = [item for item in items if by_marker and item.get_closest_marker("slow") is not None]
     yield
     kept = set(map(id, items))
     kinds: dict[str, int] = {}
