@@ -28,7 +28,7 @@ from sim.duel import duel
 from tests.helpers import assert_estimates_inside_intervals
 
 ROOT = Path(__file__).resolve().parents[1]
-HIGHCARD = ROOT / "tests" / "plugins" / "highcard"
+HIGHCARD = ROOT / "examples" / "highcard"
 TABLES = {"lasvegan": "sim.lasvegan.tables", "vegas-dice": "sim.vegasdice.tables",
           "fever": "sim.fever.tables"}
 
