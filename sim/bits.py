@@ -1,4 +1,7 @@
-"""Bit tricks on uint64 card masks, compiled to single machine instructions."""
+"""Bit tricks on uint64 card masks, compiled to single machine instructions.
+
+The intrinsics write LLVM IR through numba's ``intrinsic`` and ``cgutils``, so
+numba is pinned to the versions they are tested on (tests/test_numba_range.py)."""
 
 from __future__ import annotations
 

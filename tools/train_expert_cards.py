@@ -12,9 +12,9 @@ Run: ``.venv/bin/python tools/train_expert_cards.py [--situations 2500] [--sampl
    outcome (the seat's cabbage change in the round) over ``--samples``
    imagined deals played out by ``greedy`` - what ``lookahead:N``
    maximises.
-3. Every card is described by ``expert.card_features_nb``; one weight
-   vector per kind of choice (leading, following suit, discarding) scores
-   them. The weights minimise the expected regret of a player that picks
+3. Every card is described by ``expert.card_features_nb``, the terms the
+   player sums; one weight vector per kind of choice (leading, following
+   suit, discarding) scores them. The weights minimise the expected regret of a player that picks
    each card with probability softmax(score): the best card's value minus
    the chosen card's, averaged over situations. Plain gradient descent
    (Adam, fixed steps, from greedy's choice) on that smooth loss, so a run
@@ -86,9 +86,8 @@ def features(data: dict[str, np.ndarray]):
     n = len(data["values"])
     feats = np.zeros((n, MAX_LEGAL, N_FEATURES))
     contexts = np.zeros(n, dtype=np.int64)
-    none = np.zeros((N_CONTEXTS, N_FEATURES))
     for i in range(n):
-        contexts[i] = card_features_nb(data["pub"][i], data["hand"][i], data["legal"][i], feats[i], none)[0]
+        contexts[i] = card_features_nb(data["pub"][i], data["hand"][i], data["legal"][i], feats[i])
     n_legal = np.array([bin(int(x)).count("1") for x in data["legal"]])
     return feats, contexts, n_legal
 

@@ -11,8 +11,8 @@ Run: ``.venv/bin/python tools/train_expert_placements.py [--situations 3000] [--
    make: the mean outcome (the seat's cabbage change in the round) over
    ``--samples`` imagined deals played out by ``greedy``, every placement
    on the same deals - what ``lookahead:N`` maximises.
-3. Every placement is described by ``expert.placement_features_nb``; one
-   weight vector per table size scores them. The weights minimise the
+3. Every placement is described by ``expert.placement_features_nb``, the
+   terms the player sums; one weight vector per table size scores them. The weights minimise the
    expected regret of a player that picks each placement with probability
    softmax(score), by plain gradient descent (Adam, fixed steps, from the
    hand-made score of the earlier ``expert``), so a run is reproducible to
@@ -58,10 +58,9 @@ from sim.lasvegan.expert import (
     PF_EARLIER,
     PF_G_MAX,
     PF_LOWEST,
+    expert_placement_choice_nb,
     expert_placement_nb,
-    expert_placement_search_nb,
     placement_features_nb,
-    NO_FEATURES,
 )
 from sim.lasvegan.expert_weights import EXPERT_WEIGHTS
 from sim.lasvegan.heuristics import greedy_placement_nb
@@ -71,9 +70,6 @@ from train_expert import placement_moves
 from train_expert_cards import add_fit_arguments, fit, load_sets, write_weights
 
 OUT = Path(__file__).resolve().parents[1] / "sim" / "lasvegan" / "expert_placement_weights.py"
-# Imagined deals of the "golden search" columns: the side of a golden token the score places,
-# weighed again on that many deals (the earlier expert's default).
-SEARCH_SAMPLES = 8
 PLACEMENT_DOC = """Token-placement weights of the ``expert`` policy: one row per table size (3 and 2,
 4, 5 players), one column per feature of ``expert.placement_features_nb``."""
 
@@ -129,10 +125,8 @@ def features(data: dict[str, np.ndarray]):
     n = len(data["hand"])
     feats = np.zeros((n, MAX_OPTIONS, N_PLACEMENT_FEATURES))
     contexts = np.zeros(n, dtype=np.int64)
-    none = np.zeros((N_PLACEMENT_CONTEXTS, N_PLACEMENT_FEATURES))
-    out = np.zeros(3, dtype=np.int64)
     for i in range(n):
-        contexts[i] = placement_features_nb(data["pub"][i], data["hand"][i], feats[i], none, EXPERT_WEIGHTS, out)
+        contexts[i] = placement_features_nb(data["pub"][i], data["hand"][i], feats[i], EXPERT_WEIGHTS)
     return feats, contexts
 
 
@@ -198,16 +192,7 @@ def main() -> None:
     w[:, PF_LOWEST] = by_size["lowest_weight"]
 
     def fitted(i, pub, hand, out):
-        placement_features_nb(pub, hand, NO_FEATURES, w, EXPERT_WEIGHTS, out)
-
-    earlier = np.zeros_like(w)
-    earlier[:, PF_EARLIER] = 1.0
-
-    def searched(weights):
-        def choose(i, pub, hand, out):
-            rng = seat_stream(99, int(i), 0)
-            expert_placement_search_nb(pub, hand, weights, EXPERT_WEIGHTS, SEARCH_SAMPLES, rng, out)
-        return choose
+        expert_placement_choice_nb(pub, hand, w, EXPERT_WEIGHTS, out)
 
     def lookahead(n_samples):
         params = np.array([n_samples, OBJECTIVE_CABBAGES, 0, 0], dtype=np.float64)
@@ -225,9 +210,7 @@ def main() -> None:
     players_of = {
         "greedy": lambda i, pub, hand, out: greedy_placement_nb(pub, hand, out),
         "earlier expert": lambda i, pub, hand, out: expert_placement_nb(pub, hand, EXPERT_WEIGHTS, out),
-        "earlier expert + golden search": searched(earlier),
         "fitted": fitted,
-        "fitted + golden search": searched(w),
         "lookahead:64 (other deals)": lookahead(64),
     }
     lines = [f"Mean regret in cabbages against lookahead:{args.samples}'s values, on {len(held_out)} held-out",

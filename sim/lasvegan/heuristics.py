@@ -291,7 +291,8 @@ def won_trick_worth_nb(card, bit, base, seven, sevens_in_trick, cards0, add0, ca
 
 
 # error_model="numpy": every division here is guarded already; Python's
-# model would test each divisor again on every decision. _nrt=False: greedy
+# model would test each divisor again on every decision. _nrt=False (a private
+# numba option, hence the pinned numba: tests/test_numba_range.py): greedy
 # allocates nothing, and without it every decision paid several atomic
 # updates of the observation's reference count.
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -483,6 +484,7 @@ def lowest_value_card_nb(cards):
     return lowest_nb(cards & (ZEROS << np.uint64(lowest_nb(values & np.uint64(0x3FF)))))
 
 
+# _nrt=False: as greedy_card_nb.
 @njit(cache=True, error_model="numpy", _nrt=False)
 def cautious_card_nb(pub, hand, legal):
     """cautious — a beginner's rule of thumb: stay out of trouble, play low.

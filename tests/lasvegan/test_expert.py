@@ -1,8 +1,9 @@
-"""The ``expert`` policy's scores: the features a fit sees are the ones the player plays by.
+"""The ``expert`` policy's scores: the features a fit sees are the terms the player sums.
 
-The player does not write the features: it sums the same terms grouped by
-what they depend on (``fold_card_weights``, ``expert_placement_choice_nb``).
-It must make the choice the written features make, whatever the weights."""
+Each score is written once (``choose_card_nb``, ``choose_placement_nb``); a
+feature is the score under that feature's unit weights. The player must
+choose what the written scores choose, and the scores must be the features'
+weighted sum, whatever the weights."""
 
 import json
 from pathlib import Path
@@ -12,24 +13,27 @@ import pytest
 
 from sim.lasvegan import enums as E
 from sim.lasvegan.expert import (
+    EXPERT_CARD_FOLD,
     N_CONTEXTS,
     N_FEATURES,
     N_PLACEMENT_CONTEXTS,
     N_PLACEMENT_FEATURES,
-    NO_FEATURES,
-    PF_EARLIER,
     PF_LOWEST,
     card_features_nb,
+    card_scores_nb,
+    expert_card_default_nb,
     expert_card_nb,
     expert_placement_choice_nb,
+    expert_placement_nb,
     fold_card_weights,
     placement_features_nb,
+    placement_scores_nb,
 )
-from sim.lasvegan.heuristics import lead_takers_nb, trick_so_far_nb
-from sim.lasvegan.mechanics import SUIT_MASK
 from sim.lasvegan.expert_card_weights import EXPERT_CARD_WEIGHTS
 from sim.lasvegan.expert_placement_weights import EXPERT_PLACEMENT_WEIGHTS
 from sim.lasvegan.expert_weights import EXPERT_WEIGHTS
+from sim.lasvegan.heuristics import lead_takers_nb, trick_so_far_nb
+from sim.lasvegan.mechanics import SUIT_MASK
 from sim.lasvegan.table import Table
 
 MAX_OPTIONS = E.MACHINES_PER_ROUND * E.MAX_TOKENS + 2
@@ -78,20 +82,6 @@ def options(table):
     return moves
 
 
-def test_a_card_is_chosen_by_the_same_features_a_fit_sees():
-    """The player scores with read-only features; a fit reads them written out.
-    Both must pick the same card, for the shipped weights and for others."""
-    weights = [EXPERT_CARD_WEIGHTS, np.random.default_rng(3).normal(size=(N_CONTEXTS, N_FEATURES))]
-    for table in card_choices(300):
-        legal = np.uint64(table.legal())
-        cards = [c for c in range(E.N_CARDS) if int(legal) >> c & 1]
-        for w in weights:
-            feats = np.zeros((len(cards), N_FEATURES))
-            context, written = card_features_nb(table.pub, np.uint64(table.hand), legal, feats, w)
-            _, played = card_features_nb(table.pub, np.uint64(table.hand), legal, NO_FEATURES, w)
-            assert played == written == cards[int(np.argmax(feats @ w[context]))]
-
-
 def choice_kind(table):
     """Leading, following with a card that takes, following with none, discarding with a 0, or without."""
     led, best, zero, _ = trick_so_far_nb(table.pub)
@@ -104,25 +94,41 @@ def choice_kind(table):
     return "discard a 0" if takes else "discard"
 
 
-def test_the_player_plays_the_card_the_written_features_choose():
-    """The folded weights play the card of the written features' best sum, for
-    the shipped weights and for random ones (every term then decides some
-    choices), in every kind of choice at 2 to 5 players."""
+def close(a, b):
+    return np.allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
+def test_the_player_plays_the_best_written_score_and_the_scores_are_the_features_weighted():
+    """For the shipped weights and random ones (every term then decides some choices), in every kind of
+    choice at 3 to 5 players: the card played is the first of the best written scores, and each score is
+    the card's features times the weights of its row."""
     rng = np.random.default_rng(5)
     weights = [EXPERT_CARD_WEIGHTS] + [rng.normal(size=(N_CONTEXTS, N_FEATURES)) for _ in range(3)]
     folded = [fold_card_weights(w) for w in weights]
     kinds = {}
     players = set()
     for table in card_choices(600, seed=6):
-        legal = np.uint64(table.legal())
+        pub, hand, legal = table.pub, np.uint64(table.hand), np.uint64(table.legal())
+        n = bin(int(legal)).count("1")
+        cards = [c for c in range(E.N_CARDS) if int(legal) >> c & 1]
         kind = choice_kind(table)
         kinds[kind] = kinds.get(kind, 0) + 1
-        players.add(int(table.pub[E.P_PLAYERS]))
+        players.add(int(pub[E.P_PLAYERS]))
+        feats = np.zeros((n, N_FEATURES))
+        row = card_features_nb(pub, hand, legal, feats)
         for w, fold in zip(weights, folded):
-            _, written = card_features_nb(table.pub, np.uint64(table.hand), legal, NO_FEATURES, w)
-            assert expert_card_nb(table.pub, np.uint64(table.hand), legal, fold) == written
+            scores = np.zeros(n)
+            assert card_scores_nb(pub, hand, legal, fold, scores) == (row, expert_card_nb(pub, hand, legal, fold))
+            assert expert_card_nb(pub, hand, legal, fold) == cards[int(np.argmax(scores))]
+            assert close(scores, feats @ w[row]), kind
     assert len(kinds) == 5 and min(kinds.values()) >= 30, kinds
     assert players == {3, 4, 5}
+
+
+def test_the_shipped_card_weights_are_what_the_policy_plays():
+    for table in card_choices(100, seed=9):
+        pub, hand, legal = table.pub, np.uint64(table.hand), np.uint64(table.legal())
+        assert expert_card_default_nb(pub, hand, legal) == expert_card_nb(pub, hand, legal, EXPERT_CARD_FOLD)
 
 
 def test_folded_weights_must_have_a_row_per_context_and_a_column_per_feature():
@@ -132,61 +138,45 @@ def test_folded_weights_must_have_a_row_per_context_and_a_column_per_feature():
 
 def test_every_card_feature_is_seen_in_real_situations():
     """A feature that is always zero is a bug in its computation, not a feature."""
-    none = np.zeros((N_CONTEXTS, N_FEATURES))
     seen = np.zeros(N_FEATURES, dtype=bool)
     for table in card_choices(600):
         feats = np.zeros((E.N_CARDS // 2, N_FEATURES))
-        card_features_nb(table.pub, np.uint64(table.hand), np.uint64(table.legal()), feats, none)
+        card_features_nb(table.pub, np.uint64(table.hand), np.uint64(table.legal()), feats)
         seen |= (feats != 0).any(axis=0)
     assert seen.all(), f"features never set: {np.flatnonzero(~seen).tolist()}"
 
 
-def test_a_placement_is_chosen_by_the_same_features_a_fit_sees():
-    weights = [EXPERT_PLACEMENT_WEIGHTS,
-               np.random.default_rng(4).normal(size=(N_PLACEMENT_CONTEXTS, N_PLACEMENT_FEATURES))]
-    out = np.zeros(3, dtype=np.int64)
-    for table in placements(200):
-        moves = options(table)
-        for w in weights:
-            feats = np.zeros((MAX_OPTIONS, N_PLACEMENT_FEATURES))
-            row = placement_features_nb(table.pub, np.uint64(table.hand), feats, w, EXPERT_WEIGHTS, out)
-            written = tuple(int(x) for x in out)
-            placement_features_nb(table.pub, np.uint64(table.hand), NO_FEATURES, w, EXPERT_WEIGHTS, out)
-            assert tuple(out) == written
-            # The choice scores highest (tokens showing the same face tie).
-            scores = feats[:len(moves)] @ w[row]
-            chosen = moves.index(written)
-            assert scores[chosen] >= scores.max() - 1e-9 * (1.0 + abs(scores.max()))
-            # Nothing is written past the options the seat has.
-            assert not feats[len(moves):].any()
-
-
-def test_the_player_places_as_the_written_features_choose():
-    """The player's placement, its terms summed per machine and per side,
-    is the one of the written features' best sum (the first of equal
-    scores), for the shipped weights and for random ones."""
+def test_the_player_places_by_the_best_written_score_and_the_scores_are_the_features_weighted():
+    """For the shipped weights and random ones: the player (a token showing the face of one already scored
+    skipped) places where the first of the best written scores is, and each option's score is its features
+    times the weights of its row; nothing is written past the options."""
     rng = np.random.default_rng(7)
     weights = [EXPERT_PLACEMENT_WEIGHTS] + [rng.normal(size=(N_PLACEMENT_CONTEXTS, N_PLACEMENT_FEATURES))
                                             for _ in range(3)]
     out = np.zeros(3, dtype=np.int64)
     golden = 0
     for table in placements(300, seed=8):
+        pub, hand = table.pub, np.uint64(table.hand)
+        moves = options(table)
+        feats = np.zeros((MAX_OPTIONS, N_PLACEMENT_FEATURES))
+        row = placement_features_nb(pub, hand, feats, EXPERT_WEIGHTS)
+        assert not feats[len(moves):].any()
         for w in weights:
-            placement_features_nb(table.pub, np.uint64(table.hand), NO_FEATURES, w, EXPERT_WEIGHTS, out)
+            scores = np.zeros(MAX_OPTIONS)
+            assert placement_scores_nb(pub, hand, w, EXPERT_WEIGHTS, scores, out) == row
             written = out.tolist()
-            expert_placement_choice_nb(table.pub, np.uint64(table.hand), w, EXPERT_WEIGHTS, out)
-            assert out.tolist() == written
+            assert expert_placement_choice_nb(pub, hand, w, EXPERT_WEIGHTS, out) == row and out.tolist() == written
+            assert moves.index(tuple(written)) == int(np.argmax(scores[:len(moves)]))
+            assert close(scores[:len(moves)], feats[:len(moves)] @ w[row]) and not scores[len(moves):].any()
             golden += written[0] == E.GOLDEN_SLOT
     assert golden > 100
 
 
 def test_every_placement_feature_is_seen_in_real_situations():
-    none = np.zeros((N_PLACEMENT_CONTEXTS, N_PLACEMENT_FEATURES))
-    out = np.zeros(3, dtype=np.int64)
     seen = np.zeros(N_PLACEMENT_FEATURES, dtype=bool)
     for table in placements(300):
         feats = np.zeros((MAX_OPTIONS, N_PLACEMENT_FEATURES))
-        placement_features_nb(table.pub, np.uint64(table.hand), feats, none, EXPERT_WEIGHTS, out)
+        placement_features_nb(table.pub, np.uint64(table.hand), feats, EXPERT_WEIGHTS)
         seen |= (feats != 0).any(axis=0)
     assert seen.all(), f"features never set: {np.flatnonzero(~seen).tolist()}"
 
@@ -194,14 +184,12 @@ def test_every_placement_feature_is_seen_in_real_situations():
 def test_the_lowest_token_feature_marks_the_worst_free_face_only_when_it_costs():
     """PF_LOWEST is 1 for a token showing the lowest face among the free tokens,
     if that face is below 0, on every machine; 0 for any other option."""
-    none = np.zeros((N_PLACEMENT_CONTEXTS, N_PLACEMENT_FEATURES))
-    out = np.zeros(3, dtype=np.int64)
     marked = 0
     for table in placements(300):
         pub = table.pub
         faces = {t: int(pub[E.P_TOKEN_VALUE + t]) for t in range(pub[E.P_N_TOKENS]) if not pub[E.P_TOKEN_PLACED + t]}
         feats = np.zeros((MAX_OPTIONS, N_PLACEMENT_FEATURES))
-        placement_features_nb(pub, np.uint64(table.hand), feats, none, EXPERT_WEIGHTS, out)
+        placement_features_nb(pub, np.uint64(table.hand), feats, EXPERT_WEIGHTS)
         for j, (_, t, _) in enumerate(options(table)):
             worst = t >= 0 and faces[t] < 0 and faces[t] == min(faces.values())
             assert feats[j, PF_LOWEST] == (1.0 if worst else 0.0)
@@ -209,16 +197,13 @@ def test_the_lowest_token_feature_marks_the_worst_free_face_only_when_it_costs()
     assert marked > 100
 
 
-def test_the_earlier_score_alone_places_as_the_hand_made_expert_did():
-    """Feature PF_EARLIER is the hand-made placement score: weighted alone it
-    makes the hand-made player's choices, which the fit starts from
+def test_the_hand_made_score_alone_places_as_the_hand_made_expert_did():
+    """Feature PF_EARLIER is the hand-made placement score: alone it makes the
+    hand-made player's choices, which the fit starts from
     (``tests/data/pin_hand_made_placements.py`` wrote them down)."""
     pins = json.loads(PINS.read_text(encoding="utf-8"))
     assert len(pins) > 200 and any(p["placement"][0] == E.GOLDEN_SLOT for p in pins)
-    w = np.zeros((N_PLACEMENT_CONTEXTS, N_PLACEMENT_FEATURES))
-    w[:, PF_EARLIER] = 1.0
     out = np.zeros(3, dtype=np.int64)
     for pin in pins:
-        pub = np.array(pin["pub"], dtype=np.int64)
-        placement_features_nb(pub, np.uint64(pin["hand"]), NO_FEATURES, w, EXPERT_WEIGHTS, out)
+        expert_placement_nb(np.array(pin["pub"], dtype=np.int64), np.uint64(pin["hand"]), EXPERT_WEIGHTS, out)
         assert out.tolist() == pin["placement"]
