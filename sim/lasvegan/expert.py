@@ -159,7 +159,7 @@ CardTerms = namedtuple("CardTerms", "row context legal hand unseen takers cards 
                        "loss_weight worth seven_worth greedy_base seven sevens_in_trick")
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy")
 def others_nb(pub, seat, players):
     """``((seats shown void in each suit), the most cabbages another seat holds,
     the fewest and the most tricks another seat has won)`` of the other seats, in one pass."""
@@ -180,7 +180,7 @@ def others_nb(pub, seat, players):
     return (n0, n1, n2, n3), richest, fewest, most
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy")
 def taken_worth_nb(pub, m, bare):
     """What a card matching machine ``m`` is worth to another seat that takes it:
     the machine's face for a card alone, a colour machine's at a third."""
@@ -188,7 +188,7 @@ def taken_worth_nb(pub, m, bare):
     return w / 3.0 if pub[E.P_MACHINES + m] < E.POINTS_BASE else w
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy")
 def machine_view_nb(pub, m, bare, won, trick, unseen):
     """Machine ``m`` for the seat with won pile ``won``: :func:`heuristics.machine_terms_nb` and the summed
     worth of the unseen cards (a colour machine's at a third)."""
@@ -197,7 +197,7 @@ def machine_view_nb(pub, m, bare, won, trick, unseen):
     return cards, worth, add, danger, seen / 3.0 if pub[E.P_MACHINES + m] < E.POINTS_BASE else seen
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy")
 def machine_suits_nb(pub, m, bare, unseen, seen):
     """Machine ``m``'s part in what an unseen card of each suit is worth, once per decision: ``(colour suit,
     worth, value cards, face)``: a colour machine's suit and ``seen``; a points machine's unseen cards and face."""
@@ -207,7 +207,7 @@ def machine_suits_nb(pub, m, bare, unseen, seen):
     return -1, 0.0, unseen & VALUE_MASK[sticker - E.POINTS_BASE], machine_weight_nb(pub, m, bare)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy")
 def suit_worth_nb(unseen, free, suit, later, m0, m1, m2):
     """What the ``later`` seats add to a trick of ``suit`` when they follow: ``later`` x the mean worth of an
     unseen card of the suit (0 if none is unseen), the machines' parts (:func:`machine_suits_nb`) summed in
@@ -222,7 +222,7 @@ def suit_worth_nb(unseen, free, suit, later, m0, m1, m2):
     return later * (total / k) if k else 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy")
 def suit_part_nb(fold, row, hand, unseen, suit, other_zeros, shown_void, void_share):
     """The terms every card of ``suit`` shares that do not depend on the trick: its cards left in hand, the
     others shown void in it, its unseen cards, the unseen 0s of other suits those voids may throw."""
@@ -234,7 +234,7 @@ def suit_part_nb(fold, row, hand, unseen, suit, other_zeros, shown_void, void_sh
             + fold[row, FO_SUIT_UNSEEN + k] + fold[row, W + F_LEAD_SUIT_ZEROS] * (zeros * shown_void / 4.0))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy")
 def suit_terms_nb(fold, row, hand, unseen, suit, led, q, later_voids, other_zeros, suit_worth, shown_void,
                   void_share):
     """What every legal card of ``suit`` shares when a card may take the trick: ``(the terms of its suit, the
@@ -250,6 +250,7 @@ def suit_terms_nb(fold, row, hand, unseen, suit, led, q, later_voids, other_zero
     return part, holds, tuple_item_nb((1.0, f, f2, f2 * f), beating)
 
 
+# Inlined: the terms' tables are on its caller's stack (sim.bits.stack_table_nb), where they must outlive it.
 @njit(cache=True, inline="always")
 def card_terms_nb(pub, hand, legal, fold, trick_now, takers):
     """:class:`CardTerms` of a card choice with the folded weights ``fold``. When the trick is led and no
@@ -357,7 +358,7 @@ def card_terms_nb(pub, hand, legal, fold, trick_now, takers):
                      greedy_base=greedy_base, seven=seven, sevens_in_trick=sevens_in_trick)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy")
 def two_best_nb(card, score, best, best_top, second, second_top):
     """The two best cards and their scores once ``card`` scores ``score`` (on a tie the earlier stays ahead), as
     selects: which card leads changes from card to card, and no predictor guesses it."""
@@ -367,7 +368,7 @@ def two_best_nb(card, score, best, best_top, second, second_top):
             best_top if better else max(second_top, score))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy")
 def score_cards_nb(context, none_takes, t, fold, scores):
     """Every legal card's score (the ``j``-th, lowest first, to ``scores[j]``)
     but the greedy term, for a choice of kind ``context`` in which some card
@@ -427,7 +428,7 @@ def score_cards_nb(context, none_takes, t, fold, scores):
     return best, best_top, second, second_top, greedy, greedy_plain
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy")
 def choose_card_nb(pub, hand, legal, fold, scores):
     """``(the weights' row, the card played, greedy's card)`` with the folded
     weights ``fold``; each legal card's score (lowest card first) to ``scores``."""
@@ -461,7 +462,7 @@ def expert_card_nb(pub, hand, legal, fold):
     return choose_card_nb(pub, hand, legal, fold, NO_SCORES)[1]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def card_scores_nb(pub, hand, legal, fold, scores):
     """:func:`expert_card_nb` with every legal card's score (greedy's term
     included) written to ``scores``, lowest card first: ``(row, card played)``."""
@@ -470,7 +471,7 @@ def card_scores_nb(pub, hand, legal, fold, scores):
     return row, card
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def card_features_nb(pub, hand, legal, feats):
     """The features of every legal card (lowest first) to ``feats[j]``, each its score under that feature's unit
     weights; returns the weights' row (the kind of choice plus 3 x (players - 3), from 0 at 2 and 3 players)."""
@@ -524,7 +525,7 @@ assert E.MAX_PLAYERS == 5, "choose_placement_nb asks five seats' gaps to the gol
 assert E.MAX_TOKENS == 8, "choose_placement_nb keeps eight tokens' terms"
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy")
 def hand_holds_nb(cards, unseen):
     """The cards of ``cards`` (in the seat's hand), each counted by its chance
     to take its trick: 1 over one more than the unseen cards above it in its suit."""
@@ -536,7 +537,7 @@ def hand_holds_nb(cards, unseen):
     return hold
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy")
 def machine_others_nb(pub, seat, players, sticker, mine, hand, now, weight_sum, ew):
     """The other seats on the machine with ``sticker``: ``(their mean exposure,
     the most exposed one's, the hand-made score of one point of face there)``,
@@ -557,7 +558,7 @@ def machine_others_nb(pub, seat, players, sticker, mine, hand, now, weight_sum, 
     return theirs, most, earlier
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy")
 def scored_tokens_nb(pub, every):
     """The free tokens to score, as a bit mask: all of them if ``every``, else
     those showing a face no earlier free token shows (on one machine tokens of
@@ -580,13 +581,13 @@ def scored_tokens_nb(pub, every):
     return firsts
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy")
 def near_ends_nb(gaps, softs):
     """``1 / (1 + gap / soft)`` for each gap, the divisions done together (:func:`sim.bits.quotients_nb`)."""
     return quotients_nb(1.0, sums_nb(1.0, quotients_nb(gaps, softs)))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy")
 def choose_placement_nb(pub, hand, w, ew, every, scores, out):
     """The placement scored best with the weights ``w`` (``ew`` the hand-made
     score's) to ``out``, each option's score to ``scores`` in ``lookahead``'s
@@ -759,13 +760,13 @@ def expert_placement_choice_nb(pub, hand, w, ew, out):
     return choose_placement_nb(pub, hand, w, ew, False, NO_SCORES, out)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def placement_scores_nb(pub, hand, w, ew, scores, out):
     """:func:`expert_placement_choice_nb`, every option's score (every free token's) to ``scores``."""
     return choose_placement_nb(pub, hand, w, ew, True, scores, out)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def placement_features_nb(pub, hand, feats, ew):
     """The features of every placement the seat may make, in ``lookahead``'s order, to ``feats[j]``, each its
     score under that feature's unit weights; returns the weights' row (3 and 2, 4, 5 players)."""
@@ -776,7 +777,7 @@ def placement_features_nb(pub, hand, feats, ew):
     return row
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def expert_placement_nb(pub, hand, ew, out):
     """The hand-made placement score alone (``PF_EARLIER``), with its weights
     ``ew``: a machine's exposure counts the matching cards still in the seat's
@@ -797,7 +798,7 @@ def expert_placement_at_nb(pub, hand, states, row, out):
     expert_placement_choice_nb(pub, hand, EXPERT_PLACEMENT_WEIGHTS, EXPERT_WEIGHTS, out)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def expert_placement_default_nb(pub, hand, rng, out):
     """The shipped placement, as a policy with its stream ``rng`` (drawing nothing)."""
     expert_placement_choice_nb(pub, hand, EXPERT_PLACEMENT_WEIGHTS, EXPERT_WEIGHTS, out)
