@@ -180,7 +180,7 @@ def completed(module: ModuleType | None, package: str | None = None) -> SimpleNa
         "play_reference": play_reference_by(loop, player),
         "reference_observations": reference_observations_by(loop, player, hooks.Recorded),
         "KERNEL_MODULE": f"{package}.nb",
-        "KERNEL_LOOPS": ("play_chunk_nb",),
+        "KERNEL_LOOPS": getattr(importlib.import_module(f"{package}.nb"), "KERNEL_LOOPS", ("play_chunk_nb",)),
         "decision_stream": decision_stream,
     }
     for name, value in derived.items():

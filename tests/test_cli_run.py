@@ -65,9 +65,13 @@ def test_default_run_prints_the_table_and_writes_results_under_reports(in_tmp):
     assert run_dir.name.startswith("default-")
     assert {p.name for p in run_dir.iterdir()} >= RESULT_FILES
     assert f"Results in {run_dir.relative_to(in_tmp)}/" in out
-    # No progress bar when stderr is not a terminal; only the kernels' compilation is said, if this test compiles them.
-    assert not [line for line in result.stderr.splitlines()
-                if not line.startswith(("Compiling the kernels of ", "Compiled the kernels of "))], result.stderr
+    # No progress bar when stderr is not a terminal: said there are the kernels' compilation, if this test compiles
+    # them, and the win shares as soon as the run's own games are played, as the table then gives them.
+    said = [line for line in result.stderr.splitlines()
+            if line and not line.startswith(("Compiling the kernels of ", "Compiled the kernels of "))]
+    assert said[-1].startswith("Played 300 games in ") and said[-1].endswith(
+        "; the skill gap, the strength profile and the report follow …"), result.stderr
+    assert "seat 0 (leads round 1)" in result.stderr and all(line in out for line in said[:-1]), result.stderr
 
 
 def test_json_summary_has_the_documented_shape_and_consistent_values(tmp_path):

@@ -454,7 +454,7 @@ def test_a_games_compilation_is_said_once_as_it_starts_then_how_long_it_took():
     with found.heard(heard.append):
         found.started("sim.lasvegan.nb")  # the game's kernel, its callees compiled inside it
         assert len(heard) == 1 and heard[0].startswith("Compiling the kernels of Las Vegan (")
-        assert f"usually about {get_game('lasvegan').compile_seconds / 60:.1f} min on 2 cores" in heard[0]
+        assert f"usually about {get_game('lasvegan').compile_seconds:.0f} s on 2 cores" in heard[0]
         found.started("sim.rng")
         clock.spend(80.0)
         found.ended()
@@ -469,6 +469,32 @@ def test_a_games_compilation_is_said_once_as_it_starts_then_how_long_it_took():
     found.ended()
     assert heard == [heard[0], "Compiled the kernels of Las Vegan in 1.3 min."]
     assert found.kernels == 4 and found.seconds == pytest.approx(81.5)
+
+
+def test_the_compilations_of_a_run_are_said_as_one_whatever_compiles_first():
+    """A run compiles a small tally kernel of the game's, then its kernel of play: one notice, and one
+    "compiled in" with the time of them all (a nested group is part of the outer one)."""
+    from sim.estimates.compiling import Compiles
+
+    clock = FakeClock()
+    heard: list[str] = []
+    found = Compiles(clock=clock)
+    with found.heard(heard.append), found.as_one():
+        found.started("sim.lasvegan.report_tally")
+        clock.spend(2.0)
+        found.ended()
+        with found.as_one():
+            found.started("sim.lasvegan.nb")
+            clock.spend(20.0)
+            found.ended()
+        found.started("analysis.stats")
+        clock.spend(0.5)
+        found.ended()
+        assert len(heard) == 1 and heard[0].startswith("Compiling the kernels of Las Vegan (")
+    assert heard == [heard[0], "Compiled the kernels of Las Vegan in 22.5 s."]
+    with found.heard(heard.append), found.as_one():  # nothing compiled: nothing said
+        pass
+    assert len(heard) == 2
 
 
 def test_numba_tells_the_estimates_of_a_compilation_and_not_of_a_kernel_already_compiled():

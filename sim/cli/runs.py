@@ -81,7 +81,8 @@ def run(config, games, seed, players, threads, out, as_json, dry_run, workers, s
 
     with open_cluster(workers=workers, scheduler=scheduler) as cluster:
         started = time.perf_counter()
-        results = run_config(cfg, out=DEFAULT_OUT if out is None else out, cluster=cluster)
+        results = run_config(cfg, out=DEFAULT_OUT if out is None else out, cluster=cluster,
+                             on_played=None if as_json else _say_first_result(cfg))
         wall = time.perf_counter() - started
     if as_json:
         click.echo(json.dumps(results.summary))
@@ -93,6 +94,22 @@ def run(config, games, seed, players, threads, out, as_json, dry_run, workers, s
     if report.is_file():
         took = f" (written in {results.report_seconds:.1f} s)" if results.report_seconds is not None else ""
         click.echo(f"Report: {report}{took}")
+
+
+def _say_first_result(cfg):
+    """What ``lvsim run`` says as soon as the run's own games are played (on stderr: the whole summary table
+    follows on stdout once the rest is done): the summary table's title and win shares, and what is to come."""
+    from analysis.common import played_line
+
+    rest = [name for wanted, name in ((cfg.skill_gap_deals > 0, "the skill gap"),
+                                      (any(cfg.strength_sizes), "the strength profile")) if wanted]
+    coming = ", ".join(rest) + " and the report" if rest else "the report"
+
+    def say(summary):
+        head = cfg.game_spec.summary_table(summary).split("\n\n")[:2]
+        click.echo("\n\n".join(head) + f"\n{played_line(summary)}; {coming} follow …\n", err=True)
+
+    return say
 
 
 @main.command()

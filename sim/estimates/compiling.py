@@ -97,6 +97,7 @@ class Compiles:
         self._said: set[str] = set()
         self._hearers: list[Say] = []
         self._lock = threading.Lock()
+        self._group: list | None = None  # inside as_one(): [seconds, the game said]
 
     def started(self, module: str) -> None:
         if self._depth == 0:
@@ -107,6 +108,8 @@ class Compiles:
                 self._said.add(game[0])
                 self._game = game
                 self.tell(notice(*game))
+            if self._group is not None and game is not None:
+                self._group[1] = self._group[1] or game
         self._depth += 1
 
     def ended(self) -> None:
@@ -115,7 +118,10 @@ class Compiles:
             took = self.clock() - self._began
             self.seconds += took
             self.kernels += 1
-            if self._game is not None:
+            if self._group is not None:
+                self._group[0] += took
+                self._game = None
+            elif self._game is not None:
                 self.tell(done_text(self._game[1], took))
                 self._game = None
 
@@ -127,6 +133,22 @@ class Compiles:
                 say(line)
             except (OSError, ValueError):  # the stream went away: the compilation goes on regardless
                 pass
+
+    @contextmanager
+    def as_one(self) -> Iterator["Compiles"]:
+        """The compilations inside said as one: a game's tallies and kernels compile one after another (a
+        small one first), and "compiled in" then says the time of them all. Inside another, part of it."""
+        if self._group is not None:
+            yield self
+            return
+        self._group = [0.0, None]
+        try:
+            yield self
+        finally:
+            took, game = self._group
+            self._group = None
+            if game is not None:
+                self.tell(done_text(game[1], took))
 
     @contextmanager
     def heard(self, say: Say) -> Iterator["Compiles"]:

@@ -16,12 +16,13 @@ import time
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
 
 from sim.config import Config, load_config
+from sim.estimates.compiling import compiles
 from sim.layout import CONFIG_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE
 from sim.runner.chunks import IN_PROCESS, Cluster
 from sim.runner.played import GamesPlayed
@@ -81,6 +82,7 @@ def run(
     progress: bool | None = None,
     cluster: Cluster | None = None,
     report: bool = True,
+    on_played: Callable[[dict[str, Any]], None] | None = None,
 ) -> Results:
     """Play every game of ``config`` and return the summary (and records).
 
@@ -91,6 +93,9 @@ def run(
     stderr; by default only when stderr is a terminal. ``cluster`` plays
     the chunks elsewhere (see ``sim.cluster``); the results are the same
     either way. ``report`` writes the HTML report beside the results.
+    ``on_played`` is handed the summary of the games alone as soon as they
+    are played, before the skill gap, strength profile, sensitivity and
+    decisions, which play more games, and the report.
 
     What stays in memory: the summary and the report tally (``Results.tally``,
     integer sums and histograms: a few kilobytes whatever the number of
@@ -120,8 +125,11 @@ def run(
         cluster = IN_PROCESS
 
     if out_dir is None:
-        played = GamesPlayed(config, keep_records=keep_records)
-        _play(played, cluster, progress)
+        with compiles().as_one():
+            played = GamesPlayed(config, keep_records=keep_records)
+            _play(played, cluster, progress)
+        if on_played is not None:
+            on_played(played.summary())
         summary = with_sensitivity(config, run_summary(config, played))
         return Results(config, summary, None, played.records(), played.tally.report)
 
@@ -130,8 +138,10 @@ def run(
     started_at = datetime.now(timezone.utc)
     with staged_directory(out_dir) as staging:
         (staging / CONFIG_FILE).write_text(config.to_toml(), encoding="utf-8")
-        with GamesPlayed(config, staging / RECORDS_FILE, keep_records=keep_records) as played:
+        with compiles().as_one(), GamesPlayed(config, staging / RECORDS_FILE, keep_records=keep_records) as played:
             _play(played, cluster, progress)
+        if on_played is not None:
+            on_played(played.summary())
         summary = with_sensitivity(config, run_summary(config, played))
         write_json(staging / SUMMARY_FILE, summary)
         from sim.decisions import DECISIONS_FILE, run_decisions

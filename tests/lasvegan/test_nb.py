@@ -72,3 +72,29 @@ def test_default_components_always_have_a_slot_for_each_seven():
     # 40 cards dealt at 4 players: all four 7s are won, so all four slots fill.
     assert (placed[played] == 4).all()
     assert (rec["seven_no_slot"] == 0).all()
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy", "cautious", "expert"])
+def test_a_table_of_one_policy_plays_the_same_games_on_its_own_kernel_as_on_the_kernel_of_every_policy(
+        policy, monkeypatch):
+    from sim.lasvegan import nb
+
+    rules = Rules(players=3)
+    ids, params = parse_seats(policy, rules.players)
+    played = {}
+    for kernel in (nb.KERNELS_ALONE[int(ids[0])], "play_chunk_nb"):
+        monkeypatch.setattr(nb, "kernel_for", lambda _ids, kernel=kernel: kernel)
+        played[kernel] = play_games(rules, 3, 0, 60, ids, params, threads=1)
+    alone, every = played.values()
+    for field in every:
+        assert np.array_equal(alone[field], every[field]), field
+
+
+def test_a_kernel_of_one_policy_plays_only_a_table_of_that_policy_alone(monkeypatch):
+    from sim.lasvegan import nb
+
+    monkeypatch.setattr(nb, "play_chunk_nb", nb.play_chunk_nb.py_func)  # as if not compiled in this process
+    assert nb.kernel_for(parse_seats("expert", 4)[0]) == "play_expert_chunk_nb"
+    assert nb.kernel_for(parse_seats("greedy", 2)[0]) == "play_greedy_chunk_nb"
+    for mixed in (["expert", "greedy", "expert"], ["lookahead:4"] * 3, ["epsilon:0.1:greedy"] * 3):
+        assert nb.kernel_for(parse_seats(mixed, 3)[0]) == "play_chunk_nb", mixed
