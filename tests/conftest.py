@@ -95,7 +95,8 @@ def pytest_collection_modifyitems(session, config, items):
     kinds: dict[str, int] = {}
     for item in slow:
         if id(item) not in kept:
-            kind = SLOW_KINDS.get(item.path.stem, item.path.stem)
+            marker = item.get_closest_marker("slow")
+            kind = marker.args[0] if marker.args else SLOW_KINDS.get(item.path.stem, item.path.stem)
             kinds[kind] = kinds.get(kind, 0) + 1
     config.stash[_SLOW_LEFT_OUT] = kinds
     if hasattr(config, "workeroutput"):  # an xdist worker: its controller says it

@@ -308,6 +308,7 @@ def test_one_of_a_thing_is_said_in_the_singular(tmp_path):
 
 
 @EVERY_GAME
+@pytest.mark.slow("end to end")
 def test_utf8_files_that_start_with_a_byte_order_mark_are_read(tmp_path, game):
     bom = "\ufeff".encode()
     path = write(tmp_path / "c.toml", bom + f'game = "{game}"\n{FAST_RUN}'.encode())
@@ -495,6 +496,7 @@ def test_a_report_over_a_file_that_is_not_a_page_is_refused_and_leaves_it_alone(
     assert (tmp_path / name).read_text() == "mine"
 
 
+@pytest.mark.slow("end to end")
 def test_a_report_may_replace_an_earlier_page(results, tmp_path):
     for name in ("old.html", "OLD.HTM"):
         (tmp_path / name).write_text("an earlier report")

@@ -306,6 +306,7 @@ def results_dirs(tmp_path_factory) -> dict[str, Path]:
 @pytest.mark.parametrize("game", GAME_IDS)
 @settings(FUZZ, max_examples=7, phases=(Phase.explicit, Phase.generate))  # no shrinking: each try writes a report
 @given(file=st.sampled_from(["summary.json", "meta.json", "tally.json", "config.toml"]), data=st.data())
+@pytest.mark.slow("end to end")
 def test_report_of_a_results_directory_with_a_garbled_file(results_dirs, game, file, data):
     json_value = st.one_of(HUGE.filter(lambda x: x == x and abs(x) != float("inf")).map(json.dumps),
                            ODD_TEXT.map(json.dumps), st.sampled_from(["null", "{}", "[]", "[[[1]]]", "7" * 5000]))
@@ -324,6 +325,7 @@ def test_report_of_a_results_directory_with_a_garbled_file(results_dirs, game, f
 @FUZZ
 @given(out=st.one_of(ODD_TEXT, st.sampled_from([".", "", "..", "/", "/proc/x", "r" * 256, "r" * 240, "a/" * 200,
                                                 "c.toml", "c.toml/x", "-", "~"])))
+@pytest.mark.slow("end to end")
 def test_out_directories(out):
     with workdir() as d, no_html():
         # One game stands for all: where results go is the shared runner's question.

@@ -53,6 +53,7 @@ def in_tmp(tmp_path, monkeypatch):
     return tmp_path
 
 
+@pytest.mark.slow("end to end")
 def test_default_run_prints_the_table_and_writes_results_under_reports(in_tmp):
     result = lvsim("--games", 300)
     assert result.exit_code == 0, result.output
@@ -74,6 +75,7 @@ def test_default_run_prints_the_table_and_writes_results_under_reports(in_tmp):
     assert "seat 0 (leads round 1)" in result.stderr and all(line in out for line in said[:-1]), result.stderr
 
 
+@pytest.mark.slow("end to end")
 def test_json_summary_has_the_documented_shape_and_consistent_values(tmp_path):
     s = run_json("--games", 3000, "--seed", 7, "--out", tmp_path / "o")
     assert SUMMARY_KEYS <= set(s)
@@ -94,6 +96,7 @@ def test_json_summary_has_the_documented_shape_and_consistent_values(tmp_path):
     assert s["games_per_second"] == pytest.approx(s["games"] / s["seconds"])
 
 
+@pytest.mark.slow("end to end")
 def test_written_files_read_back_and_agree_with_the_summary(tmp_path):
     out = tmp_path / "run"
     s = run_json("--games", 2000, "--seed", 3, "--out", out)
@@ -121,6 +124,7 @@ def test_written_files_read_back_and_agree_with_the_summary(tmp_path):
     assert load_config(out / "config.toml").seed == 3
 
 
+@pytest.mark.slow("end to end")
 def test_the_written_config_reproduces_the_run(tmp_path):
     first = run_json("--games", 500, "--seed", 11, "--players", 3, "--out", tmp_path / "a")
     again = run_json(tmp_path / "a" / "config.toml", "--out", tmp_path / "b")
@@ -130,6 +134,7 @@ def test_the_written_config_reproduces_the_run(tmp_path):
     )
 
 
+@pytest.mark.slow("end to end")
 def test_overrides_change_the_run_and_the_resolved_config(tmp_path):
     out = tmp_path / "o"
     s = run_json("--games", 400, "--seed", 5, "--players", 3, "--threads", 1, "--out", out)
@@ -141,6 +146,7 @@ def test_overrides_change_the_run_and_the_resolved_config(tmp_path):
     assert "final_cabbages_s2" in df and "final_cabbages_s3" not in df
 
 
+@pytest.mark.slow("end to end")
 def test_overrides_apply_to_a_given_config_file(tmp_path):
     path = tmp_path / "five.toml"
     path.write_text('game = "lasvegan"\n[run]\ngames = 50\nseed = 2\n[rules]\nplayers = 5\n')
@@ -148,6 +154,7 @@ def test_overrides_apply_to_a_given_config_file(tmp_path):
     assert (s["players"], s["games"], s["seed"]) == (5, 50, 4)
 
 
+@pytest.mark.slow("end to end")
 def test_thread_count_and_chunking_do_not_change_the_results(tmp_path, monkeypatch):
     one = run_json("--games", 700, "--threads", 1, "--out", tmp_path / "one")
     monkeypatch.setattr(sim.runner.chunks, "CHUNK_GAMES", 128)
@@ -249,6 +256,7 @@ def test_an_out_directory_that_cannot_be_made_is_reported(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["file.txt"]
 
 
+@pytest.mark.slow("end to end")
 def test_an_empty_out_directory_is_used(tmp_path):
     (tmp_path / "empty").mkdir()
     run_json("--games", 10, "--out", tmp_path / "empty")
@@ -288,6 +296,7 @@ def test_a_report_is_written_when_the_report_module_exists(tmp_path, monkeypatch
 # --- from Python -----------------------------------------------------------
 
 
+@pytest.mark.slow("end to end")
 def test_sim_run_in_memory_writes_nothing_and_matches_the_command(in_tmp):
     config = load_config(sim.config.DEFAULT_CONFIG_PATH).with_overrides(games=600, seed=21)
     results = sim.run(config, out=None)
@@ -300,6 +309,7 @@ def test_sim_run_in_memory_writes_nothing_and_matches_the_command(in_tmp):
     pd.testing.assert_frame_equal(df, pd.read_parquet(in_tmp / "o" / "records.parquet"))
 
 
+@pytest.mark.slow("end to end")
 def test_sim_run_takes_a_config_path_and_reads_its_records_back(in_tmp):
     path = in_tmp / "small.toml"
     path.write_text('game = "lasvegan"\n[run]\ngames = 300\n')
@@ -339,6 +349,7 @@ def test_a_failing_report_keeps_the_results(tmp_path, monkeypatch, capsys):
     assert f"run 'lvsim report {out}' to write it" in err
 
 
+@pytest.mark.slow("end to end")
 def test_ctrl_c_during_the_report_keeps_the_results_and_says_how_to_finish(tmp_path, monkeypatch):
     import analysis.report
 
@@ -377,6 +388,7 @@ main()
 """
 
 
+@pytest.mark.slow("end to end")
 def test_a_run_killed_during_its_report_keeps_its_records_and_summary(tmp_path):
     import os
     import signal
@@ -406,6 +418,7 @@ def test_a_run_killed_during_its_report_keeps_its_records_and_summary(tmp_path):
     assert (out / "report.html").is_file()
 
 
+@pytest.mark.slow("end to end")
 def test_a_run_into_an_out_directory_an_earlier_killed_run_left_says_so(tmp_path):
     leftover = tmp_path / ".results.0badf00d.partial"
     leftover.mkdir()
@@ -442,6 +455,7 @@ def test_skill_gap_games_is_checked(tmp_path, value, message):
         config_from_mapping({"game": "lasvegan", "run": {"skill_gap_games": value}})
 
 
+@pytest.mark.slow("end to end")
 def test_sigterm_cleans_up_like_ctrl_c(tmp_path):
     import os
     import signal

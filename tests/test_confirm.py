@@ -41,6 +41,7 @@ def by_metric(found: dict) -> dict[str, dict]:
     return {t["metric"]: t for t in found["targets"]}
 
 
+@pytest.mark.slow("end to end")
 def test_known_answers_at_four_players_with_expert(tmp_path):
     # Elimination about 50%, first-player advantage about -0.45 pp.
     path = tune_file(tmp_path, "elimination_rate = [0.40, 0.60]\nfirst_player_advantage = [-0.01, 0.01]")

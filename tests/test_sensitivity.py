@@ -315,6 +315,7 @@ def test_auto_costs_at_most_the_runs_games_again_and_zero_turns_it_off():
         replace(config, sensitivity_games="lots")
 
 
+@pytest.mark.slow("end to end")
 def test_a_run_reports_what_moves_the_verdict(tmp_path):
     from analysis.sensitivity import TITLE
 

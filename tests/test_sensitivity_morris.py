@@ -91,6 +91,7 @@ def test_a_point_the_rules_refuse_names_the_search_key():
 # --- the screen ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow("end to end")
 def test_morris_ranks_the_starting_cabbages_first_and_an_inert_value_is_exactly_zero():
     tune = tiny_tune()  # at 4 players nothing is set aside, so the set-aside cards' face cannot matter
     result = morris.screen(tune, trajectories=3, progress=False)

@@ -198,6 +198,7 @@ def test_a_missing_sweep_file_is_reported(in_tmp):
 # --- results ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow("end to end")
 def test_a_sweep_writes_one_row_per_cell_and_each_cell_is_a_normal_run(in_tmp):
     make_sweep(in_tmp, GRID)
     result = lvsim_sweep("s.toml", "--games", 400, "--out", "out", "--json")
@@ -234,6 +235,7 @@ def test_a_sweep_writes_one_row_per_cell_and_each_cell_is_a_normal_run(in_tmp):
     assert "Paired differences" in page and "rules.golden_token &times; rules.players" in page
 
 
+@pytest.mark.slow("end to end")
 def test_the_text_table_is_sorted_by_the_chosen_column(in_tmp):
     make_sweep(in_tmp, GRID)
     result = lvsim_sweep("s.toml", "--games", 300, "--out", "out", "--sort-by=-elimination_rate")
@@ -392,6 +394,7 @@ def test_two_sweeps_never_write_the_same_directory_at_once(in_tmp):
 # --- dry run --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow("end to end")
 def test_a_dry_run_lists_the_cells_and_the_time_and_writes_nothing(in_tmp):
     make_sweep(in_tmp, GRID)
     result = lvsim_sweep("s.toml", "--dry-run")
@@ -412,6 +415,7 @@ def test_a_dry_run_lists_the_cells_and_the_time_and_writes_nothing(in_tmp):
     assert sorted(p.name for p in in_tmp.iterdir()) == ["base.toml", "s.toml"]
 
 
+@pytest.mark.slow("end to end")
 def test_a_dry_run_on_an_interrupted_sweep_shows_what_is_left(in_tmp):
     make_sweep(in_tmp, GOLDEN)
     assert lvsim_sweep("s.toml", "--games", 100, "--out", "out").exit_code == 0
@@ -433,6 +437,7 @@ def half_width(summary):
     return (high - low) / 2
 
 
+@pytest.mark.slow("end to end")
 def test_target_ci_adds_games_until_the_interval_is_narrow_enough(tmp_path):
     sweep = load_sweep(make_sweep(tmp_path, GOLDEN), games=400)
     results = run_sweep(sweep, tmp_path / "out", target_ci=0.03, report=False)
@@ -821,6 +826,7 @@ def test_the_printed_sweep_fits_120_columns_and_shows_the_column_it_is_sorted_by
             assert printed == sorted(printed, reverse=sort_by.startswith("-")), (sort_by, printed)
 
 
+@pytest.mark.slow("end to end")
 def test_a_figure_over_keys_varied_together_labels_every_value(tmp_path, monkeypatch):
     import analysis.sweep_report as report
     from tests.analysis.figure_text import cut_texts

@@ -234,6 +234,7 @@ def test_a_directory_of_another_tune_is_refused(tmp_path):
         T.tune(T.load_tune(path, seed=4), out=tmp_path / "out", progress=False, report=False)
 
 
+@pytest.mark.slow("end to end")
 def test_the_command_writes_every_result_and_the_report_links_the_balance_report(tmp_path):
     path = write_tune(tmp_path, PLANTED.replace("budget = 8", "budget = 3"))
     result = CliRunner().invoke(main, ["tune", str(path), "--out", str(tmp_path / "out")])
@@ -271,6 +272,7 @@ def test_the_dice_game_is_tuned_through_the_same_contract(tmp_path):
 from tests.analysis.test_report_browser import browser  # noqa: E402,F401  (the fixture)
 
 
+@pytest.mark.slow("end to end")
 def test_the_tune_report_loads_cleanly_in_a_browser_and_says_the_recommendation(browser, tmp_path):  # noqa: F811
     path = write_tune(tmp_path, PLANTED.replace("budget = 8", "budget = 4"))
     results = T.tune(path, out=tmp_path / "out", progress=False, report=True)
@@ -447,6 +449,7 @@ NOTHING_MEETS = PLANTED.replace("mean_rounds = [2.5, 3.5]", "mean_rounds = [5.5,
     "budget = 8", "budget = 3")
 
 
+@pytest.mark.slow("end to end")
 def test_when_nothing_meets_the_targets_every_output_says_so_in_the_same_words(browser, tmp_path):  # noqa: F811
     path = write_tune(tmp_path, NOTHING_MEETS)
     result = CliRunner().invoke(main, ["tune", str(path), "--out", str(tmp_path / "out")])
@@ -468,6 +471,7 @@ def test_when_nothing_meets_the_targets_every_output_says_so_in_the_same_words(b
     page.close()
 
 
+@pytest.mark.slow("end to end")
 def test_the_balance_report_and_best_toml_are_of_the_tuned_player_counts_and_policy(tmp_path):
     from sim.config import config_from_mapping
     from sim.inputs import read_toml
@@ -674,6 +678,7 @@ def test_a_target_on_the_worst_seat_reads_the_corrected_estimate(tmp_path):
     assert target.measure(row, 2)[0] == row["worst_seat_advantage_corrected"] != row["worst_seat_advantage"]
 
 
+@pytest.mark.slow("end to end")
 def test_the_finalists_read_without_scrolling_sideways_and_changes_keep_to_their_lines(browser, tmp_path,  # noqa: F811
                                                                                     monkeypatch):
     from analysis.tune_report import tune_report_html

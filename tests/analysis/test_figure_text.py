@@ -33,6 +33,7 @@ def test_titles_and_labels_too_long_for_their_room_are_wrapped_not_cut():
 
 
 @pytest.mark.parametrize("fixture", ["small_run", "small_dice_run", "small_fever_run"])
+@pytest.mark.slow("end to end")
 def test_no_title_or_axis_label_of_a_run_report_is_cut(request, monkeypatch, fixture):
     run = request.getfixturevalue(fixture)
     results = load_results(run.directory)

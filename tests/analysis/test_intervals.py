@@ -180,6 +180,7 @@ def test_the_terminal_strength_table_shows_each_values_interval():
 # --- the report ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow("end to end")
 def test_the_report_says_too_few_deals_to_say_and_draws_no_bar_for_that_duel(tmp_path, monkeypatch):
     from analysis import figure_style
     from sim.lasvegan.report import write_report

@@ -125,6 +125,7 @@ def test_the_headline_states_the_setup_and_a_verdict_for_each_number(small_run):
                      text)
 
 
+@pytest.mark.slow("end to end")
 def test_rules_that_differ_from_the_rulebook_are_listed(tmp_path):
     rules = Rules(players=3, reserve="unlimited", end_on_elimination=False)
     out = tmp_path / "r"
@@ -168,6 +169,7 @@ def test_the_length_verdict_says_when_every_game_goes_the_distance():
 # --- example games -------------------------------------------------------------------------
 
 
+@pytest.mark.slow("end to end")
 def test_the_example_games_are_replays_equal_to_their_stored_records(small_run):
     text, page = page_of(small_run.report)
     articles = [a for tag, a in page.tags if tag == "article"]
@@ -195,6 +197,7 @@ def test_the_example_games_are_told_trick_by_trick(small_run):
     assert re.search(r"(Seat \d wins with \d+ cabbages\.|share the win with \d+ cabbages each\.)", text)
 
 
+@pytest.mark.slow("end to end")
 def test_a_replay_that_does_not_match_its_record_is_reported(small_run, monkeypatch):
     def replay_with_a_wrong_record(rules, seed, game, seats):
         replayed = replay_game(rules, seed, game, seats)
@@ -210,6 +213,7 @@ def test_a_replay_that_does_not_match_its_record_is_reported(small_run, monkeypa
 # --- the command ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow("end to end")
 def test_lvsim_report_writes_the_file_given_and_prints_its_path(small_run, tmp_path):
     out = tmp_path / "mine.html"
     result = CliRunner().invoke(main, ["report", str(small_run.directory), "-o", str(out)])
@@ -218,6 +222,7 @@ def test_lvsim_report_writes_the_file_given_and_prints_its_path(small_run, tmp_p
     assert out.read_text(encoding="utf-8") == small_run.report.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow("end to end")
 def test_lvsim_report_defaults_to_the_results_directory(small_run, tmp_path):
     copy = tmp_path / "copy"
     shutil.copytree(small_run.directory, copy)
@@ -250,6 +255,7 @@ def test_lvsim_report_on_a_bad_directory_is_one_line_and_exit_2(tmp_path, make, 
     assert not (results / "report.html").exists()
 
 
+@pytest.mark.slow("end to end")
 def test_the_run_command_says_where_the_report_is(tmp_path):
     out = tmp_path / "r"
     result = CliRunner().invoke(main, ["run", "--games", "200", "--out", str(out)])
@@ -260,6 +266,7 @@ def test_the_run_command_says_where_the_report_is(tmp_path):
 # --- sections that depend on the run ---------------------------------------------------------
 
 
+@pytest.mark.slow("end to end")
 def test_skill_shows_win_share_per_policy_and_the_skill_gap(tmp_path):
     rules = Rules(players=3, end_on_elimination=False)
     out = tmp_path / "mixed"
@@ -345,6 +352,7 @@ def test_the_typical_game_has_the_common_length_and_the_median_movement():
     [(1, Rules()), (40, Rules(players=2, rounds=1)), (60, Rules(players=3, set_aside=4, set_aside_face="revealed"))],
     ids=["one-game", "2p-one-round", "3p-four-set-aside"],
 )
+@pytest.mark.slow("end to end")
 def test_the_smallest_and_oddest_runs_still_get_a_whole_report(tmp_path, games, rules):
     out = tmp_path / "r"
     run(Config(name="small", games=games, seed=9, rules=rules), out=out, progress=False)

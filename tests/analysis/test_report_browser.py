@@ -93,6 +93,7 @@ GAMES = {
 
 
 @pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.slow("end to end")
 def test_the_report_loads_cleanly_and_shows_the_summary(browser, request, game):
     fixture, metrics_of, min_figures, own_section = GAMES[game]
     small_run = request.getfixturevalue(fixture)
@@ -158,6 +159,7 @@ def small_sweep(tmp_path_factory) -> Path:
     return directory / "out" / "sweep.html"
 
 
+@pytest.mark.slow("end to end")
 def test_the_sweep_report_loads_cleanly_and_fits_the_window(browser, small_sweep):
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     problems, requests = [], []

@@ -81,6 +81,7 @@ def test_tables_take_records_too_for_notebooks(played):
     same(tables.win_share_by_seat(played.records), tables.win_share_by_seat(played.tally))
 
 
+@pytest.mark.slow("end to end")
 def test_a_run_that_keeps_no_records_still_has_every_table():
     config = Config(name="t", games=3000, seed=2, skill_gap_games=0)
     slim = sim.run(config, out=None, keep_records=False, progress=False)
@@ -116,6 +117,7 @@ def test_the_records_file_is_tallied_in_bounded_batches(tmp_path, monkeypatch):
     assert max(batches) <= 700 and sum(batches) == 5000 and len(batches) >= 8
 
 
+@pytest.mark.slow("end to end")
 def test_a_results_directory_without_its_tally_gets_the_same_report(tmp_path):
     import shutil
 

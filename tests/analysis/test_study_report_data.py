@@ -148,6 +148,7 @@ def test_the_finalists_figure_draws_a_runner_up_outside_its_interval(tuned):
 
 @PAGES
 @given(data=st.data())
+@pytest.mark.slow("end to end")
 def test_the_tune_page_draws_every_figure_whatever_its_estimates_and_intervals(tuned, data):
     summary, candidates, game = tuned
     moved = data.draw(tune_summaries(summary))
@@ -201,6 +202,7 @@ def expected_sweep_images(sweep, table, paired) -> int:
 @settings(PAGES, max_examples=3)  # its figures are the largest: a second or more each
 @given(data=st.data())
 @example(data=None)  # the sweep as played
+@pytest.mark.slow("end to end")
 def test_the_sweep_page_draws_every_figure_whatever_its_estimates_and_intervals(swept, data):
     sweep, table, paired = swept
     table, paired = table.copy(), paired.copy()
@@ -235,6 +237,7 @@ def studied():
 @PAGES
 @given(data=st.data())
 @example(data=None)  # the study as played
+@pytest.mark.slow("end to end")
 def test_the_sensitivity_page_draws_every_figure_whatever_its_effects_and_intervals(studied, data):
     result, config = studied
     moved = copy.deepcopy(result)

@@ -129,6 +129,7 @@ def test_a_replay_that_does_not_match_its_record_is_reported(results, monkeypatc
     assert 'data-replay-match="false"' in text and "turns differ" in text
 
 
+@pytest.mark.slow("end to end")
 def test_the_pace_in_seconds_per_turn_is_configurable(results, monkeypatch):
     p50 = results.summary["game_length_turns"]["p50"]
     assert f"{p50 * 40 / 60:.1f} min at 40 s a turn" in visible(build_report(results, seconds_per_turn=40))

@@ -3,6 +3,7 @@
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -109,6 +110,7 @@ def test_records_agree_with_the_trace(rules, seed, game):
         assert rules.end_on_elimination and 0 in cabbages
 
 
+@pytest.mark.slow("end to end")
 def test_one_hidden_card_at_three_players_leaves_only_three_sevens_a_tenth_of_the_time():
     # With the box's components every 7 in play places a token, and there are
     # four slots for four 7s: a round with three placements is a round whose

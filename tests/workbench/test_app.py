@@ -126,6 +126,7 @@ def test_more_games_than_the_disk_holds_are_refused_before_anything_plays(client
     assert set(bench.jobs) == before
 
 
+@pytest.mark.slow("end to end")
 def test_more_games_than_a_few_minutes_play_are_refused_before_any_game_of_them_plays():
     with Workbench(max_seconds=0.5) as small:
         job = small.submit({**SMALL, "run.games": "50000000"})
@@ -138,6 +139,7 @@ def test_more_games_than_a_few_minutes_play_are_refused_before_any_game_of_them_
 # --- a play is `sim.run` of its config ---------------------------------------------------------
 
 
+@pytest.mark.slow("end to end")
 def test_a_play_shows_the_headline_metrics_of_sim_run_of_the_same_config_and_seed(rulebook_play):
     assert rulebook_play["state"] == DONE and rulebook_play["complete"]
     expected = sim.run(config_of(SMALL), out=None, progress=False).summary
@@ -156,12 +158,14 @@ def test_a_play_shows_the_headline_metrics_of_sim_run_of_the_same_config_and_see
     assert verdict == wanted
 
 
+@pytest.mark.slow("end to end")
 def test_the_first_result_is_the_games_summary_before_the_skill_gap(rulebook_play):
     phases = rulebook_play["phases"]
     assert phases["estimating"] <= phases["playing"] <= phases["measuring"] <= phases["done"]
     assert rulebook_play["first_result_seconds"] <= rulebook_play["seconds"]
 
 
+@pytest.mark.slow("end to end")
 def test_two_plays_asked_at_once_each_give_their_own_run(client):
     first = client.post("/api/plays", json=SMALL).json()
     second = client.post("/api/plays", json=FEWER_CABBAGES).json()
@@ -201,6 +205,7 @@ def test_a_play_cancelled_while_playing_stops_between_chunks_and_leaves_no_resul
 # --- compare, share, report ----------------------------------------------------------------------
 
 
+@pytest.mark.slow("end to end")
 def test_two_plays_compare_as_the_sweep_pairs_them_on_the_same_deals(client, rulebook_play, fewer_cabbages_play,
                                                                      tmp_path):
     from analysis.sweep import paired_differences
@@ -223,6 +228,7 @@ def test_a_play_compared_with_itself_differs_by_nothing(client, rulebook_play):
     assert all(m["difference"] == 0 for m in got["metrics"])
 
 
+@pytest.mark.slow("end to end")
 def test_plays_on_different_seeds_are_not_compared(client, rulebook_play):
     other = play(client, {**SMALL, "run.seed": "8"})
     response = client.get(f"/api/compare?baseline={rulebook_play['id']}&other={other['id']}")
@@ -230,6 +236,7 @@ def test_plays_on_different_seeds_are_not_compared(client, rulebook_play):
     assert "different seeds" in response.json()["error"]
 
 
+@pytest.mark.slow("end to end")
 def test_the_server_lists_every_play_it_holds_as_each_one_reads(client, rulebook_play, fewer_cabbages_play):
     # What a reloaded page rebuilds its list from: the plays played, in the order asked, each as its own route says.
     listed = get(client, "/api/plays")["plays"]
@@ -269,6 +276,7 @@ def test_a_malformed_config_is_not_downloaded(client):
     assert response.status_code == 400 and response.json()["field"] == "rules.players"
 
 
+@pytest.mark.slow("end to end")
 def test_a_play_downloads_its_full_report(client, rulebook_play):
     response = client.get(f"/api/plays/{rulebook_play['id']}/report.html")
     assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")

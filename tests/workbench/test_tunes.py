@@ -113,6 +113,7 @@ def test_a_queued_tune_cancelled_never_plays():
         assert own.job(ahead.id).state in ("done", "playing", "measuring", "estimating", "queued")
 
 
+@pytest.mark.slow("end to end")
 def test_a_finished_play_shows_the_reports_sensitivity_section_and_report_inline(client):
     play_id = client.post("/api/plays", json=SMALL).json()["id"]
     assert until_finished(lambda path: client.get(path).json(), play_id)["state"] == DONE
