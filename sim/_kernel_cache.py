@@ -243,11 +243,3 @@ def use_keyed_cache() -> None:
             sys.modules["numba"].core.config.reload_config()
         return
 
-
-def cached_kernels() -> int:
-    """How many files the kernel cache holds now: a call that adds some compiled kernels (the next process loads
-    them instead)."""
-    where = os.environ.get("NUMBA_CACHE_DIR")
-    if not where or not os.path.isdir(where):
-        return 0
-    return sum(len(files) for _, _, files in os.walk(where))

@@ -366,15 +366,6 @@ def knob_label(knobs: Mapping[str, Knob], path: str) -> str:
     return ", ".join(words) if words else knob.label
 
 
-def entry_domain(knobs: Mapping[str, Knob], path: str) -> Domain:
-    """The domain of a knob's entry, ``rules.tokens[2][1]`` -> ``Int(-20, 20)``; KeyError if it names none."""
-    name, indices = parse_path(path)
-    domain = knobs[name].domain
-    for i in indices:
-        domain = domain.entry(i)[0]
-    return domain
-
-
 def table_at_players(knobs: Mapping[str, Knob], table: Mapping[str, Any], players: int) -> dict[str, Any]:
     """A ``[rules]`` table moved to ``players``: the knobs that follow the player count go back to their default."""
     out = dict(table)
