@@ -8,7 +8,7 @@ Run: ``.venv/bin/python bench/bench_expert.py [--games 2000] [--duel-games 400] 
    with its 95% interval, and the paired difference (same deals) with its
    interval (a bootstrap over games for the share).
 2. Duels: one ``expert`` seat against ``lookahead:32``, ``greedy`` and
-   ``cautious`` at every other seat, seats rotated (``sim.lasvegan.duel``).
+   ``cautious`` at every other seat, seats rotated (``sim.duel``).
 3. Cost: games per second at 4 players, all seats ``expert`` and all
    ``greedy``, every thread (``sim.lasvegan.bench.bench_core``).
 
@@ -28,7 +28,8 @@ import numpy as np
 
 from sim.lasvegan import enums as E
 from sim.lasvegan.bench import bench_core
-from sim.lasvegan.duel import duel
+from sim.duel import duel
+from sim.games import get_game
 from sim.lasvegan.nb import play_games
 from sim.lasvegan.params import Rules
 from sim.lasvegan.policies import parse_seats
@@ -150,7 +151,8 @@ def main() -> None:
         for players in player_counts:
             for against in args.opponents.split(","):
                 seats = ["expert"] + [against] * (players - 1)
-                r = duel(Rules(players=players), seats, args.duel_games, args.seed, progress=sys.stderr.isatty())
+                r = duel(get_game("lasvegan"), Rules(players=players), seats, args.duel_games, args.seed,
+                         progress=sys.stderr.isatty())
                 row = {"players": players, "against": against, "games": args.duel_games,
                        **{k: r["policies"]["expert"][k] for k in ("win_share", "win_share_ci", "fair_share")}}
                 print(json.dumps(row), flush=True)
