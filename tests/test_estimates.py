@@ -495,6 +495,19 @@ def test_the_compilations_of_a_run_are_said_as_one_whatever_compiles_first():
     with found.heard(heard.append), found.as_one():  # nothing compiled: nothing said
         pass
     assert len(heard) == 2
+    with found.heard(heard.append), found.as_one("the kernels of the other tables"):  # a game said before
+        found.started("analysis.stats")  # a shared kernel: not said
+        clock.spend(0.5)
+        found.ended()
+        found.started("sim.lasvegan.policies")
+        clock.spend(30.0)
+        found.ended()
+    assert heard[2:] == ["Compiling the kernels of the other tables …",
+                         "Compiled the kernels of the other tables in 30.5 s."]
+    with found.heard(heard.append), found.as_one("the kernels of the other tables"):  # nothing of a game's
+        found.started("analysis.stats")
+        found.ended()
+    assert len(heard) == 4
 
 
 def test_numba_tells_the_estimates_of_a_compilation_and_not_of_a_kernel_already_compiled():

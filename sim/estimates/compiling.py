@@ -97,7 +97,7 @@ class Compiles:
         self._said: set[str] = set()
         self._hearers: list[Say] = []
         self._lock = threading.Lock()
-        self._group: list | None = None  # inside as_one(): [seconds, the game said]
+        self._group: list | None = None  # inside as_one(): [seconds, the game said, what it says, said it]
 
     def started(self, module: str) -> None:
         if self._depth == 0:
@@ -108,6 +108,9 @@ class Compiles:
                 self._said.add(game[0])
                 self._game = game
                 self.tell(notice(*game))
+            elif game is not None and self._group is not None and self._group[2] and not self._group[3]:
+                self.tell(f"Compiling {self._group[2]} …")
+                self._group[3] = True
             if self._group is not None and game is not None:
                 self._group[1] = self._group[1] or game
         self._depth += 1
@@ -135,19 +138,22 @@ class Compiles:
                 pass
 
     @contextmanager
-    def as_one(self) -> Iterator["Compiles"]:
+    def as_one(self, what: str | None = None) -> Iterator["Compiles"]:
         """The compilations inside said as one: a game's tallies and kernels compile one after another (a
-        small one first), and "compiled in" then says the time of them all. Inside another, part of it."""
+        small one first), and "compiled in" then says the time of them all. Inside another, part of it.
+        ``what`` (``"the kernels of …"``) is said when a game already said compiles more inside."""
         if self._group is not None:
             yield self
             return
-        self._group = [0.0, None]
+        self._group = [0.0, None, what, False]
         try:
             yield self
         finally:
-            took, game = self._group
+            took, game, what, said = self._group
             self._group = None
-            if game is not None:
+            if said:
+                self.tell(f"Compiled {what} in {seconds_text(took)}.")
+            elif game is not None:
                 self.tell(done_text(game[1], took))
 
     @contextmanager

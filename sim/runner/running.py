@@ -130,7 +130,8 @@ def run(
             _play(played, cluster, progress)
         if on_played is not None:
             on_played(played.summary())
-        summary = with_sensitivity(config, run_summary(config, played))
+        with compiles().as_one(_more_kernels(config)):
+            summary = with_sensitivity(config, run_summary(config, played))
         return Results(config, summary, None, played.records(), played.tally.report)
 
     warn_about_partial_runs(out_dir)
@@ -142,11 +143,12 @@ def run(
             _play(played, cluster, progress)
         if on_played is not None:
             on_played(played.summary())
-        summary = with_sensitivity(config, run_summary(config, played))
-        write_json(staging / SUMMARY_FILE, summary)
         from sim.decisions import DECISIONS_FILE, run_decisions
 
-        decided = run_decisions(config)  # which decisions matter: beside the summary, which stays as pinned
+        with compiles().as_one(_more_kernels(config)):
+            summary = with_sensitivity(config, run_summary(config, played))
+            decided = run_decisions(config)  # which decisions matter: beside the summary, which stays as pinned
+        write_json(staging / SUMMARY_FILE, summary)
         if decided is not None:
             write_json(staging / DECISIONS_FILE, decided)
         config.game_spec.report_tally_io.write(staging / TALLY_FILE, played.tally.report)
@@ -156,6 +158,11 @@ def run(
     # from here on, they stay.
     report_seconds = write_report_or_say_how(out_dir) if report else None
     return Results(config, summary, out_dir, played.records(), played.tally.report, report_seconds)
+
+
+def _more_kernels(config: Config) -> str:
+    """What a run compiles after its own games, if anything: said as it starts (sim.estimates.compiling)."""
+    return f"the kernels of {config.game_spec.title}'s other tables (skill gap, strength profile, decisions)"
 
 
 def run_summary(config: Config, played: "GamesPlayed", config_path: str | os.PathLike | None = None) -> dict[str, Any]:
