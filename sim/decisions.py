@@ -31,7 +31,6 @@ from analysis.stats import MIN_SAMPLES, TOO_FEW, sample_mean_interval, wilson_in
 from sim import restricted as R
 from sim.errors import ConfigError, counted, shown
 from sim.game import Game
-from sim.layout import DECISIONS_FILE  # noqa: F401  (where a run keeps its table; read from here)
 from sim.memory import check_fits
 
 BATCH = 65_536

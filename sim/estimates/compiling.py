@@ -21,6 +21,7 @@ from __future__ import annotations
 import threading
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 
@@ -79,6 +80,16 @@ def _game_of(module: str) -> tuple[str, str] | None:
     return None
 
 
+@dataclass
+class _Group:
+    """Compilations said as one (:meth:`Compiles.as_one`): their seconds, the game said, what more is said."""
+
+    what: str | None
+    seconds: float = 0.0
+    game: tuple[str, str] | None = None  # (id, title) of the first game's kernel compiled inside
+    said: bool = False  # "Compiling {what} …" was said
+
+
 class Compiles:
     """What this process has compiled, from numba's ``numba:compile`` events, and who is told when a game compiles.
 
@@ -97,7 +108,7 @@ class Compiles:
         self._said: set[str] = set()
         self._hearers: list[Say] = []
         self._lock = threading.Lock()
-        self._group: list | None = None  # inside as_one(): [seconds, the game said, what it says, said it]
+        self._group: _Group | None = None  # inside as_one()
 
     def started(self, module: str) -> None:
         if self._depth == 0:
@@ -108,11 +119,11 @@ class Compiles:
                 self._said.add(game[0])
                 self._game = game
                 self.tell(notice(*game))
-            elif game is not None and self._group is not None and self._group[2] and not self._group[3]:
-                self.tell(f"Compiling {self._group[2]} …")
-                self._group[3] = True
+            elif game is not None and self._group is not None and self._group.what and not self._group.said:
+                self.tell(f"Compiling {self._group.what} …")
+                self._group.said = True
             if self._group is not None and game is not None:
-                self._group[1] = self._group[1] or game
+                self._group.game = self._group.game or game
         self._depth += 1
 
     def ended(self) -> None:
@@ -122,7 +133,7 @@ class Compiles:
             self.seconds += took
             self.kernels += 1
             if self._group is not None:
-                self._group[0] += took
+                self._group.seconds += took
                 self._game = None
             elif self._game is not None:
                 self.tell(done_text(self._game[1], took))
@@ -145,16 +156,15 @@ class Compiles:
         if self._group is not None:
             yield self
             return
-        self._group = [0.0, None, what, False]
+        group = self._group = _Group(what)
         try:
             yield self
         finally:
-            took, game, what, said = self._group
             self._group = None
-            if said:
-                self.tell(f"Compiled {what} in {seconds_text(took)}.")
-            elif game is not None:
-                self.tell(done_text(game[1], took))
+            if group.said:
+                self.tell(f"Compiled {what} in {seconds_text(group.seconds)}.")
+            elif group.game is not None:
+                self.tell(done_text(group.game[1], group.seconds))
 
     @contextmanager
     def heard(self, say: Say) -> Iterator["Compiles"]:

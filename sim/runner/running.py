@@ -23,7 +23,7 @@ import pandas as pd
 
 from sim.config import Config, load_config
 from sim.estimates.compiling import compiles
-from sim.layout import CONFIG_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE
+from sim.layout import CONFIG_FILE, DECISIONS_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE
 from sim.runner.chunks import IN_PROCESS, Cluster
 from sim.runner.played import GamesPlayed
 from sim.runner.provenance import run_meta
@@ -143,12 +143,12 @@ def run(
             _play(played, cluster, progress)
         if on_played is not None:
             on_played(played.summary())
-        from sim.decisions import DECISIONS_FILE, run_decisions
+        from sim.decisions import run_decisions
 
         with compiles().as_one(_more_kernels(config)):
             summary = with_sensitivity(config, run_summary(config, played))
+            write_json(staging / SUMMARY_FILE, summary)
             decided = run_decisions(config)  # which decisions matter: beside the summary, which stays as pinned
-        write_json(staging / SUMMARY_FILE, summary)
         if decided is not None:
             write_json(staging / DECISIONS_FILE, decided)
         config.game_spec.report_tally_io.write(staging / TALLY_FILE, played.tally.report)

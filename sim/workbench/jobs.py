@@ -341,7 +341,7 @@ class Workbench:
     def decisions_section(self, job_id: str) -> str:
         """The report's "Which decisions matter" of a finished play (its table and sentence)."""
         from analysis.decisions_section import decisions_html
-        from sim.decisions import DECISIONS_FILE
+        from sim.layout import DECISIONS_FILE
 
         path = self.finished(job_id).results_dir / DECISIONS_FILE
         if not path.is_file():
