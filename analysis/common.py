@@ -216,17 +216,12 @@ def skill_gap_lines(summary: dict) -> list[str]:
     return lines
 
 
-def strength_lines(summary: dict, metrics: Sequence[Metric | str] | None = None) -> list[str]:
-    """The strength-profile block of a summary table: a row for each of ``metrics`` (declared metrics, or their
-    names; default: the game's headline metrics), by its short name."""
+def strength_lines(summary: dict, metrics: Sequence[Metric]) -> list[str]:
+    """The strength-profile block of a summary table: a row for each of ``metrics`` (the game's declared metrics
+    the table shows), by its short name."""
     strength = summary.get("strength")
     if not strength or not strength.get("profiles"):
         return []
-    from sim.games import get_game
-
-    if metrics is None:
-        metrics = [m for m in get_game(summary["game"]).metric.values() if m.headline]
-    metrics = [get_game(summary["game"]).metric[m] if isinstance(m, str) else m for m in metrics]
     profiles = strength["profiles"]
     width = 16
     lines = ["", "Against player strength (every seat one policy, same deals; 95% CI below each value)"]

@@ -106,8 +106,14 @@ class Game:
     # means over some of the games (turns per finished game): the strength profile pairs them game by game.
     # Optional: a game without it has them compared from its summary of groups of games (analysis.strength).
     per_game_ratios: Callable[..., dict[str, tuple[np.ndarray, np.ndarray]]] | None = None
+    # A game whose summary is derived from its declared metrics (``laid_out``'s ``sizes``): each rules value besides
+    # the players that sizes its records, and the record axis it sizes, (("rounds", "R"),).
+    record_sizes: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self):
+        if self.tally is None:  # a package without a summary module: derived from the declared metrics
+            for name, value in derived(self).items():
+                object.__setattr__(self, name, value)
         declared = by_name(self.metrics)
         for role, names in (("sweep_panels", self.sweep_panels), ("sweep_heatmap", self.sweep_heatmap)):
             for name in names:
@@ -260,7 +266,8 @@ class TallyIO:
         )
 
 
-def laid_out(package: str, summary: str | None = None, report: str | None = None) -> dict[str, Any]:
+def laid_out(package: str, summary: str | None = None, report: str | None = None,
+             sizes: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The fields of a Game found where a game package keeps them, as ``Game(**laid_out(...), ...)`` takes them.
 
     ``package`` holds ``enums`` (``GAME_ID``, ``TITLE``, ``MIN_PLAYERS``, ``MAX_PLAYERS``), ``params.Rules``,
@@ -269,17 +276,22 @@ def laid_out(package: str, summary: str | None = None, report: str | None = None
     (default: ``<package>.summary``) the tally ``Tally``, ``summarize``, ``summary_table``, ``paired_values`` and,
     if it has them, ``ratio_values``; ``report`` (default: ``<package>.report``; without it, the shared report
     of the declared metrics) ``build_report``.
+
+    A package without a summary module has its tally, summary, text table, per-game values and
+    ``report_tally_io`` derived from the metrics it declares with their value in each game (``Metric.of_games``,
+    ``analysis.declared``); ``sizes`` then names each rules value besides the players that sizes its records, and
+    the record axis it sizes (``{"rounds": "R"}``): tallies of other sizes never merge.
     The kernels and the analysis are imported when first used.
     """
     import importlib
+    import importlib.util
 
     def part(module: str):
         return importlib.import_module(f"{package}.{module}")
 
     enums = part("enums")
-    summary = summary or f"{package}.summary"
     report = report or f"{package}.report"
-    return dict(
+    fields = dict(
         id=enums.GAME_ID,
         title=enums.TITLE,
         min_players=enums.MIN_PLAYERS,
@@ -290,12 +302,46 @@ def laid_out(package: str, summary: str | None = None, report: str | None = None
         play_games=routed(package),
         replay_path=replayed(package),
         conformance=f"{package}.conformance",
+        build_report=reported(package, report),
+    )
+    if summary is None and importlib.util.find_spec(f"{package}.summary") is None:
+        return {**fields, **dict.fromkeys(DERIVED), "record_sizes": tuple((sizes or {}).items())}
+    summary = summary or f"{package}.summary"
+    return {**fields, **dict(
         tally=lazy(f"{summary}:Tally.of"),
         summarize=lazy(f"{summary}:summarize"),
         summary_table=lazy(f"{summary}:summary_table"),
         per_game=lazy(f"{summary}:paired_values"),
         per_game_ratios=lazy_if_there(f"{summary}:ratio_values"),
-        build_report=reported(package, report),
+    )}
+
+
+# The fields of a Game derived from its declared metrics when its package has no summary module.
+DERIVED = ("tally", "summarize", "summary_table", "per_game", "per_game_ratios", "report_tally_io")
+
+
+def derived(game: Game) -> dict[str, Any]:
+    """The analysis fields of ``game`` derived from its declared metrics (``analysis.declared``), each bound to it."""
+    import functools
+
+    def bound(name: str) -> Callable[..., Any]:
+        return functools.partial(lazy(f"analysis.declared:{name}"), game)
+
+    summarize, names = bound("summarize"), tuple(name for name, _ in game.record_sizes)
+    return dict(
+        tally=bound("tally_of"),
+        summarize=lambda tally, *, game=None, **kwargs: summarize(tally, **kwargs),  # the game is this one
+        summary_table=bound("summary_table"),
+        per_game=bound("paired_values"),
+        per_game_ratios=bound("ratio_values"),
+        report_tally_io=TallyIO(
+            write=lambda path, tally: tally.write(path),
+            read=lazy("analysis.declared:DeclaredTally.read"),
+            from_records_file=bound("of_records_file"),
+            shape=lambda tally: (tally.players, *tally.sizes),
+            rules_shape=lambda rules: tuple(getattr(rules, name) for name in ("players", *names)),
+            names=("players", *names),
+        ),
     )
 
 

@@ -15,6 +15,9 @@ machinery read it:
   ``per_game`` gives its value in each game.
 * ``hole``: a rate of a hole in the rules, and what it counts; a sweep and
   a tune flag rules under which it rises.
+* ``of_games``: its value in each game of a batch of records. A game that
+  writes no summary of its own has its tally, summary, text table and
+  per-game values derived from these (``analysis.declared``).
 
 The metrics every game has — win share, first-player advantage, the worst
 seat's advantage, tie rate — are declared here, once; each game's
@@ -28,7 +31,8 @@ The command line imports this module: no numpy, no pandas.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 # What a metric is, and so how it is shown.
 RATE = "rate"  # a share of games, rounds, turns or money: shown as a percentage
@@ -65,6 +69,9 @@ class Metric:
     short: str = ""  # a shorter name for narrow places (a sweep's columns, the text summary)
     axis: str = ""  # a sweep figure's axis label, when not the label and its unit
     per: str = ""  # a list in the summary: SEAT or ROUND; "" for one value
+    # records -> the metric in each game, integers: 1 or 0 for a rate of games (WILSON), a value for a mean
+    # (STUDENT_T), (numerators, denominators) for a ratio of sums (CLUSTER); per SEAT, a column per seat.
+    of_games: Callable[[Any], Any] | None = field(default=None, compare=False)
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -73,6 +80,14 @@ class Metric:
             raise ValueError(f"metric {self.name}: interval {self.interval!r} is not one of {', '.join(INTERVALS)}")
         if self.headline and self.material is None:
             raise ValueError(f"metric {self.name}: a headline metric says the smallest difference that matters")
+        if self.of_games is not None:
+            if self.interval not in (WILSON, STUDENT_T, CLUSTER):
+                raise ValueError(f"metric {self.name}: a value in each game is tallied with a {WILSON}, "
+                                 f"{STUDENT_T} or {CLUSTER} interval, not {self.interval!r}")
+            if self.interval == WILSON and self.kind != RATE:
+                raise ValueError(f"metric {self.name}: a {WILSON} interval is a rate's, not a {self.kind}'s")
+            if self.per not in ("", SEAT):
+                raise ValueError(f"metric {self.name}: a value in each game is one number, or one per seat")
 
     def but(self, **changes) -> "Metric":
         """This metric with some of its declaration changed for one game (a game's own material, say)."""

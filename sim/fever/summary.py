@@ -315,6 +315,8 @@ def summary_table(summary: Mapping[str, Any]) -> str:
                            f"{num_ci(summary['double_gain_ci'])}  points scored minus points given up"))
     lines.append(table_row("reshuffles per game", num(summary["reshuffles_per_game"], 2)))
     lines += skill_gap_lines(summary)
-    lines += strength_lines(summary, TEXT_STRENGTH_METRICS)
+    from sim.games import get_game
+
+    lines += strength_lines(summary, [get_game(summary["game"]).metric[m] for m in TEXT_STRENGTH_METRICS])
     lines += ["", played_line(summary)]
     return "\n".join(lines)

@@ -181,7 +181,9 @@ def summary_table(summary: Mapping[str, Any]) -> str:
     finals = "  ".join(f"{s}: {_num(m)}" for s, m in enumerate(summary["final_cabbages_mean"]))
     lines.append(f"  {'final mean by seat':<25}{finals}")
     lines += skill_gap_lines(summary)
-    lines += strength_lines(summary, TEXT_STRENGTH_METRICS)
+    from sim.games import get_game
+
+    lines += strength_lines(summary, [get_game(summary["game"]).metric[m] for m in TEXT_STRENGTH_METRICS])
     lines.append("")
     lines.append(played_line(summary))
     return "\n".join(lines)

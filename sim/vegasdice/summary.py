@@ -331,7 +331,9 @@ def summary_table(summary: Mapping[str, Any]) -> str:
     if summary.get("short_casino_rate"):
         lines.append(table_row("casinos short", pct(summary["short_casino_rate"]), "of casinos set up"))
     lines += skill_gap_lines(summary)
-    lines += strength_lines(summary, TEXT_STRENGTH_METRICS)
+    from sim.games import get_game
+
+    lines += strength_lines(summary, [get_game(summary["game"]).metric[m] for m in TEXT_STRENGTH_METRICS])
     lines += ["", played_line(summary)]
     return "\n".join(lines)
 

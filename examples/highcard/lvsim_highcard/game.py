@@ -1,28 +1,38 @@
-"""High Card as lvsim sees it: found under the entry-point group ``lvsim.games`` as ``highcard``."""
+"""High Card as lvsim sees it: found under the entry-point group ``lvsim.games`` as ``highcard``.
+
+The package writes no summary of its own: each metric below says its value in each game (``of_games``, from the
+records of ``records.py``), and lvsim derives the tally, the summary, its text table and the values a sweep and a
+strength profile compare game by game (``analysis.declared``).
+"""
 
 from __future__ import annotations
 
-from sim.game import Game, SkillDuel, TallyIO, laid_out
+from sim.game import Game, SkillDuel, laid_out
 from sim.metrics import (
-    FIRST_PLAYER_ADVANTAGE, MEAN, RATE, STUDENT_T, TIE_RATE, WILSON, WIN_SHARE, WORST_SEAT_ADVANTAGE,
+    CLUSTER, FIRST_PLAYER_ADVANTAGE, MEAN, RATE, SEAT, STUDENT_T, TIE_RATE, WILSON, WIN_SHARE, WORST_SEAT_ADVANTAGE,
     WORST_SEAT_ADVANTAGE_CORRECTED, Metric,
 )
-
 
 METRICS = (
     FIRST_PLAYER_ADVANTAGE,
     WORST_SEAT_ADVANTAGE,
     TIE_RATE,
-    Metric("mean_points", "winner's points", MEAN, STUDENT_T, headline=True, material=0.25),
+    Metric("mean_points", "winner's points", MEAN, STUDENT_T, headline=True, material=0.25,
+           of_games=lambda rec: rec["points"].max(axis=1)),
     Metric("shutout_rate", "games some player ends without a point", RATE, WILSON, headline=True, material=0.02,
-           paired=True, short="shutouts", hole="games some player ends without a point"),
+           paired=True, short="shutouts", hole="games some player ends without a point",
+           of_games=lambda rec: (rec["points"] == 0).any(axis=1)),
+    Metric("void_round_rate", "rounds nobody scores", RATE, CLUSTER, short="void rounds",
+           of_games=lambda rec: ((rec["scored"] == 0).sum(axis=1), (rec["scored"] >= 0).sum(axis=1))),
+    Metric("winner_margin", "winner's lead over the next player", MEAN, STUDENT_T, short="winner's lead",
+           of_games=lambda rec: rec["margin"]),
+    Metric("final_points", "points at the end", MEAN, STUDENT_T, per=SEAT, of_games=lambda rec: rec["points"]),
     WIN_SHARE,
     WORST_SEAT_ADVANTAGE_CORRECTED,
 )
 
 GAME = Game(
-    **laid_out("lvsim_highcard", summary="lvsim_highcard.analysis"),
-    report_tally_io=TallyIO.of("lvsim_highcard.analysis:Tally", ("players", "rounds")),
+    **laid_out("lvsim_highcard", sizes={"rounds": "R"}),
     skill_gap_duels=(SkillDuel("greedy_vs_random", "greedy", "random", 4),),
     skill_gap_games=256,
     strength_policies=("random", "greedy"),
@@ -31,5 +41,5 @@ GAME = Game(
     default_policy="greedy",
     sweep_panels=("first_player_advantage", "tie_rate", "shutout_rate", "mean_points"),
     sweep_heatmap=("first_player_advantage", "shutout_rate"),
-    per_game_fields=("win_share", "points"),
+    per_game_fields=("win_share", "points", "scored", "margin"),
 )
