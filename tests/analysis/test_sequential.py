@@ -132,7 +132,10 @@ def _stop_when_decided(p: float, bounds: tuple[float, float], seed: int, alpha: 
     judge = Judge("rate", 4, alpha, rho2(alpha, 200_000))
     n, batch = 0, 2 * FIRST_LOOK
     while n < max_games:
-        judge.add({"rate": (rng.random(batch) < p).astype(float)})
+        # A batch of games each counted with probability p: Binomial(batch, p) of them, in any order (a judge keeps
+        # sums of the values, which their order does not change).
+        counted = int(rng.binomial(batch, p))
+        judge.add({"rate": np.repeat([1.0, 0.0], [counted, batch - counted])})
         n += batch
         _, low, high = judge.look()
         v = verdict(low, high, *bounds)
