@@ -61,7 +61,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from typing import NamedTuple, Protocol, Sequence
 
 import numpy as np
@@ -94,8 +94,14 @@ class Play(NamedTuple):
 def plays_for(hand: Sequence[int], max_play: int) -> list[Play]:
     """Every play ``hand`` (cards per symbol) allows, at most ``max_play`` cards: symbols ascending, then reel
     masks 1..7 (the order the jitted policies number them)."""
-    plays = (Play.of_code(x * 8 + mask) for x in range(len(hand)) for mask in range(1, 8))
-    return [play for play in plays if len(play.reels) <= min(hand[play.symbol], max_play)]
+    most = [min(n, max_play) for n in hand]
+    return [play for play in every_play(len(hand)) if len(play.reels) <= most[play.symbol]]
+
+
+@cache
+def every_play(symbols: int) -> tuple[Play, ...]:
+    """Every play of ``symbols`` symbols, in :func:`plays_for`'s order (made once: a game asks at every turn)."""
+    return tuple(Play.of_code(x * 8 + mask) for x in range(symbols) for mask in range(1, 8))
 
 
 class Combination(NamedTuple):
