@@ -5,7 +5,8 @@ distribution for a plugin, laid out alike — with the same file roles:
 ``params.py`` (its rule knobs, checked strictly), ``rules.py`` (the
 readable reference engine), ``nb.py`` (the jitted core), ``policies.py``,
 ``records.py`` (its record layout), ``summary.py`` (its tally and
-summary), ``report.py`` (its report sections) — and one small module,
+summary; without it, derived from the metrics it declares),
+``report.py`` (its report sections) — and one small module,
 ``game.py``, whose ``GAME`` is a :class:`Game`: the game's id and title,
 its knobs and policies, its record fields, its summary, report and
 skill-gap duels.
@@ -61,7 +62,9 @@ class Game:
     ``tally.report`` what the report needs beyond the summary, stored as
     ``tally.json``). ``metrics`` declares what the summary measures
     (``sim.metrics``); the strength profile, sweeps and tunes read their
-    metrics off it.
+    metrics off it. A game that writes no summary (``laid_out`` gives None for
+    the fields of :data:`DERIVED`) has them derived from its metrics' values
+    in each game (``analysis.declared``).
     """
 
     id: str
