@@ -332,7 +332,6 @@ def ordinal(n: int) -> str:
 
 
 READING_WHY = ("off the base rules", "not tried one step", "at the base rules only")
-SLOPE_WHY = ("steeper at the base rules", "flatter at the base rules")
 
 
 def _reading_text(r: Mapping[str, Any], dims: Mapping[str, Mapping[str, Any]]) -> str:

@@ -29,7 +29,6 @@ CABBAGE_LIMIT = 10_000
 
 RESERVE_MODES = {"finite": E.RESERVE_FINITE, "unlimited": E.RESERVE_UNLIMITED}
 PAYOUT_ORDERS = {"next_leader": E.PAYOUT_NEXT_LEADER, "seat_zero": E.PAYOUT_SEAT_ZERO}
-SET_ASIDE_FACES = ("hidden", "revealed")
 
 
 STICKERS = tuple(f"suit:{c}" for c in E.SUIT_NAMES) + tuple(f"value:{v}" for v in range(10))

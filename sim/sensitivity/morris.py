@@ -31,7 +31,6 @@ from sim.sensitivity.playing import BLOCKS, block_tallies, effects, games_bar, j
 from sim.sensitivity.study import tables
 
 DEFAULT_TRAJECTORIES = 10
-MAX_TRAJECTORIES = 1000
 MAX_DEFAULT_LEVELS = 8
 MAX_LEVELS = 64
 # A knob misjudged by rank: its place among the clear knobs moves this many or more.
