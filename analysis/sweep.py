@@ -121,7 +121,7 @@ def _record_batches(path: Path, config, batch_games: int) -> Iterator[dict[str, 
     import pyarrow.parquet as pq
 
     game, rules = config.game_spec, config.rules
-    fields = ("game", *game.per_game_fields)
+    fields = ("game", *(game.per_game_fields or (f for f in game.records.fields if f != "game")))
     columns = {name: game.records.field_columns(name, rules) for name in fields}
     with pq.ParquetFile(path) as f:
         for batch in f.iter_batches(batch_size=batch_games, columns=[c for cs in columns.values() for c in cs]):

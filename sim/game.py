@@ -96,7 +96,6 @@ class Game:
     sweep_panels: tuple[str, ...]  # the 4 metrics of a sweep's figure, in panel order
     sweep_heatmap: tuple[str, ...]  # metrics of a sweep's heat maps
     per_game: Callable[..., dict[str, np.ndarray]]  # (records, players, win unit) -> paired values, integers
-    per_game_fields: tuple[str, ...]  # record fields per_game reads
     # The module answering the conformance suite's questions (tests/conformance),
     # e.g. "sim.lasvegan.conformance"; imported only by the tests.
     conformance: str = ""
@@ -112,6 +111,8 @@ class Game:
     # A game whose summary is derived from its declared metrics (``laid_out``'s ``sizes``): each rules value besides
     # the players that sizes its records, and the record axis it sizes, (("rounds", "R"),).
     record_sizes: tuple[tuple[str, str], ...] = ()
+    # The record fields per_game reads, so that a sweep reads only those of its records files; () for every field.
+    per_game_fields: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.tally is None:  # a package without a summary module: derived from the declared metrics

@@ -41,5 +41,4 @@ GAME = Game(
     default_policy="greedy",
     sweep_panels=("first_player_advantage", "tie_rate", "shutout_rate", "mean_points"),
     sweep_heatmap=("first_player_advantage", "shutout_rate"),
-    per_game_fields=("win_share", "points", "scored", "margin"),
 )
