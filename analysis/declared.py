@@ -44,11 +44,12 @@ class DeclaredTally(MergeableTally):
     the win units every tally has, and the integer sums of each tallied metric, in the order the game declares
     them (:data:`SUMS`; seat by seat for a per-seat metric)."""
 
-    SHAPE = ("players", "sizes")
+    SHAPE = ("players", "sizes", "size_names")
     WHAT = "tally of a game's declared metrics"
 
     players: int
     sizes: tuple[int, ...]
+    size_names: tuple[str, ...]  # what each of the sizes counts: ("rounds",)
     games: int
     win_units: tuple[int, ...]
     win_units_sq: tuple[int, ...]
@@ -62,7 +63,7 @@ class DeclaredTally(MergeableTally):
         return self
 
     def _shape_text(self) -> str:
-        return f"{self.players} players and sizes {list(self.sizes)}"
+        return " x ".join(f"{n} {name}" for n, name in zip((self.players, *self.sizes), ("players", *self.size_names)))
 
 
 def tally_of(game, rec: Mapping[str, np.ndarray]) -> DeclaredTally:
@@ -71,7 +72,8 @@ def tally_of(game, rec: Mapping[str, np.ndarray]) -> DeclaredTally:
     games, players = win.shape
     units = np.rint(win * win_unit(players)).astype(np.int64)
     return DeclaredTally(
-        players=players, sizes=tuple(_axis(game.records, rec, axis) for _, axis in game.record_sizes), games=games,
+        players=players, sizes=tuple(_axis(game.records, rec, axis) for _, axis in game.record_sizes),
+        size_names=tuple(name for name, _ in game.record_sizes), games=games,
         win_units=tuple(int(v) for v in units.sum(axis=0)),
         win_units_sq=tuple(int(v) for v in (units * units).sum(axis=0)),
         win_cross=tuple(int(v) for v in np.einsum("gi,gj->ij", units, units).ravel()),
@@ -183,15 +185,14 @@ def summary_table(game, summary: Mapping[str, Any]) -> str:
 
 
 def paired_values(game, rec: Mapping[str, np.ndarray], players: int, unit: int) -> dict[str, np.ndarray]:
-    """The value in each game, as integers, of the first player's advantage (in ``unit`` units per win), the tie
-    rate and each tallied metric of one value per game (a ratio's are :func:`ratio_values`)."""
+    """The value in each game, as integers, of each metric the game declares ``paired``: the first player's
+    advantage (in ``unit`` units per win), the tie rate, and its own (``sim.game.derived`` refuses a paired metric
+    that is not one tallied value per game)."""
     win = np.asarray(rec["win_share"])
-    out = {"first_player_advantage": np.rint(win[:, 0] * unit).astype(np.int64) - unit // players,
-           "tie_rate": ((win > 0).sum(axis=1) > 1).astype(np.int64)}
-    for m in tallied_metrics(game):
-        if m.per != SEAT and m.interval != CLUSTER:
-            out[m.name] = np.asarray(m.of_games(rec)).astype(np.int64)
-    return out
+    common = {"first_player_advantage": lambda: np.rint(win[:, 0] * unit).astype(np.int64) - unit // players,
+              "tie_rate": lambda: ((win > 0).sum(axis=1) > 1).astype(np.int64)}
+    return {m.name: common[m.name]() if m.name in common else np.asarray(m.of_games(rec)).astype(np.int64)
+            for m in game.metrics if m.paired}
 
 
 def ratio_values(game, rec: Mapping[str, np.ndarray], players: int) -> dict[str, tuple[np.ndarray, ...]]:

@@ -163,15 +163,19 @@ def to_json(value) -> Any:
         return value.tolist()
     if isinstance(value, (list, tuple)):
         return [to_json(v) for v in value]
-    return int(value)
+    return value if isinstance(value, str) else int(value)
 
 
 def from_json(kind: str, raw) -> Any:
-    """A field's value read back from JSON by its annotation: ``int``, ``np.ndarray``, a statistic's class,
+    """A field's value read back from JSON by its annotation: ``int``, ``str``, ``np.ndarray``, a statistic's class,
     or a ``tuple[..., ...]`` / ``list[...]`` of one of them."""
     kind = kind.replace(" ", "")
     if kind == "int":
         return int(raw)
+    if kind == "str":
+        if not isinstance(raw, str):
+            raise TypeError(f"{type(raw).__name__} where a name is expected")
+        return raw
     if kind == "np.ndarray":
         return np.asarray(raw, dtype=np.int64)
     for start, container in (("tuple[", tuple), ("list[", list)):

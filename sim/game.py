@@ -331,6 +331,11 @@ def derived(game: Game) -> dict[str, Any]:
     def bound(name: str) -> Callable[..., Any]:
         return functools.partial(lazy(f"analysis.declared:{name}"), game)
 
+    for m in game.metrics:
+        if m.paired and m.name not in ("first_player_advantage", "tie_rate") and (
+                m.of_games is None or m.per or m.interval == "cluster"):
+            raise ValueError(f"{game.id}: metric {m.name} is paired, so a sweep compares its value in each game: "
+                             "it declares that value (of_games), one number per game, not a ratio of sums")
     summarize, names = bound("summarize"), tuple(name for name, _ in game.record_sizes)
     return dict(
         tally=bound("tally_of"),

@@ -53,7 +53,7 @@ def test_the_tally_merges_exactly_goes_to_json_and_to_another_process_and_keeps_
     assert pickle.loads(pickle.dumps(whole)) == whole
     assert GAME.report_tally_io.shape(whole) == GAME.table_shape(rules) == (4, 6)
     other = GAME.rules_from_mapping({"players": 4, "hand": 6, "rounds": 5})
-    with pytest.raises(ValueError, match=r"sizes \[6\] and 4 players and sizes \[5\]"):
+    with pytest.raises(ValueError, match="4 players x 6 rounds and 4 players x 5 rounds"):
         whole.merge(GAME.empty_tally(other))
 
 
@@ -69,7 +69,8 @@ def test_the_values_in_each_game_are_the_tallys_and_a_ratio_comes_with_its_denom
     rules, rec = records
     unit = GAME.tally(rec).win_unit
     paired = GAME.per_game(rec, 4, unit)
-    assert set(paired) == {"first_player_advantage", "tie_rate", "mean_points", "shutout_rate", "winner_margin"}
+    assert set(paired) == set(GAME.paired_metrics) == {"first_player_advantage", "tie_rate", "mean_points",
+                                                       "shutout_rate"}
     assert paired["mean_points"].tolist() == rec["points"].max(axis=1).tolist()
     num, den = GAME.per_game_ratios(rec, 4)["void_round_rate"]
     assert num.tolist() == (rec["scored"] == 0).sum(axis=1).tolist() and set(den.tolist()) == {rules.rounds}
@@ -82,6 +83,13 @@ def test_a_metric_that_cannot_be_tallied_as_declared_is_refused_by_name():
         Metric("odd", "odd", MEAN, WILSON, of_games=lambda rec: rec["points"])
     Metric("fine", "fine", MEAN, CLUSTER, of_games=lambda rec: (rec["points"], rec["points"]))
     Metric("fine", "fine", MEAN, STUDENT_T, of_games=lambda rec: rec["points"])
+
+
+def test_a_paired_metric_with_no_single_value_in_each_game_is_refused_when_the_game_is_declared():
+    ratio = next(m for m in GAME.metrics if m.name == "void_round_rate").but(paired=True)
+    with pytest.raises(ValueError, match="highcard: metric void_round_rate is paired, so a sweep compares"):
+        dataclasses.replace(GAME, metrics=tuple(ratio if m.name == ratio.name else m for m in GAME.metrics),
+                            **dict.fromkeys(DERIVED))
 
 
 def test_a_rate_of_games_that_is_not_one_or_zero_in_each_game_is_refused_by_name(records):

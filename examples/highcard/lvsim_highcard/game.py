@@ -17,7 +17,7 @@ METRICS = (
     FIRST_PLAYER_ADVANTAGE,
     WORST_SEAT_ADVANTAGE,
     TIE_RATE,
-    Metric("mean_points", "winner's points", MEAN, STUDENT_T, headline=True, material=0.25,
+    Metric("mean_points", "winner's points", MEAN, STUDENT_T, headline=True, material=0.25, paired=True,
            of_games=lambda rec: rec["points"].max(axis=1)),
     Metric("shutout_rate", "games some player ends without a point", RATE, WILSON, headline=True, material=0.02,
            paired=True, short="shutouts", hole="games some player ends without a point",
