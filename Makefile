@@ -63,14 +63,18 @@ $(BIN)/python:
 	@test -n "$(PYTHON)" || { echo "make: Python 3.11 or newer is needed (python3 on PATH)" >&2; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
+# --no-compile: pip would byte-compile every file of every dependency (about 20 s); Python compiles the
+# modules a command imports when it first imports them, once.
+PIP_INSTALL := $(BIN)/python -m pip install --quiet --no-compile
+
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(PIP_INSTALL) -e ".[dev]"
 	@touch $@
 
 $(OPENSPIEL_STAMP): pyproject.toml $(STAMP)
-	$(BIN)/python -m pip install --quiet -e ".[dev,openspiel]"
+	$(PIP_INSTALL) -e ".[dev,openspiel]"
 	@touch $@
 
 $(TEST_STAMP): $(TEST_GAME)/pyproject.toml $(STAMP)
-	$(BIN)/python -m pip install --quiet -e $(TEST_GAME)
+	$(PIP_INSTALL) -e $(TEST_GAME)
 	@touch $@
