@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 from analysis.sequential import FIRST_LOOK
 from sim.confirm.values import WORST_SEAT_NAMES
+from sim.estimates.compiling import seconds_text
 
 
 def _style(game, metric: str) -> str:
@@ -79,7 +80,7 @@ def confirm_text(result: Mapping[str, Any], game) -> str:
             lines.append(text)
     lines += ["", sentence(result)]
     played = sum(g["judged"] + g["stronger"] for g in result["games"].values())
-    lines.append(f"Played {played:,} games in {result['seconds']:.0f} s; stopped: {_stopped(result['stopped'])}.")
+    lines.append(f"Played {played:,} games in {seconds_text(result['seconds'])}; stopped: {_stopped(result['stopped'])}.")
     return "\n".join(lines)
 
 
