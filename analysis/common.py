@@ -76,6 +76,17 @@ def win_share_metrics(win_units: Sequence[int], win_units_sq: Sequence[int], uni
     }
 
 
+def first_player_values(win_share: np.ndarray, unit: int, players: int) -> np.ndarray:
+    """Seat 0's win share minus the fair ``1/players`` in each game (``win_share[game, seat]``), in ``unit`` units
+    per win: integers, whole for any tie when ``unit`` is a multiple of :func:`win_unit`."""
+    return np.rint(win_share[:, 0] * unit).astype(np.int64) - unit // players
+
+
+def tie_values(win_share: np.ndarray) -> np.ndarray:
+    """1 in each game whose win is shared, else 0."""
+    return ((win_share > 0).sum(axis=1) > 1).astype(np.int64)
+
+
 def worst_seat_advantage(win_share: list[float], win_share_ci: list[list[float]], fair: float):
     """The largest distance of a seat's win share from the fair share, and a 95% range for it.
 

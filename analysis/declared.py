@@ -22,12 +22,12 @@ from typing import Any, Mapping
 import numpy as np
 
 from analysis.common import (
-    json_ready, num, num_ci, pct, pct_ci, played_line, run_fields, seat_fields, seat_lines, share, skill_gap_lines,
-    strength_lines, table_row, title_line, win_share_metrics, win_unit,
+    first_player_values, json_ready, num, num_ci, pct, pct_ci, played_line, run_fields, seat_fields, seat_lines,
+    share, skill_gap_lines, strength_lines, table_row, tie_values, title_line, win_share_metrics, win_unit,
 )
 from analysis.stats import cluster_ratio_interval, mean_and_sd, mean_interval, wilson_interval
-from analysis.tally import READ_BATCH_GAMES, MergeableTally
-from sim.metrics import CLUSTER, SEAT, STUDENT_T, WILSON, Metric
+from analysis.tally import READ_BATCH_GAMES, MergeableTally, tally_of_records_file, win_unit_sums
+from sim.metrics import CLUSTER, FIRST_PLAYER_ADVANTAGE, SEAT, STUDENT_T, TIE_RATE, WILSON, Metric
 
 # How many integer sums a metric keeps, by its interval.
 SUMS = {WILSON: 1, STUDENT_T: 2, CLUSTER: 5}
@@ -73,11 +73,7 @@ def tally_of(game, rec: Mapping[str, np.ndarray]) -> DeclaredTally:
     units = np.rint(win * win_unit(players)).astype(np.int64)
     return DeclaredTally(
         players=players, sizes=tuple(_axis(game.records, rec, axis) for _, axis in game.record_sizes),
-        size_names=tuple(name for name, _ in game.record_sizes), games=games,
-        win_units=tuple(int(v) for v in units.sum(axis=0)),
-        win_units_sq=tuple(int(v) for v in (units * units).sum(axis=0)),
-        win_cross=tuple(int(v) for v in np.einsum("gi,gj->ij", units, units).ravel()),
-        tie_games=int(np.count_nonzero((units > 0).sum(axis=1) > 1)),
+        size_names=tuple(name for name, _ in game.record_sizes), games=games, **win_unit_sums(units),
         sums=tuple(_sums(m, rec, players) for m in tallied_metrics(game)),
     )
 
@@ -89,16 +85,8 @@ def tallied_metrics(game) -> tuple[Metric, ...]:
 
 def of_records_file(game, path, rules, batch_games: int = READ_BATCH_GAMES) -> DeclaredTally:
     """The tally of every game in a records file of ``rules``, read in batches."""
-    import pyarrow.parquet as pq
-
-    layout = game.records
-    columns = {name: layout.field_columns(name, rules) for name in layout.fields}
-    tally = tally_of(game, layout.empty(0, rules))
-    with pq.ParquetFile(path) as parquet:
-        for batch in parquet.iter_batches(batch_size=batch_games, columns=[c for cs in columns.values() for c in cs]):
-            tally = tally.merge(tally_of(game, {name: layout.field_array(batch, name, rules, cols)
-                                                for name, cols in columns.items()}))
-    return tally
+    return tally_of_records_file(lambda rec: tally_of(game, rec), game.records, game.records.fields, path, rules,
+                                 batch_games)
 
 
 def _axis(layout, rec: Mapping[str, np.ndarray], letter: str) -> int:
@@ -175,7 +163,7 @@ def summary_table(game, summary: Mapping[str, Any]) -> str:
     lines = [title_line(game.title, summary), "", *seat_lines(summary), "", "Games"]
     shown = {"pct": (pct, pct_ci), "num": (num, num_ci)}
     for m in game.metrics:
-        if m.name == "tie_rate" or (tallied(m) and m.per != SEAT):
+        if m.name == TIE_RATE.name or (tallied(m) and m.per != SEAT):
             value, interval = shown.get(m.style, shown["num"])
             lines.append(table_row(m.title, value(summary[m.name]), interval(summary.get(f"{m.name}_ci"))))
     lines += skill_gap_lines(summary)
@@ -189,8 +177,8 @@ def paired_values(game, rec: Mapping[str, np.ndarray], players: int, unit: int) 
     advantage (in ``unit`` units per win), the tie rate, and its own (``sim.game.derived`` refuses a paired metric
     that is not one tallied value per game)."""
     win = np.asarray(rec["win_share"])
-    common = {"first_player_advantage": lambda: np.rint(win[:, 0] * unit).astype(np.int64) - unit // players,
-              "tie_rate": lambda: ((win > 0).sum(axis=1) > 1).astype(np.int64)}
+    common = {FIRST_PLAYER_ADVANTAGE.name: lambda: first_player_values(win, unit, players),
+              TIE_RATE.name: lambda: tie_values(win)}
     return {m.name: common[m.name]() if m.name in common else np.asarray(m.of_games(rec)).astype(np.int64)
             for m in game.metrics if m.paired}
 

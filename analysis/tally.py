@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
 import numpy as np
 
@@ -131,18 +131,35 @@ class MergeableTally:
     @classmethod
     def of_records_file(cls, path: Path, rules, batch_games: int = READ_BATCH_GAMES):
         """The tally of every game in a records file of ``rules``, read in batches of ``batch_games``."""
-        import pyarrow.parquet as pq
+        names = cls.LAYOUT.fields if cls.RECORD_FIELDS is None else cls.RECORD_FIELDS
+        return tally_of_records_file(cls.of, cls.LAYOUT, names, path, rules, batch_games)
 
-        layout = cls.LAYOUT
-        names = layout.fields if cls.RECORD_FIELDS is None else cls.RECORD_FIELDS
-        columns = {name: layout.field_columns(name, rules) for name in names}
-        tally = cls.of(layout.empty(0, rules))
-        with pq.ParquetFile(path) as parquet:
-            for batch in parquet.iter_batches(batch_size=batch_games,
-                                              columns=[c for cs in columns.values() for c in cs]):
-                rec = {name: layout.field_array(batch, name, rules, cols) for name, cols in columns.items()}
-                tally = tally.merge(cls.of(rec))
-        return tally
+
+def tally_of_records_file(of: Callable[[Mapping[str, np.ndarray]], Any], layout, names, path: Path, rules,
+                          batch_games: int = READ_BATCH_GAMES):
+    """``of`` (records -> tally) over every game in the records file ``path`` of ``rules``: the record fields
+    ``names`` of ``layout``, read ``batch_games`` games at a time, the batches' tallies merged."""
+    import pyarrow.parquet as pq
+
+    columns = {name: layout.field_columns(name, rules) for name in names}
+    tally = of(layout.empty(0, rules))
+    with pq.ParquetFile(path) as parquet:
+        for batch in parquet.iter_batches(batch_size=batch_games, columns=[c for cs in columns.values() for c in cs]):
+            tally = tally.merge(of({name: layout.field_array(batch, name, rules, cols)
+                                    for name, cols in columns.items()}))
+    return tally
+
+
+def win_unit_sums(units: np.ndarray) -> dict[str, Any]:
+    """The win-share fields of a tally from each game's win units (``[game, seat]``, integers): ``win_units``,
+    ``win_units_sq`` and ``win_cross`` (sums of products of two seats' units), and ``tie_games`` (games whose win
+    is shared)."""
+    return dict(
+        win_units=tuple(int(v) for v in units.sum(axis=0)),
+        win_units_sq=tuple(int(v) for v in (units * units).sum(axis=0)),
+        win_cross=tuple(int(v) for v in np.einsum("gi,gj->ij", units, units).ravel()),
+        tie_games=int(np.count_nonzero((units > 0).sum(axis=1) > 1)),
+    )
 
 
 def merged(a, b):

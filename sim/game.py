@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from sim.knobs import Knob, knob_label, table_at_players
-from sim.metrics import ROUND, Metric, by_name
+from sim.metrics import CLUSTER, FIRST_PLAYER_ADVANTAGE, ROUND, TIE_RATE, Metric, by_name
 
 if TYPE_CHECKING:  # the machinery's command line starts without numpy
     import numpy as np
@@ -332,8 +332,8 @@ def derived(game: Game) -> dict[str, Any]:
         return functools.partial(lazy(f"analysis.declared:{name}"), game)
 
     for m in game.metrics:
-        if m.paired and m.name not in ("first_player_advantage", "tie_rate") and (
-                m.of_games is None or m.per or m.interval == "cluster"):
+        if m.paired and m.name not in (FIRST_PLAYER_ADVANTAGE.name, TIE_RATE.name) and (
+                m.of_games is None or m.per or m.interval == CLUSTER):
             raise ValueError(f"{game.id}: metric {m.name} is paired, so a sweep compares its value in each game: "
                              "it declares that value (of_games), one number per game, not a ratio of sums")
     summarize, names = bound("summarize"), tuple(name for name, _ in game.record_sizes)

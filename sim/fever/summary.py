@@ -33,7 +33,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from analysis.common import json_ready, run_fields, seat_fields, share, win_share_metrics
+from analysis.common import first_player_values, json_ready, run_fields, seat_fields, share, win_share_metrics
 from analysis.stats import (
     FirstGames, IntHistogram, cluster_ratio_interval, mean_and_sd, mean_interval, wilson_interval,
 )
@@ -254,7 +254,7 @@ def paired_values(rec: Mapping[str, np.ndarray], players: int, unit: int) -> dic
     """
     win = rec["win_share"]
     return {
-        "first_player_advantage": np.rint(win[:, 0] * unit).astype(np.int64) - unit // players,
+        "first_player_advantage": first_player_values(win, unit, players),
         "unfinished_rate": (rec["winner"] < 0).astype(np.int64),
         "turns_per_game": rec["turns"].astype(np.int64),
     }

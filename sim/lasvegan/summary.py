@@ -34,9 +34,9 @@ import numpy as np
 
 from sim.lasvegan.report_tally import ReportTally
 from analysis.common import (
-    json_ready, num as _num, num_ci as _num_ci, pct as _pct, pct_ci as _pct_ci, played_line, run_fields,
-    seat_fields, seat_lines, share, skill_gap_lines, strength_lines, table_row as row, title_line,
-    win_share_metrics, win_unit,
+    first_player_values, json_ready, num as _num, num_ci as _num_ci, pct as _pct, pct_ci as _pct_ci, played_line,
+    run_fields, seat_fields, seat_lines, share, skill_gap_lines, strength_lines, table_row as row, tie_values,
+    title_line, win_share_metrics, win_unit,
 )
 from analysis.stats import IntHistogram, mean_and_sd, mean_interval, wilson_interval
 from analysis.tally import MergeableTally
@@ -202,10 +202,10 @@ def paired_values(rec: Mapping[str, np.ndarray], players: int, unit: int) -> dic
     """
     win = rec["win_share"]
     return {
-        "first_player_advantage": np.rint(win[:, 0] * unit).astype(np.int64) - unit // players,
+        "first_player_advantage": first_player_values(win, unit, players),
         "elimination_rate": (rec["elim_round"] > 0).astype(np.int64),
         "mean_rounds": rec["rounds_played"].astype(np.int64),
-        "tie_rate": ((win > 0).sum(axis=1) > 1).astype(np.int64),
+        "tie_rate": tie_values(win),
     }
 
 

@@ -36,9 +36,11 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from analysis.common import json_ready, run_fields, seat_fields, share, win_share_metrics, win_unit
+from analysis.common import (
+    first_player_values, json_ready, run_fields, seat_fields, share, tie_values, win_share_metrics, win_unit,
+)
 from analysis.stats import FirstGames, IntHistogram, mean_and_sd, mean_interval, wilson_interval
-from analysis.tally import MergeableTally
+from analysis.tally import MergeableTally, win_unit_sums
 from sim.vegasdice import enums as E
 from sim.vegasdice.records import LAYOUT as RECORD_LAYOUT, empty_records
 
@@ -130,9 +132,7 @@ class Tally(MergeableTally):
             players=players,
             rounds=rounds,
             games=games,
-            win_units=tuple(int(v) for v in units.sum(axis=0)),
-            win_units_sq=tuple(int(v) for v in (units * units).sum(axis=0)),
-            tie_games=int(np.count_nonzero((units > 0).sum(axis=1) > 1)),
+            **win_unit_sums(units),
             money_tie_games=int(np.count_nonzero(rec["money_tied"] > 1)),
             money_total=money_total,
             money_total_sq=money_sq,
@@ -154,7 +154,6 @@ class Tally(MergeableTally):
             short_casinos=int(rec["short_casinos"].astype(np.int64).sum()),
             casinos_set_up=int(np.count_nonzero(played)) * casinos,
             turns=int(rec["turns"].astype(np.int64).sum()),
-            win_cross=tuple(int(v) for v in np.einsum("gi,gj->ij", units, units).ravel()),
             money_step=money_step,
             money_seat=tuple(IntHistogram.of(money[:, s] // money_step if money_step else money[:, s])
                              for s in range(players)),
@@ -280,8 +279,8 @@ def paired_values(rec: Mapping[str, np.ndarray], players: int, unit: int) -> dic
     """Each metric a sweep compares game by game, per game, as integers (win shares in ``unit`` units)."""
     win = rec["win_share"]
     return {
-        "first_player_advantage": np.rint(win[:, 0] * unit).astype(np.int64) - unit // players,
-        "tie_rate": ((win > 0).sum(axis=1) > 1).astype(np.int64),
+        "first_player_advantage": first_player_values(win, unit, players),
+        "tie_rate": tie_values(win),
         "money_tie_rate": (rec["money_tied"] > 1).astype(np.int64),
     }
 
