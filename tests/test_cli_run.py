@@ -76,6 +76,15 @@ def test_default_run_prints_the_table_and_writes_results_under_reports(in_tmp):
 
 
 @pytest.mark.slow("end to end")
+def test_the_first_result_names_what_moves_the_verdict_when_the_run_plays_it(tmp_path):
+    result = lvsim("--games", 3000, "--out", tmp_path / "o")
+    assert result.exit_code == 0, result.output
+    assert "; the skill gap, the strength profile, what moves the verdict and the report follow …" in result.stderr
+    assert "(the games, the skill-gap duels, the strength profile, what moves the verdict and the report)" in \
+        result.stdout
+
+
+@pytest.mark.slow("end to end")
 def test_json_summary_has_the_documented_shape_and_consistent_values(tmp_path):
     s = run_json("--games", 3000, "--seed", 7, "--out", tmp_path / "o")
     assert SUMMARY_KEYS <= set(s)

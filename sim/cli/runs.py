@@ -100,9 +100,11 @@ def _say_first_result(cfg):
     """What ``lvsim run`` says as soon as the run's own games are played (on stderr: the whole summary table
     follows on stdout once the rest is done): the summary table's title and win shares, and what is to come."""
     from analysis.common import played_line
+    from sim.sensitivity.study import run_plan
 
     rest = [name for wanted, name in ((cfg.skill_gap_deals > 0, "the skill gap"),
-                                      (any(cfg.strength_sizes), "the strength profile")) if wanted]
+                                      (any(cfg.strength_sizes), "the strength profile"),
+                                      (run_plan(cfg)[1] > 0, "what moves the verdict")) if wanted]
     coming = ", ".join(rest) + " and the report" if rest else "the report"
 
     def say(summary):

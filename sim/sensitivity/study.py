@@ -224,12 +224,18 @@ def run_games(config, deviations: Sequence[Deviation] | None = None) -> int:
     return each if each >= MIN_AUTO_GAMES else 0
 
 
+def run_plan(config) -> tuple[list[Deviation], int]:
+    """The one-step deviations a run's "What moves the verdict" plays, and its games per rule set: 0 when it
+    plays none (no deviation, or :func:`run_games` is 0)."""
+    deviations = one_step(config.game_spec, config.rules, swaps=False)
+    return deviations, run_games(config, deviations) if deviations else 0
+
+
 def plan_run_section(config, *, clock=None) -> dict[str, Any]:
     """What a run's "What moves the verdict" would play and about how long it takes (the rule sets
     :func:`run_sensitivity` plays, each at the cost :func:`rule_set_cost` times on this machine)."""
-    deviations = one_step(config.game_spec, config.rules, swaps=False)
-    games = run_games(config, deviations)
-    if games <= 0 or not deviations:
+    deviations, games = run_plan(config)
+    if games <= 0:
         return {"rule_sets": 0, "games": 0, "seconds": 0.0}
     rule_sets = 1 + sum(not d.inert for d in deviations)
     cost = rule_set_cost(lambda n: block_tallies(config, n, BLOCKS), lambda tallies: metric_values(config, tallies),
@@ -242,9 +248,8 @@ def run_sensitivity(config) -> dict[str, Any] | None:
     but for the sticker swaps (left to ``lvsim sensitivity``: ``swaps_left``, how many per knob label); None
     when it has none (:func:`run_games` is 0)."""
     game = config.game_spec
-    deviations = one_step(game, config.rules, swaps=False)
-    games = run_games(config, deviations)
-    if games <= 0 or not deviations:
+    deviations, games = run_plan(config)
+    if games <= 0:
         return None
     rows = effects(config, games, deviations=deviations)
     knobs = swap_knobs(game)
