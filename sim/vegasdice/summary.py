@@ -212,10 +212,7 @@ def _in_steps(hist: IntHistogram, step: int, new_step: int) -> IntHistogram:
     """A histogram of multiples of ``step`` recounted in steps of ``new_step`` (which divides it)."""
     if step == new_step or step == 0 or hist.count == 0:
         return hist
-    factor = step // new_step
-    counts = np.zeros((len(hist.counts) - 1) * factor + 1, dtype=np.int64)
-    counts[::factor] = hist.counts
-    return IntHistogram(counts, hist.offset * factor)
+    return hist.scaled(step // new_step)
 
 
 def summarize(

@@ -96,6 +96,31 @@ def test_histogram_merge_equals_histogram_of_all():
     assert merged.percentile(50) == np.percentile(whole, 50)
 
 
+@pytest.mark.parametrize("spread", [10, 10**6, 10**8], ids=["narrow", "dollars", "wide"])
+def test_a_histogram_of_values_spread_over_millions_keeps_and_merges_only_what_occurred(spread):
+    """Money counted in dollars: a few hundred values over a range of millions merge exactly and stay small."""
+    rng = np.random.default_rng(spread)
+    parts = [rng.integers(-spread, spread, n) for n in (300, 1, 0, 250)]
+    merged = IntHistogram()
+    for part in parts:
+        merged = merged.merge(IntHistogram.of(part))
+    whole = np.concatenate(parts)
+    assert merged == IntHistogram.of(whole) and len(merged.values) == len(np.unique(whole))
+    assert merged.count == whole.size and merged.total == int(whole.sum()) and merged.total_sq == int((whole * whole).sum())
+    for q in (0, 2.5, 50, 97.5, 100):
+        assert merged.percentile(q) == np.percentile(whole, q), q
+    assert merged.scaled(3) == IntHistogram.of(whole * 3)
+    if spread <= 10**6:  # its JSON lists the counts from the least value to the largest
+        assert IntHistogram.from_json(merged.to_json()) == merged
+        assert merged.to_json()["offset"] == whole.min() and sum(merged.to_json()["counts"]) == whole.size
+
+
+def test_a_histogram_given_its_counts_from_an_offset_reads_back_the_same():
+    hist = IntHistogram(np.array([0, 2, 0, 0, 1, 0]), offset=-3)
+    assert hist.as_dict() == {-2: 2, 1: 1} and hist.offset == -2 and hist.counts.tolist() == [2, 0, 0, 1]
+    assert IntHistogram().to_json() == {"offset": 0, "counts": []} and IntHistogram().count == 0
+
+
 # --- tally and summary -----------------------------------------------------
 
 
