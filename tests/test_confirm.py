@@ -83,24 +83,24 @@ def test_undecided_says_how_many_more_games_would_likely_decide_it(tmp_path):
 @pytest.mark.slow
 def test_the_stronger_tables_play_the_same_deals_and_are_paired(tmp_path):
     path = tune_file(tmp_path, "elimination_rate = [0.10, 0.95]", players="[3]", policies='["greedy"]')
-    code, found = confirm(str(path), "--max-slow-games", "2000", "--max-games", "4000",
+    code, found = confirm(str(path), "--max-slow-games", "1000", "--max-games", "4000",
                           "--out", str(tmp_path / "d"))
     assert code == 0, found
     [t] = found["targets"]
-    assert t["stronger"]["policy"] == "lookahead:16" and t["stronger"]["games"] == 2000
+    assert t["stronger"]["policy"] == "lookahead:16" and t["stronger"]["games"] == 1000
     metrics = {d["metric"] for d in found["strength"]}
     # Every headline metric, the ratio of sums (mean |swing| per round) too.
     assert metrics == {"elimination_rate", "first_player_advantage", "worst_seat_advantage", "mean_rounds",
                        "mean_abs_swing", "tie_rate"}
     for d in found["strength"]:
-        assert d["against"] == "lookahead:16" and d["games"] == 2000
+        assert d["against"] == "lookahead:16" and d["games"] == 1000
         assert d["verdict"] in ("material", "immaterial", "undecided")
         assert d["low"] <= d["difference"] <= d["high"]
 
 
 @pytest.mark.slow
 def test_a_config_alone_is_judged_against_stronger_players_only(tmp_path):
-    code, found = confirm("--config", str(CONFIGS / "default.toml"), "--players", "3", "--max-slow-games", "2000",
+    code, found = confirm("--config", str(CONFIGS / "default.toml"), "--players", "3", "--max-slow-games", "1000",
                           "--max-games", "4000", "--out", str(tmp_path / "e"))
     assert found["targets"] == [] and found["strength"]
     assert code == 0  # no target to miss
