@@ -272,6 +272,8 @@ def played_line(summary: dict) -> str:
     if summary.get("wall_seconds") is not None:
         parts = ["the games"] + [name for key, name in (("skill_gap", "the skill-gap duels"),
                                                         ("strength", "the strength profile"),
-                                                        ("sensitivity", "what moves the verdict")) if summary.get(key)]
+                                                        ("sensitivity", "what moves the verdict"),
+                                                        ("decisions_played", "which decisions matter"))
+                                  if summary.get(key)]
         wall = f"; {summary['wall_seconds']:.1f} s wall time in all ({', '.join(parts)} and the report)"
     return f"Played {summary['games']:,} games{speed}{wall}"

@@ -180,15 +180,28 @@ def run_decisions(config) -> dict | None:
     deals = config.skill_gap_deals * RUN_FACTOR
     if deals <= 0:
         return None
-    game = config.game_spec
-    seats = list(config.seat_policies)
+    skipped = run_skips_decisions(config)
+    if skipped:
+        return {"skipped": skipped}
+    return decisions(config.game_spec, config.rules, deals, config.seed, seats=list(config.seat_policies),
+                     threads=config.threads)
+
+
+def run_skips_decisions(config) -> str | None:
+    """Why a run of ``config`` with its skill gap on leaves out which decisions matter; None when it plays them."""
+    game, seats = config.game_spec, list(config.seat_policies)
     ids, _ = game.parse_seats(seats, config.players)
     if game.policies.restricted_id is None or game.policies.needs_reference(ids):
-        return {"skipped": "a seat's policy cannot be restricted (the game declares no restricted policy, or the "
-                           "policy is played by the reference engine)"}
+        return ("a seat's policy cannot be restricted (the game declares no restricted policy, or the policy is "
+                "played by the reference engine)")
     if game.is_slow(seats):
-        return {"skipped": "a seat plays a slow search; run lvsim decisions on this config to measure it"}
-    return decisions(game, config.rules, deals, config.seed, seats=seats, threads=config.threads)
+        return "a seat plays a slow search; run lvsim decisions on this config to measure it"
+    return None
+
+
+def run_plays_decisions(config) -> bool:
+    """Whether a run of ``config`` plays which decisions matter (:func:`run_decisions`)."""
+    return config.skill_gap_deals * RUN_FACTOR > 0 and run_skips_decisions(config) is None
 
 
 def kinds_played(game: Game, rules, seats: str | Sequence[str] | None, games: int,

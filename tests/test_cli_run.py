@@ -76,12 +76,26 @@ def test_default_run_prints_the_table_and_writes_results_under_reports(in_tmp):
 
 
 @pytest.mark.slow("end to end")
-def test_the_first_result_names_what_moves_the_verdict_when_the_run_plays_it(tmp_path):
+def test_the_first_and_last_lines_name_what_moves_the_verdict_and_which_decisions_matter_when_the_run_plays_them(
+        tmp_path):
     result = lvsim("--games", 3000, "--out", tmp_path / "o")
     assert result.exit_code == 0, result.output
-    assert "; the skill gap, the strength profile, what moves the verdict and the report follow …" in result.stderr
-    assert "(the games, the skill-gap duels, the strength profile, what moves the verdict and the report)" in \
-        result.stdout
+    assert ("; the skill gap, the strength profile, what moves the verdict, which decisions matter and the report "
+            "follow …") in result.stderr
+    assert ("(the games, the skill-gap duels, the strength profile, what moves the verdict, which decisions matter "
+            "and the report)") in result.stdout
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert summary["sensitivity"] and "decisions" in json.loads((tmp_path / "o" / "decisions.json").read_text())
+
+
+def test_the_last_line_names_only_what_the_run_played():
+    from analysis.common import played_line
+
+    summary = {"games": 10, "seconds": 1.0, "games_per_second": 10.0, "wall_seconds": 2.0}
+    assert played_line(summary).endswith("(the games and the report)")
+    assert played_line({**summary, "strength": {"x": 1}, "decisions_played": True}).endswith(
+        "(the games, the strength profile, which decisions matter and the report)")
+    assert "decisions" not in played_line({**summary, "decisions_played": False})
 
 
 @pytest.mark.slow("end to end")

@@ -22,6 +22,7 @@ from sim.cli.common import (
 from sim.cli.group import main
 from sim.config import MAX_GAMES, MAX_SEED
 from sim.errors import ConfigError, ScriptError, counted
+from sim.layout import DECISIONS_FILE
 
 # Games `lvsim bench` times by default: a second or so of the fast policies, and of the
 # slow ones (a search per move, tens of games a second) a minute, not a day.
@@ -87,7 +88,9 @@ def run(config, games, seed, players, threads, out, as_json, dry_run, workers, s
     if as_json:
         click.echo(json.dumps(results.summary))
         return
-    click.echo(cfg.game_spec.summary_table({**results.summary, "wall_seconds": wall}))
+    decisions = results.out_dir / DECISIONS_FILE
+    decided = decisions.is_file() and "skipped" not in json.loads(decisions.read_text(encoding="utf-8"))
+    click.echo(cfg.game_spec.summary_table({**results.summary, "wall_seconds": wall, "decisions_played": decided}))
     files = ", ".join(sorted(p.name for p in results.out_dir.iterdir()))
     click.echo(f"\nResults in {results.out_dir}/ ({files})")
     report = results.out_dir / "report.html"
@@ -100,11 +103,13 @@ def _say_first_result(cfg):
     """What ``lvsim run`` says as soon as the run's own games are played (on stderr: the whole summary table
     follows on stdout once the rest is done): the summary table's title and win shares, and what is to come."""
     from analysis.common import played_line
+    from sim.decisions import run_plays_decisions
     from sim.sensitivity.study import run_plan
 
     rest = [name for wanted, name in ((cfg.skill_gap_deals > 0, "the skill gap"),
                                       (any(cfg.strength_sizes), "the strength profile"),
-                                      (run_plan(cfg)[1] > 0, "what moves the verdict")) if wanted]
+                                      (run_plan(cfg)[1] > 0, "what moves the verdict"),
+                                      (run_plays_decisions(cfg), "which decisions matter")) if wanted]
     coming = ", ".join(rest) + " and the report" if rest else "the report"
 
     def say(summary):
