@@ -15,6 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from analysis.stats import mean_and_sd, mean_interval, wilson_interval, win_unit  # noqa: F401  (win_unit: games import it from here)
+from sim.errors import and_listed
 from sim.metrics import SEAT_METRICS, Metric
 
 
@@ -273,7 +274,8 @@ def played_line(summary: dict) -> str:
         parts = ["the games"] + [name for key, name in (("skill_gap", "the skill-gap duels"),
                                                         ("strength", "the strength profile"),
                                                         ("sensitivity", "what moves the verdict"),
-                                                        ("decisions_played", "which decisions matter"))
+                                                        ("decisions_played", "which decisions matter"),
+                                                        ("report_written", "the report"))
                                   if summary.get(key)]
-        wall = f"; {summary['wall_seconds']:.1f} s wall time in all ({', '.join(parts)} and the report)"
+        wall = f"; {summary['wall_seconds']:.1f} s wall time in all ({and_listed(parts)})"
     return f"Played {summary['games']:,} games{speed}{wall}"

@@ -1,6 +1,6 @@
 """Errors the command line reports as one line and exit code 2, and how values are quoted in them."""
 
-from typing import Any
+from typing import Any, Iterable
 
 # A quoted value is cut to this many characters; the message says how long it was.
 MAX_SHOWN = 200
@@ -28,6 +28,12 @@ class ScriptError(ValueError):
 def counted(n: int, noun: str, plural: str | None = None) -> str:
     """``"1 policy"``, ``"3 policies"``: ``n`` and the noun in its number."""
     return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
+def and_listed(items: Iterable[str]) -> str:
+    """``"a"``, ``"a and b"``, ``"a, b and c"``."""
+    items = list(items)
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
 
 def shown(value: Any, limit: int = MAX_SHOWN) -> str:

@@ -71,7 +71,8 @@ def test_default_run_prints_the_table_and_writes_results_under_reports(in_tmp):
     said = [line for line in result.stderr.splitlines()
             if line and not line.startswith(("Compiling the kernels of ", "Compiled the kernels of "))]
     assert said[-1].startswith("Played 300 games in ") and said[-1].endswith(
-        "; the skill gap, the strength profile and the report follow …"), result.stderr
+        "; the skill gap, the strength profile, which decisions matter and the report follow …"), result.stderr
+    assert "(the games, the skill-gap duels, the strength profile, which decisions matter and the report)" in out
     assert "seat 0 (leads round 1)" in result.stderr and all(line in out for line in said[:-1]), result.stderr
 
 
@@ -88,19 +89,33 @@ def test_the_first_and_last_lines_name_what_moves_the_verdict_and_which_decision
     assert summary["sensitivity"] and "decisions" in json.loads((tmp_path / "o" / "decisions.json").read_text())
 
 
+def test_a_run_without_its_report_says_so_and_lvsim_report_writes_it(tmp_path):
+    out = tmp_path / "o"
+    result = lvsim("--games", 1000, "--out", out, "--no-report")
+    assert result.exit_code == 0, result.output
+    assert {p.name for p in out.iterdir()} == WITH_DECISIONS
+    assert "the report" not in result.output.replace("No report written", "")
+    assert "which decisions matter)" in result.stdout and "which decisions matter follow …" in result.stderr
+    assert f"No report written (--no-report): lvsim report {out} writes it" in result.stdout
+    written = CliRunner().invoke(main, ["report", str(out)])
+    assert written.exit_code == 0, written.output
+    assert (out / "report.html").is_file()
+
+
 def test_the_last_line_names_only_what_the_run_played():
     from analysis.common import played_line
 
     summary = {"games": 10, "seconds": 1.0, "games_per_second": 10.0, "wall_seconds": 2.0}
-    assert played_line(summary).endswith("(the games and the report)")
-    assert played_line({**summary, "strength": {"x": 1}, "decisions_played": True}).endswith(
+    assert played_line(summary).endswith("(the games)")
+    assert played_line({**summary, "report_written": True}).endswith("(the games and the report)")
+    assert played_line({**summary, "strength": {"x": 1}, "decisions_played": True, "report_written": True}).endswith(
         "(the games, the strength profile, which decisions matter and the report)")
     assert "decisions" not in played_line({**summary, "decisions_played": False})
 
 
 @pytest.mark.slow("end to end")
 def test_json_summary_has_the_documented_shape_and_consistent_values(tmp_path):
-    s = run_json("--games", 3000, "--seed", 7, "--out", tmp_path / "o")
+    s = run_json("--no-report", "--games", 3000, "--seed", 7, "--out", tmp_path / "o")
     assert SUMMARY_KEYS <= set(s)
     assert (s["game"], s["players"], s["games"], s["seed"]) == ("lasvegan", 4, 3000, 7)
     assert len(s["win_share"]) == len(s["win_share_ci"]) == len(s["final_cabbages_mean"]) == 4
@@ -122,7 +137,7 @@ def test_json_summary_has_the_documented_shape_and_consistent_values(tmp_path):
 @pytest.mark.slow("end to end")
 def test_written_files_read_back_and_agree_with_the_summary(tmp_path):
     out = tmp_path / "run"
-    s = run_json("--games", 2000, "--seed", 3, "--out", out)
+    s = run_json("--no-report", "--games", 2000, "--seed", 3, "--out", out)
     assert {p.name for p in out.iterdir()} >= RESULT_FILES
 
     df = pd.read_parquet(out / "records.parquet")
@@ -149,8 +164,8 @@ def test_written_files_read_back_and_agree_with_the_summary(tmp_path):
 
 @pytest.mark.slow("end to end")
 def test_the_written_config_reproduces_the_run(tmp_path):
-    first = run_json("--games", 500, "--seed", 11, "--players", 3, "--out", tmp_path / "a")
-    again = run_json(tmp_path / "a" / "config.toml", "--out", tmp_path / "b")
+    first = run_json("--no-report", "--games", 500, "--seed", 11, "--players", 3, "--out", tmp_path / "a")
+    again = run_json("--no-report", tmp_path / "a" / "config.toml", "--out", tmp_path / "b")
     assert without_timing(again) == without_timing(first)
     pd.testing.assert_frame_equal(
         pd.read_parquet(tmp_path / "a" / "records.parquet"), pd.read_parquet(tmp_path / "b" / "records.parquet")
@@ -160,7 +175,7 @@ def test_the_written_config_reproduces_the_run(tmp_path):
 @pytest.mark.slow("end to end")
 def test_overrides_change_the_run_and_the_resolved_config(tmp_path):
     out = tmp_path / "o"
-    s = run_json("--games", 400, "--seed", 5, "--players", 3, "--threads", 1, "--out", out)
+    s = run_json("--no-report", "--games", 400, "--seed", 5, "--players", 3, "--threads", 1, "--out", out)
     assert (s["players"], s["games"], s["seed"], len(s["win_share"])) == (3, 400, 5, 3)
     config = load_config(out / "config.toml")
     assert (config.games, config.seed, config.threads, config.players) == (400, 5, 1, 3)
@@ -173,15 +188,15 @@ def test_overrides_change_the_run_and_the_resolved_config(tmp_path):
 def test_overrides_apply_to_a_given_config_file(tmp_path):
     path = tmp_path / "five.toml"
     path.write_text('game = "lasvegan"\n[run]\ngames = 50\nseed = 2\n[rules]\nplayers = 5\n')
-    s = run_json(path, "--seed", 4, "--out", tmp_path / "o")
+    s = run_json("--no-report", path, "--seed", 4, "--out", tmp_path / "o")
     assert (s["players"], s["games"], s["seed"]) == (5, 50, 4)
 
 
 @pytest.mark.slow("end to end")
 def test_thread_count_and_chunking_do_not_change_the_results(tmp_path, monkeypatch):
-    one = run_json("--games", 700, "--threads", 1, "--out", tmp_path / "one")
+    one = run_json("--no-report", "--games", 700, "--threads", 1, "--out", tmp_path / "one")
     monkeypatch.setattr(sim.runner.chunks, "CHUNK_GAMES", 128)
-    chunked = run_json("--games", 700, "--threads", 2, "--out", tmp_path / "chunked")
+    chunked = run_json("--no-report", "--games", 700, "--threads", 2, "--out", tmp_path / "chunked")
     assert without_timing(chunked) == without_timing(one)
     pd.testing.assert_frame_equal(
         pd.read_parquet(tmp_path / "one" / "records.parquet"),
@@ -238,9 +253,9 @@ def test_players_given_on_the_command_line_are_the_count_the_file_is_checked_at(
     path = tmp_path / "small.toml"
     path.write_text('game = "fever"\n[rules]\nplayers = 5\ndeck = { cherry = 10, lemon = 7 }\n'
                     'paytable = [{ symbols = ["cherry", "cherry", "cherry"], points = 1 }]\n')
-    s = run_json(path, "--players", 4, "--games", 40, "--out", tmp_path / "four")
+    s = run_json("--no-report", path, "--players", 4, "--games", 40, "--out", tmp_path / "four")
     assert (s["players"], s["games"]) == (4, 40)
-    result = lvsim(path, "--players", 9, "--out", tmp_path / "nine")
+    result = lvsim("--no-report", path, "--players", 9, "--out", tmp_path / "nine")
     assert result.exit_code == 2
     assert result.stderr.startswith("error: --players: ") and not (tmp_path / "nine").exists()
 
@@ -282,7 +297,7 @@ def test_an_out_directory_that_cannot_be_made_is_reported(tmp_path):
 @pytest.mark.slow("end to end")
 def test_an_empty_out_directory_is_used(tmp_path):
     (tmp_path / "empty").mkdir()
-    run_json("--games", 10, "--out", tmp_path / "empty")
+    run_json("--no-report", "--games", 10, "--out", tmp_path / "empty")
     assert {p.name for p in (tmp_path / "empty").iterdir()} >= RESULT_FILES
 
 
@@ -327,7 +342,7 @@ def test_sim_run_in_memory_writes_nothing_and_matches_the_command(in_tmp):
     assert results.out_dir is None and results.records_path is None
     df = results.to_pandas()
     assert len(df) == 600
-    from_cli = run_json("--games", 600, "--seed", 21, "--out", in_tmp / "o")
+    from_cli = run_json("--no-report", "--games", 600, "--seed", 21, "--out", in_tmp / "o")
     assert without_timing(results.summary) == without_timing(from_cli)
     pd.testing.assert_frame_equal(df, pd.read_parquet(in_tmp / "o" / "records.parquet"))
 
@@ -446,7 +461,7 @@ def test_a_run_into_an_out_directory_an_earlier_killed_run_left_says_so(tmp_path
     leftover = tmp_path / ".results.0badf00d.partial"
     leftover.mkdir()
     (leftover / "records.parquet").write_bytes(b"half")
-    result = lvsim("--games", 50, "--out", tmp_path / "results")
+    result = lvsim("--no-report", "--games", 50, "--out", tmp_path / "results")
     assert result.exit_code == 0, result.output
     assert f"left its partial results in {leftover}" in result.stderr
     assert leftover.is_dir()  # it is the user's to remove

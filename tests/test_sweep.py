@@ -219,7 +219,7 @@ def test_a_sweep_writes_one_row_per_cell_and_each_cell_is_a_normal_run(in_tmp):
     assert printed["cells"][0]["elimination_rate"] == table["elimination_rate"][0]
 
     # A cell's directory is the results of `lvsim run` of its config.toml.
-    again = CliRunner().invoke(main, ["run", "out/cells/004/config.toml", "--out", "again", "--json"])
+    again = CliRunner().invoke(main, ["run", "out/cells/004/config.toml", "--out", "again", "--json", "--no-report"])
     assert again.exit_code == 0, again.output
     cell_summary = json.loads((out / CELLS_DIR / "004" / "summary.json").read_text())
     # A run adds what moves the verdict to its summary; a sweep's cell leaves it out.
@@ -238,7 +238,7 @@ def test_a_sweep_writes_one_row_per_cell_and_each_cell_is_a_normal_run(in_tmp):
 @pytest.mark.slow("end to end")
 def test_the_text_table_is_sorted_by_the_chosen_column(in_tmp):
     make_sweep(in_tmp, GRID)
-    result = lvsim_sweep("s.toml", "--games", 300, "--out", "out", "--sort-by=-elimination_rate")
+    result = lvsim_sweep("s.toml", "--no-report", "--games", 300, "--out", "out", "--sort-by=-elimination_rate")
     assert result.exit_code == 0, result.output
     table = pd.read_parquet(in_tmp / "out" / "sweep.parquet")
     expected = table.sort_values("elimination_rate", ascending=False, kind="stable")["cell"].tolist()
@@ -287,7 +287,7 @@ def test_a_sweep_killed_mid_way_resumes_to_the_table_of_an_uninterrupted_one(tmp
     path = make_sweep(tmp_path, '[sweep]\n"rules.golden_token" = [[2, 3], [3, 4], [4, 5], [5, 6], [6, 7], [7, 8]]\n',
                       base=quick_base(1500))
     killed = tmp_path / "killed"
-    command = [sys.executable, "-m", "sim.cli", "sweep", str(path), "--games", "30000", "--out", str(killed)]
+    command = [sys.executable, "-m", "sim.cli", "sweep", str(path), "--games", "30000", "--out", str(killed), "--no-report"]
     if workers is not None:
         command += ["--workers", str(workers)]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -327,6 +327,22 @@ def test_a_sweep_killed_mid_way_resumes_to_the_table_of_an_uninterrupted_one(tmp
     assert whole.resumed == ()
     for cell in range(6):
         pd.testing.assert_frame_equal(records(killed, cell), records(tmp_path / "whole", cell))
+
+
+def test_a_sweep_without_its_report_draws_it_when_run_again_playing_nothing(in_tmp):
+    make_sweep(in_tmp, GOLDEN, base=quick_base(300))
+    first = lvsim_sweep("s.toml", "--out", "out", "--no-report")
+    assert first.exit_code == 0, first.output
+    assert not (in_tmp / "out" / "sweep.html").exists()
+    assert "(sweep.parquet, paired.parquet, cells/)" in first.output
+    assert "No sweep.html written (--no-report): the same command with --out " in first.output
+    played_at = [(in_tmp / "out" / CELLS_DIR / c / "records.parquet").stat().st_mtime_ns for c in ("000", "001")]
+    dry = lvsim_sweep("s.toml", "--no-report", "--dry-run")
+    assert dry.exit_code == 0 and "for the report" not in dry.output, dry.output
+    again = lvsim_sweep("s.toml", "--out", "out")
+    assert again.exit_code == 0, again.output
+    assert (in_tmp / "out" / "sweep.html").is_file() and "2 cells were already played" in again.output
+    assert [(in_tmp / "out" / CELLS_DIR / c / "records.parquet").stat().st_mtime_ns for c in ("000", "001")] == played_at
 
 
 def test_cells_stored_under_the_earlier_name_of_a_run_key_are_kept(tmp_path):
@@ -478,7 +494,7 @@ def test_a_local_dask_cluster_gives_bit_identical_results(in_tmp, workers):
     profile (not the workers): they are left on at 2 workers only."""
     make_sweep(in_tmp, GRID, base=BASE if workers == 2 else quick_base(1500))
     here = run_sweep(load_sweep("s.toml", games=5000), "here", report=False)
-    result = lvsim_sweep("s.toml", "--games", 5000, "--out", "there", "--workers", workers, "--json")
+    result = lvsim_sweep("s.toml", "--no-report", "--games", 5000, "--out", "there", "--workers", workers, "--json")
     assert result.exit_code == 0, result.output
     there = pd.read_parquet(in_tmp / "there" / "sweep.parquet")
     pd.testing.assert_frame_equal(metrics(there), metrics(here.table), check_exact=True)
@@ -491,8 +507,8 @@ def test_a_local_dask_cluster_gives_bit_identical_results(in_tmp, workers):
         assert meta["chunk_games"] == {1: 5000, 2: 3750, 3: 2500}[workers]
 
     # One run, chunk by chunk on the cluster.
-    result = CliRunner().invoke(main, ["run", "here/cells/004/config.toml", "--workers", str(workers), "--out", "run",
-                                       "--json"])
+    result = CliRunner().invoke(main, ["run", "here/cells/004/config.toml", "--no-report", "--workers", str(workers),
+                                       "--out", "run", "--json"])
     assert result.exit_code == 0, result.output
     # A run adds what moves the verdict to its summary; a sweep's cell leaves it out.
     drop = lambda s: {k: v for k, v in s.items() if k not in (*TIMING_COLUMNS, "sensitivity")}  # noqa: E731

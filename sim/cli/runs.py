@@ -21,7 +21,7 @@ from sim.cli.common import (
 )
 from sim.cli.group import main
 from sim.config import MAX_GAMES, MAX_SEED
-from sim.errors import ConfigError, ScriptError, counted
+from sim.errors import ConfigError, ScriptError, and_listed, counted
 from sim.layout import DECISIONS_FILE
 
 # Games `lvsim bench` times by default: a second or so of the fast policies, and of the
@@ -38,9 +38,11 @@ BENCH_GAMES_SLOW = 1_000
 @threads_option("Worker threads (overrides run.threads; default: all cores). Never changes the results.")
 @out_dir_option("Results directory; must be new or empty (default: reports/<config name>-<timestamp>/).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object instead of a table.")
+@click.option("--no-report", is_flag=True,
+              help="Write no report.html (`lvsim report DIR` writes it later from the results).")
 @dry_run_option
 @cluster_options
-def run(config, games, seed, players, threads, out, as_json, dry_run, workers, scheduler):
+def run(config, games, seed, players, threads, out, as_json, no_report, dry_run, workers, scheduler):
     """Play the games of CONFIG, print a summary and write the results.
 
     CONFIG is a TOML experiment file; its `game` says which game (default:
@@ -49,7 +51,7 @@ def run(config, games, seed, players, threads, out, as_json, dry_run, workers, s
     config (config.toml), the summary (summary.json), the report's tallies
     (tally.json), what is needed to reproduce the run (meta.json) and the
     HTML report (report.html). The results are in place before the report
-    is written: if it fails, `lvsim report DIR` finishes the job.
+    is written: if it fails, or with --no-report, `lvsim report DIR` writes it.
     """
     from sim.cluster import open_cluster
     from sim.config import default_config, load_config
@@ -75,31 +77,34 @@ def run(config, games, seed, players, threads, out, as_json, dry_run, workers, s
     if dry_run:
         from sim.estimates import plan_run, run_plan_text
 
-        plan = plan_run(cfg)
+        plan = plan_run(cfg, report=not no_report)
         click.echo(json.dumps(plan) if as_json else run_plan_text(plan))
         return
     import time
 
     with open_cluster(workers=workers, scheduler=scheduler) as cluster:
         started = time.perf_counter()
-        results = run_config(cfg, out=DEFAULT_OUT if out is None else out, cluster=cluster,
-                             on_played=None if as_json else _say_first_result(cfg))
+        results = run_config(cfg, out=DEFAULT_OUT if out is None else out, cluster=cluster, report=not no_report,
+                             on_played=None if as_json else _say_first_result(cfg, report=not no_report))
         wall = time.perf_counter() - started
     if as_json:
         click.echo(json.dumps(results.summary))
         return
     decisions = results.out_dir / DECISIONS_FILE
     decided = decisions.is_file() and "skipped" not in json.loads(decisions.read_text(encoding="utf-8"))
-    click.echo(cfg.game_spec.summary_table({**results.summary, "wall_seconds": wall, "decisions_played": decided}))
+    click.echo(cfg.game_spec.summary_table({**results.summary, "wall_seconds": wall, "decisions_played": decided,
+                                            "report_written": results.report_seconds is not None}))
     files = ", ".join(sorted(p.name for p in results.out_dir.iterdir()))
     click.echo(f"\nResults in {results.out_dir}/ ({files})")
     report = results.out_dir / "report.html"
     if report.is_file():
         took = f" (written in {results.report_seconds:.1f} s)" if results.report_seconds is not None else ""
         click.echo(f"Report: {report}{took}")
+    elif no_report:
+        click.echo(f"No report written (--no-report): lvsim report {results.out_dir} writes it")
 
 
-def _say_first_result(cfg):
+def _say_first_result(cfg, report: bool = True):
     """What ``lvsim run`` says as soon as the run's own games are played (on stderr: the whole summary table
     follows on stdout once the rest is done): the summary table's title and win shares, and what is to come."""
     from analysis.common import played_line
@@ -109,12 +114,13 @@ def _say_first_result(cfg):
     rest = [name for wanted, name in ((cfg.skill_gap_deals > 0, "the skill gap"),
                                       (any(cfg.strength_sizes), "the strength profile"),
                                       (run_plan(cfg)[1] > 0, "what moves the verdict"),
-                                      (run_plays_decisions(cfg), "which decisions matter")) if wanted]
-    coming = ", ".join(rest) + " and the report" if rest else "the report"
+                                      (run_plays_decisions(cfg), "which decisions matter"),
+                                      (report, "the report")) if wanted]
+    coming = f"; {and_listed(rest)} follow{'s' if len(rest) == 1 else ''} …" if rest else ""
 
     def say(summary):
         head = cfg.game_spec.summary_table(summary).split("\n\n")[:2]
-        click.echo("\n\n".join(head) + f"\n{played_line(summary)}; {coming} follow …\n", err=True)
+        click.echo("\n\n".join(head) + f"\n{played_line(summary)}{coming}\n", err=True)
 
     return say
 

@@ -59,9 +59,11 @@ from sim.config import MAX_GAMES, MAX_SEED
     metavar="K",
     help="Cell the paired differences are taken from.",
 )
+@click.option("--no-report", is_flag=True,
+              help="Write no sweep.html (the same command with the same --out draws it, playing nothing again).")
 @click.option("--json", "as_json", is_flag=True, help="Print the cells and differences as one JSON object.")
 def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, target_ci, max_games, target_metric,
-          sort_by, baseline, as_json):
+          sort_by, baseline, no_report, as_json):
     """Play every cell of the sweep in SWEEP on the same deals and compare them.
 
     SWEEP is a TOML file: `base = "<config>.toml"` (relative to SWEEP), a
@@ -85,7 +87,7 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
         shape = cluster_shape(workers=workers, scheduler=scheduler)
         plan = plan_sweep(swp, out, target_ci=target_ci, max_games=max_games, target_metric=target_metric,
                           cluster=shape)
-        report = report_seconds(swp)
+        report = None if no_report else report_seconds(swp)
         click.echo(json.dumps({"name": swp.name, "seed": swp.seed, "cells": plan, "report_seconds": report})
                    if as_json else plan_text(swp, plan, report, cluster=shape))
         return
@@ -99,7 +101,7 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
     with open_cluster(workers=workers, scheduler=scheduler) as cluster:
         results = run_sweep(
             swp, DEFAULT_OUT if out is None else out, cluster=cluster, target_ci=target_ci, max_games=max_games,
-            baseline=baseline, sort_by=sort_by, target_metric=target_metric,
+            baseline=baseline, sort_by=sort_by, target_metric=target_metric, report=not no_report,
             say=lambda line: click.echo(line, err=True), answered=answered,
         )
     if as_json:
@@ -108,6 +110,9 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
     files = ", ".join([*(["sweep.html"] if results.report is not None else []), "sweep.parquet", "paired.parquet",
                        "cells/"])
     click.echo(f"\nResults in {results.out_dir}/ ({files}){resumed}")
+    if no_report:
+        click.echo(f"No sweep.html written (--no-report): the same command with --out {results.out_dir} and without "
+                   "--no-report draws it, playing nothing again")
 
 
 @main.command()

@@ -8,8 +8,9 @@ import re
 import shutil
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
+from sim.errors import and_listed
 from sim.tune.directory import BEST_RUN_DIR
 from sim.tune.evaluation import Judged
 from sim.tune.spec import Tune
@@ -35,7 +36,7 @@ def _best_toml(tune: Tune, best: Judged) -> str:
     lines = [f"# {what}",
              "# Verdicts on a fresh seed: " + ", ".join(f"{m} {v}" for m, v in best.verdict(tune).items()) + "."]
     if len(tune.players) > 1 or len(tune.policies) > 1:
-        lines.append(f"# Tuned at {_and(map(str, tune.players))} players with {_and(tune.policies)} at every seat; "
+        lines.append(f"# Tuned at {and_listed(map(str, tune.players))} players with {and_listed(tune.policies)} at every seat; "
                      f"this file plays {players} players with {policy}: set rules.players and policies.seats for "
                      "the others.")
     else:
@@ -43,11 +44,6 @@ def _best_toml(tune: Tune, best: Judged) -> str:
     lines.append("# Play them with: lvsim run <this file>")
     body = config.to_toml().splitlines()[1:]  # its own comment line says "resolved config"
     return "\n".join(lines + body) + "\n"
-
-
-def _and(items: Iterable[str]) -> str:
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _best_reports(tune: Tune, best: Judged, out_dir: Path, games: int | None) -> dict[str, Any] | None:
