@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
@@ -251,6 +252,26 @@ def test_a_run_dry_run_says_its_time_and_writes_nothing(tmp_path, monkeypatch):
     plan = json.loads(CliRunner().invoke(main, ["run", "c.toml", "--dry-run", "--json"]).stdout)
     assert plan["games"] == 300 and 0 < plan["seconds"][0] < plan["seconds"][1]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.toml"]
+
+
+def test_a_run_dry_run_counts_which_decisions_matter_when_the_run_plays_them(tmp_path, monkeypatch):
+    from sim.config import load_config
+    from sim.decisions import RUN_FACTOR, kinds_played
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.toml").write_text('game = "lasvegan"\n[run]\ngames = 300\nskill_gap_games = 2\n'
+                                     'strength_games = 0\nstrength_lookahead_games = 0\n', encoding="utf-8")
+    config = load_config("c.toml")
+    result = CliRunner().invoke(main, ["run", "c.toml", "--dry-run", "--json"])
+    assert result.exit_code == 0, result.output
+    plan = json.loads(result.stdout)
+    games = kinds_played(config.game_spec, config.rules, list(config.seat_policies),
+                         config.skill_gap_deals * RUN_FACTOR)["total_games"]
+    assert plan["decisions_games"] == games > 0 and plan["parts"]["decisions"] > 0
+    assert f"\ndecisions   {E.seconds_text(plan['parts']['decisions'])} ({games:,} games: which decisions matter)" in \
+        E.run_plan_text(plan)
+    # A slow seat leaves them out of the run, and so of its plan.
+    assert E.decisions_played(replace(config, seats=["lookahead:2"] + ["expert"] * 3)) == 0
 
 
 SKILL_TARGET = PLANTED.replace("mean_rounds = [2.5, 3.5]", "mean_rounds = [2.5, 3.5]\n"

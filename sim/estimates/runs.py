@@ -13,6 +13,7 @@ from sim.estimates.costs import Clock, Cost, Timed, about_text, band, calibrate,
 _GAMES_COSTS: dict[tuple, Timed] = kept()
 _EXTRA_COSTS: dict[tuple, tuple[Cost, Cost, Cost]] = kept()
 _REPORT_SECONDS: dict[tuple, float] = kept()
+_DECISIONS_SECONDS: dict[tuple, float] = kept()
 
 
 @dataclass(frozen=True)
@@ -175,6 +176,28 @@ def report_seconds(config, *, clock: Clock = now) -> float:
     return _REPORT_SECONDS[key]
 
 
+def decisions_played(config) -> int:
+    """The games a run of ``config`` plays to say which decisions matter (``sim.decisions.run_decisions``); 0 when
+    it leaves them out."""
+    from sim.decisions import RUN_FACTOR, kinds_played, run_plays_decisions
+
+    if not run_plays_decisions(config):
+        return 0
+    return kinds_played(config.game_spec, config.rules, list(config.seat_policies),
+                        config.skill_gap_deals * RUN_FACTOR)["total_games"]
+
+
+def decisions_seconds(config) -> float:
+    """About how long a run of ``config`` takes to say which decisions matter; kept for the life of the process."""
+    from sim.decisions import RUN_FACTOR, seconds_of
+
+    key = (games_key(config), config.skill_gap_deals, config.seed)
+    if key not in _DECISIONS_SECONDS:
+        _DECISIONS_SECONDS[key] = seconds_of(config.game_spec, config.rules, list(config.seat_policies),
+                                             config.skill_gap_deals * RUN_FACTOR, config.seed, config.threads)
+    return _DECISIONS_SECONDS[key]
+
+
 def run_costs(config, *, report: bool = True, clock: Clock = now) -> RunCosts:
     gap, fast, slow = extra_costs(config, clock=clock)
     return RunCosts(games_cost(config, clock=clock).cost, gap, fast, slow,
@@ -196,12 +219,14 @@ def plan_run(config, *, report: bool = True, clock: Clock = now) -> dict[str, An
     parts = run_seconds(size, run_costs(config, report=report, clock=clock), report=report)
     section = plan_run_section(config, clock=clock)
     parts["sensitivity"] = section["seconds"]
-    parts["total"] += section["seconds"]
+    decided = decisions_played(config)
+    parts["decisions"] = decisions_seconds(config) if decided else 0.0
+    parts["total"] += section["seconds"] + parts["decisions"]
     low, high = band(parts["total"])
     return {"name": config.name, "game": config.game, "players": config.players, "seats": list(config.seat_policies),
             "games": size.games, "skill_gap_deals": size.deals, "strength_games": size.strength_games,
             "strength_slow_games": size.strength_slow_games, "sensitivity_rule_sets": section["rule_sets"],
-            "sensitivity_games": section["games"], "parts": parts, "seconds": [low, high],
+            "sensitivity_games": section["games"], "decisions_games": decided, "parts": parts, "seconds": [low, high],
             "compiled_seconds": compiled_seconds() - compiled}
 
 
@@ -218,6 +243,9 @@ def run_plan_text(plan: Mapping[str, Any]) -> str:
     if plan.get("sensitivity_rule_sets"):
         lines.append(f"sensitivity {seconds_text(p['sensitivity'])} ({plan['sensitivity_rule_sets']} rule sets of "
                      f"{plan['sensitivity_games']:,} games: what moves the verdict)")
+    if plan.get("decisions_games"):
+        lines.append(f"decisions   {seconds_text(p['decisions'])} ({plan['decisions_games']:,} games: which decisions "
+                     "matter)")
     if p["report"]:
         lines.append(f"report      {seconds_text(p['report'])}")
     lines += [""]
