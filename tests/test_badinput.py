@@ -528,7 +528,7 @@ def in_tmp(tmp_path, monkeypatch):
 
 def test_out_dot_in_an_empty_folder_is_used(in_tmp):
     config(in_tmp.parent, "lasvegan", name=f"{in_tmp.name}.toml")
-    result = lvsim("run", in_tmp.parent / f"{in_tmp.name}.toml", "--out", ".", "--json")
+    result = lvsim("run", in_tmp.parent / f"{in_tmp.name}.toml", "--out", ".", "--json", "--no-report")
     assert result.exit_code == 0, result.stderr
     assert {"config.toml", "summary.json", "records.parquet", "tally.json", "meta.json"} <= {
         p.name for p in in_tmp.iterdir()}
@@ -556,7 +556,7 @@ def test_out_dot_in_a_folder_that_is_not_empty_is_refused_before_playing(in_tmp,
 @pytest.mark.parametrize("length", [238, 255])
 def test_out_names_up_to_255_bytes_are_used(in_tmp, length):
     path = config(in_tmp, "lasvegan")
-    result = lvsim("run", path, "--out", "r" * length, "--json")
+    result = lvsim("run", path, "--out", "r" * length, "--json", "--no-report")
     assert result.exit_code == 0, result.stderr
     assert (in_tmp / ("r" * length) / "summary.json").is_file()
 

@@ -89,6 +89,7 @@ def test_the_first_and_last_lines_name_what_moves_the_verdict_and_which_decision
     assert summary["sensitivity"] and "decisions" in json.loads((tmp_path / "o" / "decisions.json").read_text())
 
 
+@pytest.mark.slow("end to end")
 def test_a_run_without_its_report_says_so_and_lvsim_report_writes_it(tmp_path):
     out = tmp_path / "o"
     result = lvsim("--games", 1000, "--out", out, "--no-report")

@@ -260,9 +260,10 @@ def test_a_run_dry_run_counts_which_decisions_matter_when_the_run_plays_them(tmp
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "c.toml").write_text('game = "lasvegan"\n[run]\ngames = 300\nskill_gap_games = 2\n'
-                                     'strength_games = 0\nstrength_lookahead_games = 0\n', encoding="utf-8")
+                                     'strength_games = 0\nstrength_lookahead_games = 0\nsensitivity_games = 0\n',
+                                     encoding="utf-8")
     config = load_config("c.toml")
-    result = CliRunner().invoke(main, ["run", "c.toml", "--dry-run", "--json"])
+    result = CliRunner().invoke(main, ["run", "c.toml", "--dry-run", "--json", "--no-report"])
     assert result.exit_code == 0, result.output
     plan = json.loads(result.stdout)
     games = kinds_played(config.game_spec, config.rules, list(config.seat_policies),
