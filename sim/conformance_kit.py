@@ -81,6 +81,39 @@ class Recorded:
         self.log.append(seen)
 
 
+def recorded_of(decisions) -> type[Recorded]:
+    """The ``Recorded`` of a game that declares its decisions (``sim.reference.Decision``): each method notes
+    what the policy is handed, then asks the player."""
+
+    def method(d):
+        def decide(self, obs, rng):
+            self.note(d.seen(d.handed(obs)))
+            return getattr(self.policy, d.method)(obs, rng)
+
+        decide.__name__ = d.method
+        return decide
+
+    return type("Recorded", (Recorded,), {d.method: method(d) for d in decisions})
+
+
+def kernel_policy_calls_of(decisions) -> dict[str, Callable]:
+    """``KERNEL_POLICY_CALLS`` of a game whose kernel calls each declared decision's jitted policy as its
+    players do: what the policy is handed, then the arguments passed on unchanged."""
+
+    def call(d):
+        return lambda policy_id, params, *args: (d.seen(args[:len(d.names)]), (policy_id, params, *args))
+
+    return {d.kernel.py_func.__name__: call(d) for d in decisions}
+
+
+def decide_at_of(decisions) -> Callable[[Any, Any, Stream], Any] | None:
+    """``decide_at`` of a game with one kind of decision: the player's answer for the seat to move."""
+    if len(decisions) != 1:
+        return None
+    [d] = decisions
+    return lambda state, player, stream: getattr(player, d.method)(state.observe(state.to_move()), stream)
+
+
 def reference_observations_by(loop: PlayLoop, player: Player, recorded: type[Recorded]) -> Callable[..., list]:
     """The ``reference_observations`` hook: the game played as by :func:`play_reference_by`, each seat's
     player wrapped in ``recorded`` so that what it is handed is noted in order."""
@@ -116,6 +149,8 @@ DECLARED = {
     "reference_player": "(rules, policy name) -> the reference engine's player for it",
     "Recorded": "a conformance_kit.Recorded that notes what each decision of the reference engine is handed",
 }
+# Derived from the reference engine's ``DECISIONS`` (sim.reference.Decision) when it declares them: ``Recorded``,
+# ``KERNEL_POLICY_CALLS`` and, for a game with one kind of decision, ``decide_at``.
 
 
 def part(package: str, name: str) -> ModuleType | None:
@@ -159,6 +194,11 @@ def completed(module: ModuleType | None, package: str | None = None) -> SimpleNa
     if rules_module is not None and hasattr(rules_module, "policy_named"):
         fill("reference_player", lambda: lambda rules, name: rules_module.policy_named(name))
     fill("POLICY_FORMS", lambda: policy_forms_of(policies))
+    decisions = getattr(rules_module, "DECISIONS", None)
+    if decisions is not None:
+        fill("Recorded", lambda: recorded_of(decisions))
+        fill("KERNEL_POLICY_CALLS", lambda: kernel_policy_calls_of(decisions))
+        fill("decide_at", lambda: decide_at_of(decisions))
     fill("rule_sets", lambda: rule_sets_of(Rules))
     fill("BAD_RULES", lambda: bad_rules_of(Rules, getattr(hooks, "BAD_COMBINATIONS", [])))
     fill("SMALL_CONFIG", lambda: small_config_of(game))

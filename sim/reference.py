@@ -9,6 +9,10 @@ scoring, records and traces of a played game — and takes from here:
   names its decisions (``choose_card``, ``choose_value``, ...);
 * :class:`RandomPolicy` — the base of each game's pure-Python ``random``;
 * :func:`policy_named` — the player for a policy as a config names it;
+* :class:`Decision` — a decision declared once (the player's method, the
+  jitted policy it calls and what it is handed), from which
+  :func:`jit_policy_of` makes the game's ``JitPolicy`` and the
+  conformance suite its recorders;
 * :class:`PlayLoop` — one game from its ``(seed, game)`` streams to its
   records (and trace): the game gives how the game is played out.
 """
@@ -81,6 +85,44 @@ class JitPolicy:
         out = kernel(self.policy_id, self.params, *before, *stream, *after)
         rng.s = [int(word) for word in state]
         return out
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One kind of decision of a game's players, declared once.
+
+    A player answers it with its method ``method(obs, rng)``; the jitted
+    policy answers it as ``kernel(policy_id, params, *handed(obs), <the
+    seat's stream>)``, ``handed(obs)`` being what the policy is handed from
+    the observation, named ``names`` in order (the conformance suite notes
+    them, with ``kind``, in either engine). The game kernel calls ``kernel``
+    with the same arguments.
+    """
+
+    method: str
+    kernel: Callable[..., Any]
+    handed: Callable[[Any], tuple]
+    names: tuple[str, ...]
+    kind: str
+
+    def seen(self, handed: Sequence[Any]) -> dict[str, Any]:
+        """What the policy is handed, as the conformance suite notes it: copies, by name."""
+        return {"decision": self.kind, **{name: np.array(value) for name, value in zip(self.names, handed)}}
+
+
+def jit_policy_of(decisions: Sequence[Decision], parse_policy: Callable[[str], tuple[int, np.ndarray]],
+                  n_params: int, stream_rows: bool = False) -> type[JitPolicy]:
+    """The game's ``JitPolicy``: a method per decision, each asking the jitted policy for a whole number."""
+
+    def method(d: Decision):
+        def decide(self, obs, rng) -> int:
+            return int(self.decide(d.kernel, rng, *d.handed(obs)))
+
+        decide.__name__ = d.method
+        return decide
+
+    return type("JitPolicy", (JitPolicy,), {"parse_policy": staticmethod(parse_policy), "n_params": n_params,
+                                            "stream_rows": stream_rows, **{d.method: method(d) for d in decisions}})
 
 
 def player_of(policy_id: int, params, random_policy: type[RandomPolicy], jit_policy: type[JitPolicy], *context: Any):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -232,19 +233,13 @@ class RandomPolicy(reference.RandomPolicy):
         raise ValueError("the hand holds fewer cards")
 
 
-class JitPolicy(reference.JitPolicy):
-    """A jitted policy of ``policies.py`` playing a seat of the reference engine."""
-
-    parse_policy = staticmethod(jitted_policies.parse_policy)
-    n_params = jitted_policies.N_POLICY_PARAMS
-    stream_rows = True
-
-    def choose_card(self, obs: Observation, rng) -> int:
-        return int(self.decide(jitted_policies.choose_card_nb, rng, obs.to_pub(), obs.hand_array()))
-
-
-def policy_named(text: str):
-    return reference.policy_named(text, RandomPolicy, JitPolicy)
+# A seat's one decision: ``choose_card(obs, rng)`` of a player, ``choose_card_nb(policy_id, params, pub, hand,
+# states, row)`` of a jitted policy (the game kernel calls it so too).
+DECISIONS = (reference.Decision("choose_card", jitted_policies.choose_card_nb,
+                                lambda obs: (obs.to_pub(), obs.hand_array()), ("pub", "hand"), "card"),)
+JitPolicy = reference.jit_policy_of(DECISIONS, jitted_policies.parse_policy, jitted_policies.N_POLICY_PARAMS,
+                                    stream_rows=True)
+policy_named = partial(reference.policy_named, random_policy=RandomPolicy, jit_policy=JitPolicy)
 
 
 def play_out(rules, table, streams, policies) -> HighCardState:
