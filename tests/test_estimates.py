@@ -275,6 +275,26 @@ def test_a_run_dry_run_counts_which_decisions_matter_when_the_run_plays_them(tmp
     assert E.decisions_played(replace(config, seats=["lookahead:2"] + ["expert"] * 3)) == 0
 
 
+def test_the_games_of_other_rules_are_timed_from_near_the_size_the_first_rules_took_to_time(monkeypatch):
+    """A sweep's cells: the first rule set's calibration grows from two games; the next (here another player
+    count), of the same game, seats and threads, starts where a call takes about a quarter of the time a
+    calibration needs."""
+    from sim.config import default_config
+    from sim.estimates import runs
+
+    starts = []
+    real = runs.calibrate
+    monkeypatch.setattr(runs, "calibrate", lambda *a, start=2, **k: starts.append(start) or real(*a, start=start, **k))
+    E.forget()
+    config = replace(default_config(), games=20_000, seats="greedy")
+    first = E.games_cost(config).cost
+    E.games_cost(config.with_overrides(players=3))
+    assert starts == [2, max(2, int(E.ENOUGH_SECONDS / E.GROWTH / first.per_game))] and starts[1] > 2
+    E.games_cost(config.with_overrides(threads=1))  # other threads: timed afresh
+    assert starts[2] == 2
+    E.forget()
+
+
 SKILL_TARGET = PLANTED.replace("mean_rounds = [2.5, 3.5]", "mean_rounds = [2.5, 3.5]\n"
                                "skill_gap_greedy_vs_random = { min = 0.4 }").replace("budget = 8", "budget = 6")
 

@@ -8,7 +8,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
-from sim.estimates.costs import Clock, Cost, Timed, about_text, band, calibrate, compiled_text, kept, now, seconds_text
+from sim.estimates.costs import (
+    ENOUGH_SECONDS, GROWTH, Clock, Cost, Timed, about_text, band, calibrate, compiled_text, kept, now, seconds_text,
+)
 
 _GAMES_COSTS: dict[tuple, Timed] = kept()
 _EXTRA_COSTS: dict[tuple, tuple[Cost, Cost, Cost]] = kept()
@@ -66,10 +68,14 @@ def games_cost(config, *, clock: Clock = now, cap: int | None = None) -> Timed:
     """The cost of playing ``config``'s games as a run does: in chunks, records written to Parquet, summary made.
 
     Kept per (game, rules, seats, threads) for the life of the process.
-    The timed call's result is the summary of its games.
+    The timed call's result is the summary of its games. Once other rules of the same game, policies and threads
+    are timed, the timing starts near the games that take long enough to time (a sweep's cells), not at two.
     """
     key = games_key(config)
     if key not in _GAMES_COSTS:
+        alike = [t.cost.per_game for (game, _, seats, threads), t in _GAMES_COSTS.items()
+                 if (game, set(seats), threads) == (key[0], set(key[2]), key[3])]
+        start = max(2, int(ENOUGH_SECONDS / GROWTH / alike[-1])) if alike and alike[-1] > 0 else 2
         from sim.runner import IN_PROCESS, GamesPlayed
 
         with tempfile.TemporaryDirectory(prefix="lvsim-estimate-") as tmp:
@@ -81,7 +87,7 @@ def games_cost(config, *, clock: Clock = now, cap: int | None = None) -> Timed:
                     played.play(0, n, IN_PROCESS)
                 return played.summary()
 
-            _GAMES_COSTS[key] = calibrate(play, cap or config.games, clock=clock)
+            _GAMES_COSTS[key] = calibrate(play, cap or config.games, start=start, clock=clock)
     return _GAMES_COSTS[key]
 
 
