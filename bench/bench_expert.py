@@ -10,7 +10,7 @@ Run: ``.venv/bin/python bench/bench_expert.py [--games 2000] [--duel-games 400] 
 2. Duels: one ``expert`` seat against ``lookahead:32``, ``greedy`` and
    ``cautious`` at every other seat, seats rotated (``sim.duel``).
 3. Cost: games per second at 4 players, all seats ``expert`` and all
-   ``greedy``, every thread (``sim.lasvegan.bench.bench_core``).
+   ``greedy``, every thread (``sim.bench.bench_core``).
 
 Prints one JSON line per measurement and the tables.
 """
@@ -26,10 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.lasvegan import enums as E
-from sim.lasvegan.bench import bench_core
+from sim.bench import bench_core
 from sim.duel import duel
 from sim.games import get_game
+from sim.lasvegan import enums as E
+from sim.lasvegan.game import GAME
 from sim.lasvegan.nb import play_games
 from sim.lasvegan.params import Rules
 from sim.lasvegan.policies import parse_seats
@@ -139,7 +140,7 @@ def main() -> None:
     profiles, duels, costs = [], [], []
     if "cost" not in skip:
         for policy in ("greedy", "expert"):
-            r = bench_core(players=4, policy=policy, games=200_000)
+            r = bench_core(GAME, Rules(players=4), policy, 200_000)
             print(json.dumps(r), flush=True)
             costs.append(r)
     if "profile" not in skip:
