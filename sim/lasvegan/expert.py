@@ -143,6 +143,9 @@ def fold_card_weights(w) -> np.ndarray:
 
 # The shipped weights as the player reads them, and each feature's unit weights.
 EXPERT_CARD_FOLD = fold_card_weights(EXPERT_CARD_WEIGHTS)
+# Read-only, as the jitted player holds it: a call from Python with it (the fits, the tests) is the player's own
+# compiled choice, not another specialisation of it.
+EXPERT_CARD_FOLD.flags.writeable = False
 UNIT_CARD_FOLDS = np.stack([fold_card_weights(np.eye(N_FEATURES)[[f] * N_CONTEXTS]) for f in range(N_FEATURES)])
 
 

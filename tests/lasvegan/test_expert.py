@@ -105,6 +105,8 @@ def test_the_player_plays_the_best_written_score_and_the_scores_are_the_features
     rng = np.random.default_rng(5)
     weights = [EXPERT_CARD_WEIGHTS] + [rng.normal(size=(N_CONTEXTS, N_FEATURES)) for _ in range(3)]
     folded = [fold_card_weights(w) for w in weights]
+    for fold in folded:  # read-only, as the player's are: the player's compiled choice serves the test too
+        fold.flags.writeable = False
     kinds = {}
     players = set()
     for table in card_choices(600, seed=6):
