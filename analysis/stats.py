@@ -371,7 +371,8 @@ class IntHistogram:
 
     def merge(self, other: "IntHistogram") -> "IntHistogram":
         if not len(self._values) or not len(other._values):
-            return IntHistogram._sparse(*(other if not len(self._values) else self)._arrays())
+            kept = other if not len(self._values) else self
+            return IntHistogram._sparse(kept._values.copy(), kept._counts.copy())
         if np.array_equal(self._values, other._values):
             return IntHistogram._sparse(self._values.copy(), self._counts + other._counts)
         values = np.union1d(self._values, other._values)
@@ -379,9 +380,6 @@ class IntHistogram:
         counts[np.searchsorted(values, self._values)] += self._counts
         counts[np.searchsorted(values, other._values)] += other._counts
         return IntHistogram._sparse(values, counts)
-
-    def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        return self._values.copy(), self._counts.copy()
 
     def scaled(self, factor: int) -> "IntHistogram":
         """The histogram of each value times ``factor`` (a whole number above 0)."""

@@ -177,7 +177,7 @@ def run_decisions(config) -> dict | None:
     """The report's table for a run's config: its rules, seats and seed, over ``RUN_FACTOR`` times its skill-gap
     deals; None when the skill gap is off, or a seat is slow or played by the reference engine only (then
     ``{"skipped": why}``)."""
-    deals = config.skill_gap_deals * RUN_FACTOR
+    deals = run_decision_deals(config)
     if deals <= 0:
         return None
     skipped = run_skips_decisions(config)
@@ -185,6 +185,12 @@ def run_decisions(config) -> dict | None:
         return {"skipped": skipped}
     return decisions(config.game_spec, config.rules, deals, config.seed, seats=list(config.seat_policies),
                      threads=config.threads)
+
+
+def run_decision_deals(config) -> int:
+    """The deals a run of ``config`` plays of each table of which decisions matter: ``RUN_FACTOR`` times its
+    skill-gap deals (0 when the skill gap is off)."""
+    return config.skill_gap_deals * RUN_FACTOR
 
 
 def run_skips_decisions(config) -> str | None:
@@ -201,7 +207,7 @@ def run_skips_decisions(config) -> str | None:
 
 def run_plays_decisions(config) -> bool:
     """Whether a run of ``config`` plays which decisions matter (:func:`run_decisions`)."""
-    return config.skill_gap_deals * RUN_FACTOR > 0 and run_skips_decisions(config) is None
+    return run_decision_deals(config) > 0 and run_skips_decisions(config) is None
 
 
 def kinds_played(game: Game, rules, seats: str | Sequence[str] | None, games: int,

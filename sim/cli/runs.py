@@ -22,7 +22,6 @@ from sim.cli.common import (
 from sim.cli.group import main
 from sim.config import MAX_GAMES, MAX_SEED
 from sim.errors import ConfigError, ScriptError, and_listed, counted
-from sim.layout import DECISIONS_FILE
 
 # Games `lvsim bench` times by default: a second or so of the fast policies, and of the
 # slow ones (a search per move, tens of games a second) a minute, not a day.
@@ -82,16 +81,17 @@ def run(config, games, seed, players, threads, out, as_json, no_report, dry_run,
         return
     import time
 
+    from sim.decisions import run_plays_decisions
+
+    decided = run_plays_decisions(cfg)  # as run_decisions decides: said before the run and after it
     with open_cluster(workers=workers, scheduler=scheduler) as cluster:
         started = time.perf_counter()
         results = run_config(cfg, out=DEFAULT_OUT if out is None else out, cluster=cluster, report=not no_report,
-                             on_played=None if as_json else _say_first_result(cfg, report=not no_report))
+                             on_played=None if as_json else _say_first_result(cfg, decided, report=not no_report))
         wall = time.perf_counter() - started
     if as_json:
         click.echo(json.dumps(results.summary))
         return
-    decisions = results.out_dir / DECISIONS_FILE
-    decided = decisions.is_file() and "skipped" not in json.loads(decisions.read_text(encoding="utf-8"))
     click.echo(cfg.game_spec.summary_table({**results.summary, "wall_seconds": wall, "decisions_played": decided,
                                             "report_written": results.report_seconds is not None}))
     files = ", ".join(sorted(p.name for p in results.out_dir.iterdir()))
@@ -104,17 +104,16 @@ def run(config, games, seed, players, threads, out, as_json, no_report, dry_run,
         click.echo(f"No report written (--no-report): lvsim report {results.out_dir} writes it")
 
 
-def _say_first_result(cfg, report: bool = True):
+def _say_first_result(cfg, decided: bool, report: bool = True):
     """What ``lvsim run`` says as soon as the run's own games are played (on stderr: the whole summary table
     follows on stdout once the rest is done): the summary table's title and win shares, and what is to come."""
     from analysis.common import played_line
-    from sim.decisions import run_plays_decisions
     from sim.sensitivity.study import run_plan
 
     rest = [name for wanted, name in ((cfg.skill_gap_deals > 0, "the skill gap"),
                                       (any(cfg.strength_sizes), "the strength profile"),
                                       (run_plan(cfg)[1] > 0, "what moves the verdict"),
-                                      (run_plays_decisions(cfg), "which decisions matter"),
+                                      (decided, "which decisions matter"),
                                       (report, "the report")) if wanted]
     coming = f"; {and_listed(rest)} follow{'s' if len(rest) == 1 else ''} …" if rest else ""
 

@@ -185,22 +185,22 @@ def report_seconds(config, *, clock: Clock = now) -> float:
 def decisions_played(config) -> int:
     """The games a run of ``config`` plays to say which decisions matter (``sim.decisions.run_decisions``); 0 when
     it leaves them out."""
-    from sim.decisions import RUN_FACTOR, kinds_played, run_plays_decisions
+    from sim.decisions import kinds_played, run_decision_deals, run_plays_decisions
 
     if not run_plays_decisions(config):
         return 0
     return kinds_played(config.game_spec, config.rules, list(config.seat_policies),
-                        config.skill_gap_deals * RUN_FACTOR)["total_games"]
+                        run_decision_deals(config))["total_games"]
 
 
 def decisions_seconds(config) -> float:
     """About how long a run of ``config`` takes to say which decisions matter; kept for the life of the process."""
-    from sim.decisions import RUN_FACTOR, seconds_of
+    from sim.decisions import run_decision_deals, seconds_of
 
     key = (games_key(config), config.skill_gap_deals, config.seed)
     if key not in _DECISIONS_SECONDS:
         _DECISIONS_SECONDS[key] = seconds_of(config.game_spec, config.rules, list(config.seat_policies),
-                                             config.skill_gap_deals * RUN_FACTOR, config.seed, config.threads)
+                                             run_decision_deals(config), config.seed, config.threads)
     return _DECISIONS_SECONDS[key]
 
 
