@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
+from typing import Iterator
 from textwrap import dedent
 
 import pytest
@@ -39,6 +41,22 @@ def confirm(*args: str) -> tuple[int, dict | str]:
 
 def by_metric(found: dict) -> dict[str, dict]:
     return {t["metric"]: t for t in found["targets"]}
+
+
+@pytest.fixture
+def stronger(monkeypatch) -> Iterator[str]:
+    """Las Vegan's stronger tables played by lookahead:2 instead of the game's lookahead:16: what these tests
+    check (the stronger tables play the judged table's deals, paired, and are judged) does not depend on how
+    strong that player is, and lookahead:16 costs eight times as much per game."""
+    import sim.lasvegan.game as declared
+    from sim.games import get_game
+
+    assert declared.GAME.strength_slow_policy == "lookahead:16"
+    monkeypatch.setattr(declared, "GAME", dataclasses.replace(declared.GAME, strength_slow_policy="lookahead:2"))
+    get_game.cache_clear()  # the registry keeps each game it gave
+    yield "lookahead:2"
+    monkeypatch.undo()
+    get_game.cache_clear()
 
 
 @pytest.mark.slow("end to end")
@@ -81,28 +99,29 @@ def test_undecided_says_how_many_more_games_would_likely_decide_it(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_stronger_tables_play_the_same_deals_and_are_paired(tmp_path):
+def test_the_stronger_tables_play_the_same_deals_and_are_paired(tmp_path, stronger):
     path = tune_file(tmp_path, "elimination_rate = [0.10, 0.95]", players="[3]", policies='["greedy"]')
     code, found = confirm(str(path), "--max-slow-games", "1000", "--max-games", "4000",
                           "--out", str(tmp_path / "d"))
     assert code == 0, found
     [t] = found["targets"]
-    assert t["stronger"]["policy"] == "lookahead:16" and t["stronger"]["games"] == 1000
+    assert t["stronger"]["policy"] == stronger and t["stronger"]["games"] == 1000
     metrics = {d["metric"] for d in found["strength"]}
     # Every headline metric, the ratio of sums (mean |swing| per round) too.
     assert metrics == {"elimination_rate", "first_player_advantage", "worst_seat_advantage", "mean_rounds",
                        "mean_abs_swing", "tie_rate"}
     for d in found["strength"]:
-        assert d["against"] == "lookahead:16" and d["games"] == 1000
+        assert d["against"] == stronger and d["games"] == 1000
         assert d["verdict"] in ("material", "immaterial", "undecided")
         assert d["low"] <= d["difference"] <= d["high"]
 
 
 @pytest.mark.slow
-def test_a_config_alone_is_judged_against_stronger_players_only(tmp_path):
+def test_a_config_alone_is_judged_against_stronger_players_only(tmp_path, stronger):
     code, found = confirm("--config", str(CONFIGS / "default.toml"), "--players", "3", "--max-slow-games", "1000",
                           "--max-games", "4000", "--out", str(tmp_path / "e"))
     assert found["targets"] == [] and found["strength"]
+    assert {d["against"] for d in found["strength"]} == {stronger}
     assert code == 0  # no target to miss
 
 
