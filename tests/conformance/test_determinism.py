@@ -45,15 +45,23 @@ def small_config(game):
     })
 
 
-@pytest.mark.slow
-def test_a_run_gives_the_same_summary_in_process_and_on_a_dask_cluster(game):
+@pytest.fixture(scope="module")
+def cluster():
+    """One local cluster of two workers for every game's run (on one test worker: ``xdist_group``)."""
     from sim.cluster import open_cluster
+
+    with open_cluster(workers=2) as opened:
+        yield opened
+
+
+@pytest.mark.slow
+@pytest.mark.xdist_group("dask-determinism")
+def test_a_run_gives_the_same_summary_in_process_and_on_a_dask_cluster(game, cluster):
     from sim.runner import run
 
     config = small_config(game)
     here = run(config, out=None)
-    with open_cluster(workers=2) as cluster:
-        there = run(config, out=None, cluster=cluster)
+    there = run(config, out=None, cluster=cluster)
     drop = lambda s: {k: v for k, v in s.items() if k not in TIMING}  # noqa: E731
     assert drop(there.summary) == drop(here.summary)
     same(here.records, there.records, game.records.fields, "dask")
