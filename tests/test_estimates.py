@@ -616,7 +616,7 @@ def test_the_first_command_after_an_install_says_at_once_that_it_compiles_and_th
     import sys
 
     config = tmp_path / "c.toml"
-    config.write_text('game = "vegas-dice"\n[run]\ngames = 500\nskill_gap_games = 0\nstrength_games = 0\n'
+    config.write_text('game = "highcard"\n[run]\ngames = 500\nskill_gap_games = 0\nstrength_games = 0\n'
                       'strength_slow_games = 0\nsensitivity_games = 0\n', encoding="utf-8")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "kernels")}
     lvsim = [sys.executable, "-m", "sim.cli"]
@@ -624,10 +624,10 @@ def test_the_first_command_after_an_install_says_at_once_that_it_compiles_and_th
                            text=True, env=env)
     first = dry.stderr.readline()
     assert dry.poll() is None  # said while the kernels compile, not after
-    assert first.startswith("Compiling the kernels of Las Vegas (the first use after an install or a change to them")
+    assert first.startswith("Compiling the kernels of High Card (the first use after an install or a change to them")
     out, err = dry.communicate(timeout=1800)
     assert dry.returncode == 0, err
-    assert err.startswith("Compiled the kernels of Las Vegas in ")
+    assert err.startswith("Compiled the kernels of High Card in ")
     assert "The dry run compiled the kernels (" in out and "the run will load them from the cache" in out
     played = subprocess.run([*lvsim, "run", str(config), "--out", str(tmp_path / "out")], capture_output=True,
                             text=True, env=env, timeout=1800)
