@@ -28,7 +28,9 @@ TABLES = (
 @pytest.fixture(scope="module", params=list(RULE_SETS), ids=list(RULE_SETS))
 def played(request):
     rules = RULE_SETS[request.param]
-    config = Config(name="t", games=6000, seed=5, rules=rules, seats="random", skill_gap_games=0)
+    # The main table only: the tables read its tally and records.
+    config = Config(name="t", games=6000, seed=5, rules=rules, seats="random", skill_gap_games=0, strength_games=0,
+                    strength_slow_games=0, sensitivity_games=0)
     return sim.run(config, out=None, progress=False)
 
 
@@ -83,7 +85,8 @@ def test_tables_take_records_too_for_notebooks(played):
 
 @pytest.mark.slow("end to end")
 def test_a_run_that_keeps_no_records_still_has_every_table():
-    config = Config(name="t", games=3000, seed=2, skill_gap_games=0)
+    config = Config(name="t", games=3000, seed=2, skill_gap_games=0, strength_games=0, strength_slow_games=0,
+                    sensitivity_games=0)
     slim = sim.run(config, out=None, keep_records=False, progress=False)
     full = sim.run(config, out=None, progress=False)
     assert slim.records is None
@@ -97,7 +100,8 @@ def test_the_records_file_is_tallied_in_bounded_batches(tmp_path, monkeypatch):
     import pyarrow.parquet as pq
 
     out = tmp_path / "r"
-    config = Config(name="t", games=5000, seed=4, skill_gap_games=0)
+    config = Config(name="t", games=5000, seed=4, skill_gap_games=0, strength_games=0, strength_slow_games=0,
+                    sensitivity_games=0)
     results = sim.run(config, out=out, progress=False, report=False)
     batches = []
     real_iter = pq.ParquetFile.iter_batches
