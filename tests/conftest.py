@@ -83,7 +83,6 @@ SLOW_KINDS = {
     "test_determinism": "cluster",
     "test_sweep": "cluster or kill-and-resume",
     "test_tune": "cluster or kill-and-resume",
-    "test_confirm": "confirm against lookahead:16 tables",
     "test_report_browser": "browser",
     "test_workbench_browser": "browser",
 }

@@ -98,7 +98,7 @@ def test_undecided_says_how_many_more_games_would_likely_decide_it(tmp_path):
     assert found["stopped"] == "max-games"
 
 
-@pytest.mark.slow
+@pytest.mark.slow("end to end")
 def test_the_stronger_tables_play_the_same_deals_and_are_paired(tmp_path, stronger):
     path = tune_file(tmp_path, "elimination_rate = [0.10, 0.95]", players="[3]", policies='["greedy"]')
     code, found = confirm(str(path), "--max-slow-games", "1000", "--max-games", "4000",
@@ -116,7 +116,7 @@ def test_the_stronger_tables_play_the_same_deals_and_are_paired(tmp_path, strong
         assert d["low"] <= d["difference"] <= d["high"]
 
 
-@pytest.mark.slow
+@pytest.mark.slow("end to end")
 def test_a_config_alone_is_judged_against_stronger_players_only(tmp_path, stronger):
     code, found = confirm("--config", str(CONFIGS / "default.toml"), "--players", "3", "--max-slow-games", "1000",
                           "--max-games", "4000", "--out", str(tmp_path / "e"))
