@@ -1,8 +1,8 @@
-"""Compiling the kernels of several games before they are needed, one process per share of the games.
+"""Compiling the kernels of several games before they are needed, one process per game, a few at a time.
 
 numba compiles a kernel on one thread, under one lock per process, so the
 kernels of two games compile side by side only in two processes. Each
-process plays a small run of each of its games (main table, skill-gap
+process plays a small run of its game (main table, skill-gap
 duels, strength profile: every policy the game's kernel dispatches, and the
 tallies and statistics a summary reads) and leaves the kernels in the
 shared kernel cache (``sim._kernel_cache``), from which every later process
@@ -10,12 +10,20 @@ loads them in a second or two. The test suite does this once before its
 workers start, so that two workers do not each compile the same kernels
 into an empty cache at the same time.
 
-``python -m sim.precompile [GAME ...]`` compiles the given games' kernels
-(every registered game's without any) in this process.
+A game whose kernel of play calls some policies directly also has a
+kernel per such policy, for a table of that policy alone (Las Vegan's
+``KERNELS_ALONE``): its job ``GAME:alone`` plays one such table of each in a
+fresh process, where they compile rather than the kernel of every policy.
+The jobs are handed out longest first, each to the next free process, so
+that the processes end together.
+
+``python -m sim.precompile [JOB ...]`` compiles the given jobs' kernels
+(every registered game's run, without any) in this process.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import subprocess
 import sys
@@ -30,15 +38,27 @@ _STRENGTH_GAMES = 32
 _STRENGTH_SLOW_GAMES = 4
 
 
-def stamp(game_id: str) -> Path | None:
-    """The file saying that ``game_id``'s kernels are in the kernel cache of these sources; None without a cache."""
+ALONE = ":alone"
+
+
+def stamp(job: str) -> Path | None:
+    """The file saying that ``job``'s kernels are in the kernel cache of these sources; None without a cache."""
     where = os.environ.get("NUMBA_CACHE_DIR")
-    return Path(where) / f"compiled-{game_id}" if where else None
+    return Path(where) / f"compiled-{job.replace(ALONE, '-alone')}" if where else None
 
 
-def compiled(game_id: str) -> bool:
-    found = stamp(game_id)
+def compiled(job: str) -> bool:
+    found = stamp(job)
     return found is not None and found.is_file()
+
+
+def _stamped(job: str) -> None:
+    found = stamp(job)
+    if found is not None:
+        try:
+            found.touch()
+        except OSError:  # a cache that cannot be written: the kernels are compiled, only not said to be
+            pass
 
 
 def compile_game(game_id: str) -> float:
@@ -51,51 +71,75 @@ def compile_game(game_id: str) -> float:
                     skill_gap_games=_SKILL_GAP_DEALS, strength_games=_STRENGTH_GAMES,
                     strength_slow_games=_STRENGTH_SLOW_GAMES, sensitivity_games=0)
     run(config, out=None, progress=False, report=False)
-    found = stamp(game_id)
-    if found is not None:
-        try:
-            found.touch()
-        except OSError:  # a cache that cannot be written: the kernels are compiled, only not said to be
-            pass
+    _stamped(game_id)
     return time.perf_counter() - began
 
 
-def shares(game_ids: Sequence[str], processes: int) -> list[list[str]]:
-    """``game_ids`` dealt to ``processes`` processes, longest compile first, each to the least loaded (a game
-    that declares no ``compile_seconds`` counts as the shortest declared)."""
+def alone_policies(game_id: str) -> list[str]:
+    """The policies of ``game_id`` with a kernel of their own for a table of them alone (its ``nb`` module's
+    ``KERNELS_ALONE``), but its default policy, whose kernel a run of its default config compiles."""
+    from sim.games import GAME_MODULES, get_game
+
+    game = get_game(game_id)
+    package = GAME_MODULES[game_id].rpartition(".")[0]
+    try:
+        alone = importlib.import_module(f"{package}.nb").KERNELS_ALONE
+    except (ImportError, AttributeError):
+        return []
+    return [name for name, policy_id in game.policies.ids.items()
+            if policy_id in alone and name != game.default_policy]
+
+
+def compile_alone(game_id: str) -> float:
+    """Compile (or load) the kernels of a table of each of :func:`alone_policies`, in this process (one that has
+    not played the game's kernel of every policy); the seconds it took."""
+    from sim.config import Config
+    from sim.runner import run
+
+    began = time.perf_counter()
+    for policy in alone_policies(game_id):
+        config = Config(name=f"compile-{game_id}-{policy}", game=game_id, games=_GAMES, seed=1, threads=1,
+                        seats=policy, skill_gap_games=0, strength_games=0, strength_slow_games=0,
+                        sensitivity_games=0)
+        run(config, out=None, progress=False, report=False)
+    _stamped(game_id + ALONE)
+    return time.perf_counter() - began
+
+
+def jobs(game_ids: Sequence[str]) -> list[str]:
+    """The compile jobs of ``game_ids``, longest first: each game's run by its declared ``compile_seconds`` (a
+    game declaring none counts as the shortest declared), then the tables alone of the games that have them."""
     from sim.games import get_game
 
     declared = {g: get_game(g).compile_seconds for g in game_ids}
     shortest = min((s for s in declared.values() if s is not None), default=1.0)
-    loads = [0.0] * max(1, processes)
-    out: list[list[str]] = [[] for _ in loads]
-    for g in sorted(game_ids, key=lambda g: -(declared[g] or shortest)):
-        i = loads.index(min(loads))
-        out[i].append(g)
-        loads[i] += declared[g] or shortest
-    return [share for share in out if share]
+    runs = sorted(game_ids, key=lambda g: -(declared[g] or shortest))
+    return runs + [g + ALONE for g in runs if alone_policies(g)]
 
 
 def compile_in_processes(game_ids: Sequence[str], processes: int = 2) -> list[str]:
-    """Compile the kernels of those of ``game_ids`` not yet in the kernel cache, ``processes`` processes side
-    by side; the games it compiled. A process that fails leaves its games to compile when first played."""
+    """Compile the kernels of the jobs of ``game_ids`` not yet in the kernel cache, one process per job and
+    ``processes`` at a time, each job to the next free one; the jobs it compiled. A process that fails leaves
+    its kernels to compile when first played."""
     if stamp("") is None:  # no kernel cache: nothing compiled here would reach another process
         return []
-    todo = [g for g in game_ids if not compiled(g)]
-    if not todo:
-        return []
-    children = [subprocess.Popen([sys.executable, "-m", "sim.precompile", *share], stdout=subprocess.DEVNULL)
-                for share in shares(todo, processes)]
-    for child in children:
-        child.wait()
+    todo = [job for job in jobs(game_ids) if not compiled(job)]
+    waiting, running = list(todo), []
+    while waiting or running:
+        while waiting and len(running) < max(1, processes):
+            running.append(subprocess.Popen([sys.executable, "-m", "sim.precompile", waiting.pop(0)],
+                                            stdout=subprocess.DEVNULL))
+        time.sleep(0.05)
+        running = [child for child in running if child.poll() is None]
     return todo
 
 
 def main(argv: Sequence[str]) -> int:
     from sim.games import GAME_IDS
 
-    for game_id in argv or GAME_IDS:
-        compile_game(game_id)
+    for job in argv or GAME_IDS:
+        game_id, alone, _ = job.partition(ALONE)
+        (compile_alone if alone else compile_game)(game_id)
     return 0
 
 

@@ -52,8 +52,8 @@ def pytest_configure(config):
 
 
 def pytest_sessionstart(session):
-    """Under xdist, the controller compiles every game's kernels before the workers start, two processes side by
-    side (``sim.precompile``): the workers then load them from the kernel cache instead of each compiling the same
+    """Under xdist, the controller compiles every game's kernels before the workers start, two processes at a
+    time (``sim.precompile``): the workers then load them from the kernel cache instead of each compiling the same
     kernels at once. Kernels already in the cache are loaded by no one here."""
     config = session.config
     if hasattr(config, "workerinput") or not (getattr(config.option, "numprocesses", None) or 0):
@@ -65,8 +65,8 @@ def pytest_sessionstart(session):
     done = compile_in_processes(GAME_IDS, processes=2)
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if done and reporter is not None:
-        reporter.write_line(f"compiled the kernels of {', '.join(done)} before the tests, in two processes, in "
-                            f"{time.perf_counter() - began:.0f} s")
+        reporter.write_line(f"compiled the kernels of {', '.join(done)} before the tests, two processes at a time, "
+                            f"in {time.perf_counter() - began:.0f} s")
 
 
 # What a slow test of each file is, for the line that says what a run without them left out.

@@ -272,3 +272,42 @@ def test_a_plugin_policy_edited_between_two_runs_is_played_as_edited(tmp_path):
     assert after["cards"] != before["cards"]
     assert after["cards"] == as_written["cards"]
     assert not Path(before["cache"]).exists()  # the kernels of the old policy are dropped
+
+
+def test_the_precompile_hands_out_its_jobs_longest_first_to_the_next_free_process(monkeypatch, tmp_path):
+    """Every game's run by its declared compile time, then Las Vegan's tables alone (every policy its kernel of
+    play calls directly, but its default, which its run compiles); never more processes at once than asked, a
+    job starting as soon as one ends, and a job already compiled not started again."""
+    import sim.precompile as pc
+    from sim.games import GAME_IDS
+
+    assert pc.alone_policies("lasvegan") == ["random", "greedy", "cautious"]
+    assert pc.alone_policies("vegas-dice") == [] and pc.alone_policies("fever") == []
+    order = pc.jobs(GAME_IDS)
+    assert order[0] == "lasvegan" and order[-1] == "lasvegan:alone" and sorted(order[:-1]) == sorted(GAME_IDS)
+
+    started, running, most, beside = [], set(), [0], {}
+
+    class Child:
+        def __init__(self, command, stdout):
+            self.job, self.polls = command[-1], 3 if command[-1] == "lasvegan" else 1
+            started.append(self.job)
+            beside[self.job] = set(running)
+            running.add(self.job)
+            most[0] = max(most[0], len(running))
+
+        def poll(self):
+            self.polls -= 1
+            if self.polls > 0:
+                return None
+            running.discard(self.job)
+            return 0
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(pc.subprocess, "Popen", Child)
+    monkeypatch.setattr(pc.time, "sleep", lambda seconds: None)
+    (tmp_path / "compiled-fever").touch()
+    assert pc.compile_in_processes(GAME_IDS, processes=2) == [job for job in order if job != "fever"]
+    assert started == [job for job in order if job != "fever"] and most[0] == 2
+    # Las Vegan's run is the long one: every other job started beside it, one after another.
+    assert all(beside[job] == {"lasvegan"} for job in started[1:]), beside
