@@ -424,7 +424,6 @@ class GameState:
         players = rules.players
         k = len(rules.symbols)
         scored = Counter(x for held in self.held for c in held for x in c.cards)
-        total = Counter(rules.cards)
         return Observation(
             seat=seat,
             players=players,
@@ -442,7 +441,7 @@ class GameState:
             combos=tuple(len(h) for h in self.held),
             cheapest=tuple(self.cheapest(s).points if self.held[s] else 0 for s in range(players)),
             hand_sizes=tuple(sum(h) for h in self.hands),
-            total=tuple(total[x] for x in range(k)),
+            total=tuple(count for _, count in rules.deck),
             discards=tuple(self.discards),
             scored=tuple(scored[x] for x in range(k)),
             out=tuple(self.out),
