@@ -88,6 +88,10 @@ SLOW_KINDS = {
 }
 _SLOW_LEFT_OUT = pytest.StashKey[dict]()
 
+# The suite's longest tests (20-40 s each), collected last: started first, so that the run does not end with one
+# worker playing them while the other has nothing left to do.
+STARTED_FIRST = ("tests/workbench/test_workbench_browser.py::",)
+
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_collection_modifyitems(session, config, items):
@@ -95,6 +99,7 @@ def pytest_collection_modifyitems(session, config, items):
     by_marker = "slow" in (config.getoption("markexpr") or "")
     slow = [item for item in items if by_marker and item.get_closest_marker("slow") is not None]
     yield
+    items.sort(key=lambda item: not item.nodeid.startswith(STARTED_FIRST))
     kept = set(map(id, items))
     kinds: dict[str, int] = {}
     for item in slow:
