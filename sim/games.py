@@ -72,20 +72,30 @@ def games_with_rule(key: str) -> list[Game]:
     return [g for g in all_games() if key in g.knobs]
 
 
-def state_module_name(game) -> str:
-    """Where a game (its id, or the Game) keeps its state: ``sim.lasvegan.game`` -> ``sim.lasvegan.state``."""
-    return GAME_MODULES[getattr(game, "id", game)].rsplit(".", 1)[0] + ".state"
+def part_module_name(game, part: str) -> str:
+    """Where a game (its id, or the Game) keeps ``part``: ``sim.lasvegan.game`` and "state" -> ``sim.lasvegan.state``."""
+    return GAME_MODULES[getattr(game, "id", game)].rsplit(".", 1)[0] + "." + part
 
 
-def state_module(game):
-    """The module of the game's state (``STATE``), or None if the game has none."""
-    name = state_module_name(game)
+def part_module(game, part: str):
+    """The module ``part`` of the game's package, or None if the game has none."""
+    name = part_module_name(game, part)
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as missing:
         if missing.name == name:
             return None
         raise
+
+
+def state_module_name(game) -> str:
+    """Where a game (its id, or the Game) keeps its state: ``sim.lasvegan.game`` -> ``sim.lasvegan.state``."""
+    return part_module_name(game, "state")
+
+
+def state_module(game):
+    """The module of the game's state (``STATE``), or None if the game has none."""
+    return part_module(game, "state")
 
 
 def state_of(game):

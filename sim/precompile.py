@@ -23,7 +23,6 @@ that the processes end together.
 
 from __future__ import annotations
 
-import importlib
 import os
 import subprocess
 import sys
@@ -61,16 +60,20 @@ def _stamped(job: str) -> None:
             pass
 
 
-def compile_game(game_id: str) -> float:
-    """Compile (or load) the kernels a run of ``game_id`` plays, in this process; the seconds it took."""
+def _play_small(game_id: str, name: str, **sizes) -> None:
+    """A small run of ``game_id`` on one thread, writing nothing: ``sizes`` say which of its tables it plays."""
     from sim.config import Config
     from sim.runner import run
 
+    run(Config(name=name, game=game_id, games=_GAMES, seed=1, threads=1, sensitivity_games=0, **sizes), out=None,
+        progress=False, report=False)
+
+
+def compile_game(game_id: str) -> float:
+    """Compile (or load) the kernels a run of ``game_id`` plays, in this process; the seconds it took."""
     began = time.perf_counter()
-    config = Config(name=f"compile-{game_id}", game=game_id, games=_GAMES, seed=1, threads=1,
-                    skill_gap_games=_SKILL_GAP_DEALS, strength_games=_STRENGTH_GAMES,
-                    strength_slow_games=_STRENGTH_SLOW_GAMES, sensitivity_games=0)
-    run(config, out=None, progress=False, report=False)
+    _play_small(game_id, f"compile-{game_id}", skill_gap_games=_SKILL_GAP_DEALS, strength_games=_STRENGTH_GAMES,
+                strength_slow_games=_STRENGTH_SLOW_GAMES)
     _stamped(game_id)
     return time.perf_counter() - began
 
@@ -78,14 +81,10 @@ def compile_game(game_id: str) -> float:
 def alone_policies(game_id: str) -> list[str]:
     """The policies of ``game_id`` with a kernel of their own for a table of them alone (its ``nb`` module's
     ``KERNELS_ALONE``), but its default policy, whose kernel a run of its default config compiles."""
-    from sim.games import GAME_MODULES, get_game
+    from sim.games import get_game, part_module
 
     game = get_game(game_id)
-    package = GAME_MODULES[game_id].rpartition(".")[0]
-    try:
-        alone = importlib.import_module(f"{package}.nb").KERNELS_ALONE
-    except (ImportError, AttributeError):
-        return []
+    alone = getattr(part_module(game_id, "nb"), "KERNELS_ALONE", {})
     return [name for name, policy_id in game.policies.ids.items()
             if policy_id in alone and name != game.default_policy]
 
@@ -93,15 +92,10 @@ def alone_policies(game_id: str) -> list[str]:
 def compile_alone(game_id: str) -> float:
     """Compile (or load) the kernels of a table of each of :func:`alone_policies`, in this process (one that has
     not played the game's kernel of every policy); the seconds it took."""
-    from sim.config import Config
-    from sim.runner import run
-
     began = time.perf_counter()
     for policy in alone_policies(game_id):
-        config = Config(name=f"compile-{game_id}-{policy}", game=game_id, games=_GAMES, seed=1, threads=1,
-                        seats=policy, skill_gap_games=0, strength_games=0, strength_slow_games=0,
-                        sensitivity_games=0)
-        run(config, out=None, progress=False, report=False)
+        _play_small(game_id, f"compile-{game_id}-{policy}", seats=policy, skill_gap_games=0, strength_games=0,
+                    strength_slow_games=0)
     _stamped(game_id + ALONE)
     return time.perf_counter() - began
 
