@@ -258,7 +258,10 @@ def suit_terms_nb(fold, row, hand, unseen, suit, led, q, later_voids, other_zero
 def card_terms_nb(pub, hand, legal, fold, trick_now, takers):
     """:class:`CardTerms` of a card choice with the folded weights ``fold``. When the trick is led and no
     legal card takes it (some four choices in ten), the trick's and the later seats' terms, the same for
-    every card, are left out, and when following suit so are the suit's."""
+    every card, are left out, and when following suit so are the suit's.
+
+    Machine and suit numbers reach the functions it calls as ``np.int64``, never as literal ints: numba would
+    compile each of them once more for every literal value (docs/developing.md, "Compile time")."""
     seat = seat_to_move_nb(pub)
     players = pub[E.P_PLAYERS]
     led, _, _, trick = trick_now
@@ -289,7 +292,7 @@ def card_terms_nb(pub, hand, legal, fold, trick_now, takers):
             other_zeros = popcount_nb(unseen & ZEROS)
 
             def part(s):
-                return suit_part_nb(fold, row, hand, unseen, s, other_zeros, voids[s], SHARES[others, voids[s]])
+                return suit_part_nb(fold, row, hand, unseen, np.int64(s), other_zeros, voids[s], SHARES[others, voids[s]])
             by_suit = stack_table_nb((part(0), part(1), part(2), part(3)))
         keeps = by_suit
     else:
@@ -297,9 +300,9 @@ def card_terms_nb(pub, hand, legal, fold, trick_now, takers):
         later_cards, later_voids = later_seats_nb(pub)
         q = later_cards / n_unseen if n_unseen else 0.0
         later = players - 1 - pub[E.P_TRICK_LEN]
-        cards0, worth0, add0, danger0, seen0 = machine_view_nb(pub, 0, bare, won, trick, unseen)
-        cards1, worth1, add1, danger1, seen1 = machine_view_nb(pub, 1, bare, won, trick, unseen)
-        cards2, worth2, add2, danger2, seen2 = machine_view_nb(pub, 2, bare, won, trick, unseen)
+        cards0, worth0, add0, danger0, seen0 = machine_view_nb(pub, np.int64(0), bare, won, trick, unseen)
+        cards1, worth1, add1, danger1, seen1 = machine_view_nb(pub, np.int64(1), bare, won, trick, unseen)
+        cards2, worth2, add2, danger2, seen2 = machine_view_nb(pub, np.int64(2), bare, won, trick, unseen)
         add = (add0, add1, add2)
         unseen_worth = (seen0 + seen1 + seen2) / n_unseen if n_unseen else 0.0
         trick_worth = worth0 + worth1 + worth2
@@ -315,14 +318,17 @@ def card_terms_nb(pub, hand, legal, fold, trick_now, takers):
         # card's own (every suit, with no branch on which the hand holds).
         sw = (0.0, 0.0, 0.0, 0.0)
         if later:
-            m0, m1, m2 = (machine_suits_nb(pub, 0, bare, unseen, seen0), machine_suits_nb(pub, 1, bare, unseen, seen1),
-                          machine_suits_nb(pub, 2, bare, unseen, seen2))
+            m0 = machine_suits_nb(pub, np.int64(0), bare, unseen, seen0)
+            m1 = machine_suits_nb(pub, np.int64(1), bare, unseen, seen1)
+            m2 = machine_suits_nb(pub, np.int64(2), bare, unseen, seen2)
             if led >= 0:
                 x = suit_worth_nb(unseen, free, led, later, m0, m1, m2)
                 sw = (x, x, x, x)
             else:
-                sw = (suit_worth_nb(unseen, free, 0, later, m0, m1, m2), suit_worth_nb(unseen, free, 1, later, m0, m1, m2),
-                      suit_worth_nb(unseen, free, 2, later, m0, m1, m2), suit_worth_nb(unseen, free, 3, later, m0, m1, m2))
+                sw = (suit_worth_nb(unseen, free, np.int64(0), later, m0, m1, m2),
+                      suit_worth_nb(unseen, free, np.int64(1), later, m0, m1, m2),
+                      suit_worth_nb(unseen, free, np.int64(2), later, m0, m1, m2),
+                      suit_worth_nb(unseen, free, np.int64(3), later, m0, m1, m2))
         holds = (fold[row, W + F_HOLD] + fold[row, W + F_TRICK_WORTH] * trick_worth
                  + fold[row, W + F_LATER_WORTH] * later_worth + fold[row, W + F_GOLDEN] * golden
                  + fold[row, W + F_HOLD_LATE] * tricks_left + fold[row, W + F_LEAD_WORTH] * ahead)
@@ -340,8 +346,8 @@ def card_terms_nb(pub, hand, legal, fold, trick_now, takers):
 
         def terms(s):
             n = tuple_item_nb(voids, s)
-            return suit_terms_nb(fold, row, hand, unseen, s, led, q, later_voids, other_zeros, tuple_item_nb(sw, s),
-                                 float(n), SHARES[others, n])
+            return suit_terms_nb(fold, row, hand, unseen, np.int64(s), led, q, later_voids, other_zeros,
+                                 tuple_item_nb(sw, s), float(n), SHARES[others, n])
         if context == CTX_FOLLOW:  # every legal card is of the led suit
             sl, hl, zl = terms(led)
             by_suit = stack_table_nb((sl, sl, sl, sl, hl, hl, hl, hl, zl, zl, zl, zl))
@@ -353,7 +359,8 @@ def card_terms_nb(pub, hand, legal, fold, trick_now, takers):
             keeps[k] = keeps[k - 1] * (1.0 - q)
     return CardTerms(row=row, context=context, legal=legal, hand=hand, unseen=unseen, takers=takers,
                      cards=(cards0, cards1, cards2), danger=(danger0, danger1, danger2),
-                     taken=(taken_worth_nb(pub, 0, bare), taken_worth_nb(pub, 1, bare), taken_worth_nb(pub, 2, bare)),
+                     taken=(taken_worth_nb(pub, np.int64(0), bare), taken_worth_nb(pub, np.int64(1), bare),
+                            taken_worth_nb(pub, np.int64(2), bare)),
                      by_suit=by_suit, own_weight=own_weight,
                      top_weight=fold[row, W + F_TOP], given_weight=fold[row, W + F_GIVEN], seven_kept=seven_kept,
                      later=later, keeps=keeps, add=add, wins=wins, holds=holds, trick_weight=trick_weight,
@@ -380,7 +387,7 @@ def score_cards_nb(context, none_takes, t, fold, scores):
     each card (:func:`heuristics.greedy_card_nb`, the same floats). Returns
     ``(best card, its score, second, its score, greedy's card, its score)``."""
     row = t.row
-    best = second = greedy = -1
+    best = second = greedy = np.int64(-1)
     best_top = second_top = greedy_top = -np.inf
     greedy_plain = 0.0
     j = 0

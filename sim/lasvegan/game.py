@@ -46,5 +46,5 @@ GAME = Game(
     sweep_panels=("first_player_advantage", "elimination_rate", "mean_rounds", "tie_rate"),
     sweep_heatmap=("elimination_rate", "first_player_advantage"),
     per_game_fields=("win_share", "elim_round", "rounds_played"),
-    compile_seconds=21.0,
+    compile_seconds=20.0,
 )

@@ -227,8 +227,7 @@ def later_seats_nb(pub):
     """``(cards, voids)`` of the seats still to play to this trick: how many
     cards they hold and the suits any of them has shown it lacks."""
     players = pub[E.P_PLAYERS]
-    cards = 0
-    voids = 0
+    cards = voids = np.int64(0)  # not a literal 0 (docs/developing.md, "Compile time")
     for pos in range(pub[E.P_TRICK_LEN] + 1, players):
         s = pub[E.P_TRICK_LEADER] + pos
         if s >= players:

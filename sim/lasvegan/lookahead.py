@@ -325,7 +325,7 @@ def lookahead_placement_nb(params, pub, hand, rng, out):
     ``N`` imagined deals, plays them out with ``greedy`` and keeps the best."""
     greedy_placement_nb(pub, hand, out)
     moves = np.empty((MAX_OPTIONS, 3), dtype=np.int64)
-    n_moves = 0
+    n_moves = np.int64(0)
     any_token = False
     for t in range(pub[E.P_N_TOKENS]):
         any_token |= pub[E.P_TOKEN_PLACED + t] == 0

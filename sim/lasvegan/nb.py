@@ -106,7 +106,7 @@ def chunk_kernel(random, greedy, cautious, expert, others):
             pub[E.P_PAYOUT_ORDER] = rules.payout_order
 
             out.game[i] = game
-            leader = 0
+            leader = np.int64(0)
             seven_no_slot = 0
             zero_on = 0
             elim_round = 0

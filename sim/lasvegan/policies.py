@@ -193,7 +193,7 @@ def random_placement_at_nb(pub, states, row, out):
 @njit(cache=True)
 def random_placement_nb(pub, rng, out):
     """:func:`random_placement_at_nb` drawing from the one stream ``rng``."""
-    random_placement_at_nb(pub, rng.reshape((1, rng.shape[0])), 0, out)
+    random_placement_at_nb(pub, rng.reshape((1, rng.shape[0])), np.int64(0), out)
 
 
 # --- epsilon ---------------------------------------------------------------
