@@ -550,6 +550,53 @@ def test_the_compilations_of_a_run_are_said_as_one_whatever_compiles_first():
         found.started("analysis.stats")
         found.ended()
     assert len(heard) == 4
+    with found.heard(heard.append), found.as_one():  # more of a game said before, with nothing to call it
+        found.started("sim.lasvegan.nb")
+        clock.spend(3.0)
+        found.ended()
+    assert len(heard) == 4, "a 'Compiled' line was said with no 'Compiling' line before it"
+
+
+def test_a_dry_run_compiles_and_says_what_the_run_would_in_the_same_order(monkeypatch):
+    """The run's own table first, said with the time that is usual for it, then its other tables on a line of
+    their own: a dry run that timed a mixed table first compiled the kernel of every policy under the notice of
+    the main table's usual time, and left the main table's own kernel for the run to compile."""
+    import sim
+    import sim.estimates.runs as R
+    from sim.estimates import compiling
+    from sim.estimates.costs import Cost, Timed
+
+    clock = FakeClock()
+    found = compiling.Compiles(clock=clock)
+    monkeypatch.setattr(compiling, "_COMPILES", found)
+    order = []
+
+    def compiling_for(what, seconds, result):
+        def call(*args, **kwargs):
+            order.append(what)
+            found.started("sim.lasvegan.nb")
+            clock.spend(seconds)
+            found.ended()
+            return result
+        return call
+
+    costs = Cost(0.0, 1e-4)
+    monkeypatch.setattr(R, "games_cost", compiling_for("games", 20.0, Timed(costs, 100)))
+    monkeypatch.setattr(R, "extra_costs", compiling_for("others", 45.0, (costs, costs, costs)))
+    monkeypatch.setattr(R, "report_seconds", lambda config, clock=None: 1.0)
+    monkeypatch.setattr(R, "decisions_seconds", lambda config: 1.0)
+    monkeypatch.setattr("sim.sensitivity.study.plan_run_section",
+                        lambda config, clock=None: {"seconds": 1.0, "rule_sets": 1, "games": 1})
+    heard: list[str] = []
+    with found.heard(heard.append):
+        plan = R.plan_run(sim.load_config("configs/default.toml"))
+    assert order == ["games", "others"]
+    assert heard[0].startswith("Compiling the kernels of Las Vegan (") and "usually about" in heard[0]
+    assert heard[1:] == [
+        "Compiled the kernels of Las Vegan in 20.0 s.",
+        "Compiling the kernels of Las Vegan's other tables (skill gap, strength profile, decisions) …",
+        "Compiled the kernels of Las Vegan's other tables (skill gap, strength profile, decisions) in 45.0 s."]
+    assert plan["compiled_seconds"] == pytest.approx(65.0)
 
 
 def test_numba_tells_the_estimates_of_a_compilation_and_not_of_a_kernel_already_compiled():

@@ -65,6 +65,11 @@ def notice(game_id: str | None, title: str) -> str:
             f"{usual_text(game_id)}; they are then kept for later commands) …")
 
 
+def other_tables(title: str) -> str:
+    """What a run compiles after its own games, if anything: said as it starts (:meth:`Compiles.as_one`)."""
+    return f"the kernels of {title}'s other tables (skill gap, strength profile, decisions)"
+
+
 def done_text(title: str, seconds: float) -> str:
     return f"Compiled the kernels of {title} in {seconds_text(seconds)}."
 
@@ -88,6 +93,7 @@ class _Group:
     seconds: float = 0.0
     game: tuple[str, str] | None = None  # (id, title) of the first game's kernel compiled inside
     said: bool = False  # "Compiling {what} …" was said
+    announced: bool = False  # the game's "Compiling the kernels of …" was said inside: its "Compiled" line is owed
 
 
 class Compiles:
@@ -119,6 +125,8 @@ class Compiles:
                 self._said.add(game[0])
                 self._game = game
                 self.tell(notice(*game))
+                if self._group is not None:
+                    self._group.announced = True
             elif game is not None and self._group is not None and self._group.what and not self._group.said:
                 self.tell(f"Compiling {self._group.what} …")
                 self._group.said = True
@@ -163,7 +171,7 @@ class Compiles:
             self._group = None
             if group.said:
                 self.tell(f"Compiled {what} in {seconds_text(group.seconds)}.")
-            elif group.game is not None:
+            elif group.announced:
                 self.tell(done_text(group.game[1], group.seconds))
 
     @contextmanager

@@ -217,16 +217,23 @@ def plan_run(config, *, report: bool = True, clock: Clock = now) -> dict[str, An
     when the kernel cache held them). The run then loads them from the cache
     instead, so they are not in its time.
     """
-    from sim.estimates.compiling import compiled_seconds
+    from sim.estimates.compiling import compiled_seconds, compiles, other_tables
     from sim.sensitivity.study import plan_run_section
 
     compiled = compiled_seconds()
     size = RunSize.of(config)
-    parts = run_seconds(size, run_costs(config, report=report, clock=clock), report=report)
-    section = plan_run_section(config, clock=clock)
+    # Compiled and said as the run compiles them: the kernel of its own games first, then its other tables'.
+    with compiles().as_one():
+        games = games_cost(config, clock=clock).cost
+    with compiles().as_one(other_tables(config.game_spec.title)):
+        gap, fast, slow = extra_costs(config, clock=clock)
+        costs = RunCosts(games, gap, fast, slow, report_seconds(config, clock=clock) if report else 0.0)
+        section = plan_run_section(config, clock=clock)
+        decided = decisions_played(config)
+        decisions = decisions_seconds(config) if decided else 0.0
+    parts = run_seconds(size, costs, report=report)
     parts["sensitivity"] = section["seconds"]
-    decided = decisions_played(config)
-    parts["decisions"] = decisions_seconds(config) if decided else 0.0
+    parts["decisions"] = decisions
     parts["total"] += section["seconds"] + parts["decisions"]
     low, high = band(parts["total"])
     return {"name": config.name, "game": config.game, "players": config.players, "seats": list(config.seat_policies),

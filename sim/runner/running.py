@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from sim.config import Config, load_config
-from sim.estimates.compiling import compiles
+from sim.estimates.compiling import compiles, other_tables
 from sim.layout import CONFIG_FILE, DECISIONS_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE
 from sim.runner.chunks import IN_PROCESS, Cluster
 from sim.runner.played import GamesPlayed
@@ -130,7 +130,7 @@ def run(
             _play(played, cluster, progress)
         if on_played is not None:
             on_played(played.summary())
-        with compiles().as_one(_more_kernels(config)):
+        with compiles().as_one(other_tables(config.game_spec.title)):
             summary = with_sensitivity(config, run_summary(config, played))
         return Results(config, summary, None, played.records(), played.tally.report)
 
@@ -145,7 +145,7 @@ def run(
             on_played(played.summary())
         from sim.decisions import run_decisions
 
-        with compiles().as_one(_more_kernels(config)):
+        with compiles().as_one(other_tables(config.game_spec.title)):
             summary = with_sensitivity(config, run_summary(config, played))
             write_json(staging / SUMMARY_FILE, summary)
             decided = run_decisions(config)  # which decisions matter: beside the summary, which stays as pinned
@@ -158,11 +158,6 @@ def run(
     # from here on, they stay.
     report_seconds = write_report_or_say_how(out_dir) if report else None
     return Results(config, summary, out_dir, played.records(), played.tally.report, report_seconds)
-
-
-def _more_kernels(config: Config) -> str:
-    """What a run compiles after its own games, if anything: said as it starts (sim.estimates.compiling)."""
-    return f"the kernels of {config.game_spec.title}'s other tables (skill gap, strength profile, decisions)"
 
 
 def run_summary(config: Config, played: "GamesPlayed", config_path: str | os.PathLike | None = None) -> dict[str, Any]:
