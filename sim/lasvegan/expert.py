@@ -143,9 +143,10 @@ def fold_card_weights(w) -> np.ndarray:
 
 # The shipped weights as the player reads them, and each feature's unit weights.
 EXPERT_CARD_FOLD = fold_card_weights(EXPERT_CARD_WEIGHTS)
-# Read-only, as the jitted player holds it: a call from Python with it (the fits, the tests) is the player's own
-# compiled choice, not another specialisation of it.
-EXPERT_CARD_FOLD.flags.writeable = False
+# Read-only, as the jitted player holds them (numba freezes a global array read-only): a call from Python with
+# them (the fits, the tests) is the player's own compiled choice, not another specialisation of it.
+for _shipped in (EXPERT_CARD_FOLD, EXPERT_PLACEMENT_WEIGHTS, EXPERT_WEIGHTS):
+    _shipped.flags.writeable = False
 UNIT_CARD_FOLDS = np.stack([fold_card_weights(np.eye(N_FEATURES)[[f] * N_CONTEXTS]) for f in range(N_FEATURES)])
 
 
@@ -487,7 +488,9 @@ def card_features_nb(pub, hand, legal, feats):
     weights; returns the weights' row (the kind of choice plus 3 x (players - 3), from 0 at 2 and 3 players)."""
     row = 0
     for f in range(N_FEATURES):
-        row, _ = card_scores_nb(pub, hand, legal, UNIT_CARD_FOLDS[f], feats[:, f])
+        scores = feats[:, f].copy()  # contiguous, as the tests' and the fits' scores: one compiled card score
+        row, _ = card_scores_nb(pub, hand, legal, UNIT_CARD_FOLDS[f], scores)
+        feats[:, f] = scores
     return row
 
 
@@ -783,7 +786,9 @@ def placement_features_nb(pub, hand, feats, ew):
     out = np.empty(3, dtype=np.int64)
     row = 0
     for f in range(N_PLACEMENT_FEATURES):
-        row = placement_scores_nb(pub, hand, UNIT_PLACEMENT[f], ew, feats[:, f], out)
+        scores = feats[:, f].copy()  # contiguous, as the tests' and the fits' scores: one compiled placement score
+        row = placement_scores_nb(pub, hand, UNIT_PLACEMENT[f], ew, scores, out)
+        feats[:, f] = scores
     return row
 
 

@@ -155,6 +155,8 @@ def test_the_player_places_by_the_best_written_score_and_the_scores_are_the_feat
     rng = np.random.default_rng(7)
     weights = [EXPERT_PLACEMENT_WEIGHTS] + [rng.normal(size=(N_PLACEMENT_CONTEXTS, N_PLACEMENT_FEATURES))
                                             for _ in range(3)]
+    for w in weights:  # read-only, as the player's are: the player's compiled choice serves the test too
+        w.flags.writeable = False
     out = np.zeros(3, dtype=np.int64)
     golden = 0
     for table in placements(300, seed=8):
