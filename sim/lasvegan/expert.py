@@ -254,15 +254,13 @@ def suit_terms_nb(fold, row, hand, unseen, suit, led, q, later_voids, other_zero
     return part, holds, tuple_item_nb((1.0, f, f2, f2 * f), beating)
 
 
-# Inlined: the terms' tables are on its caller's stack (sim.bits.stack_table_nb), where they must outlive it.
+# Inlined: the terms' tables are on its caller's stack (sim.bits.stack_table_nb), where they must outlive it. Machine
+# and suit numbers go over as np.int64: a literal int compiles its callee once per value (docs/developing.md).
 @njit(cache=True, inline="always")
 def card_terms_nb(pub, hand, legal, fold, trick_now, takers):
     """:class:`CardTerms` of a card choice with the folded weights ``fold``. When the trick is led and no
     legal card takes it (some four choices in ten), the trick's and the later seats' terms, the same for
-    every card, are left out, and when following suit so are the suit's.
-
-    Machine and suit numbers reach the functions it calls as ``np.int64``, never as literal ints: numba would
-    compile each of them once more for every literal value (docs/developing.md, "Compile time")."""
+    every card, are left out, and when following suit so are the suit's."""
     seat = seat_to_move_nb(pub)
     players = pub[E.P_PLAYERS]
     led, _, _, trick = trick_now
@@ -322,14 +320,14 @@ def card_terms_nb(pub, hand, legal, fold, trick_now, takers):
             m0 = machine_suits_nb(pub, np.int64(0), bare, unseen, seen0)
             m1 = machine_suits_nb(pub, np.int64(1), bare, unseen, seen1)
             m2 = machine_suits_nb(pub, np.int64(2), bare, unseen, seen2)
+
+            def suit_worth(s):
+                return suit_worth_nb(unseen, free, np.int64(s), later, m0, m1, m2)
             if led >= 0:
-                x = suit_worth_nb(unseen, free, led, later, m0, m1, m2)
+                x = suit_worth(led)
                 sw = (x, x, x, x)
             else:
-                sw = (suit_worth_nb(unseen, free, np.int64(0), later, m0, m1, m2),
-                      suit_worth_nb(unseen, free, np.int64(1), later, m0, m1, m2),
-                      suit_worth_nb(unseen, free, np.int64(2), later, m0, m1, m2),
-                      suit_worth_nb(unseen, free, np.int64(3), later, m0, m1, m2))
+                sw = (suit_worth(0), suit_worth(1), suit_worth(2), suit_worth(3))
         holds = (fold[row, W + F_HOLD] + fold[row, W + F_TRICK_WORTH] * trick_worth
                  + fold[row, W + F_LATER_WORTH] * later_worth + fold[row, W + F_GOLDEN] * golden
                  + fold[row, W + F_HOLD_LATE] * tricks_left + fold[row, W + F_LEAD_WORTH] * ahead)
