@@ -195,7 +195,7 @@ def play_chunk_nb(seed, first_game, lo, hi, rules, policy_ids, policy_params, ou
         droughts = 0
         passes = 0
         round_could = False
-        s = 0
+        s = np.int64(0)  # not a literal 0 (docs/developing.md, "Compile time")
         for t in range(turn_cap):
             turns = t + 1
             row = E.STREAM_POLICY + s

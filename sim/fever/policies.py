@@ -63,8 +63,9 @@ POLICY_ISMCTS = 3
 # Restricted play (sim.restricted): a base policy with some kinds of decision made at random; no config names it.
 POLICY_RESTRICTED = 4
 KIND_DOUBLE, KIND_PLAY, KIND_KEEP = (E.DECISION_KINDS.index(k) for k in ("double", "play", "keep"))
-# A double made at random: as random:0.5 decides it, below(1000) < 500.
-EVEN = PERMILLE // 2
+# A double made at random: as random:0.5 decides it, below(1000) < 500. A float, as a seat's parameters are: an
+# int would compile random_double_at_nb once more (docs/developing.md, "Compile time").
+EVEN = PERMILLE / 2
 
 POLICIES = Policies(
     [
@@ -361,7 +362,7 @@ def restricted_double_nb(params, pub, hand, table, points, states, row):
     if ask:
         copy = states[row:row + 1].copy()
         agree_nb(params, KIND_DOUBLE, unrestricted_double_nb(slow_id_nb(params), slow_params_nb(params), pub, hand,
-                                                             table, points, copy, 0) == doubled)
+                                                             table, points, copy, np.int64(0)) == doubled)
     return doubled
 
 
@@ -378,7 +379,7 @@ def restricted_play_nb(params, pub, hand, table, points, states, row):
     if ask:
         copy = states[row:row + 1].copy()
         agree_nb(params, KIND_PLAY, unrestricted_play_nb(slow_id_nb(params), slow_params_nb(params), pub, hand,
-                                                         table, points, copy, 0) == code)
+                                                         table, points, copy, np.int64(0)) == code)
     return code
 
 
@@ -400,7 +401,7 @@ def restricted_keep_nb(params, pub, hand, table, points, states, row, keep):
     if ask:
         copy = states[row:row + 1].copy()
         other = np.zeros_like(keep)
-        unrestricted_keep_nb(slow_id_nb(params), slow_params_nb(params), pub, hand, table, points, copy, 0, other)
+        unrestricted_keep_nb(slow_id_nb(params), slow_params_nb(params), pub, hand, table, points, copy, np.int64(0), other)
         same = True
         for x in range(pub[E.P_SYMBOLS]):
             if other[x] != keep[x]:
