@@ -91,9 +91,8 @@ class _Group:
 
     what: str | None
     seconds: float = 0.0
-    game: tuple[str, str] | None = None  # (id, title) of the first game's kernel compiled inside
+    game: tuple[str, str] | None = None  # (id, title) of the first game said to be compiling inside: its line is owed
     said: bool = False  # "Compiling {what} …" was said
-    announced: bool = False  # the game's "Compiling the kernels of …" was said inside: its "Compiled" line is owed
 
 
 class Compiles:
@@ -126,12 +125,10 @@ class Compiles:
                 self._game = game
                 self.tell(notice(*game))
                 if self._group is not None:
-                    self._group.announced = True
+                    self._group.game = self._group.game or game
             elif game is not None and self._group is not None and self._group.what and not self._group.said:
                 self.tell(f"Compiling {self._group.what} …")
                 self._group.said = True
-            if self._group is not None and game is not None:
-                self._group.game = self._group.game or game
         self._depth += 1
 
     def ended(self) -> None:
@@ -171,7 +168,7 @@ class Compiles:
             self._group = None
             if group.said:
                 self.tell(f"Compiled {what} in {seconds_text(group.seconds)}.")
-            elif group.announced:
+            elif group.game is not None:
                 self.tell(done_text(group.game[1], group.seconds))
 
     @contextmanager

@@ -205,9 +205,10 @@ def decisions_seconds(config) -> float:
 
 
 def run_costs(config, *, report: bool = True, clock: Clock = now) -> RunCosts:
+    """What each part of a run costs, timed in the order the run plays them: its own games first."""
+    games = games_cost(config, clock=clock).cost
     gap, fast, slow = extra_costs(config, clock=clock)
-    return RunCosts(games_cost(config, clock=clock).cost, gap, fast, slow,
-                    report_seconds(config, clock=clock) if report else 0.0)
+    return RunCosts(games, gap, fast, slow, report_seconds(config, clock=clock) if report else 0.0)
 
 
 def plan_run(config, *, report: bool = True, clock: Clock = now) -> dict[str, Any]:
@@ -224,10 +225,9 @@ def plan_run(config, *, report: bool = True, clock: Clock = now) -> dict[str, An
     size = RunSize.of(config)
     # Compiled and said as the run compiles them: the kernel of its own games first, then its other tables'.
     with compiles().as_one():
-        games = games_cost(config, clock=clock).cost
+        games_cost(config, clock=clock)  # kept for the life of the process: run_costs reads it back
     with compiles().as_one(other_tables(config.game_spec.title)):
-        gap, fast, slow = extra_costs(config, clock=clock)
-        costs = RunCosts(games, gap, fast, slow, report_seconds(config, clock=clock) if report else 0.0)
+        costs = run_costs(config, report=report, clock=clock)
         section = plan_run_section(config, clock=clock)
         decided = decisions_played(config)
         decisions = decisions_seconds(config) if decided else 0.0
