@@ -48,7 +48,7 @@ def default_report(results, package: str) -> str:
     """The report of a game without ``report.py``: the headline cards of its declared headline metrics with their
     intervals, the seats with every per-seat number of the summary, the summary's other numbers, the player
     sections, the run's first and last games replayed by the reference engine (``PLAY_LOOP`` and
-    ``policy_named`` of ``<package>.rules``, or of ``<package>.state`` when the state is the engine) and
+    ``player_named`` of ``<package>.rules``, or of ``<package>.state`` when the state is the engine) and
     told from their traces, the config and how each metric's interval is computed."""
     import importlib
     import importlib.util
@@ -57,6 +57,7 @@ def default_report(results, package: str) -> str:
         CLOSING_SECTIONS, PLAYER_SECTIONS, e, examples_section, first_player_card, first_player_verdict,
         headline, method_section, metric, num, pct, section, seat_cells, setup_facts, table,
     )
+    from sim.reference import player_named_of
 
     game, s = results.config.game_spec, results.summary
     keys = list(s)
@@ -98,7 +99,7 @@ def default_report(results, package: str) -> str:
     games = section("games", "The games", table(["", "value"], numbers))
 
     def replay(config, g: int):
-        players = [rules_module.policy_named(p) for p in config.seat_policies]
+        players = [player_named_of(rules_module)(config.rules, p) for p in config.seat_policies]
         return rules_module.PLAY_LOOP.play_game(config.rules, config.seed, g, players, trace=True)
 
     def story(config, trace: dict) -> str:

@@ -19,27 +19,11 @@ from typing import Any, Callable, Mapping, NamedTuple
 import numpy as np
 from hypothesis import strategies as st
 
-from sim.reference import PlayLoop
+from sim.reference import PlayLoop, player_named_of
 from sim.rng import Stream
 
 # (rules, policy name) -> the reference engine's player for it
 Player = Callable[[Any, str], Any]
-
-
-def searched_and_reference_players(policies, parse_policy, package: str, plain: Callable[[Any, str], Any]):
-    """A game's ``is_searched(policy)`` (a policy the reference engine alone plays: OpenSpiel's search, from
-    ``package``'s ``state`` module; the search needs the openspiel extra) and ``reference_player(rules, name)``: that module's
-    player for a searched policy, ``plain(rules, name)`` for every other."""
-
-    def is_searched(policy: str) -> bool:
-        return parse_policy(policy)[0] in policies.reference_only_ids
-
-    def reference_player(rules, name: str):
-        if is_searched(name):
-            return importlib.import_module(f"{package}.state").player_named(rules, name)
-        return plain(rules, name)
-
-    return is_searched, reference_player
 
 
 def cheap_policies(policy_forms: Mapping[str, tuple[str, ...]], policies=None) -> tuple[str, ...]:
@@ -170,7 +154,7 @@ def policy_forms_of(policies) -> dict[str, tuple[str, ...]] | None:
 def completed(module: ModuleType | None, package: str | None = None) -> SimpleNamespace:
     """A game's conformance module (None: the game has none) with the hooks that follow from the game's
     declarations filled in where the module does not give its own. From the package: its reference engine's
-    loop and players (``PLAY_LOOP``, ``policy_named`` of ``rules``, or of ``state`` when the state is the
+    loop and players (``PLAY_LOOP``, ``player_named`` of ``rules``, or of ``state`` when the state is the
     engine) and the policies' forms. From the Rules' knob declarations: the rule sets, the bad [rules] tables
     (with the module's ``BAD_COMBINATIONS``), the small config and a sweep's axis. From the state: a replay
     script and, given the module's ``decide_at``, the information-set situations. Then the cheap policies and a
@@ -191,8 +175,7 @@ def completed(module: ModuleType | None, package: str | None = None) -> SimpleNa
     game = importlib.import_module(f"{package}.game").GAME
     Rules = game.Rules
     fill("PLAY_LOOP", lambda: getattr(rules_module, "PLAY_LOOP", None))
-    if rules_module is not None and hasattr(rules_module, "policy_named"):
-        fill("reference_player", lambda: lambda rules, name: rules_module.policy_named(name))
+    fill("reference_player", lambda: player_named_of(rules_module))
     fill("POLICY_FORMS", lambda: policy_forms_of(policies))
     decisions = getattr(rules_module, "DECISIONS", None)
     if decisions is not None:

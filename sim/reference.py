@@ -8,7 +8,8 @@ scoring, records and traces of a played game — and takes from here:
   seat's own stream exactly as inside the jitted core; a game's subclass
   names its decisions (``choose_card``, ``choose_value``, ...);
 * :class:`RandomPolicy` — the base of each game's pure-Python ``random``;
-* :func:`policy_named` — the player for a policy as a config names it;
+* :func:`player_of`, :func:`named` — the player for a parsed seat, and the
+  game's ``player_named(rules, text)`` for a policy as a config names it;
 * :class:`Decision` — a decision declared once (the player's method, the
   jitted policy it calls and what it is handed), from which
   :func:`jit_policy_of` makes the game's ``JitPolicy`` and the
@@ -134,10 +135,20 @@ def player_of(policy_id: int, params, random_policy: type[RandomPolicy], jit_pol
     return jit_policy(policy_id, params, *context)
 
 
-def policy_named(text: str, random_policy: type[RandomPolicy], jit_policy: type[JitPolicy], *context: Any):
-    """The reference engine's player for a policy name: the Python twin of ``random``, the jitted
-    policy otherwise. ``context`` is what the game's ``JitPolicy`` needs beyond the policy."""
-    return player_of(*jit_policy.parse_policy(text), random_policy, jit_policy, *context)
+def named(seat_player: Callable[..., Any], parse_policy: Callable[[str], tuple[int, np.ndarray]]):
+    """A game's ``player_named(rules, text)``: its ``seat_player(rules, policy_id, params)`` for a policy as a
+    config names it."""
+    return lambda rules, text: seat_player(rules, *parse_policy(text))
+
+
+def player_named_of(engine) -> Callable[[Any, str], Any] | None:
+    """A game's ``player_named(rules, text)`` from its engine module (``rules`` or ``state``); for a game written
+    before it, its ``policy_named(text)`` (docs/porting.md); None when it has neither."""
+    if hasattr(engine, "player_named"):
+        return engine.player_named
+    if hasattr(engine, "policy_named"):
+        return lambda rules, text: engine.policy_named(text)
+    return None
 
 
 @dataclass(frozen=True)

@@ -153,3 +153,24 @@ def test_two_packages_registering_one_id_are_refused(monkeypatch):
     monkeypatch.setattr(sim.games, "entry_points", lambda group: clash)
     with pytest.raises(RuntimeError, match="two games register the id 'fever'"):
         sim.games._registered()
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_game_names_its_engines_player_by_one_function_and_an_older_game_is_still_read(game_id):
+    """``player_named(rules, text)`` of each engine module gives the player of ``seat_player`` for the parsed
+    policy; a game written before it, giving ``policy_named(text)``, is read through the same helper."""
+    from types import SimpleNamespace
+
+    from sim.games import part_module
+    from sim.reference import player_named_of
+
+    engine = part_module(game_id, "rules") or part_module(game_id, "state")
+    game = get_game(game_id)
+    rules = game.Rules()
+    named = player_named_of(engine)
+    assert type(named(rules, "random")) is type(engine.seat_player(rules, *game.policies.parse("random")))
+    greedy_id, _ = game.policies.parse("greedy")
+    assert named(rules, "greedy").policy_id == greedy_id != game.policies.parse("random")[0]
+    older = SimpleNamespace(policy_named=lambda text: f"the player of {text}")
+    assert player_named_of(older)(rules, "greedy") == "the player of greedy"
+    assert player_named_of(SimpleNamespace()) is None

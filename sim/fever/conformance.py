@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 from sim import conformance_kit as kit
 from sim.fever import enums as E
 from sim.fever.params import Rules
-from sim.fever.policies import POLICIES, parse_policy
-from sim.fever.rules import GameState, Observation, RandomPolicy, play_turn, policy_named, shuffled_deck
+from sim.fever.rules import GameState, Observation, RandomPolicy, play_turn, player_named, shuffled_deck
 from sim.rng import Stream
 
 SYMBOL_NAMES = ("cherry", "lemon", "bell", "bar", "seven", "plum")
@@ -73,12 +72,6 @@ POLICY_FORMS: dict[str, tuple[str, ...]] = {
     "montecarlo": ("montecarlo:2", "montecarlo:3"),
     "ismcts": ("ismcts:2",),  # OpenSpiel's search, played by the reference engine (the openspiel extra)
 }
-
-
-# OpenSpiel's ismcts is played from sim.fever.openspiel (the openspiel extra); the reference engine's player for
-# any policy, ismcts included.
-is_searched, reference_player = kit.searched_and_reference_players(
-    POLICIES, parse_policy, __package__, lambda rules, name: policy_named(name, rules))
 
 
 # --- what a policy is handed, in either engine ----------------------------------------
@@ -209,7 +202,7 @@ def unseen_by_seat(sit: Situation) -> tuple:
 
 def decide(sit: Situation, policy: str, stream: Stream) -> int:
     """The seat's play, coded ``symbol * 8 + reel mask``."""
-    return reference_player(sit.rules, policy).play(sit.obs, stream).code
+    return player_named(sit.rules, policy).play(sit.obs, stream).code
 
 
 def seen_otherwise(sit: Situation) -> list[Situation]:

@@ -40,7 +40,7 @@ from typing import Any
 from sim.errors import ConfigError, ScriptError, shown
 from sim.fever import enums as E
 from sim.fever.params import Rules
-from sim.fever.rules import GameState, IllegalMove, Play, game_trace, play_turn, policy_named
+from sim.fever.rules import GameState, IllegalMove, Play, game_trace, play_turn, player_named
 from sim.rng import Stream
 from sim.scripts import check_turn, no_unknown_keys, read_script, script_rules, stacked
 
@@ -73,7 +73,7 @@ def replay_script(data: Any) -> dict:
         if not isinstance(seats, list) or len(seats) != rules.players or not all(isinstance(s, str) for s in seats):
             raise ScriptError(f"seats: must list one policy name per seat ({rules.players}), got {shown(seats)}")
         try:
-            policies = [policy_named(s, rules) for s in seats]
+            policies = [player_named(rules, s) for s in seats]
         except ConfigError as err:
             raise ScriptError(f"seats: {err.problem}") from None
     table = Stream(seed, 0, E.STREAM_TABLE)

@@ -31,7 +31,7 @@ from analysis.report_html import (
 from analysis.results import RunResults
 from sim.errors import ConfigError
 from sim.fever.params import DEFAULT_DECK, DEFAULT_PAYTABLE
-from sim.fever.rules import play_game, policy_named
+from sim.fever.rules import play_game, player_named
 
 DEFAULT_SECONDS_PER_TURN = 15.0
 SECONDS_PER_TURN_VARIABLE = "LVSIM_SECONDS_PER_TURN"
@@ -330,7 +330,7 @@ def replay_game(rules, seed: int, game: int, seats: Sequence[str]) -> tuple[dict
     """Game ``game`` of ``seed`` played again by the reference engine, each seat by its policy: (record, trace)."""
     if len(seats) != rules.players:
         raise ValueError(f"{len(seats)} seat policies for {rules.players} players")
-    return play_game(rules, seed, game, [policy_named(name, rules) for name in seats], trace=True)
+    return play_game(rules, seed, game, [player_named(rules, name) for name in seats], trace=True)
 
 
 def _examples_section(results: RunResults) -> str:

@@ -522,12 +522,6 @@ class JitPolicy(reference.JitPolicy):
         return [int(v) for v in keep[: obs.symbols]]
 
 
-def policy_named(text: str, rules: Rules) -> Policy:
-    """The reference engine's player for a policy name: the Python twin of ``random``, the jitted
-    policy otherwise."""
-    return reference.policy_named(text, RandomPolicy, JitPolicy, rules)
-
-
 # --- one game, start to end -----------------------------------------------------------
 
 
@@ -1113,6 +1107,5 @@ def seat_player(rules, policy_id: int, params: np.ndarray):
     return reference.player_of(policy_id, params, RandomPolicy, JitPolicy, rules)
 
 
-def player_named(rules: Rules, text: str):
-    """The reference engine's player for a policy as a config names it, ismcts included."""
-    return seat_player(rules, *JitPolicy.parse_policy(text))
+# The reference engine's player for a policy as a config names it, ismcts included.
+player_named = reference.named(seat_player, JitPolicy.parse_policy)

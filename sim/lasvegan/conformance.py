@@ -19,7 +19,7 @@ from sim import conformance_kit as kit
 from sim.lasvegan import enums as E
 from sim.lasvegan.params import Rules
 from sim.lasvegan.policies import POLICIES, parse_policy
-from sim.lasvegan.rules import card_mask, policy_named
+from sim.lasvegan.rules import card_mask
 from sim.lasvegan.table import Table, mask_cards, seat_stream
 
 # --- rule sets and seats -----------------------------------------------------------
@@ -69,10 +69,9 @@ POLICY_FORMS: dict[str, tuple[str, ...]] = {
 }
 
 
-# OpenSpiel's ismcts is played from sim.lasvegan.state (needs the openspiel extra); the reference engine's player for
-# any policy, ismcts included.
-is_searched, reference_player = kit.searched_and_reference_players(
-    POLICIES, parse_policy, __package__, lambda rules, name: policy_named(name))
+def is_searched(policy: str) -> bool:
+    """A policy the reference engine alone plays (OpenSpiel's search)."""
+    return parse_policy(policy)[0] in POLICIES.reference_only_ids
 
 
 # --- what a policy is handed, in either engine ----------------------------------------

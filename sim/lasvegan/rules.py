@@ -768,12 +768,6 @@ class JitPolicy(reference.JitPolicy):
         return Placement(int(out[0]), int(out[1]), int(out[2]))
 
 
-def policy_named(text: str) -> Policy:
-    """The reference engine's player for a policy name: the Python twin of
-    ``random``, the jitted policy otherwise."""
-    return reference.policy_named(text, RandomPolicy, JitPolicy)
-
-
 # --- one game, start to end --------------------------------------------------------
 
 
@@ -1162,9 +1156,8 @@ def seat_player(rules, policy_id: int, params: np.ndarray):
     return reference.player_of(policy_id, params, RandomPolicy, JitPolicy)
 
 
-def player_named(rules, text: str):
-    """The reference engine's player for a policy as a config names it, ismcts included."""
-    return seat_player(rules, *JitPolicy.parse_policy(text))
+# The reference engine's player for a policy as a config names it, ismcts included.
+player_named = reference.named(seat_player, JitPolicy.parse_policy)
 
 
 # --- a decision from the jitted policies' view (the conformance suite's situations) ------------

@@ -17,13 +17,12 @@ from sim import conformance_kit as kit
 from sim.rng import Stream
 from sim.vegasdice import enums as E
 from sim.vegasdice.params import Rules
-from sim.vegasdice.policies import POLICIES, parse_policy
 from sim.vegasdice.rules import (
     GameState,
     Observation,
     RandomPolicy,
     Roll,
-    policy_named,
+    player_named,
     roll_counts,
     roll_for,
     shuffled_pile,
@@ -62,12 +61,6 @@ POLICY_FORMS: dict[str, tuple[str, ...]] = {
     "montecarlo": ("montecarlo:2", "montecarlo:3"),
     "ismcts": ("ismcts:2",),  # OpenSpiel's search, played by the reference engine (the openspiel extra)
 }
-
-
-# OpenSpiel's ismcts is played from sim.vegasdice.openspiel (the openspiel extra); the reference engine's player for
-# any policy, ismcts included.
-is_searched, reference_player = kit.searched_and_reference_players(
-    POLICIES, parse_policy, __package__, lambda rules, name: policy_named(name))
 
 
 # --- what a policy is handed, in either engine ----------------------------------------
@@ -166,7 +159,7 @@ def unseen_by_seat(sit: Situation) -> tuple:
 
 
 def decide(sit: Situation, policy: str, stream: Stream) -> int:
-    return reference_player(sit.rules, policy).choose_value(sit.obs, sit.roll, stream)
+    return player_named(sit.rules, policy).choose_value(sit.obs, sit.roll, stream)
 
 
 def seen_otherwise(sit: Situation) -> list[Situation]:

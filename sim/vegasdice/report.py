@@ -27,7 +27,7 @@ from analysis.report_html import (
 from analysis.results import RunResults
 from analysis.stats import mean_interval
 from sim.vegasdice import figures, tables
-from sim.vegasdice.rules import play_game, policy_named
+from sim.vegasdice.rules import play_game, player_named
 
 SECTIONS = (
     ("seats", "Seat and first-player advantage"),
@@ -286,7 +286,7 @@ def replay_game(rules, seed: int, game: int, seats: Sequence[str]) -> tuple[dict
     """Game ``game`` of ``seed`` played again by the reference engine, each seat by its policy: (record, trace)."""
     if len(seats) != rules.players:
         raise ValueError(f"{len(seats)} seat policies for {rules.players} players")
-    return play_game(rules, seed, game, [policy_named(name) for name in seats], trace=True)
+    return play_game(rules, seed, game, [player_named(rules, name) for name in seats], trace=True)
 
 
 def example_picks(tally) -> list[tuple[str, str, int, str]]:

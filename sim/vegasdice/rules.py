@@ -477,12 +477,6 @@ class JitPolicy(reference.JitPolicy):
         return int(self.decide(jitted_policies.choose_value_nb, rng, obs.to_pub(), own, white)) + 1
 
 
-def policy_named(text: str) -> Policy:
-    """The reference engine's player for a policy name: the Python twin of
-    ``random``, the jitted policy otherwise."""
-    return reference.policy_named(text, RandomPolicy, JitPolicy)
-
-
 # --- one game, start to end --------------------------------------------------------------
 
 
@@ -846,6 +840,5 @@ def seat_player(rules, policy_id: int, params: np.ndarray):
     return reference.player_of(policy_id, params, RandomPolicy, JitPolicy)
 
 
-def player_named(rules: Rules, text: str):
-    """The reference engine's player for a policy as a config names it, ismcts included."""
-    return seat_player(rules, *JitPolicy.parse_policy(text))
+# The reference engine's player for a policy as a config names it, ismcts included.
+player_named = reference.named(seat_player, JitPolicy.parse_policy)

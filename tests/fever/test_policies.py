@@ -11,7 +11,7 @@ from sim.errors import ConfigError
 from sim.fever import enums as E
 from sim.fever.params import Rules
 from sim.fever.policies import parse_policy
-from sim.fever.rules import GameState, RandomPolicy, play_game, play_turn, policy_named, shuffled_deck
+from sim.fever.rules import GameState, RandomPolicy, play_game, play_turn, player_named, shuffled_deck
 from sim.games import get_game
 from sim.rng import Stream
 
@@ -38,7 +38,7 @@ def situations(rules, n, seed=0):
 def test_every_play_and_keep_is_legal(policy):
     for players in (1, 3, 5):
         rules = Rules(players=players, double_max_cards=3)
-        player = policy_named(policy, rules)
+        player = player_named(rules, policy)
         for state in situations(rules, 40, seed=players):
             seat = state.begin_turn()
             rng = Stream(1, 2, seat)
@@ -56,7 +56,7 @@ def test_every_play_and_keep_is_legal(policy):
 
 def test_greedy_scores_the_richest_combination_it_can():
     rules = Rules(players=2)
-    greedy = policy_named("greedy", rules)
+    greedy = player_named(rules, "greedy")
     checked = 0
     for state in situations(rules, 300):
         seat = state.begin_turn()
@@ -78,7 +78,7 @@ def test_greedy_blocks_the_machine_when_it_cannot_score():
     top = [bell, lemon, bell, lemon, lemon, bell, cherry, cherry, lemon]
     state = GameState(rules, top + _rest(rules, top))
     seat = state.begin_turn()
-    play = policy_named("greedy", rules).play(state.observe(seat), Stream(0, 0, 0))
+    play = player_named(rules, "greedy").play(state.observe(seat), Stream(0, 0, 0))
     assert play.symbol == bell and play.reels in ((0,), (1,))
 
 
@@ -93,7 +93,7 @@ def test_random_doubles_at_its_rate():
     rules = Rules(players=2)
     obs = next(situations(rules, 1)).observe(0)
     for text, p in (("random", 0.1), ("random:0.35", 0.35), ("random:0", 0.0), ("random:1", 1.0)):
-        player = policy_named(text, rules)
+        player = player_named(rules, text)
         rng = Stream(9, 9, 9)
         n = 4000
         doubles = sum(player.double(obs, rng) for _ in range(n))
@@ -122,6 +122,6 @@ def test_each_policy_beats_the_one_below_in_seat_rotated_duels(strong, weak, dea
 def test_the_policy_stream_never_moves_the_deal():
     """Changing a seat's policy changes its decisions, never the deck the game starts from."""
     rules = Rules(players=3)
-    a = play_game(rules, 5, 3, [policy_named("random", rules)] * 3, trace=True)[1]
-    b = play_game(rules, 5, 3, [policy_named("greedy", rules)] * 3, trace=True)[1]
+    a = play_game(rules, 5, 3, [player_named(rules, "random")] * 3, trace=True)[1]
+    b = play_game(rules, 5, 3, [player_named(rules, "greedy")] * 3, trace=True)[1]
     assert a["deck"] == b["deck"] and a["turns"] != b["turns"]

@@ -7,7 +7,7 @@ import pytest
 from sim.errors import ScriptError
 from sim.fever.params import Rules
 from sim.fever.replay import replay_path, replay_script, script_from_trace
-from sim.fever.rules import play_game, policy_named
+from sim.fever.rules import play_game, player_named
 
 SCRIPT = {
     "players": 2,
@@ -56,7 +56,7 @@ def test_a_played_game_replays_move_for_move(players):
     rules = Rules(players=players, reshuffle_discards=False, turn_cap=120)
     seats = (["greedy", "random:0.5", "montecarlo:2"] * 2)[:players]
     for game in range(12):
-        records, trace = play_game(rules, 4, game, [policy_named(s, rules) for s in seats], trace=True)
+        records, trace = play_game(rules, 4, game, [player_named(rules, s) for s in seats], trace=True)
         again = replay_script(json.loads(json.dumps(script_from_trace(trace, rules))))
         assert again == trace
 

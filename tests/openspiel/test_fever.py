@@ -9,7 +9,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from sim.fever import rules as engine  # noqa: E402
 from sim.fever.state import double_no, keep_actions  # noqa: E402
 from sim.fever.params import Rules  # noqa: E402
-from sim.fever.rules import PLAY_LOOP, game_records, policy_named  # noqa: E402
+from sim.fever.rules import PLAY_LOOP, game_records, player_named  # noqa: E402
 from sim.openspiel import load  # noqa: E402
 from tests.helpers import assert_same_records  # noqa: E402
 from tests.openspiel.walk import at_random_decision, replayed, resamples  # noqa: E402
@@ -70,7 +70,7 @@ def test_a_game_played_through_openspiel_is_the_reference_engines(players, seats
         drawn, moves = [], []
         with monkeypatch.context() as m:
             m.setattr(engine.GameState, "draw", noting(engine.GameState.draw, drawn))
-            reference = PLAY_LOOP.play_game(rules, 3, game, [Logged(policy_named(s, rules), moves) for s in seats])
+            reference = PLAY_LOOP.play_game(rules, 3, game, [Logged(player_named(rules, s), moves) for s in seats])
         cards, played = iter(drawn), iter(moves)
         state = replayed(spel, cards, played)
         assert next(played, None) is None and next(cards, None) is None

@@ -10,7 +10,7 @@ from sim.lasvegan import enums as E  # noqa: E402
 from sim.lasvegan.state import placement_action  # noqa: E402
 from sim.lasvegan.params import Rules  # noqa: E402
 from sim.lasvegan.rules import (  # noqa: E402
-    PLAY_LOOP, deal_round, game_records, policy_named, shuffled_pile, suit_of,
+    PLAY_LOOP, deal_round, game_records, player_named, shuffled_pile, suit_of,
 )
 from sim.openspiel import load  # noqa: E402
 from sim.rng import Stream  # noqa: E402
@@ -58,7 +58,7 @@ def test_a_game_played_through_openspiel_is_the_reference_engines(players, seats
     spel = load("lasvegan", rules)
     for game in range(4):
         moves = []
-        reference = PLAY_LOOP.play_game(rules, 11, game, [Logged(policy_named(s), moves) for s in seats])
+        reference = PLAY_LOOP.play_game(rules, 11, game, [Logged(player_named(rules, s), moves) for s in seats])
         chance = iter(chance_outcomes_of(rules, 11, game, int(reference["rounds_played"])))
         played = iter(moves)
         state = replayed(spel, chance, played)

@@ -8,7 +8,7 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from sim.openspiel import load  # noqa: E402
 from sim.vegasdice.params import Rules  # noqa: E402
-from sim.vegasdice.rules import PLAY_LOOP, game_records, policy_named  # noqa: E402
+from sim.vegasdice.rules import PLAY_LOOP, game_records, player_named  # noqa: E402
 from tests.helpers import assert_same_records  # noqa: E402
 from tests.openspiel.walk import replayed  # noqa: E402
 
@@ -23,7 +23,7 @@ def test_a_game_played_through_openspiel_is_the_reference_engines(players, seats
     rules = Rules.from_mapping({"players": players, **rules_table})
     spel = load("vegas-dice", rules)
     for game in range(3):
-        reference, trace = PLAY_LOOP.play_game(rules, 7, game, [policy_named(s) for s in seats], trace=True)
+        reference, trace = PLAY_LOOP.play_game(rules, 7, game, [player_named(rules, s) for s in seats], trace=True)
         pile = iter(rules.bill_values.index(b) for b in trace["pile"])
         faces, moves = [], []
         for played in trace["rounds"]:

@@ -8,7 +8,7 @@ import pytest
 from sim.errors import ScriptError
 from sim.vegasdice.params import Rules
 from sim.vegasdice.replay import replay_path, replay_script, script_from_trace
-from sim.vegasdice.rules import play_game, policy_named
+from sim.vegasdice.rules import play_game, player_named
 
 # Two players, two casinos, two dice each, no white dice. Worked out by hand.
 SCRIPT = {
@@ -52,7 +52,7 @@ def test_a_hand_worked_game():
 def test_a_traced_game_replays_to_the_same_trace(tmp_path):
     for players, seats in ((3, ["random", "greedy", "montecarlo:2"]), (5, ["greedy"] * 5)):
         rules = Rules(players=players)
-        _, trace = play_game(rules, 11, 4, [policy_named(s) for s in seats], trace=True)
+        _, trace = play_game(rules, 11, 4, [player_named(rules, s) for s in seats], trace=True)
         script = script_from_trace(trace, rules)
         assert replay_script(script) == trace
         path = tmp_path / f"game{players}.json"

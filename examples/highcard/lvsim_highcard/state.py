@@ -16,7 +16,6 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from dataclasses import dataclass
-from functools import partial
 
 import numpy as np
 
@@ -239,7 +238,14 @@ DECISIONS = (reference.Decision("choose_card", jitted_policies.choose_card_nb,
                                 lambda obs: (obs.to_pub(), obs.hand_array()), ("pub", "hand"), "card"),)
 JitPolicy = reference.jit_policy_of(DECISIONS, jitted_policies.parse_policy, jitted_policies.N_POLICY_PARAMS,
                                     stream_rows=True)
-policy_named = partial(reference.policy_named, random_policy=RandomPolicy, jit_policy=JitPolicy)
+
+
+def seat_player(rules, policy_id: int, params):
+    """The engine's player for a parsed seat: the Python twin of ``random``, the jitted policy otherwise."""
+    return reference.player_of(policy_id, params, RandomPolicy, JitPolicy)
+
+
+player_named = reference.named(seat_player, JitPolicy.parse_policy)  # (rules, text) -> the player
 
 
 def play_out(rules, table, streams, policies) -> HighCardState:
