@@ -99,7 +99,8 @@ def default_report(results, package: str) -> str:
     games = section("games", "The games", table(["", "value"], numbers))
 
     def replay(config, g: int):
-        players = [player_named_of(rules_module)(config.rules, p) for p in config.seat_policies]
+        named = player_named_of(rules_module)
+        players = [named(config.rules, p) for p in config.seat_policies]
         return rules_module.PLAY_LOOP.play_game(config.rules, config.seed, g, players, trace=True)
 
     def story(config, trace: dict) -> str:

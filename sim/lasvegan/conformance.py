@@ -69,11 +69,6 @@ POLICY_FORMS: dict[str, tuple[str, ...]] = {
 }
 
 
-def is_searched(policy: str) -> bool:
-    """A policy the reference engine alone plays (OpenSpiel's search)."""
-    return parse_policy(policy)[0] in POLICIES.reference_only_ids
-
-
 # --- what a policy is handed, in either engine ----------------------------------------
 
 
@@ -199,7 +194,7 @@ def unseen_by_seat(table: Table) -> tuple:
 
 def decide(table: Table, policy: str, stream: np.ndarray):
     """The seat to move's choice under ``policy``, drawing from ``stream``: a card, or a placement owed."""
-    if is_searched(policy):
+    if POLICIES.needs_reference([parse_policy(policy)[0]]):  # OpenSpiel's search: the reference engine alone
         from sim.lasvegan.state import decide_from_pub
 
         return decide_from_pub(policy, table.pub, int(table.hand), bool(table.owed), stream)
