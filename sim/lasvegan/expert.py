@@ -162,8 +162,8 @@ CardTerms = namedtuple("CardTerms", "row context legal hand unseen takers cards 
                        "loss_weight worth seven_worth greedy_base seven sevens_in_trick")
 
 
-# Inlined where called from one or two places (the card loop, its running best, the choice, the placements'
-# terms): expert plays about 1.15x the games a second; inlining the others too tripled the compile, for no more.
+# Inlined where called once or twice in the player (the card loop, its running best, the seats' pass, the
+# placements' terms): expert plays about 1.15x the games a second; inlining the rest too tripled the compile.
 @njit(cache=True, inline="always")
 def others_nb(pub, seat, players):
     """``((seats shown void in each suit), the most cabbages another seat holds,
@@ -437,7 +437,7 @@ def score_cards_nb(context, none_takes, t, fold, scores):
     return best, best_top, second, second_top, greedy, greedy_plain
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, error_model="numpy")
 def choose_card_nb(pub, hand, legal, fold, scores):
     """``(the weights' row, the card played, greedy's card)`` with the folded
     weights ``fold``; each legal card's score (lowest card first) to ``scores``."""
