@@ -64,6 +64,7 @@ def default_report(results, package: str) -> str:
     shown_elsewhere = RUN_FIELDS | set(keys[:keys.index("win_share")] if "win_share" in keys else ())
     engine = "rules" if importlib.util.find_spec(f"{package}.rules") is not None else "state"
     rules_module = importlib.import_module(f"{package}.{engine}")
+    player_named = player_named_of(rules_module)
 
     def shown(value, m) -> str:
         return {"pct": lambda: pct(value, 2), "pts": lambda: f"{num(100 * value, 1, sign=True)} pts"}.get(
@@ -99,8 +100,7 @@ def default_report(results, package: str) -> str:
     games = section("games", "The games", table(["", "value"], numbers))
 
     def replay(config, g: int):
-        named = player_named_of(rules_module)
-        players = [named(config.rules, p) for p in config.seat_policies]
+        players = [player_named(config.rules, p) for p in config.seat_policies]
         return rules_module.PLAY_LOOP.play_game(config.rules, config.seed, g, players, trace=True)
 
     def story(config, trace: dict) -> str:
