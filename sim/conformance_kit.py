@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import itertools
 import json
 from types import ModuleType, SimpleNamespace
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 from hypothesis import strategies as st
@@ -190,7 +191,9 @@ def completed(module: ModuleType | None, package: str | None = None) -> SimpleNa
         fill("REPLAY_SCRIPT", lambda: replay_script_of(game, importlib.import_module(f"{package}.state").STATE))
     if hasattr(hooks, "decide_at") and hasattr(hooks, "reference_player"):
         state_class = importlib.import_module(f"{package}.state").STATE
-        for name, value in information_hooks(game, state_class, hooks.decide_at, hooks.reference_player).items():
+        more = getattr(hooks, "INFORMATION_RULES", ())
+        for name, value in information_hooks(game, state_class, hooks.decide_at, hooks.reference_player,
+                                             more).items():
             fill(name, lambda value=value: value)
     if not all(hasattr(hooks, name) for name in DECLARED):
         return hooks
@@ -347,9 +350,10 @@ class StateSituation(NamedTuple):
     seat: int
 
 
-def walked(state_class, rules, seed: int, decisions: int):
+def walked(state_class, rules, seed: int, decisions: int, kind: str | None = None):
     """A game of ``rules`` walked from its start, chance drawn by its probabilities and each seat deciding
-    uniformly at random (``seed``), stopped at its decision number ``decisions`` (or the last one it has)."""
+    uniformly at random (``seed``), stopped at its decision number ``decisions`` of kind ``kind`` (of any kind
+    when None), or the last such one it has; None if it has none."""
     rng = np.random.default_rng(seed)
     state, seen, last = state_class.new(rules), 0, None
     while not state.is_terminal():
@@ -357,11 +361,12 @@ def walked(state_class, rules, seed: int, decisions: int):
             outcomes, probabilities = zip(*state.chance_outcomes())
             state.apply_action(outcomes[rng.choice(len(outcomes), p=np.asarray(probabilities) / sum(probabilities))])
             continue
-        last = state.clone()
-        if seen == decisions:
-            break
+        if kind is None or state.decision_kind() == kind:
+            last = state.clone()
+            if seen == decisions:
+                break
+            seen += 1
         state.apply_action(rng.choice(state.legal_actions()))
-        seen += 1
     return last
 
 
@@ -369,18 +374,21 @@ def redealt(sit: StateSituation, holder: int, keep: Callable[[Any], bool]) -> St
     """The situation with every holding ``holder`` cannot see drawn again (``State.resample``), the first of
     a few draws for which ``keep(new state)`` holds; None if none does."""
     for k in range(16):
-        other = sit.state.resample(holder, np.array([7, sit.seat, k], dtype=np.uint64))
+        other = sit.state.resample(holder, np.array(Stream(7, sit.seat, k).s, dtype=np.uint64))
         if keep(other):
             return sit._replace(state=other)
     return None
 
 
-def information_hooks(game, state_class, decide_at: Callable[[Any, Any, Stream], Any], player: Player) -> dict:
+def information_hooks(game, state_class, decide_at: Callable[[Any, Any, Stream], Any], player: Player,
+                      more_rules: Sequence[Mapping[str, Any]] = ()) -> dict:
     """The information-set hooks (``hidden_pairs``, ``seen_by_seat``, ``unseen_by_seat``, ``seen_otherwise``,
     ``decide``, ``decision_stream``) from the game's state: a seat sees its observation and its private holding,
-    cannot see the others' (``State.private``); the situations are random games stopped a few decisions in, at 2
-    to all players, their pairs the others' holdings drawn again (``State.resample``). ``decide_at(state,
-    player, stream)`` is the game's: the decision of a reference-engine player at the state."""
+    cannot see the others' (``State.private``); the situations are random games stopped a few decisions of each
+    kind in (the game's ``DECISION_KINDS``), at every player count of the rulebook's rules and under each of
+    ``more_rules`` (``[rules]`` tables: what only some rules hide or show), their pairs the others' holdings
+    drawn again (``State.resample``). ``decide_at(state, player, stream)`` is the game's: the decision of a
+    reference-engine player at the state."""
 
     def seen_by_seat(sit: StateSituation) -> dict[str, Any]:
         state, seat = sit
@@ -391,10 +399,13 @@ def information_hooks(game, state_class, decide_at: Callable[[Any, Any, Stream],
 
     def hidden_pairs() -> list[tuple[StateSituation, StateSituation]]:
         pairs = []
-        for players in range(game.min_players, game.max_players + 1):
-            rules = game.Rules().at_players(players)
-            for seed in range(3):
-                state = walked(state_class, rules, seed, players + seed)
+        tables = [game.Rules().at_players(players) for players in range(game.min_players, game.max_players + 1)]
+        kinds = game.policies.decision_kinds or (None,)
+        for rules in [*tables, *(game.Rules.from_mapping(table) for table in more_rules)]:
+            for kind, seed in itertools.product(kinds, range(3)):
+                state = walked(state_class, rules, seed, rules.players + seed, kind)
+                if state is None:  # a kind these rules never ask for, or this game never came to
+                    continue
                 sit = StateSituation(state, state.to_move())
                 hidden = unseen_by_seat(sit)
                 other = redealt(sit, sit.seat, lambda s, sit=sit, hidden=hidden: unseen_by_seat(sit._replace(state=s)) != hidden)

@@ -210,7 +210,8 @@ class State:
         raise NotImplementedError
 
     def resample(self, seat: int, words: np.ndarray) -> "State":
-        """A copy with every holding ``seat`` cannot see drawn again from ``words``, consistent with what it saw."""
+        """A copy with every holding ``seat`` cannot see drawn again from ``words`` (four 64-bit words: a random
+        stream's state, ``sim.rng``), consistent with what it saw."""
         raise NotImplementedError
 
 

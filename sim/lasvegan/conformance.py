@@ -18,9 +18,8 @@ from hypothesis import strategies as st
 from sim import conformance_kit as kit
 from sim.lasvegan import enums as E
 from sim.lasvegan.params import Rules
-from sim.lasvegan.policies import POLICIES, parse_policy
 from sim.lasvegan.rules import card_mask
-from sim.lasvegan.table import Table, mask_cards, seat_stream
+from sim.rng import Stream
 
 # --- rule sets and seats -----------------------------------------------------------
 
@@ -118,112 +117,20 @@ class Recorded(kit.Recorded):
 
 
 
-# --- situations that differ only in what the seat to move cannot see ----------------------
+# --- situations that differ only in what the seat to move cannot see (sim.conformance_kit.information_hooks:
+# random games stopped at each kind of decision, the others' hands and the cards set aside dealt again) -----
+
+# Beyond the rulebook at each player count: the cards set aside shown, so that the seat does see them.
+INFORMATION_RULES = ({"players": 3, "set_aside_face": "revealed"},)
 
 
-def random_table(players, seed, moves, set_aside_face="hidden"):
-    """A round dealt at random and played ``moves`` moves by random seats."""
-    table = Table.dealt_at_random(players, seed, set_aside_face)
-    table.advance("random", moves, seed=seed)
-    return table
-
-
-def hidden_dealt_otherwise(table, seed):
-    """The same situation with the cards the seat to move cannot see dealt
-    differently: shuffled among their holders within each suit, so every
-    hand keeps its size and every void its truth."""
-    other = table.copy()
-    seat = table.seat
-    revealed = other.pub[E.P_SET_ASIDE] != 0
-    holders = [s for s in range(table.players) if s != seat] + ([] if revealed else ["aside"])
-    rng = np.random.default_rng(seed)
-    for suit in range(E.N_SUITS):
-        slots = []
-        for h in holders:
-            held = other.set_aside if h == "aside" else int(other.hands[h])
-            slots += [(h, c) for c in mask_cards(held) if c // 10 == suit]
-        shuffled = rng.permutation([c for _, c in slots]).tolist()
-        for (h, old), new in zip(slots, shuffled):
-            if h == "aside":
-                other.set_aside = other.set_aside & ~(1 << old) | (1 << new)
-            else:
-                other.hands[h] = np.uint64(int(other.hands[h]) & ~(1 << old) | (1 << new))
-    return other
-
-
-def situations(players, set_aside_face="hidden"):
-    """Pairs of situations that differ only in what the seat to move cannot see."""
-    pairs = []
-    for seed in range(8):
-        table = random_table(players, seed, moves=3 + 4 * seed, set_aside_face=set_aside_face)
-        other = hidden_dealt_otherwise(table, seed)
-        if other.hands.tolist() != table.hands.tolist():
-            pairs.append((table, other))
-    assert len(pairs) >= 6
-    return pairs
-
-
-def owed_placement(players, seed):
-    """A random round played until a seat owes a placement for a 7."""
-    table = random_table(players, seed, moves=0)
-    stream = seat_stream(seed, 0, 0)
-    while not table.owed:
-        table.play(table.choose_card("random", stream))
-    return table
-
-
-def hidden_pairs() -> list[tuple[Table, Table]]:
-    """Card choices at 3 and 4 players, with the set-aside cards hidden or shown, and placements."""
-    pairs = situations(3) + situations(4) + situations(3, "revealed")
-    for seed in range(6):
-        table = owed_placement(3, seed)
-        pairs.append((table, hidden_dealt_otherwise(table, seed)))
-    return pairs
-
-
-def seen_by_seat(table: Table) -> dict[str, Any]:
-    """Everything the seat to move decides from: who it is, its hand, the public observation."""
-    return {"seat": table.seat, "owed": table.owed, "hand": table.hand, "pub": table.pub.copy()}
-
-
-def unseen_by_seat(table: Table) -> tuple:
-    """What the seat to move cannot see: the others' hands and the cards set aside."""
-    hands = [int(h) for s, h in enumerate(table.hands[:table.players]) if s != table.seat]
-    return (*hands, table.set_aside)
-
-
-def decide(table: Table, policy: str, stream: np.ndarray):
-    """The seat to move's choice under ``policy``, drawing from ``stream``: a card, or a placement owed."""
-    if POLICIES.needs_reference([parse_policy(policy)[0]]):  # OpenSpiel's search: the reference engine alone
-        from sim.lasvegan.state import decide_from_pub
-
-        return decide_from_pub(policy, table.pub, int(table.hand), bool(table.owed), stream)
-    if table.owed:
-        return table.choose_placement(policy, stream)
-    return table.choose_card(policy, stream)
-
-
-def decision_stream(table: Table) -> np.ndarray:
-    return seat_stream(5, 9, table.seat)
-
-
-def seen_otherwise(table: Table) -> list[Table]:
-    """The situation with something the seat does see changed: the token faces, or its own hand."""
-    faces = table.copy()
-    faces.pub[E.P_TOKEN_VALUE:E.P_TOKEN_VALUE + 4] *= -1
-    variants = [faces]
-    if not table.owed:
-        # Swap the seat's lowest legal card for an unseen card of the same suit.
-        hand = table.copy()
-        low = mask_cards(hand.legal())[0]
-        for s in range(hand.players):
-            same = [c for c in mask_cards(int(hand.hands[s])) if c // 10 == low // 10]
-            if s != hand.seat and same:
-                hand.hands[hand.seat] ^= np.uint64((1 << low) | (1 << same[0]))
-                hand.hands[s] ^= np.uint64((1 << low) | (1 << same[0]))
-                variants.append(hand)
-                break
-    return variants
+def decide_at(state, player, stream: Stream):
+    """The card the seat to move plays, or the placement it owes for a 7, as ``player`` chooses it."""
+    gs = state.state
+    obs = gs.observe(gs.to_move)
+    if gs.placement_owed:
+        return player.choose_placement(obs, stream)
+    return player.choose_card(obs, gs.legal_cards(gs.to_move), stream)
 
 
 # --- bad [rules] tables beyond those the knobs' domains give (sim.conformance_kit.bad_rules_of): entries of

@@ -902,6 +902,8 @@ def redeal_unseen(gs: GameState, seat: int, words: np.ndarray, pub: np.ndarray |
     hand = np.uint64(card_mask(gs.hands[seat]))
     hands = np.zeros(E.MAX_PLAYERS, dtype=np.uint64)
     rng = np.array(words, dtype=np.uint64)
+    if rng.shape != (4,):  # the jitted draw reads and writes a stream's four words
+        raise ValueError(f"a redeal draws from a stream's 4 words, got {rng.shape}")
     deal_unseen_nb(pub, hand, seat, rng, hands, np.zeros(E.N_CARDS, dtype=np.int64),
                    np.zeros(N_HOLDERS, dtype=np.int64), np.zeros(N_HOLDERS, dtype=np.int64),
                    np.zeros(E.N_SUITS, dtype=np.int64))
@@ -1158,54 +1160,3 @@ def seat_player(rules, policy_id: int, params: np.ndarray):
 
 # The reference engine's player for a policy as a config names it, ismcts included.
 player_named = reference.named(seat_player, JitPolicy.parse_policy)
-
-
-# --- a decision from the jitted policies' view (the conformance suite's situations) ------------
-
-
-def observation_from_pub(pub: np.ndarray, hand: int) -> tuple[Rules, Observation]:
-    """The rules and the observation behind a seat's ``pub`` array and hand mask (only what they hold)."""
-    players, n_tokens = int(pub[E.P_PLAYERS]), int(pub[E.P_N_TOKENS])
-
-    def cards(mask) -> frozenset[int]:
-        return frozenset(c for c in range(E.N_CARDS) if int(mask) >> c & 1)
-
-    def ints(at: int, n: int) -> tuple[int, ...]:
-        return tuple(int(v) for v in pub[at:at + n])
-
-    obs = Observation(
-        **{name: int(pub[at]) for name, at in PUB_ONE.items()},
-        **{name: ints(at, players) for name, at in PUB_PER_SEAT.items()},
-        **{name: ints(at, E.MACHINES_PER_ROUND) for name, at in PUB_PER_MACHINE.items()},
-        seat=(int(pub[E.P_TRICK_LEADER]) + int(pub[E.P_TRICK_LEN])) % players, hand=tuple(sorted(cards(hand))),
-        end_on_elimination=bool(pub[E.P_END_ON_ELIMINATION]),
-        reserve=None if pub[E.P_RESERVE] < 0 else int(pub[E.P_RESERVE]),
-        trick=ints(E.P_TRICK_CARDS, int(pub[E.P_TRICK_LEN])), played=cards(pub[E.P_PLAYED]),
-        won=tuple(cards(pub[E.P_WON + s]) for s in range(players)),
-        voids=tuple(frozenset(u for u in range(E.N_SUITS) if int(pub[E.P_VOIDS + s]) >> u & 1) for s in range(players)),
-        token_values=ints(E.P_TOKEN_VALUE, n_tokens),
-        token_placed=tuple(bool(p) for p in pub[E.P_TOKEN_PLACED:E.P_TOKEN_PLACED + n_tokens]),
-        set_aside=cards(pub[E.P_SET_ASIDE]),
-    )
-    rules = Rules(players=players, rounds=obs.rounds, starting_cabbages=obs.starting_cabbages,
-                  total_cabbages=players * obs.starting_cabbages + (obs.reserve or 0),
-                  reserve="unlimited" if obs.reserve is None else "finite",
-                  end_on_elimination=obs.end_on_elimination, set_aside=obs.n_set_aside,
-                  set_aside_face="revealed" if obs.set_aside else "hidden",
-                  tokens=tuple((v, v) for v in obs.token_values),
-                  payout_order="seat_zero" if obs.payout_order == E.PAYOUT_SEAT_ZERO else "next_leader")
-    return rules, obs
-
-
-def decide_from_pub(policy: str, pub: np.ndarray, hand: int, placing: bool, words: np.ndarray):
-    """``policy`` (an ismcts form) deciding from a jitted policy's view, drawing from the stream ``words``
-    (advanced in place): a card, or ``(slot, token, side)`` when ``placing``."""
-    rules, obs = observation_from_pub(pub, hand)
-    if placing:  # the placer is the last trick's winner, who leads next
-        obs = Observation(**{**obs.__dict__, "seat": obs.trick_leader})
-    player = player_named(rules, policy)
-    rng = Stream(0, 0, 0)
-    rng.s = [int(w) for w in words]
-    choice = player.choose_placement(obs, rng) if placing else player.choose_card(obs, (), rng)
-    words[:] = rng.s
-    return tuple(int(x) for x in choice) if placing else int(choice)

@@ -2,5 +2,5 @@
 
 from sim.lasvegan.records import LAYOUT  # noqa: F401
 from sim.lasvegan.rules import (  # noqa: F401
-    PLAY_LOOP, STATE, LasveganState, decide_from_pub, placement_action, player_named, seat_player,
+    PLAY_LOOP, STATE, LasveganState, placement_action, player_named, seat_player,
 )

@@ -4,9 +4,6 @@ import numpy as np
 import pytest
 
 from sim.errors import ConfigError
-from sim.lasvegan.conformance import (
-    hidden_dealt_otherwise, owed_placement, random_table, seen_otherwise, situations,
-)
 from sim.lasvegan import enums as E
 from sim.lasvegan.heuristics import lead_takers_nb, lowest_value_card_nb, takes_lead_nb
 from sim.lasvegan.nb import play_games
@@ -38,44 +35,15 @@ def cards(*names):
     return [card_id(n) for n in names]
 
 
-# --- what a policy may know ------------------------------------------------------
+# --- what a policy may know: the shared conformance suite (tests/conformance/test_information_sets.py) pairs
+# situations at every kind of decision and table size, the cards set aside hidden and shown -------------------
 
 
-@pytest.mark.parametrize("policy", POLICIES)
-@pytest.mark.parametrize("players,face", [(3, "hidden"), (4, "hidden"), (3, "revealed")])
-def test_a_decision_does_not_depend_on_what_the_seat_cannot_see(policy, players, face):
-    for table, other in situations(players, face):
-        # The seat's own view is the same ...
-        assert table.seat == other.seat and table.hand == other.hand
-        np.testing.assert_array_equal(table.pub, other.pub)
-        # ... and so is its decision, drawing from the same stream.
-        assert table.choose_card(policy, seat_stream(5, 9, table.seat)) == other.choose_card(
-            policy, seat_stream(5, 9, other.seat)
-        )
-
-
-@pytest.mark.parametrize("policy", POLICIES)
-def test_a_placement_does_not_depend_on_what_the_seat_cannot_see(policy):
-    for seed in range(6):
-        table = owed_placement(3, seed)
-        other = hidden_dealt_otherwise(table, seed)
-        assert other.hands.tolist() != table.hands.tolist()
-        assert table.choose_placement(policy, seat_stream(5, 9, table.seat)) == other.choose_placement(
-            policy, seat_stream(5, 9, table.seat)
-        )
-
-
-@pytest.mark.parametrize("policy", POLICIES)
-def test_a_decision_does_depend_on_what_the_seat_sees(policy):
-    """The information test above could fail: changing something the seat can
-    see (the token faces, or its own hand) changes some decisions."""
-    changed = 0
-    for seed in range(12):
-        table = random_table(4, seed, moves=2 + 3 * seed)
-        stream = seat_stream(5, 9, table.seat)
-        card = table.choose_card(policy, stream.copy())
-        changed += sum(other.choose_card(policy, stream.copy()) != card for other in seen_otherwise(table))
-    assert changed > 0
+def random_table(players, seed, moves):
+    """A round dealt at random and played ``moves`` moves by random seats."""
+    table = Table.dealt_at_random(players, seed)
+    table.advance("random", moves, seed=seed)
+    return table
 
 
 def test_the_jitted_core_and_the_reference_engine_agree_under_every_policy():
