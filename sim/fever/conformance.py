@@ -7,15 +7,14 @@ same questions answered for Las Vegas.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
-import numpy as np
 from hypothesis import strategies as st
 
 from sim import conformance_kit as kit
 from sim.fever import enums as E
 from sim.fever.params import Rules
-from sim.fever.rules import GameState, Observation, RandomPolicy, play_turn, player_named, shuffled_deck
+from sim.fever.rules import Observation
 from sim.rng import Stream
 
 SYMBOL_NAMES = ("cherry", "lemon", "bell", "bar", "seven", "plum")
@@ -125,104 +124,20 @@ class Recorded(kit.Recorded):
 
 
 
-# --- situations that differ only in what the seat to move cannot see ----------------------
+# --- situations that differ only in what the seat to move cannot see (sim.conformance_kit.information_hooks:
+# random games stopped at each kind of decision, the other hands and the deck dealt again) ------------------
 
 
-class Situation(NamedTuple):
-    """The seat to move's view, the rules, and what it cannot see: the deck top first and the
-    other seats' hands."""
-
-    rules: Rules
-    obs: Observation
-    deck: tuple[int, ...]
-    others: tuple[tuple[int, ...], ...]
-
-
-def _midgame(rules: Rules, seed: int, turns: int) -> GameState:
-    table = Stream(seed, 0, E.STREAM_TABLE)
-    streams = [Stream(seed, 0, E.STREAM_POLICY + s) for s in range(rules.players)]
-    state = GameState(rules, shuffled_deck(rules, table), table)
-    for _ in range(turns):
-        if state.game_over:
-            break
-        play_turn(state, RandomPolicy(0.0), streams[state.to_move])
-    return state
-
-
-def _situation(state: GameState) -> Situation:
-    seat = state.to_move
-    others = tuple(tuple(h) for s, h in enumerate(state.hands) if s != seat)
-    return Situation(state.rules, state.observe(seat), tuple(state.deck), others)
-
-
-def hidden_pairs() -> list[tuple[Situation, Situation]]:
-    """The same table and hand with the deck and the other hands dealt again from the same unseen
-    cards, at 1 to 5 players."""
-    pairs = []
-    for players in range(E.MIN_PLAYERS, E.MAX_PLAYERS + 1):
-        for seed in range(2):
-            rules = Rules(players=players, target=40, turn_cap=400)
-            state = _midgame(rules, seed, turns=3 + 5 * seed)
-            seat = state.to_move
-            unseen = list(state.deck) + [x for s, h in enumerate(state.hands) if s != seat
-                                         for x, n in enumerate(h) for _ in range(n)]
-            other = GameState.__new__(GameState)
-            other.__dict__.update({k: v for k, v in state.__dict__.items()})
-            gen = np.random.default_rng(seed)
-            while True:
-                gen.shuffle(unseen)
-                deck = unseen[: len(state.deck)]
-                rest = unseen[len(state.deck):]
-                hands = []
-                for s, h in enumerate(state.hands):
-                    if s == seat:
-                        hands.append(list(h))
-                        continue
-                    counts = [0] * len(h)
-                    for x in rest[: sum(h)]:
-                        counts[x] += 1
-                    rest = rest[sum(h):]
-                    hands.append(counts)
-                other.deck, other.hands = list(deck), hands
-                if _situation(other)[2:] != _situation(state)[2:]:
-                    break
-            pairs.append((_situation(state), _situation(other)))
-    return pairs
-
-
-def seen_by_seat(sit: Situation) -> dict[str, Any]:
-    """Everything the seat to move decides from: the table as it sees it and its own hand."""
-    return {"pub": sit.obs.to_pub(), "hand": sit.obs.hand_array()}
-
-
-def unseen_by_seat(sit: Situation) -> tuple:
-    """What the seat to move cannot see: the deck's order and the other seats' hands."""
-    return sit.deck, sit.others
-
-
-def decide(sit: Situation, policy: str, stream: Stream) -> int:
-    """The seat's play, coded ``symbol * 8 + reel mask``."""
-    return player_named(sit.rules, policy).play(sit.obs, stream).code
-
-
-def seen_otherwise(sit: Situation) -> list[Situation]:
-    """The situation with something the seat does see changed: its hand, or the machine."""
-    obs = sit.obs
-    k = obs.symbols
-    held = [x for x in range(k) if obs.hand[x]]
-    hand = list(obs.hand)
-    hand[held[0]] -= 1
-    hand[(held[0] + 1) % k] += 1
-    pairs_hand = [0] * k
-    pairs_hand[held[0]] = sum(obs.hand)
-    reels = tuple((x + 2) % k for x in obs.reels)
-    twin = tuple([held[-1], held[-1], obs.reels[2]])
-    return [
-        sit._replace(obs=obs.__class__(**{**obs.__dict__, "hand": tuple(hand)})),
-        sit._replace(obs=obs.__class__(**{**obs.__dict__, "hand": tuple(pairs_hand)})),
-        sit._replace(obs=obs.__class__(**{**obs.__dict__, "reels": reels})),
-        sit._replace(obs=obs.__class__(**{**obs.__dict__, "reels": twin})),
-    ]
+def decide_at(state, player, stream: Stream):
+    """The seat to move's decision as ``player`` makes it: whether to double, its play (coded ``symbol * 8 +
+    reel mask``) or, after a double, the next card kept."""
+    obs = state.state.observe(state.to_move())
+    kind = state.decision_kind()
+    if kind == "double":
+        return bool(player.double(obs, stream))
+    if kind == "play":
+        return player.play(obs, stream).code
+    return player.keep(obs, stream)
 
 
 # --- bad [rules] tables beyond those the knobs' domains give (sim.conformance_kit.bad_rules_of): entries of
