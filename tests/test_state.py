@@ -85,3 +85,24 @@ def test_a_name_not_legal_now_is_refused_naming_what_is():
     state = state_of("vegas-dice").new(get_game("vegas-dice").Rules(players=2))
     with pytest.raises(ValueError, match="not a legal outcome now"):
         state.action_from_name("places 3")
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_resample_draws_from_a_streams_four_words_and_keeps_what_the_seat_sees(game_id):
+    """Each decision of a game played at random, resampled for the seat to move from a stream's state
+    (``sim.rng``): what the seat knows is the same, whatever was drawn again."""
+    from sim.rng import Stream
+
+    for k, (state, _) in enumerate(random_walk(game_id, 3, get_game(game_id).max_players)):
+        seat = state.to_move()
+        if seat >= 0 and k % 5 == 0:
+            other = state.resample(seat, np.array(Stream(1, k, seat).s, dtype=np.uint64))
+            assert other.information_state(seat) == state.information_state(seat)
+            assert other.to_move() == seat and other.legal_actions() == state.legal_actions()
+
+
+def test_las_vegans_redeal_refuses_words_that_are_not_a_streams_four():
+    """Its draw is jitted: three words would be read, and written, past their end."""
+    state = next(s for s, _ in random_walk("lasvegan", 1, 4) if s.decision_kind() == "follow")
+    with pytest.raises(ValueError, match="a stream's 4 words"):
+        state.resample(state.to_move(), np.array([7, 1, 2], dtype=np.uint64))
