@@ -434,3 +434,32 @@ def test_the_jitted_random_policy_plays_the_same_game_as_the_python_one(players)
         jitted = play_game(rules, 3, game, policies=[JitPolicy.named("random")] * players, trace=True)
         assert jitted[1] == python[1]
         assert all(np.array_equal(jitted[0][k], python[0][k]) for k in RECORD_FIELDS)
+
+
+@pytest.mark.parametrize("face", ["hidden", "revealed"])
+def test_an_observation_names_no_card_its_seat_may_not_see(face):
+    """Straight from the rules, not from the engine's own idea of what is hidden (which the information-set
+    suite's redeals follow): a seat sees its hand, every card played this round and, only when the rules show
+    them, the cards set aside. The kernel hands its policies the same observation (tests/conformance)."""
+    from sim.lasvegan.rules import STATE, card_mask
+
+    rules = Rules(players=3, set_aside_face=face)
+    rng, checked = np.random.default_rng(4), 0
+    for _ in range(3):
+        state = STATE.new(rules)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probabilities = zip(*state.chance_outcomes())
+                state.apply_action(outcomes[rng.choice(len(outcomes), p=probabilities)])
+                continue
+            gs, seat = state.state, state.to_move()
+            obs = gs.observe(seat)
+            may_see = set(gs.hands[seat]) | set(gs.played) | (set(gs.set_aside) if face == "revealed" else set())
+            named = set(obs.hand) | set(obs.trick) | set(obs.played) | set(obs.set_aside) | set().union(*obs.won)
+            assert named <= may_see, f"seat {seat} is shown {sorted(named - may_see)}"
+            assert obs.set_aside == (frozenset(gs.set_aside) if face == "revealed" else frozenset())
+            pub = obs.to_pub()
+            assert int(pub[E.P_SET_ASIDE]) == (card_mask(gs.set_aside) if face == "revealed" else 0)
+            checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 100
