@@ -51,9 +51,20 @@ def test_a_calibration_finds_the_fixed_cost_and_the_cost_per_game_and_leaves_com
 
     timed = E.calibrate(work, 100_000, clock=clock)
     assert timed.cost.fixed == pytest.approx(0.05) and timed.cost.per_game == pytest.approx(1e-4)
-    # Grown by 4 from 2 (a game per thread) until a call took 0.2 s: 512 games (0.10 s), 2,048 games
-    # (0.25 s); both timed again.
-    assert calls == [2, 2, 8, 32, 128, 512, 2048, 512, 2048] and timed.games == 2048
+    # Grown from 2 (a game per thread) until a call took 0.2 s: by 4, then to the 2,000 games that 128 and 512
+    # games' fit says take 0.25 s (512 games took 0.10 s); the last two timed again.
+    assert calls == [2, 2, 8, 32, 128, 512, 2000, 512, 2000] and timed.games == 2000
+
+
+def test_a_call_just_short_of_long_enough_is_doubled_not_grown_four_times():
+    """A sweep's next cell starts near the games the last took long enough to time (0.05 s here); its second call
+    took 0.19 s: the third takes about 0.39 s, where four times the games took 0.78 s, timed twice."""
+    clock = FakeClock()
+    calls = []
+    timed = E.calibrate(lambda n: (calls.append(n), clock.spend(0.003 + n * 1.4e-5)), 100_000, start=3422,
+                        clock=clock)
+    assert calls == [3422, 3422, 13688, 27376, 13688, 27376]
+    assert timed.cost.fixed == pytest.approx(0.003) and timed.cost.per_game == pytest.approx(1.4e-5)
 
 
 def test_a_calibration_keeps_the_quicker_of_two_timings():

@@ -18,7 +18,10 @@ Clock = Callable[[], float]
 
 # A calibration call is grown until it takes this long: long enough to time, short enough to answer in seconds.
 ENOUGH_SECONDS = 0.2
+# At most this many times the games of the call before; once two calls are timed, the next is sized to take about
+# OVERSHOOT x ENOUGH_SECONDS by their fit (and at least doubled), rather than grown by GROWTH past it.
 GROWTH = 4
+OVERSHOOT = 1.25
 # The range said around a time computed from calibrated costs: the machine's load changes between the
 # calibration and the playing (other programs, turbo, caches).
 BAND = (0.8, 1.25)
@@ -92,7 +95,8 @@ class Timed:
 
 def calibrate(work: Callable[[int], Any], cap: int, *, start: int = 2, clock: Clock = now,
               enough: float = ENOUGH_SECONDS, growth: int = GROWTH, warm_up: bool = True) -> Timed:
-    """Fit ``work(n)``'s cost: ``n`` from ``start``, times ``growth``, until a call takes ``enough`` or ``n`` is ``cap``.
+    """Fit ``work(n)``'s cost: ``n`` from ``start``, grown (:func:`grown`) until a call takes ``enough`` or ``n`` is
+    ``cap``.
 
     ``start`` is at least the threads a call shares its games among (two
     here): a call of one game leaves a thread idle and looks as slow as one
@@ -121,7 +125,7 @@ def calibrate(work: Callable[[int], Any], cap: int, *, start: int = 2, clock: Cl
         points.append((n, seconds))
         if points[-1][1] >= enough or n >= cap:
             break
-        n = min(cap, n * growth)
+        n = min(cap, grown(points, enough, growth))
     if len(points) == 1:
         n, seconds = points[0]
         if n == 1 and cap == 1:
@@ -140,6 +144,19 @@ def calibrate(work: Callable[[int], Any], cap: int, *, start: int = 2, clock: Cl
     if first is not None:
         cost = replace(cost, start=max(0.0, first[1] - cost(first[0])))
     return Timed(cost, n2, result)
+
+
+def grown(points: list[tuple[int, float]], enough: float = ENOUGH_SECONDS, growth: int = GROWTH) -> int:
+    """The games of the next calibration call after the timed ``points`` ``(games, seconds)``, none of which took
+    ``enough``: the games the last two calls' fit says take about :data:`OVERSHOOT` x ``enough``, at least twice
+    the last call's (the two calls fitted stay apart) and at most ``growth`` times; ``growth`` times after one
+    call. Grown by ``growth`` alone, the last call took up to four times ``enough``, and was timed twice."""
+    n = points[-1][0]
+    if len(points) < 2:
+        return n * growth
+    cost = fit(points[-2], points[-1])
+    wanted = (OVERSHOOT * enough - cost.fixed) / cost.per_game if cost.per_game > 0 else n * growth
+    return int(min(n * growth, max(2 * n, round(wanted))))
 
 
 def _timed(work: Callable[[int], Any], n: int, clock: Clock) -> tuple[Any, float]:
