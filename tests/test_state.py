@@ -9,6 +9,7 @@ import pytest
 from sim.games import GAME_IDS, get_game
 from sim.games import state_module_name, state_of
 from sim.state import CHANCE, TERMINAL
+from tests.helpers import walked_at_random
 
 GAMES = [g for g in GAME_IDS if state_of(g) is not None]
 
@@ -18,19 +19,8 @@ def kinds_of(game_id):
 
 
 def random_walk(game_id, seed, players):
-    """Each state of one game played at random (chance by its probabilities), with the action taken there."""
-    rng = np.random.default_rng(seed)
-    state = state_of(game_id).new(get_game(game_id).Rules(players=players))
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            assert abs(sum(probs) - 1) < 1e-9
-            action = int(rng.choice(outcomes, p=probs))
-        else:
-            action = int(rng.choice(state.legal_actions()))
-        yield state, action
-        state.apply_action(action)
-    yield state, None
+    """Each state of one game of ``game_id`` at ``players`` played at random, with the action taken there."""
+    return walked_at_random(state_of(game_id), get_game(game_id).Rules(players=players), seed)
 
 
 def test_every_shipped_game_and_the_template_speak_the_protocol():

@@ -26,6 +26,7 @@ from sim.lasvegan.rules import (
     win_shares,
 )
 from sim.rng import Stream, seed_stream_nb
+from tests.helpers import walked_at_random
 
 GOLDEN = E.GOLDEN_SLOT
 RED = 2
@@ -443,16 +444,13 @@ def test_an_observation_names_no_card_its_seat_may_not_see(face):
     them, the cards set aside. The kernel hands its policies the same observation (tests/conformance)."""
     from sim.lasvegan.rules import STATE, card_mask
 
-    rules = Rules(players=3, set_aside_face=face)
-    rng, checked = np.random.default_rng(4), 0
-    for _ in range(3):
-        state = STATE.new(rules)
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probabilities = zip(*state.chance_outcomes())
-                state.apply_action(outcomes[rng.choice(len(outcomes), p=probabilities)])
+    rules, checked = Rules(players=3, set_aside_face=face), 0
+    for seed in range(3):
+        for state, _ in walked_at_random(STATE, rules, seed):
+            seat = state.to_move()
+            if seat < 0:
                 continue
-            gs, seat = state.state, state.to_move()
+            gs = state.state
             obs = gs.observe(seat)
             may_see = set(gs.hands[seat]) | set(gs.played) | (set(gs.set_aside) if face == "revealed" else set())
             named = set(obs.hand) | set(obs.trick) | set(obs.played) | set(obs.set_aside) | set().union(*obs.won)
@@ -461,5 +459,4 @@ def test_an_observation_names_no_card_its_seat_may_not_see(face):
             pub = obs.to_pub()
             assert int(pub[E.P_SET_ASIDE]) == (card_mask(gs.set_aside) if face == "revealed" else 0)
             checked += 1
-            state.apply_action(rng.choice(state.legal_actions()))
     assert checked > 100
