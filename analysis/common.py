@@ -132,11 +132,11 @@ def worst_seat_advantage_corrected(win_share: Sequence[float], win_share_se: Seq
     k = len(advantage)
     if k < 2 or not (np.isfinite(advantage).all() and np.isfinite(se).all()):
         return math.nan
-    noise = _seat_deviations(k) * se
+    noise = _seat_deviations(k) * se[:, None]  # [seat, draw]
     largest = float(np.abs(advantage).max())
-    by_chance = float(np.abs(noise).max(axis=1).mean())
+    by_chance = float(np.abs(noise).max(axis=0).mean())
     shrunk = np.sign(advantage) * np.maximum(np.abs(advantage) - CORRECTION_SHRINK * by_chance, 0.0)
-    bias = float(np.abs(shrunk + noise).max(axis=1).mean()) - float(np.abs(shrunk).max())
+    bias = float(np.abs(shrunk[:, None] + noise).max(axis=0).mean()) - float(np.abs(shrunk).max())
     low, high = within
     if low is None or high is None or math.isnan(low) or math.isnan(high):
         return largest - bias
@@ -145,13 +145,19 @@ def worst_seat_advantage_corrected(win_share: Sequence[float], win_share_se: Seq
 
 @functools.lru_cache(maxsize=16)
 def _seat_deviations(k: int) -> np.ndarray:
-    """Fixed draws of k standard normal deviations with correlation −1/(k−1): ``CORRECTION_DRAWS × k``."""
+    """Fixed draws of k standard normal deviations with correlation −1/(k−1), seat by seat: ``k × CORRECTION_DRAWS``
+    (a draw's seats apart in memory, so that its largest is taken across k rows at once: the same numbers)."""
     g = np.random.default_rng(20261201).standard_normal((CORRECTION_DRAWS, k))
-    return (g - g.mean(axis=1, keepdims=True)) * math.sqrt(k / (k - 1))
+    return np.ascontiguousarray(((g - g.mean(axis=1, keepdims=True)) * math.sqrt(k / (k - 1))).T)
 
 
 def json_ready(value):
     """Plain Python values for json.dumps: numpy scalars unwrapped, nan as None."""
+    kind = type(value)
+    if kind is float:  # the plain values a summary is mostly made of, first
+        return None if value != value else value
+    if kind is int or kind is str or value is None:
+        return value
     if isinstance(value, dict):
         return {k: json_ready(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, np.ndarray)):

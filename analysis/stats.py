@@ -373,8 +373,16 @@ class IntHistogram:
         if not len(self._values) or not len(other._values):
             kept = other if not len(self._values) else self
             return IntHistogram._sparse(kept._values.copy(), kept._counts.copy())
-        if np.array_equal(self._values, other._values):
-            return IntHistogram._sparse(self._values.copy(), self._counts + other._counts)
+        a, b = self._values, other._values
+        if len(a) == len(b) and (a == b).all():
+            return IntHistogram._sparse(a.copy(), self._counts + other._counts)
+        low, high = int(min(a[0], b[0])), int(max(a[-1], b[-1]))
+        if high - low <= 4 * (len(a) + len(b)) + 4096:  # a narrow range: added densely, no sort
+            dense = np.zeros(high - low + 1, dtype=np.int64)
+            dense[a - low] = self._counts
+            dense[b - low] += other._counts
+            seen = np.flatnonzero(dense)
+            return IntHistogram._sparse(seen + low, dense[seen])
         values = np.union1d(self._values, other._values)
         counts = np.zeros(len(values), dtype=np.int64)
         counts[np.searchsorted(values, self._values)] += self._counts
@@ -521,9 +529,8 @@ class FirstGames:
 
     def merge(self, other: "FirstGames") -> "FirstGames":
         counts, first = dict(self.counts), dict(self.first)
-        for key, c in other.counts.items():
-            counts[key] = counts.get(key, 0) + c
-            first[key] = min(first.get(key, other.first[key]), other.first[key])
+        counts.update({key: counts.get(key, 0) + c for key, c in other.counts.items()})
+        first.update({key: g if (f := first.get(key)) is None or g < f else f for key, g in other.first.items()})
         return FirstGames(counts, first)
 
     def to_json(self) -> list:

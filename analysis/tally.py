@@ -23,6 +23,7 @@ merges otherwise (histograms counted in a common step), how.
 from __future__ import annotations
 
 import json
+import operator
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Callable, ClassVar, Mapping
@@ -168,6 +169,8 @@ def merged(a, b):
     if hasattr(a, "merge"):
         return a.merge(b)
     if isinstance(a, (list, tuple)):
+        if all(type(x) is int for x in a):  # numbers: added at once, as item by item
+            return type(a)(map(operator.add, a, b))
         return type(a)(merged(x, y) for x, y in zip(a, b))
     return a + b
 

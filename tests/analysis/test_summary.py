@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analysis.stats import Z95, IntHistogram, mean_and_sd, mean_interval, t95, wilson_interval
 from sim.lasvegan.summary import Tally, summarize, summarize_records, summary_table
@@ -94,6 +96,18 @@ def test_histogram_merge_equals_histogram_of_all():
     assert merged == IntHistogram.of(whole)
     assert merged.count == whole.size and merged.total == whole.sum()
     assert merged.percentile(50) == np.percentile(whole, 50)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.integers(-2**40, 2**40) | st.integers(-60, 60), max_size=30), max_size=5))
+def test_histograms_merged_in_any_split_are_the_histogram_of_every_value(parts):
+    """Whatever the parts (empty, equal, overlapping, far apart), the merge keeps each value once, counted."""
+    merged = IntHistogram()
+    for part in parts:
+        merged = merged.merge(IntHistogram.of(np.array(part, dtype=np.int64)))
+    values, counts = np.unique(np.array([v for part in parts for v in part], dtype=np.int64), return_counts=True)
+    assert merged.values.tolist() == values.tolist() and merged.count == counts.sum()
+    assert merged == IntHistogram.of(values.repeat(counts))
 
 
 @pytest.mark.parametrize("spread", [10, 10**6, 10**8], ids=["narrow", "dollars", "wide"])
