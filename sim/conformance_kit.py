@@ -350,23 +350,35 @@ class StateSituation(NamedTuple):
     seat: int
 
 
-def walked(state_class, rules, seed: int, decisions: int, kind: str | None = None):
-    """A game of ``rules`` walked from its start, chance drawn by its probabilities and each seat deciding
-    uniformly at random (``seed``), stopped at its decision number ``decisions`` of kind ``kind`` (of any kind
-    when None), or the last such one it has; None if it has none."""
+def random_walk(state_class, rules, seed: int):
+    """Each state of one game of ``rules`` played at random (``seed``: chance by its probabilities, which must sum
+    to 1, each seat any legal action alike), with the action taken there; the last state with None. The state
+    is stepped on once the next is asked for: clone one to keep it."""
     rng = np.random.default_rng(seed)
-    state, seen, last = state_class.new(rules), 0, None
+    state = state_class.new(rules)
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes, probabilities = zip(*state.chance_outcomes())
-            state.apply_action(outcomes[rng.choice(len(outcomes), p=np.asarray(probabilities) / sum(probabilities))])
+            assert abs(sum(probabilities) - 1) < 1e-9, f"chance outcomes' probabilities sum to {sum(probabilities)}"
+            action = int(rng.choice(outcomes, p=probabilities))
+        else:
+            action = int(rng.choice(state.legal_actions()))
+        yield state, action
+        state.apply_action(action)
+    yield state, None
+
+
+def walked(state_class, rules, seed: int, decisions: int, kind: str | None = None):
+    """A game of ``rules`` walked at random (:func:`random_walk`), stopped at its decision number ``decisions``
+    of kind ``kind`` (of any kind when None), or the last such one it has; None if it has none."""
+    seen, last = 0, None
+    for state, action in random_walk(state_class, rules, seed):
+        if action is None or state.is_chance_node() or kind not in (None, state.decision_kind()):
             continue
-        if kind is None or state.decision_kind() == kind:
-            last = state.clone()
-            if seen == decisions:
-                break
-            seen += 1
-        state.apply_action(rng.choice(state.legal_actions()))
+        last = state.clone()
+        if seen == decisions:
+            break
+        seen += 1
     return last
 
 

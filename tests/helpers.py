@@ -1,4 +1,4 @@
-"""Assertions, and a game walked at random, shared by the tests of several games."""
+"""Assertions shared by the tests of several games."""
 
 from contextlib import contextmanager
 from types import SimpleNamespace
@@ -215,19 +215,3 @@ def games_declared_for(counts: Callable[[Any], tuple[int, int]]):
         sim.games.ENTRY_POINTS.update(saved)
         sim.games.get_game.cache_clear()
 
-
-def walked_at_random(state_class, rules, seed: int):
-    """Each state of one game of ``rules`` played at random (chance by its probabilities, each seat any legal
-    action alike), with the action taken there; the last state with None."""
-    rng = np.random.default_rng(seed)
-    state = state_class.new(rules)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            assert abs(sum(probs) - 1) < 1e-9
-            action = int(rng.choice(outcomes, p=probs))
-        else:
-            action = int(rng.choice(state.legal_actions()))
-        yield state, action
-        state.apply_action(action)
-    yield state, None

@@ -9,7 +9,7 @@ import pytest
 from sim.games import GAME_IDS, get_game
 from sim.games import state_module_name, state_of
 from sim.state import CHANCE, TERMINAL
-from tests.helpers import walked_at_random
+from sim import conformance_kit
 
 GAMES = [g for g in GAME_IDS if state_of(g) is not None]
 
@@ -20,7 +20,7 @@ def kinds_of(game_id):
 
 def random_walk(game_id, seed, players):
     """Each state of one game of ``game_id`` at ``players`` played at random, with the action taken there."""
-    return walked_at_random(state_of(game_id), get_game(game_id).Rules(players=players), seed)
+    return conformance_kit.random_walk(state_of(game_id), get_game(game_id).Rules(players=players), seed)
 
 
 def test_every_shipped_game_and_the_template_speak_the_protocol():

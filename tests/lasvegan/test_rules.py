@@ -26,7 +26,7 @@ from sim.lasvegan.rules import (
     win_shares,
 )
 from sim.rng import Stream, seed_stream_nb
-from tests.helpers import walked_at_random
+from sim.conformance_kit import random_walk
 
 GOLDEN = E.GOLDEN_SLOT
 RED = 2
@@ -446,7 +446,7 @@ def test_an_observation_names_no_card_its_seat_may_not_see(face):
 
     rules, checked = Rules(players=3, set_aside_face=face), 0
     for seed in range(3):
-        for state, _ in walked_at_random(STATE, rules, seed):
+        for state, _ in random_walk(STATE, rules, seed):
             seat = state.to_move()
             if seat < 0:
                 continue
