@@ -146,7 +146,7 @@ def worst_seat_advantage_corrected(win_share: Sequence[float], win_share_se: Seq
 @functools.lru_cache(maxsize=16)
 def _seat_deviations(k: int) -> np.ndarray:
     """Fixed draws of k standard normal deviations with correlation −1/(k−1), seat by seat: ``k × CORRECTION_DRAWS``
-    (a draw's seats apart in memory, so that its largest is taken across k rows at once: the same numbers)."""
+    (one row a seat, so that each draw's largest seat is taken across the k rows at once: the same numbers)."""
     g = np.random.default_rng(20261201).standard_normal((CORRECTION_DRAWS, k))
     return np.ascontiguousarray(((g - g.mean(axis=1, keepdims=True)) * math.sqrt(k / (k - 1))).T)
 
