@@ -152,9 +152,15 @@ class State:
         """Each seat's standing now (what a round's gain is measured in)."""
         raise NotImplementedError
 
+    def winners(self) -> list[int]:
+        """The seats with the highest score (a game whose ties are broken otherwise overrides this)."""
+        scores = self.scores()
+        return [s for s, score in enumerate(scores) if score == max(scores)]
+
     def win_shares(self) -> list[float]:
-        """The finished game's win share of each seat (tied winners share)."""
-        raise NotImplementedError
+        """The finished game's win share of each seat: the winners share the win."""
+        winners = self.winners()
+        return [1.0 / len(winners) if s in winners else 0.0 for s in range(self.rules.players)]
 
     def returns(self) -> list[float]:
         """The win shares once the game is over, 0 for every seat before."""
@@ -195,7 +201,8 @@ class State:
 
     # --- what a seat knows ------------------------------------------------------
     def observation(self, seat: int) -> str:
-        raise NotImplementedError
+        """What ``seat`` sees now: the public view and its own holding."""
+        return f"seat {seat} {self.public_view()} | {self.private(seat)}"
 
     def information_state(self, seat: int) -> str:
         seen = (e if isinstance(e, str) else e.text for e in self.events if isinstance(e, str) or e.seat == seat)

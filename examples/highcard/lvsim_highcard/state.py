@@ -158,18 +158,11 @@ class HighCardState(State):
             hand=tuple(self.hands[seat][v] for v in range(rules.top + 1)),
         )
 
-    def winners(self) -> list[int]:
-        return [s for s, p in enumerate(self.points) if p == max(self.points)]
-
     def rounds_scored(self) -> int:
         return self.round
 
-    def scores(self) -> list[float]:
+    def scores(self) -> list[float]:  # the most points win, a tie shares the win
         return [float(p) for p in self.points]
-
-    def win_shares(self) -> list[float]:
-        winners = self.winners()
-        return [1.0 / len(winners) if s in winners else 0.0 for s in range(self.rules.players)]
 
     def trace(self) -> dict:
         """A played game as ``lvsim replay`` prints it."""
@@ -183,9 +176,6 @@ class HighCardState(State):
     def parse_action(self, name: str) -> int | None:
         word, _, card = name.partition(" ")
         return int(card) if self.hands and word == "plays" and card.isdigit() else None
-
-    def observation(self, seat: int) -> str:
-        return fields_text(self.observe(seat)) if self.hands else self.public_view()
 
     def public_view(self) -> str:
         if not self.hands:
