@@ -52,8 +52,7 @@ def play_chunk_nb(seed, first_game, lo, hi, rules, policy_ids, policy_params, ou
         for r in range(rounds):
             leader = r % players
             pub[E.P_ROUND], pub[E.P_LEADER], pub[E.P_BEST] = r, leader, 0
-            for s in range(players):
-                pub[E.P_PLAYED + s] = 0
+            pub[E.P_PLAYED:E.P_PLAYED + players] = 0
             for t in range(players):
                 s = (leader + t) % players
                 pub[E.P_SEAT], pub[E.P_TURN] = s, t
@@ -63,33 +62,18 @@ def play_chunk_nb(seed, first_game, lo, hi, rules, policy_ids, policy_params, ou
                 pub[E.P_PLAYED + s] = card
                 pub[E.P_BEST] = max(pub[E.P_BEST], card)
                 out.card[i, r, s] = card
-            high = pub[E.P_BEST]
-            at_high = 0
-            for s in range(players):
-                at_high += pub[E.P_PLAYED + s] == high
-            scored = 0
-            if at_high == 1 or ties == E.TIES_SHARED:
-                for s in range(players):
-                    if pub[E.P_PLAYED + s] == high:
-                        pub[E.P_POINTS + s] += 1
-                        scored += 1
-            out.leader[i, r], out.high[i, r], out.scored[i, r] = leader, high, scored
+            # The highest card scores; a tie scores nobody, or every tied seat (rules.ties).
+            highest = pub[E.P_PLAYED:E.P_PLAYED + players] == pub[E.P_BEST]
+            scored = highest.sum() if highest.sum() == 1 or ties == E.TIES_SHARED else 0
+            if scored:
+                pub[E.P_POINTS:E.P_POINTS + players] += highest
+            out.leader[i, r], out.high[i, r], out.scored[i, r] = leader, pub[E.P_BEST], scored
 
-        most, winners = -1, 0
-        for s in range(players):
-            points = pub[E.P_POINTS + s]
-            out.points[i, s] = points
-            if points > most:
-                most, winners = points, 1
-            elif points == most:
-                winners += 1
-        second = -1
-        for s in range(players):
-            points = pub[E.P_POINTS + s]
-            out.win_share[i, s] = 1.0 / winners if points == most else 0.0
-            if points < most:
-                second = max(second, points)
-        out.margin[i] = most - second if winners == 1 else 0
+        points = pub[E.P_POINTS:E.P_POINTS + players]
+        winning = points == points.max()
+        out.points[i, :players] = points
+        out.win_share[i, :players] = winning / winning.sum()
+        out.margin[i] = 0 if winning.sum() > 1 else points.max() - points[~winning].max()
 
 
 # ``play_games(rules, seed, first_game, n_games, policy_ids, policy_params, threads=None, chunk=None) -> records``

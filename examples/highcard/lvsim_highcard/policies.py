@@ -34,27 +34,14 @@ POLICY_IDS, POLICY_SYNTAX, POLICY_DESCRIPTIONS, parse_policy, parse_seats = POLI
 
 
 @njit(cache=True)
-def hand_size_nb(pub, hand):
-    n = 0
-    for v in range(1, pub[E.P_TOP] + 1):
-        n += hand[v]
-    return n
-
-
-@njit(cache=True)
-def nth_card_nb(pub, hand, k):
-    """The ``k``-th card of the hand, lowest first (copies counted)."""
+def random_card_at_nb(pub, hand, states, row):
+    """random: card ``below(hand size)`` of the hand, lowest first (copies counted), drawn from ``states[row]``."""
+    k = below_at_nb(states, row, hand[1:pub[E.P_TOP] + 1].sum())
     for v in range(1, pub[E.P_TOP] + 1):
         k -= hand[v]
         if k < 0:
             return v
     return -1
-
-
-@njit(cache=True)
-def random_card_at_nb(pub, hand, states, row):
-    """random: card ``below(hand size)`` of the hand, lowest first, drawn from ``states[row]``."""
-    return nth_card_nb(pub, hand, below_at_nb(states, row, hand_size_nb(pub, hand)))
 
 
 @njit(cache=True)
@@ -80,11 +67,7 @@ def unrestricted_card_nb(policy_id, params, pub, hand, states, row):
 @njit(cache=True)
 def restricted_card_nb(params, pub, hand, states, row):
     """``play``: a choice when the hand holds two values or more; at random, a card as random draws it."""
-    values = 0
-    for v in range(1, pub[E.P_TOP] + 1):
-        if hand[v] > 0:
-            values += 1
-    ask = note_nb(params, KIND_PLAY, values)
+    ask = note_nb(params, KIND_PLAY, (hand[1:pub[E.P_TOP] + 1] > 0).sum())
     if at_random_nb(params, KIND_PLAY):
         return random_card_at_nb(pub, hand, states, row)
     card = unrestricted_card_nb(base_id_nb(params), base_params_nb(params), pub, hand, states, row)
