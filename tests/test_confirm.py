@@ -16,12 +16,13 @@ from sim.cli import main
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 
 
-def tune_file(d: Path, targets: str, players: str = "[4]", policies: str = '["expert"]') -> Path:
+def tune_file(d: Path, targets: str, players: str = "[4]", policies: str = '["expert"]',
+              search: str = '"rules.golden_token" = { faces = [1, 6] }') -> Path:
     path = d / "t.toml"
+    search = f"[search]\n{search}" if search else ""
     path.write_text(dedent(f"""\
         base = "{(CONFIGS / 'default.toml').as_posix()}"
-        [search]
-        "rules.golden_token" = {{ faces = [1, 6] }}
+        {search}
         [targets]
         {targets}
         [tune]
@@ -153,6 +154,20 @@ def test_a_metric_with_no_value_in_each_game_is_refused_before_anything_plays(tm
     assert result.exit_code == 2
     assert "targets.shortfall_rate" in result.output and "mean_abs_swing" in result.output
     assert not (tmp_path / "g").exists()
+
+
+def test_a_file_only_confirmed_needs_no_search_table_which_a_tune_of_it_asks_for(tmp_path):
+    path = tune_file(tmp_path, "elimination_rate = [0.40, 0.60]", players="[3]", search="")
+    code, found = confirm(str(path), "--dry-run")
+    assert code == 0, found
+    assert [t["metric"] for t in found["targets"]] == ["elimination_rate"]
+    assert [s["setting"] for s in found["settings"]] == ["3 players, expert"]
+    result = CliRunner().invoke(main, ["tune", str(path), "--dry-run"])
+    assert result.exit_code == 2 and "search: missing" in result.output
+    # A [search] the file does give is still checked, so that the same file also tunes.
+    bad = tune_file(tmp_path, "elimination_rate = [0.40, 0.60]", players="[3]", search='"rules.nothing" = [1, 2]')
+    code, said = confirm(str(bad), "--dry-run")
+    assert code == 2 and "rules.nothing" in said
 
 
 def test_a_config_of_another_game_is_refused(tmp_path):

@@ -28,7 +28,7 @@ import numpy as np
 from analysis.sequential import ALPHA, FIRST_LOOK, materiality, rho2, verdict
 from sim.confirm.judging import Judge, PairedJudge
 from sim.confirm.values import duel_values, judgeable, per_game, ratios
-from sim.errors import ConfigError
+from sim.errors import ConfigError, counted
 from sim.tune.targets import setting_name
 
 # Games of the first batch of a table: two looks' worth, so the first look comes with the first batch.
@@ -318,7 +318,7 @@ def _progress_line(settings: list[Setting], seconds: float) -> str:
     open_ = sum(verdict(lo, hi, t.low, t.high) == "undecided" for s in settings for t, (_, lo, hi), _ in s.looked)
     played = ", ".join(f"{s.players}p {s.games:,}" + (f" + {s.slow_games:,} {s.slow}" if s.slow else "")
                        for s in settings)
-    return f"confirm: {seconds:.0f} s, {open_} target(s) undecided; games {played}"
+    return f"confirm: {seconds:.0f} s, {counted(open_, 'target')} undecided; games {played}"
 
 
 def _number(x: float) -> float | None:
@@ -391,7 +391,7 @@ def plan(spec, *, seed: int, max_games: int, max_slow_games: int, max_minutes: f
     from sim.estimates.costs import seconds_text
 
     settings = _settings(spec, seed, max_games, max_slow_games)
-    lines = [f"lvsim confirm would judge {len(spec.targets)} target(s) at {len(settings)} setting(s) "
+    lines = [f"lvsim confirm would judge {counted(len(spec.targets), 'target')} at {counted(len(settings), 'setting')} "
              f"on seed {seed}, playing each until decided:"]
     lines += [f"  {label(t)} {t.spelled}" for t in confirmable(spec)]
     rows = []

@@ -53,7 +53,7 @@ def load_confirmation(tune_file: str | os.PathLike | None, config_file: str | os
                             seed=config.seed)
     from sim.tune import load_tune
 
-    tune = load_tune(tune_file, threads=threads)
+    tune = load_tune(tune_file, threads=threads, searched=False)  # confirm plays the base rules: no [search]
     if config is not None and config.game_spec.id != tune.game.id:
         raise ConfigError("--config", f"plays {config.game_spec.id}, but the tune file's targets are for "
                                       f"{tune.game.id}")

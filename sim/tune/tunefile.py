@@ -27,21 +27,22 @@ NOT_METRICS = ("game", "title", "players", "games", "seed", "seconds", "games_pe
 
 
 def load_tune(path: str | os.PathLike, *, budget: int | None = None, games: int | None = None,
-              seed: int | None = None, threads: int | None = None) -> Tune:
+              seed: int | None = None, threads: int | None = None, searched: bool = True) -> Tune:
     """Read and check the tune file at ``path``; the options override its ``[tune]`` values.
 
     Raises :class:`~sim.errors.ConfigError` with one line naming the key.
-    Nothing is played.
+    Nothing is played. With ``searched=False`` (a file only confirmed, which
+    plays its base rules) the ``[search]`` table may be left out.
     """
     path = Path(path)
     data = read_toml(path, lambda problem: ConfigError(str(path), problem), what="tune file")
     return tune_from_mapping(data, base_dir=path.parent, name=path.stem, path=path, budget=budget, games=games,
-                             seed=seed, threads=threads)
+                             seed=seed, threads=threads, searched=searched)
 
 
 def tune_from_mapping(data: Mapping[str, Any], *, base_dir: Path = Path("."), name: str = "tune",
                       path: Path | None = None, budget: int | None = None, games: int | None = None,
-                      seed: int | None = None, threads: int | None = None) -> Tune:
+                      seed: int | None = None, threads: int | None = None, searched: bool = True) -> Tune:
     base_path, _, base = read_base(data, base_dir, known=TUNE_FILE_KEYS, name=name,
                                    starts="the tune starts from, relative to the tune file")
     if threads is not None:
@@ -50,12 +51,12 @@ def tune_from_mapping(data: Mapping[str, Any], *, base_dir: Path = Path("."), na
 
     settings = _tune_table(data.get("tune", {}), base, budget=budget, games=games, seed=seed)
     for key in ("search", "targets"):
-        if key not in data:
+        if key not in data and (key == "targets" or searched):
             raise ConfigError(key, f"missing (a [{key}] table: " + (
                 "the knobs to vary and their domains)" if key == "search" else "the metrics and what they should be)"))
-        if not isinstance(data[key], dict):
+        if not isinstance(data.get(key, {}), dict):
             raise ConfigError(key, f"must be a table, got {shown(data[key])}")
-    dims = _search(data["search"], base, game)
+    dims = _search(data.get("search", {}), base, game) if searched or "search" in data else ()
     tune = Tune(name=name, path=path or base_dir / f"{name}.toml", base_path=base_path, base=base, dims=dims,
                 targets=(), **settings)
     for players in tune.players:  # the game takes each player count and policy
