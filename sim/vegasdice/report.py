@@ -26,6 +26,7 @@ from analysis.report_html import (
 )
 from analysis.results import RunResults
 from analysis.stats import mean_interval
+from sim.errors import counted
 from sim.vegasdice import figures, tables
 from sim.vegasdice.rules import play_game, player_named
 
@@ -394,7 +395,8 @@ def _round_html(rd: dict, players: int) -> str:
         for s in range(players)
     ]
     money = table(["seat", "won this round", "money", "banknotes"], money_rows)
-    short = f" {rd['short_casinos']} casino(s) could not be filled to the minimum." if rd["short_casinos"] else ""
+    short = (f" {counted(rd['short_casinos'], 'casino')} could not be filled to the minimum."
+             if rd["short_casinos"] else "")
     after = (
         f"White dice won {dollars(rd['white_won'])}, nobody won {dollars(rd['unclaimed'])}; "
         f"{rd['pile']} bills left in the pile.{short}"
