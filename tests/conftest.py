@@ -46,6 +46,14 @@ _BEFORE = pytest.StashKey[set]()
 
 def pytest_configure(config):
     config.stash[_BEFORE] = _left_in_system_tmp()
+    if hasattr(config, "workerinput"):
+        # The workers fill the cores already: a run left to its default threads (all numba may use) plays on
+        # one here, not on as many threads again competing for the same cores. A test that asks for threads
+        # still gets them, and commands run as subprocesses keep the default.
+        import sim  # noqa: F401  (sets the kernel cache before numba loads)
+        import numba
+
+        numba.set_num_threads(1)
     cache = getattr(config, "cache", None)  # absent under -p no:cacheprovider: matplotlib's default then
     if cache is not None and "MPLCONFIGDIR" not in os.environ:
         os.environ["MPLCONFIGDIR"] = str(cache.mkdir("matplotlib"))
