@@ -77,7 +77,7 @@ SITE_PACKAGES = $(shell $(BIN)/python -c 'import sysconfig; print(sysconfig.get_
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(PIP_INSTALL) --no-compile -e ".[dev]"
-	-@$(BIN)/python -m compileall -q -j 0 -x '/tests?/' "$(SITE_PACKAGES)" >/dev/null
+	-@$(BIN)/python -m compileall -q -j 0 -x 'site-packages/.*/tests?/' "$(SITE_PACKAGES)" >/dev/null
 	@touch $@
 
 $(OPENSPIEL_STAMP): pyproject.toml $(STAMP)
