@@ -50,13 +50,15 @@ def tune_from_mapping(data: Mapping[str, Any], *, base_dir: Path = Path("."), na
     game = base.game_spec
 
     settings = _tune_table(data.get("tune", {}), base, budget=budget, games=games, seed=seed)
+    required = ("search", "targets") if searched else ("targets",)
     for key in ("search", "targets"):
-        if key not in data and (key == "targets" or searched):
-            raise ConfigError(key, f"missing (a [{key}] table: " + (
-                "the knobs to vary and their domains)" if key == "search" else "the metrics and what they should be)"))
-        if not isinstance(data.get(key, {}), dict):
+        if key not in data:
+            if key in required:
+                raise ConfigError(key, f"missing (a [{key}] table: " + (
+                    "the knobs to vary and their domains)" if key == "search" else "the metrics and what they should be)"))
+        elif not isinstance(data[key], dict):
             raise ConfigError(key, f"must be a table, got {shown(data[key])}")
-    dims = _search(data.get("search", {}), base, game) if searched or "search" in data else ()
+    dims = _search(data["search"], base, game) if "search" in data else ()
     tune = Tune(name=name, path=path or base_dir / f"{name}.toml", base_path=base_path, base=base, dims=dims,
                 targets=(), **settings)
     for players in tune.players:  # the game takes each player count and policy
