@@ -155,7 +155,8 @@ class State:
     def winners(self) -> list[int]:
         """The seats with the highest score (a game whose ties are broken otherwise overrides this)."""
         scores = self.scores()
-        return [s for s, score in enumerate(scores) if score == max(scores)]
+        best = max(scores)
+        return [s for s, score in enumerate(scores) if score == best]
 
     def win_shares(self) -> list[float]:
         """The finished game's win share of each seat: the winners share the win."""

@@ -64,16 +64,20 @@ def play_chunk_nb(seed, first_game, lo, hi, rules, policy_ids, policy_params, ou
                 out.card[i, r, s] = card
             # The highest card scores; a tie scores nobody, or every tied seat (rules.ties).
             highest = pub[E.P_PLAYED:E.P_PLAYED + players] == pub[E.P_BEST]
-            scored = highest.sum() if highest.sum() == 1 or ties == E.TIES_SHARED else 0
+            scored = highest.sum()
+            if scored > 1 and ties != E.TIES_SHARED:
+                scored = 0
             if scored:
                 pub[E.P_POINTS:E.P_POINTS + players] += highest
             out.leader[i, r], out.high[i, r], out.scored[i, r] = leader, pub[E.P_BEST], scored
 
         points = pub[E.P_POINTS:E.P_POINTS + players]
-        winning = points == points.max()
+        most = points.max()
+        winning = points == most
+        winners = winning.sum()
         out.points[i, :players] = points
-        out.win_share[i, :players] = winning / winning.sum()
-        out.margin[i] = 0 if winning.sum() > 1 else points.max() - points[~winning].max()
+        out.win_share[i, :players] = winning / winners
+        out.margin[i] = 0 if winners > 1 else most - points[~winning].max()
 
 
 # ``play_games(rules, seed, first_game, n_games, policy_ids, policy_params, threads=None, chunk=None) -> records``
