@@ -21,6 +21,11 @@ The census adds to the row it is given: a batch that watches is played on
 one thread (``sim.decisions`` does), so that no two chunks add at once.
 Nothing here changes how any other policy plays: the unrestricted table's
 draws stay what they were.
+
+A game's restricted player is compiled into its dispatch
+(``inline="always"``): numba links every policy a jitted function calls into
+it and optimizes the whole again, so a dispatch layer of its own would cost
+a compile of every policy under it.
 """
 
 from __future__ import annotations

@@ -352,7 +352,7 @@ def unrestricted_keep_nb(policy_id, params, pub, hand, table, points, states, ro
 # --- restricted play (sim.restricted) ---------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def restricted_double_nb(params, pub, hand, table, points, states, row):
     """``double``: asked only when the seat may double, so always a choice of two; at random, even odds."""
     ask = note_nb(params, KIND_DOUBLE, 2)
@@ -366,7 +366,7 @@ def restricted_double_nb(params, pub, hand, table, points, states, row):
     return doubled
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def restricted_play_nb(params, pub, hand, table, points, states, row):
     """``play``: which symbol on which reels; at random, one of the legal plays as random draws it."""
     held = 0
@@ -383,7 +383,7 @@ def restricted_play_nb(params, pub, hand, table, points, states, row):
     return code
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def restricted_keep_nb(params, pub, hand, table, points, states, row, keep):
     """``keep``: which cards stay after a double (a choice when more than 3 cards of two symbols or more are held);
     at random, as random keeps them (3 cards drawn one by one)."""

@@ -120,7 +120,7 @@ def unrestricted_value_nb(policy_id, params, pub, own, white, rng):
     return random_value_nb(pub, own, white, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def restricted_value_nb(params, pub, own, white, rng):
     """The base policy's value, or with ``value`` restricted one of the values shown at random, as random draws it."""
     shown = 0

@@ -64,7 +64,7 @@ def unrestricted_card_nb(policy_id, params, pub, hand, states, row):
     return random_card_at_nb(pub, hand, states, row)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def restricted_card_nb(params, pub, hand, states, row):
     """``play``: a choice when the hand holds two values or more; at random, a card as random draws it."""
     ask = note_nb(params, KIND_PLAY, (hand[1:pub[E.P_TOP] + 1] > 0).sum())
