@@ -8,30 +8,29 @@ VENV := .venv
 BIN := $(VENV)/bin
 # Reinstall only when the project's dependencies change.
 STAMP := $(VENV)/.installed
-# The test suite's own game, installed as a plugin from its own package (examples/highcard):
-# the suites then prove that a game from outside this package runs every command.
+# The tests' environment: make run's, with OpenSpiel (the ismcts policy, sim/openspiel; not needed to run) and
+# the test suite's own game, installed as a plugin from its own package (examples/highcard): the suites then
+# prove that a game from outside this package runs every command.
 TEST_GAME := examples/highcard
-TEST_STAMP := $(VENV)/.installed-test-game
-# OpenSpiel (the ismcts policy, sim/openspiel): installed for the tests, not needed to run.
-OPENSPIEL_STAMP := $(VENV)/.installed-openspiel
+TEST_STAMP := $(VENV)/.installed-tests
 
 # The first python3 on PATH that is 3.11 or newer; only looked up when .venv is created.
 PYTHON ?= $(shell for p in python3 python3.13 python3.12 python3.11; do \
 	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null \
 	&& { echo $$p; break; }; done)
 
-.PHONY: run test test-fast lint setup test-game openspiel browser clean
+.PHONY: run test test-fast lint setup test-setup browser clean
 
 run: setup
 	$(BIN)/lvsim run
 
 # Under -n, tests/conftest.py compiles every game's kernels before the workers start (sim/precompile.py);
 # --dist loadgroup keeps the tests of one xdist_group (kernels no run plays) on one worker, compiled once.
-test: setup test-game openspiel browser
+test: test-setup browser
 	$(COMPILE_SOURCES)
 	$(BIN)/python -m pytest -q -n auto --dist loadgroup --durations=15
 
-test-fast: setup test-game openspiel
+test-fast: test-setup
 	$(COMPILE_SOURCES)
 	$(BIN)/python -m pytest -q -n auto --dist loadgroup -m "not slow"
 
@@ -40,9 +39,7 @@ lint: setup
 
 setup: $(STAMP)
 
-test-game: $(TEST_STAMP)
-
-openspiel: $(OPENSPIEL_STAMP)
+test-setup: $(TEST_STAMP)
 
 # Compiled kernels, byte code and test caches; the environment and reports stay.
 clean:
@@ -74,16 +71,15 @@ PIP_INSTALL := $(BIN)/python -m pip install --quiet
 # them again when the environment writes no byte code (PYTHONDONTWRITEBYTECODE).
 COMPILE_SOURCES := -@$(BIN)/python -m compileall -q -j 0 sim analysis tests examples bench >/dev/null
 SITE_PACKAGES = $(shell $(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+COMPILE_LIBRARIES = -@$(BIN)/python -m compileall -q -j 0 -x 'site-packages/.*/tests?/' "$(SITE_PACKAGES)" >/dev/null
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(PIP_INSTALL) --no-compile -e ".[dev]"
-	-@$(BIN)/python -m compileall -q -j 0 -x 'site-packages/.*/tests?/' "$(SITE_PACKAGES)" >/dev/null
+	$(COMPILE_LIBRARIES)
 	@touch $@
 
-$(OPENSPIEL_STAMP): pyproject.toml $(STAMP)
-	$(PIP_INSTALL) -e ".[dev,openspiel]"
-	@touch $@
-
-$(TEST_STAMP): $(TEST_GAME)/pyproject.toml $(STAMP)
-	$(PIP_INSTALL) -e $(TEST_GAME)
-	@touch $@
+# One pip call for all of it (each call resolves and builds the project again), which also sets up make run.
+$(TEST_STAMP): pyproject.toml $(TEST_GAME)/pyproject.toml | $(BIN)/python
+	$(PIP_INSTALL) --no-compile -e ".[dev,openspiel]" -e $(TEST_GAME)
+	$(COMPILE_LIBRARIES)
+	@touch $(STAMP) $@
