@@ -23,9 +23,7 @@ Nothing here changes how any other policy plays: the unrestricted table's
 draws stay what they were.
 
 A game's restricted player is compiled into its dispatch
-(``inline="always"``): numba links every policy a jitted function calls into
-it and optimizes the whole again, so a dispatch layer of its own would cost
-a compile of every policy under it.
+(``inline="always"``; docs/developing.md, "Compile time").
 """
 
 from __future__ import annotations

@@ -215,8 +215,8 @@ def plays_at_random_nb(probability, rng):
 
 
 # --- dispatch --------------------------------------------------------------
-# The thin layers under choose_card_nb and choose_placement_nb are inlined where they can be (sim.restricted
-# says why): four layers compiled apart made Las Vegan's first compile about 4 s longer.
+# The thin layers under choose_card_nb and choose_placement_nb compile inside their callers (docs/developing.md,
+# "Compile time").
 
 
 @njit(cache=True, inline="always")
