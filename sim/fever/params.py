@@ -132,7 +132,7 @@ class Rules(RuleKnobs):
             int_in(f"paytable[{i}].points", points, 1, E.MAX_POINTS)
 
     # --- derived -------------------------------------------------------
-    @property
+    @cached_property
     def symbols(self) -> tuple[str, ...]:
         return tuple(name for name, _ in self.deck)
 
@@ -162,11 +162,10 @@ class Rules(RuleKnobs):
     def matching_pattern(self, reels) -> int | None:
         """The pattern the machine ``reels`` (three symbols, None for an empty reel) shows: the richest
         that matches (on equal points the first listed), None if none does or a reel is empty."""
-        if any(r is None or r < 0 for r in reels):
-            return None
         reels = tuple(reels)
         if reels not in self._matches:
-            self._matches[reels] = self._richest_match(reels)
+            empty = any(r is None or r < 0 for r in reels)
+            self._matches[reels] = None if empty else self._richest_match(reels)
         return self._matches[reels]
 
     @cached_property

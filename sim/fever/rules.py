@@ -94,8 +94,13 @@ class Play(NamedTuple):
 def plays_for(hand: Sequence[int], max_play: int) -> list[Play]:
     """Every play ``hand`` (cards per symbol) allows, at most ``max_play`` cards: symbols ascending, then reel
     masks 1..7 (the order the jitted policies number them)."""
-    most = [min(n, max_play) for n in hand]
-    return [play for play in every_play(len(hand)) if len(play.reels) <= most[play.symbol]]
+    return list(_plays_of(tuple(min(n, max_play) for n in hand)))
+
+
+@cache
+def _plays_of(most: tuple[int, ...]) -> tuple[Play, ...]:
+    """The plays of at most ``most[symbol]`` cards of each symbol (made once per such limit: asked at every turn)."""
+    return tuple(play for play in every_play(len(most)) if len(play.reels) <= most[play.symbol])
 
 
 @cache
