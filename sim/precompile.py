@@ -17,6 +17,14 @@ fresh process, where they compile rather than the kernel of every policy.
 The jobs are handed out longest first, each to the next free process, so
 that the processes end together.
 
+A run whose own table is one of those policies alone, and which then
+plays its other tables (skill gap, strength profile, decisions) on the
+kernel of every policy, would compile the two one after the other on one
+core: as soon as it is heard compiling,
+:class:`sim.estimates.compiling.Alongside` compiles the kernel of every
+policy in a second process (job ``GAME:every``), and the run loads it from
+the kernel cache when its other tables start.
+
 ``python -m sim.precompile [JOB ...]`` compiles the given jobs' kernels
 (every registered game's run, without any) in this process.
 """
@@ -38,6 +46,7 @@ _STRENGTH_SLOW_GAMES = 4
 
 
 ALONE = ":alone"
+EVERY = ":every"  # the job of sim.estimates.compiling.Alongside
 
 
 def stamp(job: str) -> Path | None:
@@ -100,6 +109,20 @@ def compile_alone(game_id: str) -> float:
     return time.perf_counter() - began
 
 
+def compile_every(game_id: str) -> float:
+    """Compile (or load) ``game_id``'s kernel of every policy, in this process: one game of :func:`mixed_seats`."""
+    from sim.games import get_game
+
+    began = time.perf_counter()
+    from sim.estimates.compiling import mixed_seats
+
+    game, seats = get_game(game_id), mixed_seats(game_id)
+    if seats is not None:
+        rules = game.Rules()
+        game.play_games(rules, 1, 0, 1, *game.parse_seats(seats, rules.players), threads=1)
+    return time.perf_counter() - began
+
+
 def jobs(game_ids: Sequence[str]) -> list[str]:
     """The compile jobs of ``game_ids``, longest first: each game's run by its declared ``compile_seconds`` (a
     game declaring none counts as the shortest declared), then the tables alone of the games that have them."""
@@ -131,7 +154,13 @@ def compile_in_processes(game_ids: Sequence[str], processes: int = 2) -> list[st
 def main(argv: Sequence[str]) -> int:
     from sim.games import GAME_IDS
 
+    from sim.estimates import compiling
+
+    compiling.alongside_allowed = False  # each job compiles what it is given, and no more at once
     for job in argv or GAME_IDS:
+        if job.endswith(EVERY):
+            compile_every(job[:-len(EVERY)])
+            continue
         game_id, alone, _ = job.partition(ALONE)
         (compile_alone if alone else compile_game)(game_id)
     return 0

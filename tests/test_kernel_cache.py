@@ -311,3 +311,80 @@ def test_the_precompile_hands_out_its_jobs_longest_first_to_the_next_free_proces
     assert started == [job for job in order if job != "fever"] and most[0] == 2
     # Las Vegan's run is the long one: every other job started beside it, one after another.
     assert all(beside[job] == {"lasvegan"} for job in started[1:]), beside
+
+
+def test_a_run_of_one_policy_alone_compiles_the_kernel_of_every_policy_alongside_once_heard_compiling(monkeypatch,
+                                                                                                    tmp_path):
+    """The default config (every seat expert, a kernel alone, then the skill gap on the kernel of every policy):
+    nothing starts until the run is heard compiling Las Vegan; then one second process compiles the job
+    ``lasvegan:every``, said after the compiling notice, and waited for before the other tables, saying when it
+    is done. A run that compiles nothing, plays mixed seats, no other tables, a game without kernels alone or
+    on a cluster starts none."""
+    import dataclasses
+
+    import sim.estimates.compiling as pc
+    from sim.config import Config, load_config
+    from sim.estimates.compiling import Compiles
+
+    started = []
+
+    class Child:
+        def __init__(self, command, stdout, stderr):
+            started.append(command[1:])
+
+        def poll(self):
+            return 0
+
+        def wait(self):
+            return 0
+
+    heard_compiling = Compiles(clock=lambda: 0.0)
+    said = []
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(pc.subprocess, "Popen", Child)
+    monkeypatch.setattr("sim.estimates.compiling.compiles", lambda: heard_compiling)
+    default = load_config("configs/default.toml")
+    alongside = pc.Alongside(default, in_process=True)
+    assert alongside.wanted
+    with heard_compiling.heard(said.append), alongside.watching():
+        heard_compiling.started("sim.vegasdice.nb")  # another game's kernel: not this run's
+        heard_compiling.ended()
+        assert started == []
+        heard_compiling.started("sim.lasvegan.nb")
+        heard_compiling.started("sim.lasvegan.policies")  # a callee, inside
+        heard_compiling.ended()
+        heard_compiling.ended()
+        heard_compiling.started("sim.lasvegan.report_tally")  # a second kernel: the process is not started again
+        heard_compiling.ended()
+        alongside.wait()
+    assert started == [["-m", "sim.precompile", "lasvegan:every"]]
+    compiling_vegan = [i for i, line in enumerate(said) if line.startswith("Compiling the kernels of Las Vegan (")]
+    beside = [i for i, line in enumerate(said) if line.startswith("Compiling the kernels of Las Vegan's other tables")]
+    assert len(compiling_vegan) == 1 and len(beside) == 1 and compiling_vegan[0] < beside[0], said
+    assert said[beside[0]].endswith("alongside, in a second process …")
+    assert said[-1].startswith("Compiled the kernels of Las Vegan's other tables (skill gap, strength profile, "
+                               "decisions) in ")
+
+    assert not pc.Alongside(default, in_process=False).wanted
+    assert not pc.Alongside(dataclasses.replace(default, seats=("expert", "greedy") * 2), in_process=True).wanted
+    assert not pc.Alongside(dataclasses.replace(default, skill_gap_games=0, strength_slow_games=0),
+                            in_process=True).wanted
+    assert not pc.Alongside(Config(name="dice", game="vegas-dice"), in_process=True).wanted
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
+    assert not pc.Alongside(default, in_process=True).wanted  # no kernel cache: nothing would reach the run
+
+
+def test_the_job_every_plays_a_table_on_the_kernel_of_every_policy():
+    """``lasvegan:every`` plays a table of two policies with kernels alone, which the kernel of every policy plays;
+    a game with fewer has no such job."""
+    from sim.estimates.compiling import mixed_seats
+    from sim.lasvegan import nb
+    from sim.lasvegan.policies import parse_seats
+    from sim.precompile import compile_every
+
+    seats = mixed_seats("lasvegan")
+    assert len(set(seats)) == 2 and len(seats) == 4
+    assert nb.kernel_for(parse_seats(seats, 4)[0]) == "play_chunk_nb"
+    assert mixed_seats("vegas-dice") is None and mixed_seats("highcard") is None
+    compile_every("lasvegan")
+    assert nb.play_chunk_nb.signatures

@@ -18,6 +18,9 @@ estimates then loads from the cache instead.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -27,6 +30,8 @@ from typing import Any, Callable, Iterator
 
 # Where each game's ``compile_seconds`` was measured (docs/running.md, "The first run").
 MEASURED_ON = "2 cores"
+# Off in the processes that compile a job of sim.precompile: each compiles what it is given, and no more at once.
+alongside_allowed = True
 # A cluster's workers still loading the kernels after this long are most likely compiling them (loading takes a few
 # seconds).
 WORKERS_SLOW_SECONDS = 10.0
@@ -114,6 +119,7 @@ class Compiles:
         self._hearers: list[Say] = []
         self._lock = threading.Lock()
         self._group: _Group | None = None  # inside as_one()
+        self._watchers: list[Callable[[str], None]] = []  # told the game id when a game's kernel starts compiling
 
     def started(self, module: str) -> None:
         if self._depth == 0:
@@ -129,6 +135,11 @@ class Compiles:
             elif game is not None and self._group is not None and self._group.what and not self._group.said:
                 self.tell(f"Compiling {self._group.what} …")
                 self._group.said = True
+            if game is not None:
+                with self._lock:
+                    watchers = list(self._watchers)
+                for watch in watchers:
+                    watch(game[0])
         self._depth += 1
 
     def ended(self) -> None:
@@ -170,6 +181,17 @@ class Compiles:
                 self.tell(f"Compiled {what} in {seconds_text(group.seconds)}.")
             elif group.game is not None:
                 self.tell(done_text(group.game[1], group.seconds))
+
+    @contextmanager
+    def watched(self, watch: Callable[[str], None]) -> Iterator["Compiles"]:
+        """While inside, ``watch(game_id)`` is called as each kernel of a game starts compiling in this process."""
+        with self._lock:
+            self._watchers.append(watch)
+        try:
+            yield self
+        finally:
+            with self._lock:
+                self._watchers.remove(watch)
 
     @contextmanager
     def heard(self, say: Say) -> Iterator["Compiles"]:
@@ -252,3 +274,83 @@ def warm_up_said(cluster, config) -> None:
         slow.join()
     if waited.is_set():
         found.tell(f"The workers loaded the kernels of {title} in {seconds_text(time.perf_counter() - began)}.")
+
+
+def mixed_seats(game_id: str) -> list[str] | None:
+    """Two policies of ``game_id`` with kernels alone, at the rulebook's seats: a table that plays the kernel of
+    every policy; None for a game with fewer such policies."""
+    from sim.games import get_game, part_module
+
+    game = get_game(game_id)
+    alone = getattr(part_module(game_id, "nb"), "KERNELS_ALONE", {})
+    names = [name for name, policy_id in game.policies.ids.items() if policy_id in alone]
+    if len(names) < 2:
+        return None
+    players = game.Rules().players
+    return names[:1] + names[1:2] * (players - 1)
+
+
+class Alongside:
+    """The kernel of every policy of a run's game compiled in a second process while the run compiles its own.
+
+    Started (:meth:`watching`) only when it can help: the run plays on this
+    machine, into a kernel cache, with a core to spare, its own table is one
+    policy with a kernel alone, and it plays other tables after it (the skill
+    gap, or the strength profile's slow policy, on the kernel of every
+    policy). The second process starts as this one is first heard compiling
+    the game's kernels (a kernel cache holding them starts none); :meth:`wait`
+    waits for it before the other tables, which then load it.
+    """
+
+    def __init__(self, config, in_process: bool):
+        self.game_id, self.title = config.game, config.game_spec.title
+        self.process: subprocess.Popen | None = None
+        self.began = 0.0
+        shared_cache = bool(os.environ.get("NUMBA_CACHE_DIR")) and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
+        more_tables = config.skill_gap_deals > 0 or config.strength_sizes[1] > 0
+        self.wanted = (alongside_allowed and in_process and shared_cache and (os.cpu_count() or 1) > 1 and more_tables
+                       and self._alone(config))
+
+    def _alone(self, config) -> bool:
+        from sim.games import part_module
+
+        alone = getattr(part_module(self.game_id, "nb"), "KERNELS_ALONE", {})
+        ids, _ = config.game_spec.parse_seats(config.seat_policies, config.players)
+        return len(set(int(i) for i in ids)) == 1 and int(ids[0]) in alone and mixed_seats(self.game_id) is not None
+
+    def _heard(self, game_id: str) -> None:
+        if game_id != self.game_id or self.process is not None:
+            return
+        self.began = time.perf_counter()
+        try:
+            self.process = subprocess.Popen([sys.executable, "-m", "sim.precompile", self.game_id + ":every"],
+                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except OSError:  # no second process: the run compiles it itself, later
+            self.wanted = False
+            return
+        compiles().tell(f"Compiling {other_tables(self.title)} alongside, in a second process …")
+
+    @contextmanager
+    def watching(self) -> Iterator["Alongside"]:
+        """While inside, the second process starts when this one starts compiling; it is stopped if still running
+        on the way out (the run failed or was interrupted before :meth:`wait`)."""
+        if not self.wanted:
+            yield self
+            return
+        try:
+            with compiles().watched(self._heard):
+                yield self
+        finally:
+            if self.process is not None and self.process.poll() is None:
+                self.process.terminate()
+                self.process.wait()
+
+    def wait(self) -> None:
+        """Wait for the second process, if one was started, and say when it is done. A process that failed
+        leaves the kernel to compile here, as if none had started."""
+        if self.process is None:
+            return
+        code = self.process.wait()
+        if code == 0:
+            compiles().tell(f"Compiled {other_tables(self.title)} in {seconds_text(time.perf_counter() - self.began)}.")
+        self.process = None

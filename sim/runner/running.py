@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from sim.config import Config, load_config
-from sim.estimates.compiling import compiles, other_tables
+from sim.estimates.compiling import Alongside, compiles, other_tables
 from sim.layout import CONFIG_FILE, DECISIONS_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE
 from sim.runner.chunks import IN_PROCESS, Cluster
 from sim.runner.played import GamesPlayed
@@ -123,13 +123,19 @@ def run(
         progress = sys.stderr.isatty()
     if cluster is None:
         cluster = IN_PROCESS
+    with Alongside(config, cluster is IN_PROCESS).watching() as alongside:
+        return _run(config, out_dir, keep_records, progress, cluster, report, on_played, alongside)
 
+
+def _run(config: Config, out_dir: Path | None, keep_records: bool, progress: bool, cluster: Cluster, report: bool,
+         on_played: Callable[[dict[str, Any]], None] | None, alongside: Alongside) -> Results:
     if out_dir is None:
         with compiles().as_one():
             played = GamesPlayed(config, keep_records=keep_records)
             _play(played, cluster, progress)
         if on_played is not None:
             on_played(played.summary())
+        alongside.wait()
         with compiles().as_one(other_tables(config.game_spec.title)):
             summary = with_sensitivity(config, run_summary(config, played))
         return Results(config, summary, None, played.records(), played.tally.report)
@@ -145,6 +151,7 @@ def run(
             on_played(played.summary())
         from sim.decisions import run_decisions
 
+        alongside.wait()
         with compiles().as_one(other_tables(config.game_spec.title)):
             summary = with_sensitivity(config, run_summary(config, played))
             write_json(staging / SUMMARY_FILE, summary)
