@@ -183,25 +183,22 @@ class Compiles:
                 self.tell(done_text(group.game[1], group.seconds))
 
     @contextmanager
-    def watched(self, watch: Callable[[str], None]) -> Iterator["Compiles"]:
-        """While inside, ``watch(game_id)`` is called as each kernel of a game starts compiling in this process."""
+    def _listed(self, listeners: list, listener: Callable) -> Iterator["Compiles"]:
         with self._lock:
-            self._watchers.append(watch)
+            listeners.append(listener)
         try:
             yield self
         finally:
             with self._lock:
-                self._watchers.remove(watch)
+                listeners.remove(listener)
 
-    @contextmanager
-    def heard(self, say: Say) -> Iterator["Compiles"]:
-        with self._lock:
-            self._hearers.append(say)
-        try:
-            yield self
-        finally:
-            with self._lock:
-                self._hearers.remove(say)
+    def watched(self, watch: Callable[[str], None]):
+        """While inside, ``watch(game_id)`` is called as each kernel of a game starts compiling in this process."""
+        return self._listed(self._watchers, watch)
+
+    def heard(self, say: Say):
+        """While inside, ``say`` is told each line said of what compiles."""
+        return self._listed(self._hearers, say)
 
 
 _COMPILES: Compiles | None = None
