@@ -568,6 +568,23 @@ def test_the_compilations_of_a_run_are_said_as_one_whatever_compiles_first():
     assert len(heard) == 4, "a 'Compiled' line was said with no 'Compiling' line before it"
 
 
+def test_a_compilation_interrupted_is_not_said_done():
+    """Ctrl-C while a game's kernels compile: the notice was said, and no "Compiled ... in" follows it."""
+    from sim.estimates.compiling import Compiles
+
+    clock = FakeClock()
+    heard: list[str] = []
+    found = Compiles(clock=clock)
+    for what in (None, "the kernels of the other tables"):
+        with pytest.raises(KeyboardInterrupt), found.heard(heard.append), found.as_one(what):
+            found.started("sim.fever.nb" if what is None else "sim.fever.policies")
+            clock.spend(5.0)
+            found.ended()  # numba ends its event on the way out
+            raise KeyboardInterrupt
+    assert heard == [heard[0], "Compiling the kernels of the other tables …"]
+    assert heard[0].startswith("Compiling the kernels of $ Fever (")
+
+
 def test_a_dry_run_compiles_and_says_what_the_run_would_in_the_same_order(monkeypatch):
     """The run's own table first, said with the time that is usual for it, then its other tables on a line of
     their own: a dry run that timed a mixed table first compiled the kernel of every policy under the notice of

@@ -175,6 +175,9 @@ class Compiles:
         group = self._group = _Group(what)
         try:
             yield self
+        except BaseException:  # interrupted or failed: nothing is said done
+            group.said, group.game = False, None
+            raise
         finally:
             self._group = None
             if group.said:
