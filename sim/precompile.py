@@ -46,7 +46,6 @@ _STRENGTH_SLOW_GAMES = 4
 
 
 ALONE = ":alone"
-EVERY = ":every"  # the job of sim.estimates.compiling.Alongside
 
 
 def stamp(job: str) -> Path | None:
@@ -88,12 +87,13 @@ def compile_game(game_id: str) -> float:
 
 
 def alone_policies(game_id: str) -> list[str]:
-    """The policies of ``game_id`` with a kernel of their own for a table of them alone (its ``nb`` module's
-    ``KERNELS_ALONE``), but its default policy, whose kernel a run of its default config compiles."""
-    from sim.games import get_game, part_module
+    """The policies of ``game_id`` with a kernel of their own for a table of them alone
+    (:func:`~sim.estimates.compiling.kernels_alone`), but its default policy, whose kernel a run of its default
+    config compiles."""
+    from sim.estimates.compiling import kernels_alone
+    from sim.games import get_game
 
-    game = get_game(game_id)
-    alone = getattr(part_module(game_id, "nb"), "KERNELS_ALONE", {})
+    game, alone = get_game(game_id), kernels_alone(game_id)
     return [name for name, policy_id in game.policies.ids.items()
             if policy_id in alone and name != game.default_policy]
 
@@ -110,12 +110,12 @@ def compile_alone(game_id: str) -> float:
 
 
 def compile_every(game_id: str) -> float:
-    """Compile (or load) ``game_id``'s kernel of every policy, in this process: one game of :func:`mixed_seats`."""
+    """Compile (or load) ``game_id``'s kernel of every policy, in this process: one game of
+    :func:`~sim.estimates.compiling.mixed_seats`."""
+    from sim.estimates.compiling import mixed_seats
     from sim.games import get_game
 
     began = time.perf_counter()
-    from sim.estimates.compiling import mixed_seats
-
     game, seats = get_game(game_id), mixed_seats(game_id)
     if seats is not None:
         rules = game.Rules()
@@ -158,8 +158,8 @@ def main(argv: Sequence[str]) -> int:
 
     compiling.alongside_allowed = False  # each job compiles what it is given, and no more at once
     for job in argv or GAME_IDS:
-        if job.endswith(EVERY):
-            compile_every(job[:-len(EVERY)])
+        if job.endswith(compiling.EVERY):
+            compile_every(job[:-len(compiling.EVERY)])
             continue
         game_id, alone, _ = job.partition(ALONE)
         (compile_alone if alone else compile_game)(game_id)

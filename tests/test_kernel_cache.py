@@ -329,6 +329,8 @@ def test_a_run_of_one_policy_alone_compiles_the_kernel_of_every_policy_alongside
     started = []
 
     class Child:
+        returncode = 0
+
         def __init__(self, command, stdout, stderr):
             started.append(command[1:])
 

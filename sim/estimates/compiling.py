@@ -276,13 +276,24 @@ def warm_up_said(cluster, config) -> None:
         found.tell(f"The workers loaded the kernels of {title} in {seconds_text(time.perf_counter() - began)}.")
 
 
+# The job of sim.precompile that compiles a game's kernel of every policy (``GAME:every``), for :class:`Alongside`.
+EVERY = ":every"
+
+
+def kernels_alone(game_id: str) -> dict[int, str]:
+    """The policies of ``game_id`` with a kernel of their own for a table of them alone (its ``nb`` module's
+    ``KERNELS_ALONE``: policy id -> kernel name); empty for a game without."""
+    from sim.games import part_module
+
+    return getattr(part_module(game_id, "nb"), "KERNELS_ALONE", {})
+
+
 def mixed_seats(game_id: str) -> list[str] | None:
     """Two policies of ``game_id`` with kernels alone, at the rulebook's seats: a table that plays the kernel of
     every policy; None for a game with fewer such policies."""
-    from sim.games import get_game, part_module
+    from sim.games import get_game
 
-    game = get_game(game_id)
-    alone = getattr(part_module(game_id, "nb"), "KERNELS_ALONE", {})
+    game, alone = get_game(game_id), kernels_alone(game_id)
     names = [name for name, policy_id in game.policies.ids.items() if policy_id in alone]
     if len(names) < 2:
         return None
@@ -306,15 +317,15 @@ class Alongside:
         self.game_id, self.title = config.game, config.game_spec.title
         self.process: subprocess.Popen | None = None
         self.began = 0.0
+        self._ended = threading.Thread()  # notes when the second process ends (it may end before the run waits)
+        self.seconds = 0.0  # the second process's wall time, start to end
         shared_cache = bool(os.environ.get("NUMBA_CACHE_DIR")) and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
         more_tables = config.skill_gap_deals > 0 or config.strength_sizes[1] > 0
         self.wanted = (alongside_allowed and in_process and shared_cache and (os.cpu_count() or 1) > 1 and more_tables
                        and self._alone(config))
 
     def _alone(self, config) -> bool:
-        from sim.games import part_module
-
-        alone = getattr(part_module(self.game_id, "nb"), "KERNELS_ALONE", {})
+        alone = kernels_alone(self.game_id)
         ids, _ = config.game_spec.parse_seats(config.seat_policies, config.players)
         return len(set(int(i) for i in ids)) == 1 and int(ids[0]) in alone and mixed_seats(self.game_id) is not None
 
@@ -323,11 +334,13 @@ class Alongside:
             return
         self.began = time.perf_counter()
         try:
-            self.process = subprocess.Popen([sys.executable, "-m", "sim.precompile", self.game_id + ":every"],
+            self.process = subprocess.Popen([sys.executable, "-m", "sim.precompile", self.game_id + EVERY],
                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         except OSError:  # no second process: the run compiles it itself, later
             self.wanted = False
             return
+        self._ended = threading.Thread(target=self._timed, args=(self.process,), daemon=True)
+        self._ended.start()
         compiles().tell(f"Compiling {other_tables(self.title)} alongside, in a second process …")
 
     @contextmanager
@@ -350,7 +363,11 @@ class Alongside:
         leaves the kernel to compile here, as if none had started."""
         if self.process is None:
             return
-        code = self.process.wait()
-        if code == 0:
-            compiles().tell(f"Compiled {other_tables(self.title)} in {seconds_text(time.perf_counter() - self.began)}.")
+        self._ended.join()
+        if self.process.returncode == 0:
+            compiles().tell(f"Compiled {other_tables(self.title)} in {seconds_text(self.seconds)}.")
         self.process = None
+
+    def _timed(self, process: subprocess.Popen) -> None:
+        process.wait()
+        self.seconds = time.perf_counter() - self.began
