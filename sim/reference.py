@@ -8,8 +8,8 @@ scoring, records and traces of a played game — and takes from here:
   seat's own stream exactly as inside the jitted core; a game's subclass
   names its decisions (``choose_card``, ``choose_value``, ...);
 * :class:`RandomPolicy` — the base of each game's pure-Python ``random``;
-* :func:`player_of`, :func:`named` — the player for a parsed seat, and the
-  game's ``player_named(rules, text)`` for a policy as a config names it;
+* :class:`Players` — the player for a parsed seat (``seat_player``) and for a
+  policy as a config names it (``player_named``);
 * :class:`Decision` — a decision declared once (the player's method, the
   jitted policy it calls and what it is handed), from which
   :func:`jit_policy_of` makes the game's ``JitPolicy`` and the
@@ -20,8 +20,8 @@ scoring, records and traces of a played game — and takes from here:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
 
@@ -126,19 +126,45 @@ def jit_policy_of(decisions: Sequence[Decision], parse_policy: Callable[[str], t
                                             "stream_rows": stream_rows, **{d.method: method(d) for d in decisions}})
 
 
-def player_of(policy_id: int, params, random_policy: type[RandomPolicy], jit_policy: type[JitPolicy], *context: Any):
-    """The reference engine's player for a parsed seat ``(policy_id, params)``: the Python twin of ``random``,
-    the jitted policy otherwise."""
-    random_id, _ = jit_policy.parse_policy(random_policy.name)
-    if policy_id == random_id:
-        return random_policy.from_params(params)
-    return jit_policy(policy_id, params, *context)
+@dataclass(frozen=True)
+class Players:
+    """The players at the seats of a game's reference engine: ``seat_player(rules, policy_id, params)`` for a
+    parsed seat, ``player_named(rules, text)`` for a policy as a config names it.
 
+    ``jit_policy`` plays a jitted policy; ``random_policy``, when the game writes one, is its Python twin of
+    ``random``, played instead of the jitted one; ``own`` maps the id of a policy that only the engine plays
+    (``ismcts``) to its player, built as ``own[id](rules, params)``. ``rules_too`` hands the rules to each
+    ``JitPolicy`` (a game whose jitted policies read tables of its rules).
+    """
 
-def named(seat_player: Callable[..., Any], parse_policy: Callable[[str], tuple[int, np.ndarray]]):
-    """A game's ``player_named(rules, text)``: its ``seat_player(rules, policy_id, params)`` for a policy as a
-    config names it."""
-    return lambda rules, text: seat_player(rules, *parse_policy(text))
+    jit_policy: type[JitPolicy]
+    random_policy: type[RandomPolicy] | None = None
+    own: Mapping[int, Callable[[Any, np.ndarray], Any]] = field(default_factory=dict)
+    rules_too: bool = False
+
+    @classmethod
+    def of(cls, decisions: Sequence[Decision], policies, stream_rows: bool = False) -> "Players":
+        """The players of a game that writes none of its own: its jitted policies at every seat, ``random`` too,
+        each answering the game's ``decisions`` (``policies`` is its ``sim.policy_spec.Policies``)."""
+        return cls(jit_policy_of(decisions, policies.parse, policies.n_params, stream_rows))
+
+    def seat_player(self, rules, policy_id: int, params):
+        """The player for a parsed seat ``(policy_id, params)``."""
+        if policy_id in self.own:
+            return self.own[policy_id](rules, params)
+        if self.random_policy is not None and policy_id == self.jit_policy.parse_policy(self.random_policy.name)[0]:
+            return self.random_policy.from_params(params)
+        return self.jit_policy(policy_id, params, *((rules,) if self.rules_too else ()))
+
+    def player_named(self, rules, text: str):
+        """The player for a policy as a config names it (``"greedy"``)."""
+        return self.seat_player(rules, *self.jit_policy.parse_policy(text))
+
+    def random(self):
+        """A ``random`` player, for a game played without policies (the rules unneeded)."""
+        if self.random_policy is not None:
+            return self.random_policy()
+        return self.jit_policy.named(RandomPolicy.name)
 
 
 def player_named_of(engine) -> Callable[[Any, str], Any] | None:

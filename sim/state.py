@@ -62,8 +62,9 @@ class State:
     round's typical gain, which brings a rooted state's returns near 1) and
     implements the methods that raise ``NotImplementedError``. ``clone``
     copies what a step changes: the reference ``state`` (by ``copy_state``,
-    the game's fast copy) and the lists named in ``stepped_lists``; a
-    subclass copies anything else.
+    the game's fast copy) and the lists named in ``stepped_lists``, a
+    subclass copying anything else; a state without a reference ``state``,
+    holding the game itself, is copied whole but for its rules.
     """
 
     value_scale: ClassVar[float] = 1.0
@@ -98,6 +99,9 @@ class State:
 
     def clone(self) -> "State":
         other = copy.copy(self)
+        if "state" not in vars(self):  # the state holds the game itself: every part copied but the rules
+            vars(other).update(copy.deepcopy({k: v for k, v in vars(self).items() if k != "rules"}))
+            return other
         other.state = None if self.state is None else self.copy_state(self.state)
         other.events = list(self.events)
         for name in self.stepped_lists:

@@ -1105,12 +1105,6 @@ class IsmctsPlayer:
         return kept
 
 
-def seat_player(rules, policy_id: int, params: np.ndarray):
-    """The reference engine's player for a parsed seat: ismcts, the Python ``random``, or a jitted policy."""
-    if policy_id == jitted.POLICY_ISMCTS:
-        return IsmctsPlayer(rules, params)
-    return reference.player_of(policy_id, params, RandomPolicy, JitPolicy, rules)
-
-
-# The reference engine's player for a policy as a config names it, ismcts included.
-player_named = reference.named(seat_player, JitPolicy.parse_policy)
+# The reference engine's player for a seat: ismcts, the Python ``random``, or a jitted policy under the rules.
+PLAYERS = reference.Players(JitPolicy, RandomPolicy, {jitted.POLICY_ISMCTS: IsmctsPlayer}, rules_too=True)
+seat_player, player_named = PLAYERS.seat_player, PLAYERS.player_named

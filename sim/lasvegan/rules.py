@@ -1151,12 +1151,6 @@ class IsmctsPlayer:
         return action_placement(self.search.action(obs, rng, placing=True))
 
 
-def seat_player(rules, policy_id: int, params: np.ndarray):
-    """The reference engine's player for a parsed seat: ismcts, the Python ``random``, or a jitted policy."""
-    if policy_id == POLICY_ISMCTS:
-        return IsmctsPlayer(rules, params)
-    return reference.player_of(policy_id, params, RandomPolicy, JitPolicy)
-
-
-# The reference engine's player for a policy as a config names it, ismcts included.
-player_named = reference.named(seat_player, JitPolicy.parse_policy)
+# The reference engine's player for a seat: ismcts, the Python ``random``, or a jitted policy.
+PLAYERS = reference.Players(JitPolicy, RandomPolicy, {POLICY_ISMCTS: IsmctsPlayer})
+seat_player, player_named = PLAYERS.seat_player, PLAYERS.player_named

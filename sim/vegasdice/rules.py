@@ -833,12 +833,6 @@ class IsmctsPlayer:
         return self.search.action(obs, rng, roll=roll) + 1
 
 
-def seat_player(rules, policy_id: int, params: np.ndarray):
-    """The reference engine's player for a parsed seat: ismcts, the Python ``random``, or a jitted policy."""
-    if policy_id == jitted_policies.POLICY_ISMCTS:
-        return IsmctsPlayer(rules, params)
-    return reference.player_of(policy_id, params, RandomPolicy, JitPolicy)
-
-
-# The reference engine's player for a policy as a config names it, ismcts included.
-player_named = reference.named(seat_player, JitPolicy.parse_policy)
+# The reference engine's player for a seat: ismcts, the Python ``random``, or a jitted policy.
+PLAYERS = reference.Players(JitPolicy, RandomPolicy, {jitted_policies.POLICY_ISMCTS: IsmctsPlayer})
+seat_player, player_named = PLAYERS.seat_player, PLAYERS.player_named

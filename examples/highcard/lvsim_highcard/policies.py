@@ -30,7 +30,6 @@ POLICIES = Policies(
     E.DECISION_KINDS,
     POLICY_RESTRICTED,
 )
-POLICY_IDS, POLICY_SYNTAX, POLICY_DESCRIPTIONS, parse_policy, parse_seats = POLICIES.exports()
 
 
 @njit(cache=True)

@@ -13,7 +13,6 @@ the duels and the conformance suite's walks are derived by the shared code.
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from dataclasses import dataclass
 
@@ -81,13 +80,6 @@ class HighCardState(State):
     @classmethod
     def sizes(cls, rules) -> Sizes:
         return Sizes(rules.top + 1, rules.top + 1, rules.players * (rules.hand + rules.rounds))
-
-    def clone(self) -> "HighCardState":
-        other = copy.copy(self)
-        other.events, other.dealt, other.plays = list(self.events), list(self.dealt), list(self.plays)
-        other.hands = [Counter(h) for h in self.hands]
-        other.points, other.seen, other.rounds_played = list(self.points), list(self.seen), list(self.rounds_played)
-        return other
 
     @property
     def leader(self) -> int:
@@ -207,35 +199,14 @@ class HighCardState(State):
 STATE = HighCardState
 
 
-# --- policies and one whole game -----------------------------------------------------------------
-
-
-class RandomPolicy(reference.RandomPolicy):
-    """Any card of the hand, each equally likely: ``below(hand size)``, lowest first, as the jitted one."""
-
-    def choose_card(self, obs: Observation, rng) -> int:
-        k = rng.below(sum(obs.hand))
-        for value, n in enumerate(obs.hand):
-            if k < n:
-                return value
-            k -= n
-        raise ValueError("the hand holds fewer cards")
-
+# --- the players and one whole game --------------------------------------------------------------
 
 # A seat's one decision: ``choose_card(obs, rng)`` of a player, ``choose_card_nb(policy_id, params, pub, hand,
-# states, row)`` of a jitted policy (the game kernel calls it so too).
+# states, row)`` of a jitted policy (the game kernel calls it so too). Every seat plays its jitted policy.
 DECISIONS = (reference.Decision("choose_card", jitted_policies.choose_card_nb,
                                 lambda obs: (obs.to_pub(), obs.hand_array()), ("pub", "hand"), "card"),)
-JitPolicy = reference.jit_policy_of(DECISIONS, jitted_policies.parse_policy, jitted_policies.N_POLICY_PARAMS,
-                                    stream_rows=True)
-
-
-def seat_player(rules, policy_id: int, params):
-    """The engine's player for a parsed seat: the Python twin of ``random``, the jitted policy otherwise."""
-    return reference.player_of(policy_id, params, RandomPolicy, JitPolicy)
-
-
-player_named = reference.named(seat_player, JitPolicy.parse_policy)  # (rules, text) -> the player
+PLAYERS = reference.Players.of(DECISIONS, jitted_policies.POLICIES, stream_rows=True)
+seat_player, player_named = PLAYERS.seat_player, PLAYERS.player_named
 
 
 def play_out(rules, table, streams, policies) -> HighCardState:
@@ -263,5 +234,5 @@ def game_records(state: HighCardState, game: int) -> dict[str, np.ndarray]:
     return rec
 
 
-PLAY_LOOP = PlayLoop.of(E, RandomPolicy, play_out, game_records, STATE.trace)
+PLAY_LOOP = PlayLoop.of(E, PLAYERS.random, play_out, game_records, STATE.trace)
 play_game = PLAY_LOOP.play_game  # (rules, seed, game, policies=None, trace=False) -> records [, trace]
