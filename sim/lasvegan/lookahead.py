@@ -314,7 +314,8 @@ def lookahead_card_nb(params, pub, hand, legal, rng):
         rest &= rest - np.uint64(1)
         if moves[j, 0] == guess:
             totals[j] = TIE_TO_GREEDY
-    mean_outcomes_nb(pub, hand, rng, max(1, int(params[0])), int(params[1]), moves, n_moves, False, totals)
+    # The flag as a value, not a constant: one compiled copy serves cards and placements alike.
+    mean_outcomes_nb(pub, hand, rng, max(1, int(params[0])), int(params[1]), moves, n_moves, np.bool_(False), totals)
     return moves[np.argmax(totals), 0]
 
 
@@ -350,5 +351,5 @@ def lookahead_placement_nb(params, pub, hand, rng, out):
     for j in range(n_moves):
         if moves[j, 0] == out[0] and moves[j, 1] == out[1] and moves[j, 2] == out[2]:
             totals[j] = TIE_TO_GREEDY
-    mean_outcomes_nb(pub, hand, rng, max(1, int(params[0])), int(params[1]), moves, n_moves, True, totals)
+    mean_outcomes_nb(pub, hand, rng, max(1, int(params[0])), int(params[1]), moves, n_moves, np.bool_(True), totals)
     out[:] = moves[np.argmax(totals)]
