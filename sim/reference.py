@@ -167,6 +167,19 @@ class Players:
         return self.jit_policy.named(RandomPolicy.name)
 
 
+def player_of(policy_id: int, params, random_policy: type[RandomPolicy], jit_policy: type[JitPolicy], *context: Any):
+    """A game written before :class:`Players` (docs/porting.md): its player for a parsed seat, the Python twin
+    of ``random`` or the jitted policy (handed ``context``)."""
+    if policy_id == jit_policy.parse_policy(random_policy.name)[0]:
+        return random_policy.from_params(params)
+    return jit_policy(policy_id, params, *context)
+
+
+def named(seat_player: Callable[..., Any], parse_policy: Callable[[str], tuple[int, np.ndarray]]):
+    """A game written before :class:`Players` (docs/porting.md): its ``player_named(rules, text)``."""
+    return lambda rules, text: seat_player(rules, *parse_policy(text))
+
+
 def player_named_of(engine) -> Callable[[Any, str], Any] | None:
     """A game's ``player_named(rules, text)`` from its engine module (``rules`` or ``state``); for a game written
     before it, its ``policy_named(text)`` (docs/porting.md); None when it has neither."""

@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -174,3 +175,21 @@ def test_every_game_names_its_engines_player_by_one_function_and_an_older_game_i
     older = SimpleNamespace(policy_named=lambda text: f"the player of {text}")
     assert player_named_of(older)(rules, "greedy") == "the player of greedy"
     assert player_named_of(SimpleNamespace()) is None
+
+
+@pytest.mark.parametrize("game_id", ["lasvegan", "vegas-dice"])
+def test_a_game_written_before_players_still_gets_the_same_players(game_id):
+    """``sim.reference.player_of`` and ``named``, as a game written before ``Players`` calls them, give the
+    players its ``PLAYERS`` gives: the Python ``random`` twin, and each jitted policy with its parameters."""
+    from sim import reference
+    from sim.games import part_module
+
+    engine = part_module(game_id, "rules")
+    rules = get_game(game_id).Rules()
+    JitPolicy, RandomPolicy = engine.PLAYERS.jit_policy, engine.PLAYERS.random_policy
+    older = reference.named(lambda r, pid, params: reference.player_of(pid, params, RandomPolicy, JitPolicy),
+                            JitPolicy.parse_policy)
+    assert type(older(rules, "random")) is RandomPolicy is type(engine.player_named(rules, "random"))
+    then, now = older(rules, "greedy"), engine.player_named(rules, "greedy")
+    assert type(then) is type(now) is JitPolicy
+    assert then.policy_id == now.policy_id and np.array_equal(then.params, now.params)
