@@ -152,9 +152,10 @@ class Players:
         """The player for a parsed seat ``(policy_id, params)``."""
         if policy_id in self.own:
             return self.own[policy_id](rules, params)
-        if self.random_policy is not None and policy_id == self.jit_policy.parse_policy(self.random_policy.name)[0]:
-            return self.random_policy.from_params(params)
-        return self.jit_policy(policy_id, params, *((rules,) if self.rules_too else ()))
+        context = (rules,) if self.rules_too else ()
+        if self.random_policy is None:
+            return self.jit_policy(policy_id, params, *context)
+        return player_of(policy_id, params, self.random_policy, self.jit_policy, *context)
 
     def player_named(self, rules, text: str):
         """The player for a policy as a config names it (``"greedy"``)."""
@@ -168,8 +169,8 @@ class Players:
 
 
 def player_of(policy_id: int, params, random_policy: type[RandomPolicy], jit_policy: type[JitPolicy], *context: Any):
-    """A game written before :class:`Players` (docs/porting.md): its player for a parsed seat, the Python twin
-    of ``random`` or the jitted policy (handed ``context``)."""
+    """The player for a parsed seat: the Python twin of ``random``, or the jitted policy (handed ``context``).
+    :class:`Players` plays its seats so; a game written before it calls this itself (docs/porting.md)."""
     if policy_id == jit_policy.parse_policy(random_policy.name)[0]:
         return random_policy.from_params(params)
     return jit_policy(policy_id, params, *context)
