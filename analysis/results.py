@@ -70,7 +70,7 @@ def _another_kind(directory: Path) -> str | None:
 
 
 def load_results(results_dir: str | Path) -> RunResults:
-    """Read the results directory ``results_dir``, its records excepted.
+    """Read the results directory ``results_dir``: its records only as far as their row count.
 
     A missing or incomplete directory raises :class:`ConfigError` naming it.
     """
@@ -103,7 +103,22 @@ def load_results(results_dir: str | Path) -> RunResults:
             f"holds {tally.games:,} games but summary.json counts {summary.get('games')}",
         )
     _check_summary(directory / SUMMARY_FILE, summary, config)
+    _check_records(directory / RECORDS_FILE, tally.games)
     return RunResults(directory, config, config_text, summary, meta, tally)
+
+
+def _check_records(path: Path, games: int) -> None:
+    """The records file opens and holds ``games`` rows: the report reads example games from it."""
+    import pyarrow.parquet as pq
+
+    try:
+        with pq.ParquetFile(path) as parquet:
+            rows, names = parquet.metadata.num_rows, parquet.schema_arrow.names
+    except Exception as err:  # pyarrow raises many kinds for a bad or truncated file
+        raise ConfigError(str(path), f"cannot read the records: {err}") from None
+    if "game" not in names or rows != games:
+        raise ConfigError(str(path), f"holds {rows:,} games but the run's tally counts {games:,}"
+                          if "game" in names else "is not a records file of lvsim run (it has no game column)")
 
 
 # What the reports read from meta.json, and the JSON type each must have.

@@ -449,7 +449,20 @@ EDITS = {
     "tally garbled": lambda d: write(d / "tally.json", '{"games": "x"}'),
     "tally a list": lambda d: write(d / "tally.json", "[]"),
     "records garbled, no tally": lambda d: (d / "tally.json").unlink() or write(d / "records.parquet", b"PAR1xx"),
+    # The tally alone gives every table: the records file is read first for the report's example games.
+    "records garbled, tally kept": lambda d: write(d / "records.parquet", "x"),
+    "records of fewer games, tally kept": lambda d: write(d / "records.parquet", _first_rows(d / "records.parquet", 5)),
 }
+
+
+def _first_rows(path: Path, n: int) -> bytes:
+    import io
+
+    import pyarrow.parquet as pq
+
+    out = io.BytesIO()
+    pq.write_table(pq.read_table(path).slice(0, n), out)
+    return out.getvalue()
 
 
 @pytest.mark.parametrize("edit", list(EDITS))
