@@ -385,7 +385,7 @@ def decisions_table(result: dict, title: str = "") -> str:
         f"{'agrees with ' + slow if slow else ''}",
     ]
     for row in result["decisions"]:
-        ci = TOO_FEW if row["low"] is None else f"[{row['low']:.3f}, {row['high']:.3f}]"
+        ci = "-" if row["low"] is None else f"[{row['low']:.3f}, {row['high']:.3f}]"  # the verdict says why
         rate = "-" if row["choice_rate"] is None else f"{row['choice_rate']:.2f}"
         agree = ""
         if slow:
@@ -393,8 +393,8 @@ def decisions_table(result: dict, title: str = "") -> str:
         lines.append(f"{row['kind']:<12}{row['cost']:>8.3f}   {ci:<18}{row['verdict']:<18}{rate:>12}   {agree}")
     every = result.get("every_kind")
     if every:
-        ci = TOO_FEW if every["low"] is None else f"[{every['low']:.3f}, {every['high']:.3f}]"
-        lines.append(f"{EVERY_KIND:<12}{every['cost']:>8.3f}   {ci:<18}{every['verdict']:<18}")
+        ci = "-" if every["low"] is None else f"[{every['low']:.3f}, {every['high']:.3f}]"
+        lines.append(f"{EVERY_KIND:<12}{every['cost']:>8.3f}   {ci:<18}{every['verdict']}")
     census_note = (f"Choice rate over {counted(result['census_games'], 'deal')} x "
                    f"{counted(result['players'], 'seat')}")
     if slow:

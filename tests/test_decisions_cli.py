@@ -63,3 +63,14 @@ def test_an_unknown_policy_names_seats():
 def test_zero_games_is_refused():
     result = lvsim("configs/default.toml", "--games", 0)
     assert result.exit_code == 2 and "--games" in result.output
+
+
+def test_too_few_deals_keep_every_column_in_its_place():
+    """Below the deals an interval needs, the interval is left blank and the verdict says why, within its column."""
+    lines = lvsim("configs/default.toml", "--games", 3).output.splitlines()
+    header = next(line for line in lines if line.startswith("decision"))
+    rows = [line for line in lines if line.split(" ")[0] in ("lead", "follow", "token", "golden")]
+    assert len(rows) == 4
+    for row in rows:
+        assert row[header.index("95% CI"):header.index("verdict")].strip() == "-"
+        assert row[header.index("verdict"):header.index("choice rate")].strip() == "too few deals"
