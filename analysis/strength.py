@@ -289,7 +289,7 @@ def profile_interval(metric, values: Values, summary_ci: Sequence[float | None] 
 
     A rate of 0s and 1s: Wilson's score interval; a mean: Student's t with
     :func:`paired_t_interval`'s floor; a ratio: the same over its linearised
-    values; the worst seat: the range every seat's score interval allows
+    values, a rate's cut to [0, 1]; the worst seat: the range every seat's score interval allows
     (as the summary gives it, with score intervals in place of t, so that a
     seat with no win in 16 games does not pin one end at the estimate). A
     :data:`SUMMARY` metric keeps the summary's interval ``summary_ci``.
@@ -305,9 +305,13 @@ def profile_interval(metric, values: Values, summary_ci: Sequence[float | None] 
     if _is_binary(metric, values):
         return wilson_interval(int(values.x.sum()), n)
     if values.kind == MEAN:
-        return paired_t_interval(values.x, _span(metric, values.x))[1:]
-    ratio, z = _linearised(values.x, values.y)
-    return paired_t_interval(z, _span(metric, _ratios(values)), estimate=ratio)[1:]
+        low, high = paired_t_interval(values.x, _span(metric, values.x))[1:]
+    else:
+        ratio, z = _linearised(values.x, values.y)
+        low, high = paired_t_interval(z, _span(metric, _ratios(values)), estimate=ratio)[1:]
+    if metric.kind == RATE:  # a share lies in [0, 1]: cut there, the interval covers at least as often
+        low, high = max(low, 0.0), min(high, 1.0)
+    return low, high
 
 
 # --- two profiles on the same deals ----------------------------------------------------------------

@@ -81,6 +81,14 @@ def test_a_rate_with_no_game_counting_has_a_score_interval_not_a_width_of_zero()
     assert lo == 0.0 and hi == pytest.approx(Z95**2 / (50 + Z95**2))
 
 
+def test_a_rate_that_is_not_of_0s_and_1s_keeps_its_interval_within_0_and_1():
+    """A share of turns (a ratio) or a mean of shares over 16 games: Student's t would reach below 0 here."""
+    few = np.r_[np.zeros(15), 1.0]
+    for values in (Values(RATIO, few, np.full(16, 10.0)), Values(MEAN, few / 2)):
+        lo, hi = profile_interval(METRICS["tie_rate"], values, None)
+        assert lo == 0.0 and values.value() < hi < 1.0
+
+
 def test_the_paired_score_interval_with_no_discordant_game_is_a_proportions_0_of_n():
     for n in (16, 50, 300):
         d, low, high = paired_score_interval(0, 0, n)
