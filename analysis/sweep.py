@@ -24,8 +24,9 @@ import numpy as np
 import pandas as pd
 
 from analysis.common import win_unit
-from analysis.stats import MIN_SAMPLES, mean_and_sd, mean_interval, t95
-from sim.metrics import ADVANTAGE
+from analysis.stats import MIN_SAMPLES, mean_and_sd, mean_interval, t95, wilson_interval
+from analysis.strength import paired_score_interval
+from sim.metrics import ADVANTAGE, RATE
 
 # Columns that time the run: they differ from one run of the same games to the next.
 TIMING_COLUMNS = ("seconds", "games_per_second")
@@ -178,24 +179,37 @@ def paired_differences(
                         int(y.sum()), int((y * y).sum())]
     # An advantage is a difference of win shares: its per-game values count win units.
     units = {m: unit if game.metric[m].kind == ADVANTAGE else 1 for m in metrics}
-    return {m: _difference(sums[m], games, units[m]) for m in metrics}
+    return {m: _difference(sums[m], games, units[m], game.metric[m].kind == RATE) for m in metrics}
 
 
-def _difference(sums, n: int, unit: int) -> dict[str, float | int | None]:
+def _difference(sums, n: int, unit: int, rate: bool = False) -> dict[str, float | int | None]:
+    """One metric's paired difference from its sums, and the interval independent runs would give.
+
+    A rate of 0s and 1s (Σx² = Σx for integers) takes score intervals, as the strength profile does: paired,
+    Tango's; independent, Newcombe's from each rate's Wilson interval. A t interval has width 0 when no game
+    differs, which says the difference is known exactly.
+    """
     d_mean, d_sd = mean_and_sd(sums[0], sums[1], n)
-    _, a_sd = mean_and_sd(sums[2], sums[3], n)
-    _, b_sd = mean_and_sd(sums[4], sums[5], n)
-    lo, hi = mean_interval(d_mean, d_sd, n)
-    paired_half = (hi - lo) / 2
-    unpaired_half = t95(n) * math.sqrt((a_sd**2 + b_sd**2) / n) if n >= MIN_SAMPLES else math.nan
-    tighter = unpaired_half / paired_half if paired_half > 0 else math.nan
+    a_mean, a_sd = mean_and_sd(sums[2], sums[3], n)
+    b_mean, b_sd = mean_and_sd(sums[4], sums[5], n)
+    if rate and n >= MIN_SAMPLES and sums[3] == sums[2] and sums[5] == sums[4]:
+        up, down = (sums[1] + sums[0]) // 2, (sums[1] - sums[0]) // 2  # the games where only one side counts
+        _, lo, hi = paired_score_interval(int(up), int(down), n)
+        (a_lo, a_hi), (b_lo, b_hi) = wilson_interval(int(sums[2]), n), wilson_interval(int(sums[4]), n)
+        unpaired = (d_mean - math.hypot(a_mean - a_lo, b_hi - b_mean), d_mean + math.hypot(a_hi - a_mean, b_mean - b_lo))
+    else:
+        lo, hi = mean_interval(d_mean, d_sd, n)
+        half = t95(n) * math.sqrt((a_sd**2 + b_sd**2) / n) if n >= MIN_SAMPLES else math.nan
+        unpaired = (d_mean - half, d_mean + half)
+    paired_half, unpaired_half = (hi - lo) / 2, (unpaired[1] - unpaired[0]) / 2
+    tighter = unpaired_half / paired_half if paired_half > 0 and unpaired_half > 0 else math.nan
     out = {
         "games": n,
         "difference": d_mean / unit,
         "difference_lo": lo / unit,
         "difference_hi": hi / unit,
-        "unpaired_lo": (d_mean - unpaired_half) / unit,
-        "unpaired_hi": (d_mean + unpaired_half) / unit,
+        "unpaired_lo": unpaired[0] / unit,
+        "unpaired_hi": unpaired[1] / unit,
         "tighter": tighter,
     }
     return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in out.items()}
@@ -436,7 +450,8 @@ def sweep_text(
             for column, m in zip(paired_columns[2:], wanted):
                 d = by_metric.loc[m]
                 interval = fmt_ci(d["difference_lo"], d["difference_hi"], signed=True)
-                column.values.append(f"{fmt(d['difference'], signed=True)} {interval} x{ratio_text(d['tighter'])}")
+                tighter = "" if is_missing(d["tighter"]) else f" x{ratio_text(d['tighter'])}"
+                column.values.append(f"{fmt(d['difference'], signed=True)} {interval}{tighter}")
         paired_columns, paired_left_out = _fitted(paired_columns, width)
         lines += _aligned_rows(paired_columns)
         if paired_left_out:

@@ -248,6 +248,24 @@ def test_the_text_table_is_sorted_by_the_chosen_column(in_tmp):
     assert "Paired differences of each cell from its baseline: cell 000" in result.stdout
 
 
+def test_a_rate_no_game_of_which_differs_is_not_said_known_exactly():
+    """Of 500 paired games none tied on either side: a rate's difference is 0 give or take a 0-of-500's width,
+    the same whether paired or not, as each side's own interval says; a t interval said [0, 0]."""
+    from analysis.strength import Z95
+    from analysis.sweep import _difference
+
+    none = _difference([0] * 6, 500, 1, rate=True)
+    edge = Z95**2 / (500 + Z95**2)
+    assert none["difference"] == 0
+    assert none["difference_lo"] == pytest.approx(-edge, abs=1e-9) and none["difference_hi"] == pytest.approx(edge, abs=1e-9)
+    assert none["unpaired_lo"] == pytest.approx(-edge) and none["unpaired_hi"] == pytest.approx(edge)
+    assert none["tighter"] == pytest.approx(1.0)
+    # 10 games tie on both sides, 3 in the cell alone, 1 in the baseline alone: differences +1 x3, -1 x1.
+    some = _difference([2, 4, 13, 13, 11, 11], 500, 1, rate=True)
+    assert some["difference"] == 2 / 500
+    assert some["unpaired_lo"] < some["difference_lo"] < 2 / 500 < some["difference_hi"] < some["unpaired_hi"]
+
+
 def test_paired_intervals_are_tighter_than_independent_ones_for_close_cells(tmp_path):
     results = run_sweep(load_sweep(make_sweep(tmp_path, GOLDEN), games=3000), tmp_path / "out", report=False)
     paired = results.paired.set_index("metric")
