@@ -181,9 +181,14 @@ def test_a_base_config_that_is_wrong_by_itself_is_named(in_tmp):
     (["--baseline", "2"], "--baseline: must be a cell between 0 and 1, got 2"),
     (["--max-games", "100"], "--max-games: only applies with --target-ci"),
     (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "--workers: give either --workers N"),
+    (["--target-ci", "0.05", "--max-games", "1000"], "--max-games: must be at least the 1,500 games a cell plays"),
+    (["--games", "200"], "--games: the sweep varies run.games"),
+    (["--threads", "2"], "--threads: the sweep varies run.threads"),
 ])
 def test_options_that_do_not_fit_the_sweep_are_refused_before_playing(in_tmp, options, message):
-    make_sweep(in_tmp, GOLDEN)
+    # A sweep may vary a run's games or threads itself: then the option that sets them in every cell is refused.
+    make_sweep(in_tmp, {"--games": '[sweep]\n"run.games" = [200, 400]\n',
+                        "--threads": '[[cells]]\n"run.threads" = 1\n'}.get(options[0], GOLDEN))
     result = lvsim_sweep("s.toml", *options)
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: {message}") and result.stderr.count("\n") == 1, result.stderr

@@ -201,8 +201,10 @@ def check_options(
     if max_games is not None:
         if target_ci is None:
             raise ConfigError("--max-games", "only applies with --target-ci")
-        if max_games < 1:
-            raise ConfigError("--max-games", f"must be at least 1, got {max_games}")
+        first = max(cell.config.games for cell in sweep.cells)
+        if max_games < first:
+            raise ConfigError("--max-games", f"must be at least the {first:,} games a cell plays before "
+                                             f"--target-ci adds any, got {max_games:,}")
     if not 0 <= baseline < len(sweep.cells):
         raise ConfigError("--baseline", f"must be a cell between 0 and {len(sweep.cells) - 1}, got {baseline}")
     known = dict.fromkeys(["cell", *sweep.parameters, "label"])

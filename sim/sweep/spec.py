@@ -127,6 +127,10 @@ def load_sweep(
                                    f"a sweep has at most {MAX_CELLS:,}")
     grid = [_unzipped(dict(zip(axes, values))) for values in itertools.product(*axes.values())] if axes else []
 
+    for option, value, key in (("--games", games, "run.games"), ("--threads", threads, "run.threads")):
+        if value is not None and any(_current(k) == key for overrides in grid + explicit for k in overrides):
+            raise ConfigError(option, f"the sweep varies {key}, which {option} would set alike in every cell: "
+                                      f"give one or the other")
     cells = []
     for index, overrides in enumerate(grid + explicit):
         config = _cell_config(base, overrides, index, name=f"{name}-{index:03d}")
