@@ -123,7 +123,20 @@ def test_a_config_alone_is_judged_against_stronger_players_only(tmp_path, strong
                           "--max-games", "4000", "--out", str(tmp_path / "e"))
     assert found["targets"] == [] and found["strength"]
     assert {d["against"] for d in found["strength"]} == {stronger}
-    assert code == 0  # no target to miss
+    # No target to miss: the exit code says whether every comparison is decided.
+    assert code == (0 if found["all_decided"] else 1)
+    assert found["all_decided"] == all(d["verdict"] != "undecided" for d in found["strength"])
+
+
+def test_a_config_alone_exits_1_while_a_comparison_is_undecided(tmp_path, stronger):
+    # 100 games of the stronger tables: below the first look, nothing can be decided.
+    args = ["confirm", "--config", str(CONFIGS / "default.toml"), "--players", "3", "--max-slow-games", "100",
+            "--max-games", "1000", "--max-minutes", "0.5", "--out", str(tmp_path / "e")]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1, result.output
+    assert "6 of 6 comparisons with lookahead:2 tables are undecided." in result.output
+    assert "too few games to judge yet (the first look is at 1,000)" in result.output
+    assert "more games would likely decide it" not in result.output
 
 
 def test_the_dry_run_plays_nothing_it_reports(tmp_path):
@@ -146,6 +159,104 @@ def test_bad_input_is_refused_in_one_line(args, field):
     assert result.exit_code == 2
     assert field in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("args,field", [
+    (["--max-minutes", "nan"], "--max-minutes"),
+    (["--max-minutes", "inf"], "--max-minutes"),
+    (["--max-minutes", "x"], "--max-minutes"),
+    (["--players", "3,3"], "--players"),
+    (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1", "--dry-run"], "--workers"),
+    (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "--workers"),
+])
+def test_bad_options_are_refused_in_one_line_by_the_dry_run_and_the_run_alike(tmp_path, args, field):
+    result = CliRunner().invoke(main, ["confirm", "--config", str(CONFIGS / "default.toml"), "--max-games", "1000",
+                                       "--max-slow-games", "10", "--out", str(tmp_path / "o"), *args])
+    assert result.exit_code == 2, result.output
+    [line] = result.output.strip().splitlines()
+    assert field in line and "Traceback" not in line
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("dry_run", [[], ["--dry-run"]])
+def test_options_that_leave_nothing_to_judge_are_refused_before_anything_plays(tmp_path, dry_run):
+    out = tmp_path / "x"
+    result = CliRunner().invoke(main, ["confirm", "--config", str(CONFIGS / "default.toml"), "--max-slow-games", "0",
+                                       "--max-games", "1000", "--out", str(out), *dry_run])
+    assert result.exit_code == 2, result.output
+    [line] = result.output.strip().splitlines()
+    assert "--max-slow-games" in line and "--config" in line and "everything decided" not in line
+    assert not out.exists()
+    # Seats that already play the stronger policy leave nothing to compare either.
+    strong = tmp_path / "strong.toml"
+    strong.write_text((CONFIGS / "default.toml").read_text(encoding="utf-8").replace(
+        'seats = "expert"', 'seats = "lookahead:16"'), encoding="utf-8")
+    result = CliRunner().invoke(main, ["confirm", "--config", str(strong), "--out", str(out), *dry_run])
+    assert result.exit_code == 2 and result.output.startswith("error: --config:"), result.output
+    assert not out.exists()
+
+
+def test_an_out_directory_that_is_not_empty_or_not_a_directory_is_refused(tmp_path):
+    used = tmp_path / "used"
+    used.mkdir()
+    (used / "confirm.json").write_text("earlier\n", encoding="utf-8")
+    (tmp_path / "somefile").write_text("", encoding="utf-8")
+    for out in (used, tmp_path / "somefile" / "x"):
+        for dry_run in ([], ["--dry-run"]) if out == used else ([],):
+            result = CliRunner().invoke(main, ["confirm", "--config", str(CONFIGS / "default.toml"), "--max-games",
+                                               "1000", "--max-slow-games", "10", "--out", str(out), *dry_run])
+            assert result.exit_code == 2, result.output
+            [line] = result.output.strip().splitlines()
+            assert line.startswith("error: --out: ") and str(out) in line
+    assert (used / "confirm.json").read_text(encoding="utf-8") == "earlier\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["somefile", "used"]
+
+
+def test_below_the_first_look_it_says_too_few_games_not_an_estimate(tmp_path):
+    path = tune_file(tmp_path, "first_player_advantage = [-0.01, 0.01]")
+    result = CliRunner().invoke(main, ["confirm", str(path), "--max-slow-games", "0", "--max-games", "500",
+                                       "--out", str(tmp_path / "a")])
+    assert result.exit_code == 1, result.output
+    assert "500 games; too few games to judge yet (the first look is at 1,000)" in result.output
+    assert "would likely decide" not in result.output
+    [t] = json.loads((tmp_path / "a" / "confirm.json").read_text())["targets"]
+    assert t["verdict"] == "undecided" and t["games"] == 500 and t["more_games"] is None
+
+
+def test_the_games_played_count_the_skill_gap_duels_and_their_deals(tmp_path):
+    path = tune_file(tmp_path, 'skill_gap_greedy_vs_random = { min = 0.05, relative = "above_fair" }', players="[3]",
+                     policies='["greedy"]')
+    args = [str(path), "--max-slow-games", "0", "--max-games", "2000"]
+    plan = CliRunner().invoke(main, ["confirm", *args, "--dry-run"])
+    assert "the skill-gap duel greedy against random up to 2,000 deals, each played 3 times" in plan.output
+    result = CliRunner().invoke(main, ["confirm", *args, "--out", str(tmp_path / "h")])
+    assert result.exit_code == 0, result.output
+    found = json.loads((tmp_path / "h" / "confirm.json").read_text())
+    [t] = found["targets"]
+    [g] = found["games"].values()
+    assert t["games_per_deal"] == 3 and g["duel_deals"] == t["games"] and g["duel_games"] == 3 * t["games"]
+    assert f"{t['games']:,} deals, each played 3 times (once per seat)" in result.output
+    total = g["judged"] + g["stronger"] + g["duel_games"]
+    assert f"Played {total:,} games in " in result.output and f"({t['games']:,} deals, each played once per seat)" \
+        in result.output
+
+
+def test_a_long_label_widens_its_column_rather_than_pushing_the_numbers_out():
+    from sim.confirm import confirm_text
+    from sim.games import get_game
+
+    def compared(label: str, difference: float) -> dict:
+        return {"metric": "tie_rate", "label": label, "setting": "4 players, expert", "against": "lookahead:16",
+                "material": 0.03, "difference": difference, "low": difference - 0.01, "high": difference + 0.01,
+                "games": 5_000, "verdict": "undecided", "more_games": 9_000}
+
+    result = {"name": "t", "rules": "default.toml", "seed": 1, "confidence": 0.95, "targets": [], "seconds": 1.0,
+              "strength": [compared("tie rate", 0.001), compared("casino payouts cancelled by ties", -0.052)],
+              "stopped": "max-games", "games": {"4 players, expert": {"judged": 5_000, "stronger": 5_000}}}
+    rows = [line for line in confirm_text(result, get_game("lasvegan")).splitlines() if " pp [" in line]
+    assert len(rows) == 2
+    assert len({row.index(" pp [") for row in rows}) == 1, rows
+    assert len({row.index("undecided") for row in rows}) == 1, rows
 
 
 def test_a_metric_with_no_value_in_each_game_is_refused_before_anything_plays(tmp_path):
@@ -198,3 +309,17 @@ def test_the_sentence_compares_each_target_with_its_own_verdict_at_the_stronger_
     assert "The verdicts hold at lookahead:16 tables." in sentence(result)
     result["targets"][2]["stronger"]["verdict"] = "met"
     assert "At lookahead:16 tables 2 of 2 are met." in sentence(result)
+
+
+def test_undecided_beside_undecided_is_not_a_verdict_that_holds():
+    from sim.confirm import sentence
+
+    result = {"targets": [{"verdict": "undecided", "stronger": {"policy": "lookahead:16", "verdict": "undecided"}}],
+              "strength": []}
+    said = sentence(result)
+    assert "hold" not in said
+    assert "Not confirmed: of 1 target and setting, 1 undecided." in said
+    assert "At lookahead:16 tables 0 of 1 are met, 1 undecided." in said
+    # A judged verdict beside an undecided one at the stronger tables does not hold either.
+    result["targets"][0]["verdict"] = "met"
+    assert "hold" not in sentence(result)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 import click
 
-from sim.cli.common import IntRange, cluster_options, comma_list_option, dry_run_option, out_dir_option, threads_option
+from sim.cli.common import (
+    FloatRange, IntRange, cluster_options, comma_list_option, dry_run_option, out_dir_option, threads_option,
+)
 from sim.cli.group import main
 from sim.config import MAX_SEED
 
@@ -23,7 +26,7 @@ from sim.config import MAX_SEED
               help="Most games of the judged policy at each setting (default 5,000,000).")
 @click.option("--max-slow-games", type=IntRange(0), default=None,
               help="Most games of the stronger tables at each setting (default 200,000; 0 plays none).")
-@click.option("--max-minutes", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--max-minutes", type=FloatRange(min=0, min_open=True), default=None,
               help="Time budget for the whole confirmation (default 10).")
 @click.option("--seed", type=IntRange(0, MAX_SEED), default=None,
               help="Seed of the deals (default: one of the confirmation's own, neither the tune's search nor "
@@ -47,11 +50,14 @@ def confirm(tune_file, config_file, players, max_games, max_slow_games, max_minu
     targets and settings judged together. The game's strong, slow policy
     (lookahead:16 for Las Vegan) plays the same deals, and every headline
     metric's paired difference is played until it is clearly material or
-    clearly not. Exit code 0 when every target is met, 1 otherwise.
+    clearly not. Exit code 0 when every target is met (with --config alone:
+    when every comparison is decided), 1 otherwise.
     """
-    from sim.cluster import open_cluster
-    from sim.confirm import confirm as play, confirm_text, default_seed, load_confirmation
-    from sim.confirm.running import DEFAULT_MAX_GAMES, DEFAULT_MAX_MINUTES, DEFAULT_MAX_SLOW_GAMES, plan
+    from sim.cluster import cluster_shape, open_cluster
+    from sim.confirm import confirm as play, confirm_text, default_seed, load_confirmation, passed
+    from sim.confirm.running import (
+        CONFIRM_FILE, DEFAULT_MAX_GAMES, DEFAULT_MAX_MINUTES, DEFAULT_MAX_SLOW_GAMES, check_something_to_judge, plan,
+    )
     from sim.errors import ConfigError
 
     counts = None
@@ -60,29 +66,43 @@ def confirm(tune_file, config_file, players, max_games, max_slow_games, max_minu
             counts = tuple(int(p) for p in players.split(","))
         except ValueError:
             raise ConfigError("--players", f"must be player counts separated by commas, got {players!r}") from None
+        twice = sorted({p for p in counts if counts.count(p) > 1})
+        if twice:
+            raise ConfigError("--players", f"gives {', '.join(map(str, twice))} more than once; give each player "
+                                           "count once")
+    if max_minutes is not None and not math.isfinite(max_minutes):
+        raise ConfigError("--max-minutes", f"must be a finite number of minutes, got {max_minutes}")
     spec = load_confirmation(tune_file, config_file, counts, threads=threads)
     seed = default_seed(spec) if seed is None else seed
     budget = {"max_games": max_games or DEFAULT_MAX_GAMES,
               "max_slow_games": DEFAULT_MAX_SLOW_GAMES if max_slow_games is None else max_slow_games,
               "max_minutes": max_minutes or DEFAULT_MAX_MINUTES}
+    check_something_to_judge(spec, budget["max_slow_games"])
+    from sim.runner import check_out_dir, default_out_dir, out_path
+
+    # The real run's refusals, made by the dry run too: the output directory, then the cluster's options.
+    out_dir = default_out_dir(f"{spec.name}-confirm") if out is None else out_path(out)
+    check_out_dir(out_dir)
     if dry_run:
+        cluster_shape(workers=workers, scheduler=scheduler)
         found = plan(spec, seed=seed, **budget)
         click.echo(json.dumps(found) if as_json else found["text"])
         return
-    from sim.atomic import write_text_atomically
-    from sim.runner import default_out_dir, out_path
+    from sim.runner import staged_directory, warn_about_partial_runs
 
-    out_dir = default_out_dir(f"{spec.name}-confirm") if out is None else out_path(out)
     progress = sys.stderr.isatty()
-    with open_cluster(workers=workers, scheduler=scheduler) as cluster:
-        result = play(spec, seed=seed, cluster=cluster, progress=progress,
-                      say=lambda line: click.echo(line, err=True), **budget)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    result["out"] = str(out_dir)
-    write_text_atomically(out_dir / "confirm.json", json.dumps(result, indent=2) + "\n")
+    warn_about_partial_runs(out_dir)
+    # Built in a staging directory renamed into place, as lvsim run's results: nothing is half-written, and a
+    # directory that is not empty is never written into.
+    with staged_directory(out_dir) as staging:
+        with open_cluster(workers=workers, scheduler=scheduler) as cluster:
+            result = play(spec, seed=seed, cluster=cluster, progress=progress,
+                          say=lambda line: click.echo(line, err=True), **budget)
+        result["out"] = str(out_dir)
+        (staging / CONFIRM_FILE).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     if as_json:
         click.echo(json.dumps(result))
     else:
         click.echo(confirm_text(result, spec.game))
-        click.echo(f"Written: {out_dir / 'confirm.json'}")
-    click.get_current_context().exit(0 if result["all_met"] else 1)
+        click.echo(f"Written: {out_dir / CONFIRM_FILE}")
+    click.get_current_context().exit(0 if passed(result) else 1)

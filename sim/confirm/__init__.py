@@ -7,8 +7,8 @@ game, ``judging`` follows one quantity's confidence sequence
 prints the answer.
 """
 
-from sim.confirm.running import confirm, default_seed
+from sim.confirm.running import confirm, default_seed, passed
 from sim.confirm.spec import Confirmation, load_confirmation
 from sim.confirm.text import confirm_text, sentence
 
-__all__ = ["Confirmation", "confirm", "confirm_text", "default_seed", "load_confirmation", "sentence"]
+__all__ = ["Confirmation", "confirm", "confirm_text", "default_seed", "load_confirmation", "passed", "sentence"]

@@ -37,6 +37,8 @@ FIRST_BATCH = 2 * FIRST_LOOK
 FIRST_FAST_BATCH = 20_000
 # The share of the time budget the stronger tables may take while targets are still undecided.
 SLOW_SHARE = 0.5
+# What a confirmation writes into its --out directory.
+CONFIRM_FILE = "confirm.json"
 DEFAULT_MAX_GAMES = 5_000_000
 DEFAULT_MAX_SLOW_GAMES = 200_000
 DEFAULT_MAX_MINUTES = 10.0
@@ -102,6 +104,8 @@ def confirm(
     """
     from sim.runner import IN_PROCESS
 
+    if math.isnan(max_minutes) or max_minutes <= 0:
+        raise ConfigError("max_minutes", f"must be minutes above 0 (math.inf: no limit), got {max_minutes}")
     cluster = cluster or IN_PROCESS
     game = tune.game
     settings = _settings(tune, seed, max_games, max_slow_games, values or {}, strict)
@@ -164,6 +168,22 @@ def label(target) -> str:
     return target.metric if target.column != target.metric else target.label
 
 
+def check_something_to_judge(tune, max_slow_games: int) -> None:
+    """Refuse, naming the options, a confirmation that would judge nothing: no target and no stronger table."""
+    if confirmable(tune):
+        return
+    game = tune.game
+    slow = game.strength_slow_policy
+    no_targets = "with --config alone (no tune file FILE) there is no target"
+    if max_slow_games == 0:
+        raise ConfigError("--max-slow-games", f"0 plays no stronger table, and {no_targets}: nothing would be "
+                                              "judged; give more stronger games or a tune file's [targets]")
+    if slow is None or all(policy == slow for policy in tune.policies):
+        stronger = (f"{game.title} has no stronger policy" if slow is None
+                    else f"its seats already play {slow}, the stronger policy")
+        raise ConfigError("--config", f"{stronger}, and {no_targets}: nothing would be judged")
+
+
 def _settings(tune, seed: int, max_games: int, max_slow_games: int, values: Mapping[str, Any] | None = None,
               strict: bool = True) -> list[Setting]:
     game = tune.game
@@ -179,6 +199,7 @@ def _settings(tune, seed: int, max_games: int, max_slow_games: int, values: Mapp
         if t not in targets:
             raise ConfigError(f"targets.{t.metric}", "has no value in each game, so it cannot be confirmed game by "
                                                      f"game; lvsim confirm judges {', '.join((*can, *duels))}")
+    check_something_to_judge(tune, max_slow_games)
     items = max(1, len(targets) * len(tune.settings))
     headline = [m for m in game.strength_metrics.values() if m.name in can]
     ratio_names = set(ratios(game))
@@ -326,8 +347,9 @@ def _number(x: float) -> float | None:
 
 
 def _more(need: int | None, games: int) -> int | None:
-    """The games more than ``games`` that would likely decide, if any number would."""
-    return None if need is None else max(0, need - games)
+    """The games more than ``games`` that would likely decide, if any number would; none before the first look,
+    where the games to decide are only the first look's floor on a variance of a few games."""
+    return None if need is None or games < FIRST_LOOK else max(0, need - games)
 
 
 def _result(tune, settings: list[Setting], seed: int, seconds: float, stopped: str, max_games: int,
@@ -335,14 +357,16 @@ def _result(tune, settings: list[Setting], seed: int, seconds: float, stopped: s
     game = tune.game
     targets, strength = [], []
     for s in settings:
-        judges = [(judge, s.games) for _, judge, _ in s.targets] + [(judge, n) for _, _, judge, n, _ in s.duels]
-        for (t, (x, lo, hi), slow), (judge, games) in zip(s.looked, judges):
+        judges = ([(judge, s.games, None) for _, judge, _ in s.targets]
+                  + [(judge, n, s.players) for _, _, judge, n, _ in s.duels])
+        for (t, (x, lo, hi), slow), (judge, games, per_deal) in zip(s.looked, judges):
             v = verdict(lo, hi, t.low, t.high)
             more = _more(judge.games_to_decide(t.low, t.high), games) if v == "undecided" else None
             entry = {"metric": t.metric, "label": label(t), "wanted": t.spelled,
                      "low_bound": t.low, "high_bound": t.high, "setting": s.name, "players": s.players,
                      "policy": s.policy, "verdict": v, "estimate": _number(x), "low": _number(lo),
-                     "high": _number(hi), "games": games, "more_games": more, "stronger": None}
+                     "high": _number(hi), "games": games, "games_per_deal": per_deal, "more_games": more,
+                     "stronger": None}
             if slow is not None:
                 sv = verdict(slow[1], slow[2], t.low, t.high)
                 entry["stronger"] = {"policy": s.slow, "verdict": sv, "estimate": _number(slow[0]),
@@ -364,12 +388,21 @@ def _result(tune, settings: list[Setting], seed: int, seconds: float, stopped: s
         "targets": targets,
         "strength": strength,
         "all_met": all(t["verdict"] == "met" for t in targets),
+        "all_decided": all(e["verdict"] != "undecided" for e in (*targets, *strength)),
         "stopped": stopped,
         "budget": {"max_games": max_games, "max_slow_games": max_slow_games, "max_minutes": max_minutes},
         "games": {s.name: {"judged": s.games, "stronger": s.slow_games, "stronger_policy": s.slow,
+                           "duel_deals": sum(d[3] for d in s.duels),
+                           "duel_games": s.players * sum(d[3] for d in s.duels),
                            "seconds": round(s.seconds + s.slow_seconds + sum(d[4] for d in s.duels), 3)} for s in settings},
         "seconds": round(seconds, 3),
     }
+
+
+def passed(result: Mapping[str, Any]) -> bool:
+    """Whether a confirmation answers yes, as ``lvsim confirm``'s exit code 0 says: every target met; with no
+    target (a config alone), every comparison with the stronger tables decided."""
+    return result["all_met"] if result["targets"] else result["all_decided"]
 
 
 def default_seed(tune) -> int:
@@ -391,22 +424,29 @@ def plan(spec, *, seed: int, max_games: int, max_slow_games: int, max_minutes: f
     from sim.estimates.costs import seconds_text
 
     settings = _settings(spec, seed, max_games, max_slow_games)
-    lines = [f"lvsim confirm would judge {counted(len(spec.targets), 'target')} at {counted(len(settings), 'setting')} "
-             f"on seed {seed}, playing each until decided:"]
+    judged = (f"judge {counted(len(spec.targets), 'target')}" if spec.targets
+              else "compare the stronger tables with the judged policy")
+    lines = [f"lvsim confirm would {judged} at {counted(len(settings), 'setting')} on seed {seed}, playing each "
+             "until decided:"]
     lines += [f"  {label(t)} {t.spelled}" for t in confirmable(spec)]
     rows = []
     for s in settings:
+        # With nothing of its own to judge, the judged table plays only the deals the stronger one does.
+        judged_most = max_games if s.targets or s.duels else min(max_games, max_slow_games)
         fast = games_cost(s.config, cap=FIRST_FAST_BATCH).cost
         slow = None if s.slow_config is None else games_cost(s.slow_config, cap=FIRST_BATCH).cost
         rate = 1 / fast.per_game if fast.per_game else None
         slow_rate = 1 / slow.per_game if slow is not None and slow.per_game else None
         rows.append({"setting": s.name, "judged": s.policy, "stronger": s.slow, "judged_games_per_second": rate,
                      "stronger_games_per_second": slow_rate,
-                     "seconds_at_most_games": fast(max_games) + (slow(max_slow_games) if slow is not None else 0.0)})
-        line = f"  {s.name}: {s.policy} up to {max_games:,} games" + (f" (about {rate:,.0f} games/s)" if rate else "")
+                     "seconds_at_most_games": fast(judged_most) + (slow(max_slow_games) if slow is not None else 0.0)})
+        line = f"  {s.name}: {s.policy} up to {judged_most:,} games" + (f" (about {rate:,.0f} games/s)" if rate else "")
         if s.slow:
             line += f"; {s.slow} on the same deals up to {max_slow_games:,}"
             line += f" (about {slow_rate:,.0f} games/s)" if slow_rate else ""
+        for _, duel, _, _, _ in s.duels:
+            line += (f"; the skill-gap duel {duel.policy} against {duel.against} up to {max_games:,} deals, each "
+                     f"played {s.players} times (one {duel.policy} seat, every seat in turn)")
         lines.append(line)
     most = sum((r["seconds_at_most_games"] for r in rows), 0.0)
     # A skill-gap duel is not timed here: with one, only the budget bounds the time.

@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 from analysis.sequential import FIRST_LOOK
 from sim.confirm.values import WORST_SEAT_NAMES
+from sim.errors import and_listed, counted
 from sim.estimates.compiling import seconds_text
 
 
@@ -35,12 +36,27 @@ def _diff_style(style: str) -> str:
     return "pts" if style in ("pct", "pts") else "num"
 
 
-def _more(n: int | None, games: int) -> str:
-    if n is not None:
-        return f"about {n:,} more games would likely decide it"
+def _more(n: int | None, games: int, unit: str = "games") -> str:
     if games < FIRST_LOOK:
-        return f"too few games to judge yet (the first look is at {FIRST_LOOK:,})"
-    return "no number of games would likely decide it: the estimate is on the line"
+        return f"too few {unit} to judge yet (the first look is at {FIRST_LOOK:,})"
+    if n is not None:
+        return f"about {n:,} more {unit} would likely decide it"
+    return f"no number of {unit} would likely decide it: the estimate is on the line"
+
+
+def _played(t: Mapping[str, Any]) -> tuple[str, str]:
+    """What a target's count counts, and the count as printed: games, or a skill-gap duel's deals."""
+    if t.get("games_per_deal"):
+        return "deals", f"{t['games']:,} deals, each played {t['games_per_deal']} times (once per seat)"
+    return "games", f"{t['games']:,} games"
+
+
+def _aligned(rows: list[list[str]], right: tuple[int, ...] = ()) -> list[str]:
+    """Each row's cells padded to the widest of their column (those in ``right`` to the right), the last cell
+    left as it is: a long label widens its column rather than pushing the numbers out of theirs."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)] if rows else []
+    return ["  " + " ".join([c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+                            + [row[-1]]) for row in rows]
 
 
 def confirm_text(result: Mapping[str, Any], game) -> str:
@@ -48,40 +64,67 @@ def confirm_text(result: Mapping[str, Any], game) -> str:
     conf = f"{100 * result['confidence']:.0f}%"
     lines = [f"Confirming {result['name']} ({game.title}) on {result['rules']}, seed {result['seed']}: "
              f"{conf} confidence over every target and setting together, valid however long each plays"]
+    setting_width = max((len(e["setting"]) for e in (*result["targets"], *result["strength"])), default=0)
     by_metric: dict[str, list] = {}
     for t in result["targets"]:
         by_metric.setdefault(f"{t['label']} {t['wanted']}", []).append(t)
+    # One table for every target, so that the columns line up from one heading to the next.
+    rows = []
     for heading, entries in by_metric.items():
-        lines += ["", heading]
+        rows.append((heading, None))
         for t in entries:
             style = _style(game, t["metric"])
-            text = (f"  {t['setting']:<22} {t['verdict']:<9} {value(style, t['estimate']):>9} "
-                    f"{interval(style, t['low'], t['high'])}  {t['games']:,} games")
-            if t["verdict"] == "undecided":
-                text += f"; {_more(t['more_games'], t['games'])}"
-            lines.append(text)
-            s = t.get("stronger")
-            if s:
-                lines.append(f"  {'':<22} {s['policy']} tables: {s['verdict']}, {value(style, s['estimate'])} "
-                             f"{interval(style, s['low'], s['high'])} ({s['games']:,} games)")
+            unit, played = _played(t)
+            rest = f" {played}" + (f"; {_more(t['more_games'], t['games'], unit)}" if t["verdict"] == "undecided" else "")
+            rows.append(([t["setting"].ljust(setting_width), t["verdict"], value(style, t["estimate"]),
+                          interval(style, t["low"], t["high"]), rest], t))
+    aligned = iter(_aligned([row for row, t in rows if t is not None], right=(2,)))
+    for row, t in rows:
+        if t is None:
+            lines += ["", row]
+            continue
+        lines.append(next(aligned))
+        s = t.get("stronger")
+        if s:
+            style = _style(game, t["metric"])
+            lines.append(f"  {'':<{setting_width}} {s['policy']} tables: {s['verdict']}, {value(style, s['estimate'])} "
+                         f"{interval(style, s['low'], s['high'])} ({s['games']:,} games)"
+                         + (f"; {_more(None, s['games'])}" if s["verdict"] == "undecided" and s["games"] < FIRST_LOOK
+                            else ""))
     if result["strength"]:
         against = result["strength"][0]["against"]
         lines += ["", f"Stronger tables: {against} at every seat on the same deals, minus the judged policy "
                       "(paired, game by game)"]
+        rows = []
         for d in result["strength"]:
             style = _diff_style(_style(game, d["metric"]))
             verdict = {"material": "moves materially", "immaterial": "holds (within the material difference)",
                        "undecided": "undecided"}[d["verdict"]]
-            text = (f"  {d['setting']:<22} {d['label']:<26} {value(style, d['difference']):>9} "
-                    f"{interval(style, d['low'], d['high'])}  {verdict} (material: "
-                    f"{value(style, d['material']).lstrip('+')}), {d['games']:,} games")
-            if d["verdict"] == "undecided":
-                text += f"; {_more(d['more_games'], d['games'])}"
-            lines.append(text)
+            rest = (f" {verdict} (material: {value(style, d['material']).lstrip('+')}), {d['games']:,} games"
+                    + (f"; {_more(d['more_games'], d['games'])}" if d["verdict"] == "undecided" else ""))
+            rows.append([d["setting"].ljust(setting_width), d["label"], value(style, d["difference"]),
+                         interval(style, d["low"], d["high"]), rest])
+        lines += _aligned(rows, right=(2,))
     lines += ["", sentence(result)]
-    played = sum(g["judged"] + g["stronger"] for g in result["games"].values())
-    lines.append(f"Played {played:,} games in {seconds_text(result['seconds'])}; stopped: {_stopped(result['stopped'])}.")
+    lines.append(f"{_played_line(result)}; stopped: {_stopped(result['stopped'])}.")
     return "\n".join(lines)
+
+
+def _played_line(result: Mapping[str, Any]) -> str:
+    """Every game played, and of what: the judged policy's, the stronger tables', the skill-gap duels'."""
+    games = result["games"].values()
+    judged, stronger = sum(g["judged"] for g in games), sum(g["stronger"] for g in games)
+    deals, duel_games = sum(g.get("duel_deals", 0) for g in games), sum(g.get("duel_games", 0) for g in games)
+    parts = [f"{judged:,} of the judged policy"]
+    if stronger:
+        parts.append(f"{stronger:,} at the stronger tables")
+    if duel_games:
+        parts.append(f"{duel_games:,} in skill-gap duels ({deals:,} deals, each played once per seat)")
+    took = f"in {seconds_text(result['seconds'])}"
+    total = judged + stronger + duel_games
+    if len(parts) == 1:
+        return f"Played {total:,} games {took}"
+    return f"Played {total:,} games {took}: {', '.join(parts[:-1])} and {parts[-1]}"
 
 
 def _stopped(how: str) -> str:
@@ -99,15 +142,19 @@ def sentence(result: Mapping[str, Any]) -> str:
             parts.append(f"Every target is met at every setting ({len(targets)} judged).")
         else:
             said = [f"{counts[v]} {v}" for v in ("met", "missed", "undecided") if counts[v]]
-            parts.append(f"Not confirmed: of {len(targets)} targets and settings, {', '.join(said)}.")
-        stronger = [t["stronger"] for t in targets if t.get("stronger")]
-        if stronger:
-            policy = stronger[0]["policy"]
-            held = sum(s["verdict"] == "met" for s in stronger)
-            if all(t["verdict"] == t["stronger"]["verdict"] for t in targets if t.get("stronger")):
+            of = counted(len(targets), "target and setting", "targets and settings")
+            parts.append(f"Not confirmed: of {of}, {', '.join(said)}.")
+        paired = [(t["verdict"], t["stronger"]["verdict"]) for t in targets if t.get("stronger")]
+        if paired:
+            policy = next(t["stronger"]["policy"] for t in targets if t.get("stronger"))
+            there = {v: sum(s == v for _, s in paired) for v in ("met", "missed", "undecided")}
+            # A verdict holds only where it is decided at both tables: undecided beside undecided says nothing.
+            if all(v == s != "undecided" for v, s in paired):
                 parts.append(f"The verdicts hold at {policy} tables.")
             else:
-                parts.append(f"At {policy} tables {held} of {len(stronger)} are met.")
+                others = [f"{there[v]} {v}" for v in ("missed", "undecided") if there[v]]
+                parts.append(f"At {policy} tables {there['met']} of {len(paired)} {'is' if there['met'] == 1 else 'are'} "
+                             "met" + (f", {and_listed(others)}" if others else "") + ".")
     if strength:
         moved = [d for d in strength if d["verdict"] == "material"]
         open_ = [d for d in strength if d["verdict"] == "undecided"]
@@ -118,5 +165,6 @@ def sentence(result: Mapping[str, Any]) -> str:
         elif not open_:
             parts.append(f"Stronger {against} tables change no headline metric materially.")
         if open_:
-            parts.append(f"{len(open_)} of {len(strength)} comparisons with {against} tables are undecided.")
+            parts.append(f"{len(open_)} of {len(strength)} comparisons with {against} tables "
+                         f"{'is' if len(open_) == 1 else 'are'} undecided.")
     return " ".join(parts) if parts else "Nothing to confirm."
