@@ -60,7 +60,8 @@ def duel(
     "fair_share", "win_share", "win_share_ci", "win_share_ci_reason"}}}`` with
     names in order of first appearance in ``seats``. With fewer than
     ``MIN_SAMPLES`` deals the interval is ``[None, None]`` and ``win_share_ci_reason`` says
-    why (``"too few deals to say (...)"``); otherwise the reason is None. ``progress`` shows a progress bar on
+    why (``"too few deals to say (...)"``); otherwise the reason is None. ``"no_winner_share"`` is the share of
+    games that ended with no winner (0 in a game that always has one). ``progress`` shows a progress bar on
     stderr. ``field`` and
     ``games_field`` are the names a bad seat list or number of games is
     reported under; a number of deals that does not fit in memory is refused.
@@ -101,7 +102,10 @@ def duel(
             "win_share_ci": interval,
             "win_share_ci_reason": TOO_FEW_REASON if None in interval else None,
         }
-    return {"game": game.id, "games": games, "players": players, "seed": seed, "policies": policies}
+    # A game may end with no winner ($ Fever's turn cap): its deals' win shares then sum to less than 1.
+    no_winner = max(0.0, 1.0 - float(per_deal.sum(axis=0).mean()))
+    return {"game": game.id, "games": games, "players": players, "seed": seed, "policies": policies,
+            "no_winner_share": no_winner if no_winner > 1e-9 else 0.0}
 
 
 def tournament(game: Game, rules, policies: Sequence[str], games: int, seed: int, threads: int | None = None) -> dict:
@@ -174,4 +178,8 @@ def duel_table(result: dict) -> str:
         else:
             ci = "-" if low is None or math.isnan(low) else f"[{low:.3f}, {high:.3f}]"
         lines.append(f"{name:<28}{row['seats']:>6}{row['fair_share']:>12.3f}{row['win_share']:>11.3f}   {ci}")
+    no_winner = result.get("no_winner_share", 0.0)
+    if no_winner:
+        lines += ["", f"{no_winner:.1%} of the games ended with no winner: win shares are of all games, and "
+                      f"equal players would share only the other {1 - no_winner:.1%}."]
     return "\n".join(lines)

@@ -119,6 +119,19 @@ def test_each_policy_beats_the_one_below_in_seat_rotated_duels(strong, weak, dea
     assert share["win_share_ci"][0] > weak_seat, (share, weak_seat)
 
 
+def test_a_duel_says_how_many_games_ended_with_no_winner():
+    """The turn cap ends some games with no winner: the win shares and the games nobody won make up every game, and
+    the table says the shares fall short of the fair share by that much."""
+    from sim.duel import duel_table
+
+    result = duel(Rules(players=3, turn_cap=60), ["greedy", "random", "random"], 40, seed=1)
+    won = sum(p["win_share"] for p in result["policies"].values())
+    assert 0 < result["no_winner_share"] < 1 and won + result["no_winner_share"] == pytest.approx(1.0)
+    assert f"{result['no_winner_share']:.1%} of the games ended with no winner" in duel_table(result)
+    every = duel(Rules(players=3), ["greedy"] * 3, 20, seed=1)
+    assert every["policies"]["greedy"]["win_share"] + every["no_winner_share"] == pytest.approx(1.0)
+
+
 def test_the_policy_stream_never_moves_the_deal():
     """Changing a seat's policy changes its decisions, never the deck the game starts from."""
     rules = Rules(players=3)
