@@ -230,6 +230,8 @@ def skill_gap_lines(summary: dict) -> list[str]:
         # Below the fewest deals an interval needs, the reason stands where the interval would.
         ci = entry.get("win_share_ci_reason") or pct_ci(entry["win_share_ci"])
         note = f"{ci}  fair {pct(entry['fair_share'])}, {entry['games']:,} deals"
+        if entry.get("no_winner_share"):
+            note += f", {pct(entry['no_winner_share'])} of games won by no one"
         lines.append(table_row(label, pct(entry["win_share"]), note))
     return lines
 

@@ -510,6 +510,9 @@ def _skill_body(results) -> str:
             interval = "" if too_few else f" ({ci_pct(low, high)})" if low is not None else ""
             games = f" over {entry['games']:,} deals" if entry.get("games") else ""
             sure = f": {e(too_few)}" if too_few else ""
+            if entry.get("no_winner_share"):
+                sure += (f"; {pct(entry['no_winner_share'])} of the duel's games were won by no one, so equal "
+                         "players would each take less than the fair share")
             sentences.append(
                 f'<li data-duel="{e(key)}">One <code>{e(strong)}</code> seat among <code>{e(weak)}</code> seats '
                 f"wins {pct(entry['win_share'])}{interval} of games{games}, against a fair {fair_pct(fair)}"

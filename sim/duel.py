@@ -128,7 +128,8 @@ def skill_gap(game: Game, rules, games: int, seed: int = 1, threads: int | None 
     seat over ``games`` times its factor of deals; its entry holds the two
     policies' names (``policy``, ``against``), ``games``, ``win_share``,
     ``win_share_ci`` (None below ``MIN_SAMPLES`` deals), ``win_share_ci_reason``
-    (why there is no interval, else None) and ``fair_share`` (1 / players).
+    (why there is no interval, else None), ``fair_share`` (1 / players) and, when some of its games ended with
+    no winner, ``no_winner_share``.
     """
     out = {}
     for d in game.skill_gap_duels:
@@ -136,6 +137,8 @@ def skill_gap(game: Game, rules, games: int, seed: int = 1, threads: int | None 
         result = duel(game, rules, [d.policy] + [d.against] * (rules.players - 1), n, seed, threads,
                       field="skill_gap")
         out[d.name] = {"policy": d.policy, "against": d.against, "games": n, **_share(result, d.policy)}
+        if result["no_winner_share"]:  # only in a game that can end with no winner: the others' summaries as before
+            out[d.name]["no_winner_share"] = result["no_winner_share"]
     return out
 
 

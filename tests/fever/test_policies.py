@@ -132,6 +132,19 @@ def test_a_duel_says_how_many_games_ended_with_no_winner():
     assert every["policies"]["greedy"]["win_share"] + every["no_winner_share"] == pytest.approx(1.0)
 
 
+def test_the_skill_gap_says_its_games_won_by_no_one_and_a_game_that_always_has_a_winner_says_nothing():
+    from analysis.common import skill_gap_lines
+    from sim.duel import skill_gap
+
+    gap = skill_gap(get_game("fever"), Rules(players=3, turn_cap=60), 8, seed=1)
+    assert all(0 < entry["no_winner_share"] < 1 for entry in gap.values())
+    assert all("of games won by no one" in line for line in skill_gap_lines({"skill_gap": gap})[2:])
+    from sim.lasvegan.params import Rules as LasVeganRules
+
+    always = skill_gap(get_game("lasvegan"), LasVeganRules(players=3), 4, seed=1)
+    assert not any("no_winner_share" in entry for entry in always.values())
+
+
 def test_the_policy_stream_never_moves_the_deal():
     """Changing a seat's policy changes its decisions, never the deck the game starts from."""
     rules = Rules(players=3)
