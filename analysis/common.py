@@ -245,7 +245,7 @@ def strength_lines(summary: dict, metrics: Sequence[Metric]) -> list[str]:
     profiles = strength["profiles"]
     width = 16
     lines = ["", "Against player strength (every seat one policy, same deals; 95% CI below each value)"]
-    lines.append(f"  {'':<25}" + "".join(f"{p['policy'].split(':')[0]:>{width}}" for p in profiles))
+    lines.append(f"  {'':<25}" + "".join(f"{p['policy']:>{width}}" for p in profiles))  # montecarlo:4, :16 apart
     show = {"pct": pct, "pts": pts, "num": num}
     for metric in metrics:
         key, kind = metric.name, metric.style

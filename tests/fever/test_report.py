@@ -56,6 +56,17 @@ def test_the_shipped_config_runs_and_writes_a_self_contained_report(fever_run):
     assert set(summary["game_length_turns"]) == {"mean", "p05", "p50", "p95"}
 
 
+def test_the_strength_table_names_each_profiles_policy_in_full(fever_run):
+    """montecarlo:4 and montecarlo:16 are two columns of the printed table, not montecarlo twice."""
+    from analysis.common import strength_lines
+    from sim.games import get_game
+
+    _, summary = fever_run
+    header = strength_lines(summary, get_game("fever").strength_metrics.values())[2].split()
+    assert header == [p["policy"] for p in summary["strength"]["profiles"]]
+    assert len(set(header)) == len(header) >= 2
+
+
 def test_the_headline_numbers_are_the_summary_exactly(fever_run):
     out, s = fever_run
     metrics = page_of(out / "report.html")[1].metrics()
