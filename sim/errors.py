@@ -1,5 +1,6 @@
 """Errors the command line reports as one line and exit code 2, and how values are quoted in them."""
 
+import datetime
 from typing import Any, Iterable
 
 # A quoted value is cut to this many characters; the message says how long it was.
@@ -43,7 +44,22 @@ def shown(value: Any, limit: int = MAX_SHOWN) -> str:
     """
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
         return f"an integer of about {int(value.bit_length() * 0.30103):,} digits"  # repr() would refuse it
-    return cut(repr(value), limit)
+    return cut(_spelled(value), limit)
+
+
+def _spelled(value: Any) -> str:
+    """``repr(value)`` but for true, false, null and dates, spelled as the TOML or JSON they came from."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (datetime.date, datetime.time)):  # a TOML date or time (a datetime is a date)
+        return value.isoformat()
+    if isinstance(value, (list, tuple)) and len(value) <= MAX_SHOWN:
+        return "[" + ", ".join(map(_spelled, value)) + "]"
+    if isinstance(value, dict) and len(value) <= MAX_SHOWN:
+        return "{" + ", ".join(f"{k!r}: {_spelled(v)}" for k, v in value.items()) + "}"
+    return repr(value)
 
 
 def cut(text: str, limit: int = MAX_SHOWN) -> str:

@@ -611,6 +611,23 @@ def test_a_long_bad_value_is_quoted_short(tmp_path, key, value):
     assert len(value) < 100 or "characters" in line
 
 
+@pytest.mark.parametrize("value,said", [("true", "got true"), ("[1, false]", "got [1, false]"),
+                                        ("1979-05-27", "got 1979-05-27"), ("07:32:00", "got 07:32:00")])
+def test_a_bad_value_is_quoted_as_the_file_spells_it(tmp_path, value, said):
+    """TOML's true, false and dates, not Python's True, False and datetime.date(...)."""
+    line = refused(lvsim("run", config(tmp_path, "lasvegan", f"[rules]\nplayers = {value}\n"), "--out", tmp_path / "o"),
+                   "rules.players")
+    assert line.rstrip().endswith(said), line
+
+
+def test_a_sweep_cell_of_a_date_is_refused_in_one_line(in_tmp):
+    """A date, which no key takes, was an internal error when the cell's label was spelled."""
+    config(in_tmp, "lasvegan", "")
+    (in_tmp / "s.toml").write_text('base = "c.toml"\n[sweep]\n"rules.rounds" = [1, 2]\n[[cells]]\n'
+                                   '"run.games" = 1979-05-27\n')
+    refused(lvsim("sweep", "s.toml", "--out", "o"), "sweep cell 2", "run.games: must be an integer, got 1979-05-27")
+
+
 def test_a_file_name_with_a_line_break_stays_on_one_line(in_tmp):
     refused(lvsim("run", "no\nsuch.toml"), "no\\nsuch.toml")
 

@@ -52,7 +52,8 @@ def config_text(game_id: str) -> str:
 
 
 def sweep_text(game_id: str) -> str:
-    """A sweep of the game's ``SWEEP_AXIS`` and of the games played, and one explicit cell, over base.toml."""
+    """A sweep of the game's ``SWEEP_AXIS`` and of the games played (a few: no --games, which it refuses), and one
+    explicit cell, over base.toml."""
     knob, values = hooks(get_game(game_id)).SWEEP_AXIS
     return (f'base = "base.toml"\n[sweep]\n"{knob}" = [{", ".join(map(str, values))}]\n"run.games" = [10, 20]\n'
             '[[cells]]\n"run.games" = 5\n')
@@ -184,7 +185,7 @@ def test_the_inputs_garbled_below_are_valid(game):
         (d / "t.toml").write_text(tune_text(game), encoding="utf-8")
         (d / "s.json").write_text(script(game), encoding="utf-8")
         for args in (["run", "c.toml", "--games", 3, "--out", "o"], ["duel", "c.toml", "--games", 2],
-                     ["sweep", "s.toml", "--games", 2, "--out", "sw"], ["replay", "--game", game, "s.json"],
+                     ["sweep", "s.toml", "--out", "sw"], ["replay", "--game", game, "s.json"],
                      ["tune", "t.toml", "--no-report", "--out", "tu"]):
             cwd = Path.cwd()
             os.chdir(d)
@@ -230,7 +231,7 @@ def write_one_garbled(directory, data, which: str, files: dict) -> None:
 def test_sweep_with_a_garbled_sweep_or_base(game, data, which):
     with workdir() as d, no_html():
         write_one_garbled(d, data, which, {"sweep": ("s.toml", sweep_text(game)), "base": ("base.toml", config_text(game))})
-        assert_clean(lvsim("sweep", d / "s.toml", "--games", 2, "--out", d / "out"), d)
+        assert_clean(lvsim("sweep", d / "s.toml", "--out", d / "out"), d)
 
 
 @EACH_GAME
@@ -335,7 +336,7 @@ def test_out_directories(out):
         os.chdir(d)
         try:
             assert_clean(lvsim("run", "c.toml", "--games", 2, "--out", out), d)
-            assert_clean(lvsim("sweep", "s.toml", "--games", 2, "--out", "sw-" + out), d)
+            assert_clean(lvsim("sweep", "s.toml", "--out", "sw-" + out), d)
             assert_clean(lvsim("report", "nowhere", "-o", out), d)
         finally:
             os.chdir(cwd)

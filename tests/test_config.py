@@ -91,7 +91,7 @@ def test_a_full_custom_config_is_read(tmp_path):
         ('game = "lasvegan"\n[run]\ngames = "many"', "run.games: must be an integer, got 'many'"),
         ('game = "lasvegan"\n[run]\ngames = 1e5', "run.games: must be an integer, got 100000.0"),
         ('game = "lasvegan"\n[run]\nseed = -1', "run.seed: must be between 0 and"),
-        ('game = "lasvegan"\n[run]\nseed = true', "run.seed: must be an integer, got True"),
+        ('game = "lasvegan"\n[run]\nseed = true', "run.seed: must be an integer, got true"),
         ('game = "lasvegan"\n[run]\nthreads = 0', "run.threads: must be at least 1, got 0"),
         ('game = "lasvegan"\n[rules]\nplayers = 7', "rules.players: must be between 2 and 5, got 7"),
         ('game = "lasvegan"\n[rules]\nplayer = 4', "rules.player: unknown key"),

@@ -268,7 +268,7 @@ def _current(key: str) -> str:
 def _show(value: Any) -> str | int | float | bool:
     """A parameter value as a table holds it: scalars as they are, lists as compact text."""
     if isinstance(value, (list, tuple)):
-        return json.dumps(value, separators=(", ", ": "))
+        return json.dumps(value, separators=(", ", ": "), default=str)
     return value
 
 
@@ -276,4 +276,5 @@ def _spell(value: Any) -> str:
     """A parameter value as the sweep file spells it (``[3, 4]``, ``false``), strings unquoted."""
     if value is None:
         return "none"
-    return value if isinstance(value, str) else json.dumps(value, separators=(", ", ": "))
+    # default=str: a TOML date, which no key takes, is spelled for the error that names it
+    return value if isinstance(value, str) else json.dumps(value, separators=(", ", ": "), default=str)
