@@ -211,7 +211,7 @@ def test_a_sweep_whose_heatmap_fails_ends_0_with_its_tables_and_the_page(tmp_pat
     out = tmp_path / "out"
     result = CliRunner().invoke(main, ["sweep", str(write_sweep(tmp_path)), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert f"Results in {out}/ (sweep.html, sweep.parquet, paired.parquet, cells/)" in result.stdout
+    assert f"Results in {out}/ (sweep.html, sweep.parquet, paired.parquet, sweep.json, cells/)" in result.stdout
     page = (out / "sweep.html").read_text()
     assert [line.split(":")[0] for line in not_drawn(page)] == ["This figure could not be drawn"]
     assert page.count("<img") == 2  # the line figures against each parameter
@@ -222,7 +222,7 @@ def test_a_sweep_whose_page_fails_ends_0_with_its_tables(tmp_path, monkeypatch):
     out = tmp_path / "out"
     result = CliRunner().invoke(main, ["sweep", str(write_sweep(tmp_path)), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "cell" in result.stdout and f"Results in {out}/ (sweep.parquet, paired.parquet, cells/)" in result.stdout
+    assert "cell" in result.stdout and f"Results in {out}/ (sweep.parquet, paired.parquet, sweep.json, cells/)" in result.stdout
     assert (out / "sweep.parquet").is_file() and (out / "paired.parquet").is_file()
     assert not (out / "sweep.html").exists()
     [warning] = [line for line in result.stderr.splitlines() if line.startswith("warning:")]

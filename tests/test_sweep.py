@@ -358,7 +358,10 @@ def test_a_sweep_without_its_report_draws_it_when_run_again_playing_nothing(in_t
     first = lvsim_sweep("s.toml", "--out", "out", "--no-report")
     assert first.exit_code == 0, first.output
     assert not (in_tmp / "out" / "sweep.html").exists()
-    assert "(sweep.parquet, paired.parquet, cells/)" in first.output
+    assert "(sweep.parquet, paired.parquet, sweep.json, cells/)" in first.output
+    # The list is the directory's whole content (but its hidden lock).
+    assert sorted(p.name for p in (in_tmp / "out").iterdir() if not p.name.startswith(".")) == [
+        "cells", "paired.parquet", "sweep.json", "sweep.parquet"]
     assert "No sweep.html written (--no-report): the same command with --out " in first.output
     played_at = [(in_tmp / "out" / CELLS_DIR / c / "records.parquet").stat().st_mtime_ns for c in ("000", "001")]
     dry = lvsim_sweep("s.toml", "--no-report", "--dry-run")

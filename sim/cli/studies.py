@@ -107,8 +107,10 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
     if as_json:
         return
     resumed = f"; {len(results.resumed)} cells were already played" if results.resumed else ""
+    from sim.sweep.directory import DEFINITION_FILE
+
     files = ", ".join([*(["sweep.html"] if results.report is not None else []), "sweep.parquet", "paired.parquet",
-                       "cells/"])
+                       DEFINITION_FILE, "cells/"])
     click.echo(f"\nResults in {results.out_dir}/ ({files}){resumed}")
     if no_report:
         click.echo(f"No sweep.html written (--no-report): the same command with --out {results.out_dir} and without "
