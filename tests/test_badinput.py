@@ -238,6 +238,14 @@ def test_an_option_beyond_its_range_is_named_by_the_option_not_the_files_key(tmp
             "tune": write(tmp_path / "t.toml", TUNE)}[command]
     line = refused(lvsim(command, path, option, value, "--out", tmp_path / "o"), option)
     assert "run.seed" not in line and "run.games" not in line and "tune." not in line, line
+
+
+@pytest.mark.parametrize("command", ["run", "duel", "decisions", "bench", "confirm", "sensitivity"])
+def test_every_command_takes_the_seeds_a_config_can_hold_and_no_more(tmp_path, command):
+    """A seed of a duel, a bench or a decision census is the run's seed: the same range, that of a TOML integer."""
+    path = config(tmp_path, "lasvegan")
+    where = {"bench": [], "confirm": ["--config", path]}.get(command, [path])
+    refused(lvsim(command, *where, "--seed", 2**63), "--seed", str(2**63 - 1))
     assert not (tmp_path / "o").exists()
 
 

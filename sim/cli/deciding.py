@@ -9,6 +9,7 @@ import click
 
 from sim.cli.common import IntRange, _rules_for, dry_run_option, out_dir_option, players_option, threads_option
 from sim.cli.group import main
+from sim.config import MAX_SEED
 from sim.errors import ConfigError, counted, shown
 
 # Restricted play keeps two numbers per deal in memory.
@@ -20,7 +21,7 @@ MAX_DECISION_GAMES = 10_000_000
 @players_option("Player count (default: the config's).")
 @click.option("--games", type=IntRange(1, MAX_DECISION_GAMES), default=2000, show_default=True,
               help="Deals to play; each kind of decision is restricted at every seat in turn on these deals.")
-@click.option("--seed", type=IntRange(0, 2**64 - 1), default=None,
+@click.option("--seed", type=IntRange(0, MAX_SEED), default=None,
               help="Base seed (default: the config's run.seed).")
 @click.option("--seats", default=None,
               help="The table's policies, one for every seat or one per seat, comma-separated (default: the "

@@ -9,6 +9,7 @@ import click
 
 from sim.cli.common import IntRange, _game, _rules_for, _seats_example, game_option, players_option, threads_option
 from sim.cli.group import main
+from sim.config import MAX_SEED
 from sim.errors import ConfigError, counted, shown
 
 # A duel keeps one number per deal and policy in memory.
@@ -33,7 +34,7 @@ MAX_DUEL_GAMES = 100_000_000
     help="Deals to play; each deal is played once per rotation of the seats.",
 )
 @click.option(
-    "--seed", type=IntRange(0, 2**64 - 1), default=None, help="Base seed (default: the config's run.seed, else 1)."
+    "--seed", type=IntRange(0, MAX_SEED), default=None, help="Base seed (default: the config's run.seed, else 1)."
 )
 @players_option("Player count (default: the config's, else one per policy in --seats).")
 @threads_option("Worker threads (default: all cores). Never changes the results.")

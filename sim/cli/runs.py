@@ -174,7 +174,7 @@ def _game_replaying(script: str, refused_by):
               help=f"Games to time (default: {BENCH_GAMES:,}, or {BENCH_GAMES_SLOW:,} with a slow policy such as "
               "lookahead or montecarlo; at most 20,000,000: their records are held in memory).")
 @click.option("--threads", type=IntRange(1), default=None, help="Threads (default: all cores).")
-@click.option("--seed", type=IntRange(0, 2**64 - 1), default=1, show_default=True, help="Base seed.")
+@click.option("--seed", type=IntRange(0, MAX_SEED), default=1, show_default=True, help="Base seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def bench(game_id, players, policy, games, threads, seed, as_json):
     """Time the jitted core alone on the rulebook rules of --game: no file output, compilation excluded."""
