@@ -74,3 +74,14 @@ def test_too_few_deals_keep_every_column_in_its_place():
     for row in rows:
         assert row[header.index("95% CI"):header.index("verdict")].strip() == "-"
         assert row[header.index("verdict"):header.index("choice rate")].strip() == "too few deals"
+
+
+def test_the_rules_are_checked_at_the_players_given_as_run_checks_them(tmp_path):
+    """A deck of 9 cards deals 2 players (3 each and 3 to the reels), not the config's 4: --players 2 plays."""
+    path = tmp_path / "small.toml"
+    path.write_text('game = "fever"\n[rules]\ndeck = { cherry = 9 }\n'
+                    'paytable = [{ symbols = ["cherry", "cherry", "cherry"], points = 1 }]\n')
+    assert lvsim(path, "--games", 4).exit_code == 2
+    result = lvsim(path, "--players", 2, "--games", 4, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["players"] == 2

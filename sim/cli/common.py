@@ -95,6 +95,21 @@ dry_run_option = click.option(
 )
 
 
+def config_at(config: str, players: int):
+    """The config file read at ``players``, every rule checked at that count (a deck may deal it only there);
+    a seat list of another count, or a count the game does not allow, names --players."""
+    from sim.config import load_config
+
+    try:
+        return load_config(config, players=players)
+    except ConfigError as err:
+        if err.field == "policies.seats":
+            _check_seats_carry_over(config, players)
+        if err.field != "rules.players":
+            raise
+        raise ConfigError("--players", err.problem) from None  # the count is the option's, not the file's
+
+
 def _check_seats_carry_over(config: str, players: int) -> None:
     """Refuse, naming --players, a config whose seat list is one policy per seat of another count."""
     from sim.config import load_config

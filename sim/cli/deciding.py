@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from sim.cli.common import IntRange, _rules_for, dry_run_option, out_dir_option, players_option, threads_option
+from sim.cli.common import IntRange, _rules_for, config_at, dry_run_option, out_dir_option, players_option, threads_option
 from sim.cli.group import main
 from sim.config import MAX_SEED
 from sim.errors import ConfigError, counted, shown
@@ -46,7 +46,10 @@ def decisions(config, players, games, seed, seats, threads, as_json, out, dry_ru
     from sim.decisions import decisions as play
     from sim.decisions import decisions_table
 
-    cfg = load_config(config)
+    # Read at the count given, so that a rule holding only there (a deck that deals it) is judged there; a
+    # config's seat list of another count is left to --seats when it is given.
+    per_seat = players is not None and seats is not None and _lists_seats(config)
+    cfg = config_at(config, players) if players is not None and not per_seat else load_config(config)
     game, rules = cfg.game_spec, cfg.rules
     if players is not None and players != rules.players:
         if seats is None and not isinstance(cfg.seats, str):
@@ -101,3 +104,13 @@ def decisions(config, players, games, seed, seats, threads, as_json, out, dry_ru
         click.echo(decisions_table(result, game.title))
         if out is not None:
             click.echo(f"Written: {out_dir / 'decisions.json'}")
+
+
+def _lists_seats(config: str) -> bool:
+    """Whether the config file lists one policy per seat (False when it cannot be read at its own count)."""
+    from sim.config import load_config
+
+    try:
+        return not isinstance(load_config(config).seats, str)
+    except ConfigError:
+        return False

@@ -9,10 +9,10 @@ import click
 
 from sim.cli.common import (
     IntRange,
-    _check_seats_carry_over,
     _game,
     _rules_for,
     cluster_options,
+    config_at,
     dry_run_option,
     game_option,
     out_dir_option,
@@ -58,15 +58,7 @@ def run(config, games, seed, players, threads, out, as_json, no_report, dry_run,
     from sim.runner import run as run_config
 
     if config and players is not None:
-        # The file is checked at the count given: a rule may hold only there.
-        try:
-            cfg = load_config(config, players=players)
-        except ConfigError as err:
-            if err.field == "policies.seats":
-                _check_seats_carry_over(config, players)
-            if err.field != "rules.players":
-                raise
-            raise ConfigError("--players", err.problem) from None  # the count is the option's, not the file's
+        cfg = config_at(config, players)
     else:
         cfg = load_config(config) if config else default_config()
         if players is not None:
