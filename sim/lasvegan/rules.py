@@ -469,9 +469,10 @@ class GameState:
             raise ValueError(
                 f"token_faces needs one face per ordinary token ({len(rules.tokens)}), got {len(token_faces)}"
             )
-        for face in list(token_faces) + [golden_face]:
+        named = [(f"token_faces[{i}]", face) for i, face in enumerate(token_faces)] + [("golden_face", golden_face)]
+        for name, face in named:
             if isinstance(face, bool) or not isinstance(face, (int, np.integer)) or face not in (0, 1):
-                raise ValueError(f"a token face is 0 (first listed) or 1 (second), got {shown(face)}")
+                raise ValueError(f"{name}: a token face is 0 (first listed) or 1 (second), got {shown(face)}")
         hands = [list(hand) for hand in hands]
         set_aside = list(set_aside)
         if len(hands) != rules.players:

@@ -171,6 +171,14 @@ def malformed_placement(s):
     s["rounds"][0]["placements"][0] = {"token": 2}
 
 
+def golden_face_out_of_range(s):
+    s["rounds"][0]["golden_face"] = 7
+
+
+def token_face_not_a_face(s):
+    s["rounds"][0]["token_faces"][2] = True
+
+
 @pytest.mark.parametrize(
     "break_script, message",
     [
@@ -187,6 +195,8 @@ def malformed_placement(s):
         (game_not_finished, "the game lasts 2 rounds (rules.rounds), but the script gives 1"),
         (machine_not_in_the_box, "round 1: machine value:7 is not left in the pile"),
         (malformed_placement, 'round 1, trick 3, seat 0: a placement is {"token": t, "machine": 0-2}'),
+        (golden_face_out_of_range, "round 1: golden_face: a token face is 0 (first listed) or 1 (second), got 7"),
+        (token_face_not_a_face, "round 1: token_faces[2]: a token face is 0 (first listed) or 1 (second), got true"),
     ],
 )
 def test_an_illegal_script_names_round_trick_seat_and_rule(break_script, message, tmp_path):
