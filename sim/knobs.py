@@ -233,8 +233,12 @@ class ListOf(Domain):
     fill: Any = None
 
     def check(self, value, field):
-        if not isinstance(value, (list, tuple)) or not all(self.item.has_form(v) for v in value):
+        if not isinstance(value, (list, tuple)):
             raise ConfigError(field, f"must be {self.form}, got {shown(value)}")
+        for i, v in enumerate(value):  # the first entry out of form named, not the whole list quoted
+            if not self.item.has_form(v):
+                what = getattr(self.item, "form", None) or self.item.text()
+                raise ConfigError(f"{field}[{i}]", f"must be {what}, got {shown(v)}")
         return tuple(value)
 
     def check_entries(self, value, field):

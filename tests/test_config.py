@@ -102,7 +102,7 @@ def test_a_full_custom_config_is_read(tmp_path):
          "rules.total_cabbages: 4 players x 15 starting cabbages + 16 extra (seat_cabbages) = 76 dealt, more than"),
         ('game = "lasvegan"\n[rules]\nseat_cabbages = [0, -1]', "rules.seat_cabbages[1]: must be between 0 and 10000"),
         ('game = "lasvegan"\n[rules]\nmachines = ["suit:pink"]', "rules.machines[0]: unknown machine sticker"),
-        ('game = "lasvegan"\n[rules]\ntokens = [[1, 2, 3]]', "rules.tokens: must be a list of [face, face]"),
+        ('game = "lasvegan"\n[rules]\ntokens = [[1, 2, 3]]', "rules.tokens[0]: must be a [face, face] integer pair, got [1, 2"),
         ('game = "lasvegan"\n[policies]\nseats = "genius"', "policies.seats: unknown policy 'genius'"),
         ('game = "lasvegan"\n[policies]\nseats = ["random", "random"]', "policies.seats: lists 2 policies for 4"),
         ('game = "lasvegan"\n[policies]\nseats = ["random", 1, "random", "random"]', "policies.seats[1]: must be"),

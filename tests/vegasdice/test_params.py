@@ -37,7 +37,7 @@ def test_the_defaults_are_the_box():
         ({"tie_break": "money"}, "tie_break", "'bills', 'count' or 'none'"),
         ({"empty_pile": "reshuffle"}, "empty_pile", "'short' or 'end'"),
         ({"bills": 5}, "bills", "list of \\[value, count\\] integer pairs"),
-        ({"bills": [[10000]]}, "bills", "list of \\[value, count\\]"),
+        ({"bills": [[10000]]}, "bills\\[0\\]", "a \\[value, count\\] integer pair, got \\[10000\\]"),
         ({"bills": [[0, 5]]}, "bills\\[0\\]\\[0\\]", "between 1 and"),
         ({"bills": [[10000, -1], [50000, 10]]}, "bills\\[0\\]\\[1\\]", "between 0 and"),
         ({"bills": [[50000, 10], [50000, 2]]}, "bills\\[1\\]", "lists the value 50000 again"),
