@@ -106,8 +106,12 @@ def _side_effects(summary: Mapping[str, Any]) -> str:
             for s in settings]
     meanings = "; ".join(f"<code>{H.e(h['metric'])}</code>: {H.e(h['meaning'])}"
                          for h in {h["metric"]: h for h in holes}.values())
-    note = (f"<p>Every rule hole of the game on the fresh seed, with the {_best_word(summary)} and with the base rules "
-            f"(95% Wilson intervals counting each game once). {meanings}.</p>")
+    games = ""
+    if "games" in holes[0]:
+        mine, base = holes[0]["games"], holes[0]["base_games"]
+        games = f", on {mine:,} games each" if mine == base else f", on {mine:,} and {base:,} games"
+    note = (f"<p>Every rule hole of the game on the fresh seed, with the {_best_word(summary)} and with the base rules"
+            f"{games} (95% Wilson intervals counting each game once). {meanings}.</p>")
     return text + note + f'<div class="table-scroll">{H.table(header, rows, numeric_from=1)}</div>'
 
 
@@ -119,17 +123,31 @@ def _rate(measured) -> str:
     return f"{H.e(H.pct(x))}{ci}"
 
 
-def _cell(row: list, verdict: str) -> str:
+def _cell(row: list, verdict: str, style: str = "", rests: Mapping[str, Any] | None = None) -> str:
+    """A target's value at a setting, written as a run's report writes its metric (``style``), with its 95%
+    interval and the games it rests on."""
     value, lo, hi = row
     if H.is_missing(value):
         return "n/a"
-    text = _fmt(value)
+    text = H.e(_fmt(value, style))
     if not (H.is_missing(lo) or H.is_missing(hi)):
-        text += f' <span class="muted ci">[{_fmt(lo)}, {_fmt(hi)}]</span>'
+        text += f' <span class="muted ci">{H.e(_fmt_ci(lo, hi, style))}</span>'
+    if rests is not None:
+        on = "after" if rests["until_decided"] else "on"
+        text += f' <span class="muted ci">{on} {rests["games"]:,} {H.e(rests["unit"])}</span>'
     return f'<span class="{VERDICT_CLASS.get(verdict, "")}" title="{H.e(verdict)}">{text}</span>'
 
 
-def _fmt(x: float) -> str:
+def _fmt_ci(lo: float, hi: float, style: str = "") -> str:
+    """An interval as a run's report writes it; points without their unit, which the value beside it says."""
+    if style == "pts":
+        return f"[{H.num(100 * lo, 1, sign=True)}, {H.num(100 * hi, 1, sign=True)}]"
+    return f"[{_fmt(lo, style)}, {_fmt(hi, style)}]"
+
+
+def _fmt(x: float, style: str = "") -> str:
+    if style in ("pct", "pts", "num"):
+        return H.strength_value(x, style)
     return f"{x:.3f}".replace("-", H.MINUS) if abs(x) < 10 else f"{x:,.1f}"
 
 
@@ -157,15 +175,16 @@ def _change_cell(e: Mapping[str, Any], game: Game) -> str:
 def _finalists(summary: Mapping[str, Any], game: Game) -> str:
     entries = _entries(summary)
     targets = summary["targets"]
-    header = ["candidate", "change", "games", *(H.e(_label(t)) for t in targets)]
+    header = ["candidate", "change", "replay games", *(H.e(_label(t)) for t in targets)]
     rows = [[H.e(label), _change_cell(e, game), f"{e['games']:,}", *(_verdict(e["verdict"][t["metric"]]) for t in targets)]
             for label, e in entries]
     table = _mark_change_cells(H.table(header, rows, numeric_from=2))
     note = (f"<p>Every candidate here was played again on a fresh seed ({summary['final_seed']}), with more games "
             "until each target's 95% interval was inside or outside what is wanted, or the most games allowed: "
-            "a candidate that was only lucky on the search's deals does not win. Then, per target, its value at "
-            "every setting with 95% intervals: green, the interval meets the target; orange, it misses it; grey, "
-            "undecided.</p>")
+            "a candidate that was only lucky on the search's deals does not win (<em>replay games</em>: those of "
+            "that replay, per setting). Then, per target, its value at every setting with 95% intervals and the "
+            "games each rests on (a target played until decided, as <code>lvsim confirm</code> does, on the games "
+            "that took): green, the interval meets the target; orange, it misses it; grey, undecided.</p>")
     parts = [note, f'<div class="table-scroll">{table}</div>']
     settings = list(summary["base_rules"]["metrics"])
     for t in targets:
@@ -173,7 +192,8 @@ def _finalists(summary: Mapping[str, Any], game: Game) -> str:
         parts.append(f"<h3>{H.e(_label(t))} <span class=\"muted\">wanted {H.e(t['spelled'])}</span></h3>")
         parts.append(_target_figure(t, entries, settings))
         header = ["candidate", *(H.e(s) for s in settings)]
-        rows = [[H.e(label), *(_cell(e["metrics"][s][metric], e["verdicts"][metric][s]) for s in settings)]
+        rows = [[H.e(label), *(_cell(e["metrics"][s][metric], e["verdicts"][metric][s], t.get("style", ""),
+                                     e.get("rests_on", {}).get(s, {}).get(metric)) for s in settings)]
                 for label, e in entries]
         parts.append(f'<div class="table-scroll">{H.table(header, rows, numeric_from=1)}</div>')
     return "".join(parts)

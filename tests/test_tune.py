@@ -512,8 +512,9 @@ def test_untargeted_metrics_that_got_much_worse_are_listed_with_their_intervals(
     low, high = effects["shortfall_rate"]["value"][1:]
     assert low < 0.098 < high and low > effects["shortfall_rate"]["base"][2]
     words = T.side_effect_words(tune, list(effects.values()))
-    assert "shortfall_rate (rounds in which the reserve could not pay every gain): 9.8% [" in words
-    assert "against 0.4% [" in words and "at 2 players, random" in words
+    # Written as lvsim run writes a rate, with the games each value rests on.
+    assert "shortfall_rate (rounds in which the reserve could not pay every gain): 9.80% [" in words
+    assert "on 2,000 games against 0.40% [" in words and "on 2,000 games at 2 players, random" in words
     # A targeted metric is the targets' business, not a side effect.
     targeted = _tune_of(tmp_path, targets="mean_rounds = [2.5, 3.5]\nfirst_player_advantage = [-0.1, 0.1]")
     assert "first_player_advantage" not in {e["metric"] for e in T.side_effects(targeted, best, base)}
@@ -527,8 +528,9 @@ def test_policies_that_pull_apart_under_the_recommended_rules_are_said_to(tmp_pa
     [entry] = T.policies_apart(tune, apart)
     assert (entry["high"], entry["low"], entry["players"]) == ("greedy", "expert", 2)
     words = T.policies_apart_words([entry])
-    assert words.startswith("The policies pull apart") and "0.45 [0.43, 0.47] with greedy" in words
-    assert "0.12 [0.11, 0.13] with expert at 2 players" in words
+    # Written as lvsim run writes a rate, with the games each value rests on.
+    assert words.startswith("The policies pull apart") and "45.00% [43.00%, 47.00%] on 2,000 games with greedy" in words
+    assert "12.00% [11.00%, 13.00%] on 2,000 games with expert at 2 players" in words
     together = _judged(tune, tune.base_values(), {(2, "greedy"): {"elimination_rate": (0.45, 0.43, 0.47)},
                                                   (2, "expert"): {"elimination_rate": (0.42, 0.40, 0.44)}})
     assert T.policies_apart(tune, together) == [] and T.policies_apart_words([]) == ""

@@ -67,7 +67,7 @@ from sim.tune.spec import (
     Dimension,
     Tune,
 )
-from sim.tune.targets import CORRECTED_COLUMNS, RELATIVE, Target, setting_name, watched_value
+from sim.tune.targets import CORRECTED_COLUMNS, RELATIVE, Target, setting_name, target_style, watched_value
 from sim.tune.targets import _target as _target
 from sim.tune.text import (
     all_met,
@@ -78,6 +78,7 @@ from sim.tune.text import (
     shortfall_words,
     side_effect_words,
     tune_text,
+    value_ci,
 )
 from sim.tune.tunefile import NOT_METRICS, load_tune, metric_names, tune_from_mapping
 from sim.tune.verdict import SEAT_MARGIN, policies_apart, rule_hole_table, side_effects, watched_metrics
@@ -90,6 +91,6 @@ __all__ = [
     "candidates_table", "describe", "evaluate", "headline", "headline_parts", "load_tune",
     "metric_names", "plan_text", "plan_tune", "policies_apart", "policies_apart_words",
     "rule_hole_table", "run_tune", "search_score", "setting_name", "shortfall_words", "side_effect_words",
-    "side_effects", "skill_duels", "tune", "tune_from_mapping", "tune_text", "unfinished_tune_dir",
-    "watched_metrics", "watched_value",
+    "side_effects", "skill_duels", "target_style", "tune", "tune_from_mapping", "tune_text",
+    "unfinished_tune_dir", "value_ci", "watched_metrics", "watched_value",
 ]

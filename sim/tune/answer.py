@@ -49,22 +49,20 @@ def _candidate_entry(tune: Tune, j: Judged) -> dict[str, Any]:
         "shortfall": _finite(j.shortfall(tune)),
         "verdict": j.verdict(tune),
         "verdicts": j.verdicts(tune),
-        "metrics": {
-            setting_name(p, pol): {t.metric: _shown(t, row, p, j.decided.get(t.metric, {}).get(setting_name(p, pol)))
-                                   for t in tune.targets}
-            for (p, pol), row in j.rows.items()
-        },
+        # Each target's value and 95% interval as judged (``Judged.measured``): the confidence sequence's where
+        # the target was played until decided, else the interval of the evaluation at ``games``.
+        "metrics": {setting_name(*key): {t.metric: [_finite_or_none(v) for v in j.measured(t, *key)[:3]]
+                                         for t in tune.targets} for key in j.rows},
+        # The games (a duel's deals) each of those rests on, and whether it was played until decided.
+        "rests_on": {setting_name(*key): {t.metric: _rests_on(j.measured(t, *key)) for t in tune.targets}
+                     for key in j.rows},
         # Targets judged game by game: played until decided (``sim.confirm``), with the games that took.
         "decided": j.decided,
     }
 
 
-def _shown(target, row, players: int, decided: dict[str, Any] | None) -> list[float | None]:
-    """A target's value and interval as judged: the confidence sequence's where the target was played until
-    decided, else the 95% interval of its row."""
-    if decided is not None:
-        return [decided["estimate"], decided["low"], decided["high"]]
-    return [_finite_or_none(v) for v in target.measure(row, players)]
+def _rests_on(m) -> dict[str, Any]:
+    return {"games": m.games, "unit": m.unit, "until_decided": m.sequential}
 
 
 def candidates_table(tune: Tune, judged: Iterable[Judged]):

@@ -14,14 +14,14 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping, NamedTuple, Sequence
 
 from sim.atomic import write_text_atomically
 from sim.config import Config
 from sim.errors import ConfigError
 from sim.runner import IN_PROCESS, Cluster
 from sim.tune.spec import Tune
-from sim.tune.targets import setting_name
+from sim.tune.targets import Target, setting_name
 
 # Summary values that time the run: left out of an evaluation, which is the same whenever it is played.
 TIMING = ("seconds", "games_per_second")
@@ -85,6 +85,17 @@ def _plain(x: Any) -> Any:
     raise TypeError(f"cannot store {x!r}")
 
 
+class Measured(NamedTuple):
+    """A target's value at one setting as judged, its 95% interval, and the games (or a duel's deals) they rest on."""
+
+    value: float
+    low: float
+    high: float
+    games: int
+    unit: str  # "games", or "deals" for a skill-gap duel, each deal played from every seat
+    sequential: bool  # a confidence sequence, played until decided or the most games allowed
+
+
 @dataclass
 class Judged:
     """A candidate's evaluations at one number of games and one seed, and how they meet the targets."""
@@ -100,13 +111,27 @@ class Judged:
     # games, more_games. They replace the rows' for the targets judged game by game.
     decided: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
+    def measured(self, target: Target, players: int, policy: str) -> Measured:
+        """``target``'s value at a setting as it is judged and shown: the final replay's confidence sequence where
+        the target was played until decided, else the 95% interval of the evaluation's row."""
+        decided = self.decided.get(target.metric, {}).get(setting_name(players, policy))
+        duel = target.metric.startswith("skill_gap_")
+        if decided is not None:
+            x, lo, hi = (math.nan if decided[k] is None else decided[k] for k in ("estimate", "low", "high"))
+            return Measured(x, lo, hi, decided["games"], "deals" if duel else "games", True)
+        x, lo, hi = target.measure(self.rows[(players, policy)], players)
+        # A duel plays games / players deals, each from every seat (``_duel``).
+        games = max(2, self.games // players) if duel else self.games
+        return Measured(x, lo, hi, games, "deals" if duel else "games", False)
+
     def shortfall(self, tune: Tune) -> float:
+        """The total shortfall from the targets, on the values as judged (:meth:`measured`)."""
         if self.invalid is not None:
             return math.inf
-        return sum(t.shortfall(t.measure(row, p)[0]) for (p, _), row in self.rows.items() for t in tune.targets)
+        return sum(t.shortfall(self.measured(t, *key).value) for key in self.rows for t in tune.targets)
 
     def distance(self, tune: Tune) -> float:
-        return sum(t.distance(t.measure(row, p)[0]) for (p, _), row in self.rows.items() for t in tune.targets)
+        return sum(t.distance(self.measured(t, *key).value) for key in self.rows for t in tune.targets)
 
     def met(self, tune: Tune) -> bool:
         return self.shortfall(tune) == 0
@@ -188,8 +213,9 @@ class _Evaluations:
         for i, row in evaluate_many(self.tune, [wanted[k][0] for k in keys], self.cluster):
             # Kept as each is played: a tune stopped in the middle of a batch plays only the rest again.
             write_text_atomically(self._path(keys[i]), json.dumps({"key": keys[i], "row": row}))
-            games = wanted[keys[i]][0][3]
-            self.played_games += games
+            _, players, _, games, _ = wanted[keys[i]][0]
+            # With the skill-gap duels a target names: games / players deals each, each from every seat.
+            self.played_games += games + len(skill_duels(self.tune)) * max(2, games // players) * players
             if self.on_play is not None:
                 self.on_play(games)
             for judged, setting in wanted[keys[i]][1]:
@@ -198,6 +224,20 @@ class _Evaluations:
             if judged.invalid is None:
                 judged.rows = {s: judged.rows[s] for s in self.tune.settings}
         return out
+
+    def decided(self, values: Mapping[str, Any], play) -> dict[str, dict[str, dict[str, Any]]]:
+        """The final replay's targets judged game by game for ``values``: kept like an evaluation, so that a tune
+        run again plays them no more; else ``play(values)`` -> (decided, games played)."""
+        key = json.dumps({"decided": self.tune.rules_table(values), "settings": [list(s) for s in self.tune.settings],
+                          "targets": [t.as_dict() for t in self.tune.targets], "seed": self.tune.final_seed,
+                          "max_games": self.tune.max_games}, sort_keys=True)
+        stored = self._stored(key)
+        if stored is not None:
+            return stored
+        decided, played = play(values)
+        write_text_atomically(self._path(key), json.dumps({"key": key, "row": decided}))
+        self.played_games += played
+        return decided
 
     def _key(self, values: Mapping[str, Any], players: int, policy: str, games: int, seed: int) -> str:
         rules = self.tune.rules_table(values)

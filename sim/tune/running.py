@@ -28,7 +28,7 @@ from sim.tune.directory import (
 from sim.tune.evaluation import Judged, _Evaluations, search_score
 from sim.tune.search import _distinct, _final, _halving, _search_phase, _simplify, _study
 from sim.tune.spec import Tune
-from sim.tune.targets import _finite
+from sim.tune.targets import _finite, target_style
 from sim.tune.tunefile import load_tune
 
 
@@ -139,7 +139,8 @@ def tune(
             "search": [{"name": d.name, "base": d.base, "low": d.low, "high": d.high,
                         "choices": None if d.choices is None else [json.loads(c) for c in d.choices]}
                        for d in tune_.dims],
-            "targets": [t.as_dict() for t in tune_.targets],
+            # ``style``: how the outputs write the target's values, as ``lvsim run`` writes its metric.
+            "targets": [{**t.as_dict(), "style": target_style(tune_.game, t)} for t in tune_.targets],
             **answer(tune_, ranked_final, final_base),
             "convergence": [{"trial": j.trial, "score": _finite(search_score(tune_, j)), "met": j.met(tune_),
                              "shortfall": _finite(j.shortfall(tune_)), "refused": j.invalid} for j in searched],

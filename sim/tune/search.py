@@ -241,22 +241,25 @@ def _final(tune: Tune, candidates: list[Judged], evals: _Evaluations, bar) -> li
         replaying = undecided
     for j in out:
         if j.invalid is None:
-            j.decided = decided_targets(tune, j.values, evals.cluster)
+            j.decided = evals.decided(j.values, lambda values: decided_targets(tune, values, evals.cluster))
     return out
 
 
-def decided_targets(tune: Tune, values, cluster) -> dict[str, dict[str, dict]]:
+def decided_targets(tune: Tune, values, cluster) -> tuple[dict[str, dict[str, dict]], int]:
     """The targets judged game by game (``sim.confirm``), played on the fresh seed until each is decided or
-    ``max_games``: metric -> setting -> verdict, estimate, low, high, games, more_games. The same games on any
-    machine: no time budget."""
+    ``max_games``: metric -> setting -> verdict, estimate, low, high, games, more_games; and the games that
+    played (a duel's deals each from every seat). The same games on any machine: no time budget."""
     from sim.confirm.running import FIRST_BATCH, confirm, confirmable
 
     if not confirmable(tune) or tune.max_games < FIRST_BATCH:
-        return {}  # too few games allowed for a sequence's first look: the replay's 95% intervals judge alone
+        return {}, 0  # too few games allowed for a sequence's first look: the replay's 95% intervals judge alone
     found = confirm(tune, seed=tune.final_seed, values=values, strict=False, max_games=tune.max_games,
                     max_slow_games=0, max_minutes=math.inf, cluster=cluster)
     out: dict[str, dict[str, dict]] = {}
+    played = sum(s["judged"] for s in found["games"].values())
     for t in found["targets"]:
         out.setdefault(t["metric"], {})[t["setting"]] = {k: t[k] for k in (
             "verdict", "estimate", "low", "high", "games", "more_games")}
-    return out
+        if t["metric"].startswith("skill_gap_"):
+            played += t["games"] * t["players"]
+    return out, played

@@ -9,10 +9,12 @@ undecided.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple, Sequence
 
 from sim.errors import ConfigError, shown
+from sim.metrics import ADVANTAGE, RATE, ROUND, SEAT, SEATS, WIN_SHARE, Metric
 
 TARGET_KEYS = ("min", "max", "near", "within", "scale", "relative")
 # A skill-gap target stated against the fair share 1/players of each player count, and what it then bounds.
@@ -120,6 +122,69 @@ class Target:
                 "relative": self.relative, "column": self.column, "label": self.label, "spelled": self.spelled}
 
 
+class Reach(NamedTuple):
+    """The values a target's metric can take at some player counts: every bound of the target lies within."""
+
+    low: float
+    high: float
+    what: str  # what the metric is, which is why: "a rate (a share)"
+    where: str = ""  # the player counts it holds at, when it depends on them: " at 3 players"
+
+
+def declared(game, metric: str) -> Metric | None:
+    """The declaration (``sim.metrics``) of the metric a target names: its own; its list's for one entry of a
+    list (``win_share_s2`` is a seat's ``win_share``, ``end_round_share_r1`` a round's); the win share for a
+    skill gap (a duel measures the stronger seat's win share). None for a summary value the game leaves
+    undeclared."""
+    found = game.metric.get(metric)
+    if found is not None:
+        return found
+    if metric.startswith("skill_gap_"):
+        return WIN_SHARE
+    entry = re.fullmatch(r"(.+)_([sr])\d+", metric)
+    if entry is not None:
+        found = game.metric.get(entry.group(1))
+        if found is not None and found.per == {"s": SEAT, "r": ROUND}[entry.group(2)]:
+            return found
+    return None
+
+
+def reach(metric: Metric | None, relative: str | None, players: Sequence[int]) -> list[Reach]:
+    """The values a target on ``metric`` can take, from its declaration: a rate is a share, within [0, 1]; an
+    advantage a difference of win shares, within [-1, 1], or, when its interval is the seats' (the largest
+    distance of any seat from its fair share, as ``analysis.strength`` reads it), within [0, 1]. A skill gap
+    stated ``relative`` to the fair share is bounded at each player count. Nothing for a mean, whose units
+    are the game's, or an undeclared value."""
+    if metric is None:
+        return []
+    if metric.kind == RATE:
+        low, high, what = 0.0, 1.0, "a rate (a share)"
+    elif metric.kind == ADVANTAGE and metric.interval == SEATS:
+        low, high, what = 0.0, 1.0, "a distance from the fair share, never below 0"
+    elif metric.kind == ADVANTAGE:
+        low, high, what = -1.0, 1.0, "a difference of win shares"
+    else:
+        return []
+    if relative == "above_fair":
+        return [Reach(low - 1 / p, high - 1 / p, f"a win share less the fair share 1/{p}", f" at {p} players")
+                for p in players]
+    if relative == "times_fair":
+        return [Reach(low * p, high * p, f"a win share times {p}", f" at {p} players") for p in players]
+    return [Reach(low, high, what)]
+
+
+def target_style(game, target: Target) -> str:
+    """How the target's values are written, as ``lvsim run`` writes its metric: ``pct`` (a percentage), ``pts``
+    (percentage points: a win share less the fair share too), ``num`` (a mean, a multiple of the fair share),
+    or ``""`` for a summary value the game leaves undeclared."""
+    if target.relative == "above_fair":
+        return "pts"
+    if target.relative == "times_fair":
+        return "num"
+    metric = declared(game, target.column)
+    return "" if metric is None else metric.style
+
+
 def _nan(x: Any) -> float:
     return math.nan if x is None else float(x)
 
@@ -176,7 +241,24 @@ def _number(where: str, x: Any) -> float:
     return float(x)
 
 
-def _target(where: str, metric: str, spec: Any) -> Target:
+def _target(where: str, metric: str, spec: Any, reaches: Sequence[Reach] = ()) -> Target:
+    """The target ``spec`` on ``metric``; every bound it gives lies within each of ``reaches`` (:func:`reach`),
+    else it is refused, naming the field: no value could meet it."""
+    target = _parsed(where, metric, spec)
+    if isinstance(spec, list):
+        given = [(where, x) for x in (target.low, target.high)]
+    else:
+        given = [(f"{where}.{key}", float(spec[key])) for key in ("near", "min", "max") if key in spec]
+    for field, x in given:
+        for r in reaches:
+            if not r.low <= x <= r.high:
+                what = f"{target.label} is {r.what} there" if r.where else f"{metric} is {r.what}"
+                raise ConfigError(field, f"must lie within [{r.low:.3g}, {r.high:.3g}]{r.where}, since {what}, "
+                                         f"got {_g(x)}")
+    return target
+
+
+def _parsed(where: str, metric: str, spec: Any) -> Target:
     if isinstance(spec, list):
         if len(spec) != 2:
             raise ConfigError(where, f"a range is [lowest, highest], got {shown(spec)}")

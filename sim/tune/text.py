@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from sim.errors import counted
 from sim.tune.directory import STATE_DIR, TuneResults
 from sim.tune.evaluation import Judged
 from sim.tune.spec import Tune
+from sim.tune.targets import declared, target_style
 from sim.tune.verdict import watched_metrics
 from sim.wording import value_words as spell
 
@@ -78,14 +80,35 @@ def side_effect_words(tune: Tune, effects: Sequence[Mapping[str, Any]] | None) -
     parts = []
     for metric in dict.fromkeys(e["metric"] for e in effects):
         mine = [e for e in effects if e["metric"] == metric]
-        where = "; ".join(f"{_pct_ci(e['value'])} against {_pct_ci(e['base'])} at {e['setting']}" for e in mine)
+        style = _declared_style(tune, metric)
+        where = "; ".join(f"{value_ci(style, *e['value'])} on {e['games']:,} games against "
+                          f"{value_ci(style, *e['base'])} on {e['base_games']:,} games at {e['setting']}"
+                          for e in mine)
         parts.append(f"{metric} ({mine[0]['meaning']}): {where}")
     return ("Side effects, untargeted and much worse than with the base rules (95% intervals, these rules against "
             "the base rules): " + "; and ".join(parts) + ".")
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%".replace("-", "\u2212")
+def _declared_style(tune: Tune, metric: str) -> str:
+    found = declared(tune.game, metric)
+    return "" if found is None else found.style
+
+
+def value_ci(style: str, x: float | None, lo: float | None = None, hi: float | None = None) -> str:
+    """A value and its 95% interval as ``lvsim run`` writes a metric of ``style`` (``Metric.style``): ``pct``
+    ``84.56% [83.06%, 86.05%]``, ``pts`` ``+1.20 pp [-0.40, +2.80]``, ``num`` ``3.41 [3.38, 3.44]``; a value the
+    game leaves undeclared to 4 significant digits. Without an interval, the value alone."""
+    from analysis.common import num, num_ci, pct, pct_ci, pts, pts_ci
+
+    def g4(v):
+        return "n/a" if v is None else f"{v:.4g}"
+
+    value, interval = {"pct": (pct, pct_ci), "pts": (pts, pts_ci), "num": (num, num_ci)}.get(
+        style, (g4, lambda ci: f"[{g4(ci[0])}, {g4(ci[1])}]"))
+    x, lo, hi = (None if v is None or v != v else v for v in (x, lo, hi))  # nan: not measured
+    if x is None:
+        return "n/a"
+    return value(x) if lo is None or hi is None else f"{value(x)} {interval([lo, hi])}"
 
 
 def policies_apart_words(apart: Sequence[Mapping[str, Any]]) -> str:
@@ -94,43 +117,42 @@ def policies_apart_words(apart: Sequence[Mapping[str, Any]]) -> str:
         return ""
     parts = []
     for a in apart:
-        hi, lo = a["by_policy"][a["high"]], a["by_policy"][a["low"]]
-        parts.append(f"{a['label']} is {_g3(hi[0])} [{_g3(hi[1])}, {_g3(hi[2])}] with {a['high']} at every seat "
-                     f"but {_g3(lo[0])} [{_g3(lo[1])}, {_g3(lo[2])}] with {a['low']} at {a['players']} players")
+        parts.append(f"{a['label']} is {_said(a, a['high'])} with {a['high']} at every seat but "
+                     f"{_said(a, a['low'])} with {a['low']} at {a['players']} players")
     return ("The policies pull apart under these rules: " + "; ".join(parts)
             + ". Rules right for one kind of player are not right for the other; the verdicts above hold for each "
               "policy separately.")
 
 
-def _g3(x: float) -> str:
-    return f"{x:.3g}".replace("-", "\u2212")
-
-
-def _pct_ci(measured: Sequence[float | None]) -> str:
-    x, lo, hi = measured
-    if x is None:
-        return "n/a"
-    ci = "" if lo is None or hi is None else f" [{_pct(lo)}, {_pct(hi)}]"
-    return f"{_pct(x)}{ci}"
+def _said(apart: Mapping[str, Any], policy: str) -> str:
+    """One policy's value of a target the policies pull apart on, with its interval and games."""
+    games = apart.get("games", {}).get(policy)
+    shown = value_ci(apart.get("style", ""), *apart["by_policy"][policy])
+    return shown if games is None else f"{shown} on {games:,} {apart.get('unit', 'games')}"
 
 
 def tune_text(results: TuneResults) -> str:
-    """What ``lvsim tune`` prints: the answer, its verdicts, side effects, the runners-up, where the results are."""
+    """What ``lvsim tune`` prints: the answer, its verdicts, side effects, the runners-up, where the results are.
+
+    Every value is written as ``lvsim run`` writes its metric, with its 95% interval and the games it rests on:
+    a target played until decided on the games that took, any other on its evaluation's."""
     summary = results.summary
     best = summary["recommendation"]
+    game = results.tune.game
     lines = [summary["verdict"]["headline"],
-             f"On a fresh seed (seed {summary['final_seed']}, {best['games']:,} games per setting):"]
+             f"On a fresh seed (seed {summary['final_seed']}), each value with its 95% interval and the games it "
+             "rests on:"]
     for t in results.tune.targets:
+        style = target_style(game, t)
         lines.append(f"  {t.label:<30} wanted {t.spelled:<22} {best['verdict'][t.metric]}")
         for setting, (x, lo, hi) in ((s, m[t.metric]) for s, m in best["metrics"].items()):
-            ci = "" if lo is None or hi is None else f"  [{lo:.4g}, {hi:.4g}]"
-            shown_x = "n/a" if x is None else f"{x:.4g}"
-            line = f"    {setting:<28} {shown_x}{ci}  {best['verdicts'][t.metric][setting]}"
+            rests = best["rests_on"][setting][t.metric]
+            verdict = best["verdicts"][t.metric][setting]
+            on = "after" if rests["until_decided"] else "on"
+            line = f"    {setting:<28} {value_ci(style, x, lo, hi)}  {verdict} {on} {rests['games']:,} {rests['unit']}"
             decided = best.get("decided", {}).get(t.metric, {}).get(setting)
-            if decided is not None:
-                line += f" after {decided['games']:,} games"
-                if decided["verdict"] == "undecided" and decided["more_games"] is not None:
-                    line += f"; about {decided['more_games']:,} more would likely decide it"
+            if decided is not None and decided["verdict"] == "undecided" and decided["more_games"] is not None:
+                line += f"; about {decided['more_games']:,} more would likely decide it"
             lines.append(line)
     for sentence in (summary["policies_apart"]["sentence"], summary["side_effects"]["sentence"]):
         if sentence:
@@ -139,7 +161,9 @@ def tune_text(results: TuneResults) -> str:
     if holes:
         lines.append("Rule holes on the fresh seed (these rules; the base rules), 95% intervals:")
         for h in holes:
-            lines.append(f"  {h['metric']:<22} {h['setting']:<24} {_pct_ci(h['value'])}; {_pct_ci(h['base'])}")
+            style = _declared_style(results.tune, h["metric"])
+            lines.append(f"  {h['metric']:<22} {h['setting']:<24} {value_ci(style, *h['value'])} on "
+                         f"{h['games']:,} games; {value_ci(style, *h['base'])} on {h['base_games']:,} games")
     if summary["runners_up"]:
         lines.append("Runners-up:")
         for e in summary["runners_up"]:
@@ -150,8 +174,8 @@ def tune_text(results: TuneResults) -> str:
     timing = summary.get("timing", {})
     if timing:
         lines.append(f"Played {timing['games_played_now']:,} games now in {timing['seconds']:.1f} s wall time "
-                     f"({summary['candidates_tried']:,} distinct candidates tried; "
-                     f"{timing['evaluations_reused']:,} evaluations reused).")
+                     f"({counted(summary['candidates_tried'], 'distinct candidate')} tried; "
+                     f"{counted(timing['evaluations_reused'], 'evaluation')} reused).")
     report = summary.get("report")
     if report:
         lines.append(f"Balance reports of these rules, {report['games']:,} games each: "

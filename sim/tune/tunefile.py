@@ -17,7 +17,7 @@ from sim.errors import ConfigError, cut, shown
 from sim.inputs import read_toml
 from sim.overrides import NoSuchEntry, dotted, entry_at, rule_entry
 from sim.tune.spec import DEFAULT_FINALISTS, DEFAULT_MAX_GAMES_FACTOR, MAX_BUDGET, Dimension, Tune
-from sim.tune.targets import Target, _target
+from sim.tune.targets import CORRECTED_COLUMNS, Target, _target, declared, reach
 
 TUNE_FILE_KEYS = ("base", "search", "targets", "tune")
 TUNE_KEYS = ("players", "policies", "budget", "games", "seed", "finalists", "max_games")
@@ -251,5 +251,7 @@ def _targets(table: Mapping[str, Any], tune: Tune) -> tuple[Target, ...]:
             hint = f"did you mean {' or '.join(close)}? " if close else ""
             raise ConfigError(where, f"unknown metric ({hint}{tune.game.title} has {len(known)}, e.g. "
                                      f"{', '.join(known[:6])}; `lvsim tune --metrics` lists them)")
-        out.append(_target(where, metric, spec))
+        relative = spec.get("relative") if isinstance(spec, dict) else None
+        out.append(_target(where, metric, spec, reach(declared(tune.game, CORRECTED_COLUMNS.get(metric, metric)),
+                                                      relative, tune.players)))
     return tuple(out)

@@ -8,7 +8,7 @@ from typing import Any
 
 from sim.tune.evaluation import Judged
 from sim.tune.spec import Tune
-from sim.tune.targets import _finite_or_none, setting_name, watched_value
+from sim.tune.targets import _finite_or_none, setting_name, target_style, watched_value
 
 # An untargeted seat advantage counts as much worse than the base rules' when it grows by this much.
 SEAT_MARGIN = 0.02
@@ -52,7 +52,7 @@ def side_effects(tune: Tune, best: Judged, base: Judged) -> list[dict[str, Any]]
                 worse = worse and now[0] >= 2 * was[0]
             if worse:
                 out.append({"metric": metric, "meaning": meaning, "setting": setting_name(*key),
-                            "value": list(now), "base": list(was)})
+                            "value": list(now), "base": list(was), "games": best.games, "base_games": base.games})
     return out
 
 
@@ -68,24 +68,28 @@ def policies_apart(tune: Tune, judged: Judged) -> list[dict[str, Any]]:
 
     Apart: the highest and the lowest policy's 95% intervals do not
     overlap and lie at least the target's scale (its range's width) apart,
-    so that rules right for one kind of player are not for another.
+    so that rules right for one kind of player are not for another. The
+    values are the targets' as judged (``Judged.measured``), with the games
+    each rests on and how they are written (``style``).
     """
     out = []
     if len(tune.policies) < 2:
         return out
     for t in tune.targets:
         for players in tune.players:
-            measured = {pol: t.measure(judged.rows[(players, pol)], players) for pol in tune.policies
+            measured = {pol: judged.measured(t, players, pol) for pol in tune.policies
                         if (players, pol) in judged.rows}
-            measured = {pol: m for pol, m in measured.items() if not any(math.isnan(v) for v in m)}
+            measured = {pol: m for pol, m in measured.items() if not any(math.isnan(v) for v in m[:3])}
             if len(measured) < 2:
                 continue
-            high = max(measured, key=lambda pol: measured[pol][0])
-            low = min(measured, key=lambda pol: measured[pol][0])
-            (x_hi, lo_hi, _), (x_lo, _, hi_lo) = measured[high], measured[low]
+            high = max(measured, key=lambda pol: measured[pol].value)
+            low = min(measured, key=lambda pol: measured[pol].value)
+            (x_hi, lo_hi, _), (x_lo, _, hi_lo) = measured[high][:3], measured[low][:3]
             if lo_hi > hi_lo and x_hi - x_lo >= t.scale:
                 out.append({"metric": t.metric, "label": t.label, "players": players, "high": high, "low": low,
-                            "by_policy": {pol: list(m) for pol, m in measured.items()}})
+                            "by_policy": {pol: list(m[:3]) for pol, m in measured.items()},
+                            "games": {pol: m.games for pol, m in measured.items()}, "unit": measured[high].unit,
+                            "style": target_style(tune.game, t)})
     return out
 
 
@@ -98,5 +102,6 @@ def rule_hole_table(tune: Tune, best: Judged, base: Judged) -> list[dict[str, An
             was = base.rows.get(key, {})
             out.append({"metric": metric, "meaning": meaning, "setting": setting_name(*key),
                         "value": [_finite_or_none(v) for v in watched_value(row, metric)],
-                        "base": [_finite_or_none(v) for v in watched_value(was, metric)]})
+                        "base": [_finite_or_none(v) for v in watched_value(was, metric)],
+                        "games": best.games, "base_games": base.games})
     return out
