@@ -240,6 +240,16 @@ def test_an_option_beyond_its_range_is_named_by_the_option_not_the_files_key(tmp
     assert "run.seed" not in line and "run.games" not in line and "tune." not in line, line
 
 
+@pytest.mark.parametrize("command", ["run", "confirm"])
+@pytest.mark.parametrize("where", ["under a file", "not empty"])
+def test_a_dry_run_refuses_the_out_directory_the_run_would(tmp_path, command, where):
+    (tmp_path / "file.txt").write_text("mine")
+    out = {"under a file": tmp_path / "file.txt" / "r", "not empty": tmp_path}[where]
+    path = config(tmp_path, "lasvegan")
+    refused(lvsim(command, *(["--config"] if command == "confirm" else []), path, "--dry-run", "--out", out), "--out")
+    assert (tmp_path / "file.txt").read_text() == "mine"
+
+
 @pytest.mark.parametrize("command", ["run", "duel", "decisions", "bench", "confirm", "sensitivity"])
 def test_every_command_takes_the_seeds_a_config_can_hold_and_no_more(tmp_path, command):
     """A seed of a duel, a bench or a decision census is the run's seed: the same range, that of a TOML integer."""

@@ -81,6 +81,10 @@ def check_out_dir(out_dir: Path) -> None:
         raise ConfigError("--out", f"{out_dir}: {err.strerror or err}") from None
     if exists and not is_dir:
         raise ConfigError("--out", f"{out_dir} exists and is not a directory")
+    if not exists:  # under a file it could never be made: said now, as a dry run says it too
+        above = next((p for p in out_dir.absolute().parents if p.exists()), None)
+        if above is not None and not above.is_dir():
+            raise ConfigError("--out", f"cannot create {out_dir}: Not a directory")
     if entries and all(name.endswith(PARTIAL_SUFFIX) for name in entries):
         raise ConfigError("--out", f"{out_dir} holds only the unfinished results of a run that was killed "
                                  f"({', '.join(entries)}); remove them or choose a new directory")
