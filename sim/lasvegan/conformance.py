@@ -147,7 +147,7 @@ BAD_COMBINATIONS: list[tuple[dict[str, Any], str]] = [
     ({"machines": ["value:1"] * 5}, "machines"),
     ({"tokens": []}, "tokens"),
     ({"tokens": [[1, 99]]}, "tokens[0][1]"),
-    ({"tokens": [[1]]}, "tokens"),
+    ({"tokens": [[1]]}, "tokens[0]"),
     ({"golden_token": [3, 4, 5]}, "golden_token"),
 ]
 

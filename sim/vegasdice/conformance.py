@@ -177,7 +177,7 @@ def seen_otherwise(sit: Situation) -> list[Situation]:
 BAD_COMBINATIONS: list[tuple[dict[str, Any], str]] = [
     ({"white_dice": 9}, "white_dice"),
     ({"white_dice_extra_at_3": True, "players": 4}, "white_dice_extra_at_3"),
-    ({"bills": [[10000]]}, "bills"),
+    ({"bills": [[10000]]}, "bills[0]"),
     ({"bills": [[0, 5]]}, "bills[0][0]"),
     ({"bills": [[10000, 5], [20000, -1]]}, "bills[1][1]"),
     ({"bills": [[50000, 10], [50000, 2]]}, "bills[1]"),

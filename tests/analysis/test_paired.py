@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.stats import t95
+from analysis.stats import Z95, t95, wilson_interval
+from analysis.strength import paired_score_interval
 from sim.lasvegan.summary import summarize_records
 from analysis.sweep import metric_columns, paired_differences, sort_cells, summary_row
 from sim.config import Config
@@ -71,13 +72,22 @@ def test_paired_differences_match_the_per_game_differences(tmp_path):
     for metric, d in diffs.items():
         x = vb[metric] - va[metric]
         n = len(x)
-        half = t95(n) * x.std(ddof=1) / math.sqrt(n)
         assert d["games"] == n
         assert d["difference"] == pytest.approx(x.mean(), abs=1e-12)
-        assert (d["difference_lo"], d["difference_hi"]) == pytest.approx((x.mean() - half, x.mean() + half), abs=1e-12)
-        unpaired = t95(n) * math.sqrt((va[metric].var(ddof=1) + vb[metric].var(ddof=1)) / n)
-        assert (d["unpaired_lo"], d["unpaired_hi"]) == pytest.approx((x.mean() - unpaired, x.mean() + unpaired))
-        assert d["tighter"] == pytest.approx(unpaired / half)
+        if metric in ("elimination_rate", "tie_rate"):
+            # Rates of 0s and 1s: Tango's score interval paired, Newcombe's from the Wilson intervals unpaired.
+            _, low, high = paired_score_interval(int((x > 0).sum()), int((x < 0).sum()), n)
+            cell, base = vb[metric].mean(), va[metric].mean()
+            (c_lo, c_hi), (b_lo, b_hi) = wilson_interval(int(vb[metric].sum()), n), wilson_interval(int(va[metric].sum()), n)
+            unpaired = (x.mean() - math.hypot(cell - c_lo, b_hi - base), x.mean() + math.hypot(c_hi - cell, base - b_lo))
+        else:
+            half = t95(n) * x.std(ddof=1) / math.sqrt(n)
+            low, high = x.mean() - half, x.mean() + half
+            wide = t95(n) * math.sqrt((va[metric].var(ddof=1) + vb[metric].var(ddof=1)) / n)
+            unpaired = (x.mean() - wide, x.mean() + wide)
+        assert (d["difference_lo"], d["difference_hi"]) == pytest.approx((low, high), abs=1e-12)
+        assert (d["unpaired_lo"], d["unpaired_hi"]) == pytest.approx(unpaired)
+        assert d["tighter"] == pytest.approx((unpaired[1] - unpaired[0]) / (high - low))
         assert d["tighter"] > 1.5  # nine games in ten are the same game
 
 
@@ -94,11 +104,17 @@ def test_a_cell_with_more_games_is_compared_on_the_games_both_played(tmp_path):
     long = concat_records([short, fake_records(800, seed=6)])
     diffs = paired_differences(write_records(tmp_path / "long.parquet", long), cfg(4),
                                write_records(tmp_path / "short.parquet", short), cfg(4))
-    # The first 1200 games are the same games: every difference is exactly 0.
-    for d in diffs.values():
-        assert d["games"] == 1200
-        assert d["difference"] == d["difference_lo"] == d["difference_hi"] == 0
-        assert d["tighter"] is None  # an interval of width 0 is not "infinitely tighter"
+    # The first 1200 games are the same games: every difference is exactly 0. A rate of 0s and 1s keeps the
+    # width of 0 discordant games of 1200, as any rate of 0 in 1200 does; a mean's interval has width 0, which is
+    # not "infinitely tighter".
+    edge = Z95**2 / (1200 + Z95**2)
+    for metric, d in diffs.items():
+        assert d["games"] == 1200 and d["difference"] == 0
+        if metric in ("elimination_rate", "tie_rate"):
+            assert (d["difference_lo"], d["difference_hi"]) == pytest.approx((-edge, edge), abs=1e-9)
+            assert d["tighter"] > 1
+        else:
+            assert d["difference_lo"] == d["difference_hi"] == 0 and d["tighter"] is None
 
 
 def test_cells_of_different_player_counts_compare_the_advantage_over_each_ones_fair_share(tmp_path):
