@@ -309,10 +309,10 @@ def _paired_table(table: pd.DataFrame, paired: pd.DataFrame, baseline: int, game
                  f"<td class='text'>{int(group['baseline'].iloc[0]):03d}</td>"]
         for m, (_, scale, _) in plotted.items():
             x = d.loc[m]
+            tighter = "" if H.is_missing(x["tighter"]) else f" &times;{ratio_text(x['tighter'])}"
             cells.append(
                 f"<td>{fmt(x['difference'], scale, True)} "
-                f"<span class='ci'>{fmt_ci(x['difference_lo'], x['difference_hi'], scale, True)} "
-                f"&times;{ratio_text(x['tighter'])}</span></td>"
+                f"<span class='ci'>{fmt_ci(x['difference_lo'], x['difference_hi'], scale, True)}{tighter}</span></td>"
             )
         rows.append("<tr>" + "".join(cells) + "</tr>")
     units = "<p class='note'>Differences of rates and of the advantage are in percentage points.</p>"

@@ -1,6 +1,7 @@
 """`lvsim sweep`: the grid of cells, strict checking, common seeds, resuming, adaptive precision, Dask."""
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -269,6 +270,19 @@ def test_a_rate_no_game_of_which_differs_is_not_said_known_exactly():
     some = _difference([2, 4, 13, 13, 11, 11], 500, 1, rate=True)
     assert some["difference"] == 2 / 500
     assert some["unpaired_lo"] < some["difference_lo"] < 2 / 500 < some["difference_hi"] < some["unpaired_hi"]
+
+
+def test_the_sweep_page_leaves_out_a_ratio_of_widths_it_cannot_say():
+    """A difference known exactly (a mean's interval of width 0) has no ratio: the page says none, not ×n/a."""
+    from analysis.sweep_report import _paired_table
+    from sim.games import get_game
+
+    game = get_game("lasvegan")
+    table = pd.DataFrame({"cell": [0, 1], "label": ["base", "other"]})
+    paired = pd.DataFrame([{"cell": 1, "baseline": 0, "metric": m, "difference": 0.0, "difference_lo": 0.0,
+                            "difference_hi": 0.0, "tighter": math.nan} for m in game.paired_metrics])
+    page = _paired_table(table, paired, 0, game)
+    assert "n/a" not in page and "&times;" not in page
 
 
 def test_paired_intervals_are_tighter_than_independent_ones_for_close_cells(tmp_path):
