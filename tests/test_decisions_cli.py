@@ -85,3 +85,13 @@ def test_the_rules_are_checked_at_the_players_given_as_run_checks_them(tmp_path)
     result = lvsim(path, "--players", 2, "--games", 4, "--json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["players"] == 2
+
+
+def test_out_never_writes_over_a_runs_own_decisions(tmp_path):
+    """A run's results directory holds the decisions its report shows: another study is refused there, before
+    any deal is played, and the dry run says so too."""
+    (tmp_path / "decisions.json").write_text('{"mine": true}')
+    for extra in ([], ["--dry-run"]):
+        result = lvsim("configs/default.toml", "--games", 20, "--out", tmp_path, *extra)
+        assert result.exit_code == 2 and result.stderr.startswith("error: --out: "), result.output
+    assert (tmp_path / "decisions.json").read_text() == '{"mine": true}'

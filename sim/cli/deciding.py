@@ -10,7 +10,7 @@ import click
 from sim.cli.common import IntRange, _rules_for, config_at, dry_run_option, out_dir_option, players_option, threads_option
 from sim.cli.group import main
 from sim.config import MAX_SEED
-from sim.errors import ConfigError, counted, shown
+from sim.errors import ConfigError, counted
 
 # Restricted play keeps two numbers per deal in memory.
 MAX_DECISION_GAMES = 10_000_000
@@ -28,7 +28,7 @@ MAX_DECISION_GAMES = 10_000_000
                    "config's [policies] seats).")
 @threads_option("Worker threads (default: all cores). Never changes the results.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")
-@out_dir_option("Also write decisions.json into this directory (created if missing).")
+@out_dir_option("Also write decisions.json into this directory, new or empty (created if missing).")
 @dry_run_option
 def decisions(config, players, games, seed, seats, threads, as_json, out, dry_run):
     """Which decisions matter: each kind of decision made at random, one seat at a time.
@@ -64,6 +64,12 @@ def decisions(config, players, games, seed, seats, threads, as_json, out, dry_ru
     else:
         table = cfg.seats if isinstance(cfg.seats, str) else list(cfg.seat_policies)
     seed = cfg.seed if seed is None else seed
+    out_dir = None
+    if out is not None:  # refused now, by the dry run too, rather than after the games
+        from sim.runner import check_out_dir, out_path
+
+        out_dir = out_path(out)
+        check_out_dir(out_dir)
     if dry_run:
         from sim.decisions import kinds_played
 
@@ -88,16 +94,12 @@ def decisions(config, players, games, seed, seats, threads, as_json, out, dry_ru
         return
     result = play(game, rules, games, seed, seats=table, threads=threads, progress=sys.stderr.isatty())
     if out is not None:
-        from pathlib import Path
+        from sim.runner import staged_directory
 
-        from sim.atomic import write_text_atomically
-
-        out_dir = Path(out)
-        try:
-            out_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            raise ConfigError("--out", f"cannot make the directory {shown(out)}: {err.strerror}") from None
-        write_text_atomically(out_dir / "decisions.json", json.dumps(result, indent=2) + "\n")
+        # Built in a staging directory renamed into place, as lvsim run's results: a run's own decisions.json, or
+        # any directory that is not empty, is never written over.
+        with staged_directory(out_dir) as staging:
+            (staging / "decisions.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     if as_json:
         click.echo(json.dumps(result))
     else:
