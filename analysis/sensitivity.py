@@ -21,6 +21,7 @@ from matplotlib.figure import Figure
 from analysis import figure_style
 from analysis import report_html as H
 from analysis.report_html import e, figure, is_missing, num, page, section, table
+from sim.errors import counted
 
 TITLE = "What moves the verdict"
 ANCHOR = "sensitivity"
@@ -73,14 +74,23 @@ def sentence(effects: Sequence[Mapping[str, Any]], metric, players: int) -> str:
     games = rows[0]["games"] if rows else 0
     moving = [r for r in rows if clear(r)]
     tried = len(rows)
+    # An inert change (one that changes nothing a game plays) is not played: its effect is exactly 0. It still
+    # counts in the correction, which is then a little stricter than it need be.
+    inert = sum(bool(r.get("inert")) for r in rows)
+    played = tried - inert
+    counted_in = f" ({counted(inert, 'inert change')} counted in)" if inert else ""
+    if not moving and not played:
+        return (f"No printed number tried moves the {metric.label}: {'the' if tried == 1 else 'each'} one-step "
+                f"change tried changes nothing a game plays (inert), so none was played.")
     if not moving:
-        return (f"No single printed number moves the {metric.label} beyond the noise of {games:,} games: "
-                f"none of the {tried} one-step changes is clear once corrected for trying {tried} (Bonferroni).")
+        return (f"No single printed number moves the {metric.label} beyond the noise of {games:,} games: no "
+                f"one-step change of the {played:,} played is clear once corrected for trying {tried:,} "
+                f"(Bonferroni{counted_in}).")
     top = moving[0]
     others = len(moving) - 1
     more = f"; {others} other one-step change{'s' if others != 1 else ''} move{'s' if others == 1 else ''} it " \
            "clearly too" if others else "; no other one-step change moves it clearly"
-    more += f" (clear: beyond the noise after a Bonferroni correction over the {tried} changes tried)"
+    more += f" (clear: beyond the noise after a Bonferroni correction over {counted(tried, 'change')} tried{counted_in})"
     return (f"The {metric.label} moves most with {step_text(top)}: {amount(metric, top['delta'])}{unit(metric)} "
             f"({interval_words(metric, top.get('delta_ci'))}){more}.")
 
@@ -273,7 +283,8 @@ def holds_sentence(result: Mapping[str, Any], metric, players: int, shown: int =
         top = "; ".join(f"{step_text(x)} ({amount(metric, x['delta'])}{unit(metric)} with {a}, "
                         f"{amount(metric, y['delta'])} with {b})" for x, y in held[:shown])
         more = f" and {len(held) - shown} more" if len(held) > shown else ""
-        text = f"The {metric.label}: {len(held)} lever{'s' if len(held) != 1 else ''} hold with {a} and with {b}: {top}{more}"
+        levers = "1 lever holds" if len(held) == 1 else f"{len(held)} levers hold"
+        text = f"The {metric.label}: {levers} with {a} and with {b}: {top}{more}"
     else:
         text = f"The {metric.label}: no lever holds with {a} and with {b} (clear under both, the same way)"
     parts = []

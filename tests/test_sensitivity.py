@@ -329,3 +329,18 @@ def test_a_run_reports_what_moves_the_verdict(tmp_path):
     page = (tmp_path / "run" / "report.html").read_text()
     assert TITLE in page and page.count('class="sensitivity"') == 1
     assert page.count("data-players=\"3\"") == len(config.game_spec.headline_metrics)
+
+
+def test_a_change_that_was_never_played_is_not_said_to_be_within_the_noise():
+    """An inert change is not played: the sentence says so, and counts the played ones apart."""
+    from analysis.sensitivity import sentence
+
+    metric = get_game("lasvegan").headline_metrics["elimination_rate"]
+    row = {"metric": metric.name, "players": 4, "games": 200, "delta": 0.0, "delta_ci": [0.0, 0.0], "clear": False,
+           "knob": "rules.set_aside_face", "label": "set-aside face", "from": "hidden", "to": "revealed"}
+    alone = sentence([{**row, "inert": True}], metric, 4)
+    assert "noise" not in alone and "none was played" in alone, alone
+    played = {**row, "knob": "rules.starting_cabbages", "delta": 0.01, "delta_ci": [-0.02, 0.04], "inert": False}
+    both = sentence([{**row, "inert": True}, played], metric, 4)
+    assert "no one-step change of the 1 played is clear once corrected for trying 2" in both, both
+    assert "1 inert change counted in" in both, both
