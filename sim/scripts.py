@@ -29,6 +29,8 @@ def script_rules(Rules, data: dict, listed: Mapping[str, tuple[int, int]] | None
         raise ScriptError("rules: must be an object with the keys of a config's [rules] table")
     table = dict(table)
     if "players" in data:
+        if isinstance(data["players"], bool) or not isinstance(data["players"], int):
+            raise ScriptError(f"players: must be an integer, got {shown(data['players'])}")
         if "players" in table and table["players"] != data["players"]:
             raise ScriptError(f"players: {shown(data['players'])} at the top but rules.players is {shown(table['players'])}")
         table["players"] = data["players"]

@@ -106,3 +106,10 @@ def test_a_script_that_goes_on_when_the_pile_runs_out_is_rejected():
         replay_script(script)
     assert str(err.value) == ("round 3: the pile cannot bring every casino to 50,000 dollars and rules.empty_pile "
                               "is 'end': the game is over, but the script goes on")
+
+
+@pytest.mark.parametrize("players", ["3", True, 2.5])
+def test_a_player_count_of_another_type_is_named_as_one(players):
+    """Not "'3' at the top but rules.players is 3": the count is not a number."""
+    with pytest.raises(ScriptError, match="^players: must be an integer, got "):
+        replay_script({"players": players, "rules": {"players": 3}, "rounds": [{"turns": []}]})
