@@ -310,7 +310,10 @@ def _reject_unknown(table: str, data: Mapping[str, Any], known: tuple[str, ...])
         if key not in known:
             dotted = f"{table}.{key}" if table else key
             what = "table" if isinstance(data[key], dict) else "key"
-            raise ConfigError(dotted, f"unknown {what} (known: {', '.join(known)})")
+            # A sweep or tune file names the config it starts from: given where a config is wanted, say so.
+            hint = ("; a file with a base is a sweep or tune file (lvsim sweep, lvsim tune, lvsim sensitivity "
+                    "--method morris), not a config" if dotted == "base" else "")
+            raise ConfigError(dotted, f"unknown {what} (known: {', '.join(known)}){hint}")
 
 
 def _check_int(name: str, value: Any, low: int, high: int | None = None) -> None:

@@ -204,3 +204,11 @@ def test_the_slow_strength_games_are_read_under_their_earlier_name_too():
     with pytest.raises(ConfigError, match=r"^run\.strength_lookahead_games: is the earlier name of "
                                           r"run\.strength_slow_games: give one of them"):
         config_from_mapping({"game": "lasvegan", "run": {"strength_lookahead_games": 1, "strength_slow_games": 1}})
+
+
+def test_a_sweep_or_tune_file_given_as_a_config_is_named_as_one(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text('base = "default.toml"\n[search]\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert err.value.field == "base" and "a sweep or tune file" in str(err.value)
