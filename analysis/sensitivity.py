@@ -91,7 +91,9 @@ def sentence(effects: Sequence[Mapping[str, Any]], metric, players: int) -> str:
     more = f"; {others} other one-step change{'s' if others != 1 else ''} move{'s' if others == 1 else ''} it " \
            "clearly too" if others else "; no other one-step change moves it clearly"
     more += f" (clear: beyond the noise after a Bonferroni correction over {counted(tried, 'change')} tried{counted_in})"
-    return (f"The {metric.label} moves most with {step_text(top)}: {amount(metric, top['delta'])}{unit(metric)} "
+    # "The one-step change that moves …": the verb agrees whatever the metric's name (the turns that double).
+    return (f"The one-step change that moves the {metric.label} most is {step_text(top)}: "
+            f"{amount(metric, top['delta'])}{unit(metric)} "
             f"({interval_words(metric, top.get('delta_ci'))}){more}.")
 
 
@@ -384,7 +386,7 @@ def morris_sentences(result: Mapping[str, Any], metric, players: int) -> list[st
         top = moving[0]
         per = "a switch" if dims.get(top["knob"], {}).get("choice") else "a step"
         flagged = [r for r in moving if r["interacting"]]
-        first = (f"Over the searched domains the {metric.label} moves most with {top['label']}: "
+        first = (f"Over the searched domains, what moves the {metric.label} most is {top['label']}: "
                  f"{amount(metric, top['mu_star'], sign=False)}{unit(metric)} {per} on "
                  f"average (mu*, ± {amount(metric, top['mu_star_conf'], sign=False)}; mu {amount(metric, top['mu'])}, "
                  f"sigma {amount(metric, top['sigma'], sign=False)}); {len(moving)} of {len(rows)} values "

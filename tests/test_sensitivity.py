@@ -167,7 +167,7 @@ def test_an_effect_is_clear_only_beyond_a_bonferroni_correction_over_the_changes
     for metric in config.game_spec.headline_metrics.values():
         text = sentence(rows, metric, 4)
         named = [r for r in rows if r["metric"] == metric.name and r["clear"]]
-        assert ("moves most with" in text) == bool(named), text
+        assert (f"moves the {metric.label} most is" in text) == bool(named), text
 
 
 SEEDS = 100
@@ -344,3 +344,12 @@ def test_a_change_that_was_never_played_is_not_said_to_be_within_the_noise():
     both = sentence([{**row, "inert": True}, played], metric, 4)
     assert "no one-step change of the 1 played is clear once corrected for trying 2" in both, both
     assert "1 inert change counted in" in both, both
+
+
+def test_a_knob_with_a_declared_step_moves_by_it():
+    """Las Vegas's casino minimum moves by the smallest bill: a dollar more fills a casino no differently."""
+    game = get_game("vegas-dice")
+    for rules in (game.Rules(), game.Rules(bills=[[5000, 10], [20000, 20], [90000, 5]], casino_minimum=60_000)):
+        steps = sorted(d.after for d in one_step(game, rules, ["casino_minimum"]))
+        low = min(rules.bill_values)
+        assert steps == [rules.casino_minimum - low, rules.casino_minimum + low]

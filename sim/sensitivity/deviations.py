@@ -101,7 +101,8 @@ def _steps(knob: Knob, domain: Domain, value: Any, path: tuple[int, ...], rules)
     elif isinstance(domain, Flag):
         yield path, value, not value
     elif isinstance(domain, Int):
-        for after in (value - 1, value + 1):
+        size = 1 if knob.step is None else knob.step(rules)
+        for after in (value - size, value + size):
             if domain.lo <= after <= domain.hi:
                 yield path, value, after
     elif isinstance(domain, Choice):

@@ -60,7 +60,8 @@ KNOBS = knob_table(
                 None, None, "bill {n}", "a list of [value, count] integer pairs"),
          "banknotes", f"distinct values in dollars, at most {E.MAX_BILL_KINDS} values and {E.MAX_BILLS} bills"),
     Knob("casino_minimum", 50_000, Int(1, MAX_MINIMUM), "casino minimum",
-         "dollars each casino is filled to at the start of a round"),
+         "dollars each casino is filled to at the start of a round",
+         step=lambda rules: min(rules.bill_values)),  # a casino fills bill by bill: one dollar is rarely a change
     Knob("white_dice", "auto", OrAuto(Int(0, E.MAX_WHITE_DICE), "4/2/2/0 at 2/3/4/5 players"), "white dice",
          "white dice per player; 0 turns the variant off", auto=lambda rules: rules.n_white),
     Knob("white_dice_extra_at_3", "auto", OrAuto(Flag(), "on at 3 players when white_dice > 0"),
