@@ -244,7 +244,9 @@ def strength_lines(summary: dict, metrics: Sequence[Metric]) -> list[str]:
         return []
     profiles = strength["profiles"]
     width = 16
-    lines = ["", "Against player strength (every seat one policy, same deals; 95% CI below each value)"]
+    # Its own deals: a column of the run's own policy is another sample than the run's table above.
+    lines = ["", "Against player strength (every seat one policy, on deals of its own, the same for every column; "
+                 "95% CI below each value)"]
     lines.append(f"  {'':<25}" + "".join(f"{p['policy']:>{width}}" for p in profiles))  # montecarlo:4, :16 apart
     show = {"pct": pct, "pts": pts, "num": num}
     for metric in metrics:
