@@ -67,6 +67,7 @@ from typing import NamedTuple, Protocol, Sequence
 import numpy as np
 
 from sim import reference
+from sim.errors import counted
 from sim.fever import enums as E
 from sim.fever import policies as jitted
 from sim.fever.params import MAX_REDEALS, Rules
@@ -351,8 +352,8 @@ class GameState:
             raise IllegalMove(seat, f"plays at most {self.max_play} cards this turn"
                               + (" (doubling)" if self.doubling else " (a second card only of the first's symbol)"))
         if self.hands[seat][play.symbol] < len(play.reels):
-            raise IllegalMove(seat, f"holds {self.hands[seat][play.symbol]} {self.rules.symbols[play.symbol]}, "
-                                    f"plays {len(play.reels)}")
+            held = counted(self.hands[seat][play.symbol], f"{self.rules.symbols[play.symbol]} card")
+            raise IllegalMove(seat, f"holds {held}, plays {len(play.reels)}")
         self.current.could_score = self.could_score(seat)
         self.current.play = play
         for r in play.reels:

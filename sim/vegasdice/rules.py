@@ -53,7 +53,7 @@ from typing import NamedTuple, Protocol, Sequence
 import numpy as np
 
 from sim import reference
-from sim.errors import shown
+from sim.errors import counted, shown
 from sim.reference import IllegalMove, PlayLoop
 from sim.rng import Stream
 from sim.state import CHANCE, TERMINAL, Sizes, State, fields_text
@@ -278,7 +278,7 @@ class GameState:
             raise ValueError("the table's white dice are placed once, at the start of a round that has them")
         faces = tuple(faces)
         if len(faces) != self.rules.n_extra_white:
-            raise ValueError(f"the table rolls {self.rules.n_extra_white} white dice, got {len(faces)} faces")
+            raise ValueError(f"the table rolls {self.rules.n_extra_white} white dice, got {counted(len(faces), 'face')}")
         for face in faces:
             self._check_face(face, "a white die of the table")
             self.casino_dice[face - 1][self.rules.players] += 1

@@ -61,7 +61,7 @@ def test_a_second_card_must_match_and_a_third_needs_a_double():
     seat = s.begin_turn()
     with pytest.raises(IllegalMove, match="at most 2 cards"):
         s.play(seat, Play(CHERRY, (0, 1, 2)))
-    with pytest.raises(IllegalMove, match="holds 1 bell"):
+    with pytest.raises(IllegalMove, match="holds 1 bell card, plays 2"):
         s.play(seat, Play(BELL, (0, 1)))
     with pytest.raises(IllegalMove, match="scored combination"):
         s.double(seat)
