@@ -253,10 +253,26 @@ def test_a_long_label_widens_its_column_rather_than_pushing_the_numbers_out():
     result = {"name": "t", "rules": "default.toml", "seed": 1, "confidence": 0.95, "targets": [], "seconds": 1.0,
               "strength": [compared("tie rate", 0.001), compared("casino payouts cancelled by ties", -0.052)],
               "stopped": "max-games", "games": {"4 players, expert": {"judged": 5_000, "stronger": 5_000}}}
-    rows = [line for line in confirm_text(result, get_game("lasvegan")).splitlines() if " pp [" in line]
+    text = confirm_text(result, get_game("lasvegan"))
+    rows = [line for line in text.splitlines() if " pp [" in line]
     assert len(rows) == 2
     assert len({row.index(" pp [") for row in rows}) == 1, rows
     assert len({row.index("undecided") for row in rows}) == 1, rows
+
+
+def test_the_stop_names_the_option_that_bound_what_is_undecided():
+    from sim.confirm import confirm_text
+    from sim.games import get_game
+
+    compared = {"metric": "tie_rate", "label": "tie rate", "setting": "4 players, expert", "against": "lookahead:16",
+                "material": 0.03, "difference": 0.001, "low": -0.009, "high": 0.011, "games": 100,
+                "verdict": "undecided", "more_games": None}
+    result = {"name": "t", "rules": "default.toml", "seed": 1, "confidence": 0.95, "targets": [], "seconds": 1.0,
+              "strength": [compared], "stopped": "max-games",
+              "games": {"4 players, expert": {"judged": 100, "stronger": 100}}}
+    # Only the stronger tables are undecided: --max-slow-games bound them, not --max-games.
+    last = confirm_text(result, get_game("lasvegan")).splitlines()[-1]
+    assert last.endswith("stopped: the most games allowed (--max-slow-games)."), last
 
 
 def test_a_metric_with_no_value_in_each_game_is_refused_before_anything_plays(tmp_path):

@@ -106,7 +106,7 @@ def confirm_text(result: Mapping[str, Any], game) -> str:
                          interval(style, d["low"], d["high"]), rest])
         lines += _aligned(rows, right=(2,))
     lines += ["", sentence(result)]
-    lines.append(f"{_played_line(result)}; stopped: {_stopped(result['stopped'])}.")
+    lines.append(f"{_played_line(result)}; stopped: {_stopped(result)}.")
     return "\n".join(lines)
 
 
@@ -127,9 +127,17 @@ def _played_line(result: Mapping[str, Any]) -> str:
     return f"Played {total:,} games {took}: {', '.join(parts[:-1])} and {parts[-1]}"
 
 
-def _stopped(how: str) -> str:
-    return {"decided": "everything decided", "max-games": "the most games allowed (--max-games, --max-slow-games)",
-            "max-minutes": "the time budget (--max-minutes)"}[how]
+def _stopped(result: Mapping[str, Any]) -> str:
+    """Why the confirmation stopped; at the most games allowed, the option that bound what is still undecided."""
+    how = result["stopped"]
+    if how != "max-games":
+        return {"decided": "everything decided", "max-minutes": "the time budget (--max-minutes)"}[how]
+    targets = result["targets"]
+    bound = [option for option, open_ in (
+        ("--max-games", any(t["verdict"] == "undecided" for t in targets)),
+        ("--max-slow-games", any(d["verdict"] == "undecided" for d in result["strength"])
+         or any((t.get("stronger") or {}).get("verdict") == "undecided" for t in targets))) if open_]
+    return f"the most games allowed ({', '.join(bound or ['--max-games', '--max-slow-games'])})"
 
 
 def sentence(result: Mapping[str, Any]) -> str:
