@@ -122,9 +122,7 @@ def _played_line(result: Mapping[str, Any]) -> str:
         parts.append(f"{duel_games:,} in skill-gap duels ({deals:,} deals, each played once per seat)")
     took = f"in {seconds_text(result['seconds'])}"
     total = judged + stronger + duel_games
-    if len(parts) == 1:
-        return f"Played {total:,} games {took}"
-    return f"Played {total:,} games {took}: {', '.join(parts[:-1])} and {parts[-1]}"
+    return f"Played {total:,} games {took}" + (f": {and_listed(parts)}" if len(parts) > 1 else "")
 
 
 def _stopped(result: Mapping[str, Any]) -> str:

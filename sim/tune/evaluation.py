@@ -63,12 +63,17 @@ def skill_duels(tune: Tune) -> list:
     return [d for d in tune.game.skill_gap_duels if d.name in wanted]
 
 
+def duel_deals(games: int, players: int) -> int:
+    """The deals of a skill-gap duel that stands for about ``games`` games: each deal is played from every seat."""
+    return max(2, games // players)
+
+
 def _duel(tune: Tune, d, config: Config, games: int) -> dict[str, Any]:
-    """One skill-gap duel on about ``games`` games: ``games / players`` deals, each played from every seat."""
+    """One skill-gap duel on about ``games`` games: :func:`duel_deals` deals, each played from every seat."""
     from sim.duel import duel
 
     players = config.players
-    result = duel(tune.game, config.rules, [d.policy] + [d.against] * (players - 1), max(2, games // players),
+    result = duel(tune.game, config.rules, [d.policy] + [d.against] * (players - 1), duel_deals(games, players),
                   config.seed, threads=config.threads, field="skill_gap")
     entry = result["policies"][d.policy]
     return {"policy": d.policy, "against": d.against, "games": result["games"],
@@ -120,8 +125,7 @@ class Judged:
             x, lo, hi = (math.nan if decided[k] is None else decided[k] for k in ("estimate", "low", "high"))
             return Measured(x, lo, hi, decided["games"], "deals" if duel else "games", True)
         x, lo, hi = target.measure(self.rows[(players, policy)], players)
-        # A duel plays games / players deals, each from every seat (``_duel``).
-        games = max(2, self.games // players) if duel else self.games
+        games = duel_deals(self.games, players) if duel else self.games
         return Measured(x, lo, hi, games, "deals" if duel else "games", False)
 
     def shortfall(self, tune: Tune) -> float:
@@ -214,8 +218,8 @@ class _Evaluations:
             # Kept as each is played: a tune stopped in the middle of a batch plays only the rest again.
             write_text_atomically(self._path(keys[i]), json.dumps({"key": keys[i], "row": row}))
             _, players, _, games, _ = wanted[keys[i]][0]
-            # With the skill-gap duels a target names: games / players deals each, each from every seat.
-            self.played_games += games + len(skill_duels(self.tune)) * max(2, games // players) * players
+            # With the skill-gap duels a target names, each deal played from every seat.
+            self.played_games += games + len(skill_duels(self.tune)) * duel_deals(games, players) * players
             if self.on_play is not None:
                 self.on_play(games)
             for judged, setting in wanted[keys[i]][1]:

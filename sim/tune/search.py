@@ -256,10 +256,7 @@ def decided_targets(tune: Tune, values, cluster) -> tuple[dict[str, dict[str, di
     found = confirm(tune, seed=tune.final_seed, values=values, strict=False, max_games=tune.max_games,
                     max_slow_games=0, max_minutes=math.inf, cluster=cluster)
     out: dict[str, dict[str, dict]] = {}
-    played = sum(s["judged"] for s in found["games"].values())
     for t in found["targets"]:
         out.setdefault(t["metric"], {})[t["setting"]] = {k: t[k] for k in (
             "verdict", "estimate", "low", "high", "games", "more_games")}
-        if t["metric"].startswith("skill_gap_"):
-            played += t["games"] * t["players"]
-    return out, played
+    return out, sum(s["judged"] + s["duel_games"] for s in found["games"].values())

@@ -181,8 +181,14 @@ def target_style(game, target: Target) -> str:
         return "pts"
     if target.relative == "times_fair":
         return "num"
-    metric = declared(game, target.column)
-    return "" if metric is None else metric.style
+    return declared_style(game, target.column)
+
+
+def declared_style(game, metric: str) -> str:
+    """How ``lvsim run`` writes the metric (:func:`declared`'s ``style``); ``""`` for one the game leaves
+    undeclared."""
+    found = declared(game, metric)
+    return "" if found is None else found.style
 
 
 def _nan(x: Any) -> float:

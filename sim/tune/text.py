@@ -9,7 +9,7 @@ from sim.errors import counted
 from sim.tune.directory import STATE_DIR, TuneResults
 from sim.tune.evaluation import Judged
 from sim.tune.spec import Tune
-from sim.tune.targets import declared, target_style
+from sim.tune.targets import declared_style, target_style
 from sim.tune.verdict import watched_metrics
 from sim.wording import value_words as spell
 
@@ -80,18 +80,13 @@ def side_effect_words(tune: Tune, effects: Sequence[Mapping[str, Any]] | None) -
     parts = []
     for metric in dict.fromkeys(e["metric"] for e in effects):
         mine = [e for e in effects if e["metric"] == metric]
-        style = _declared_style(tune, metric)
+        style = declared_style(tune.game, metric)
         where = "; ".join(f"{value_ci(style, *e['value'])} on {e['games']:,} games against "
                           f"{value_ci(style, *e['base'])} on {e['base_games']:,} games at {e['setting']}"
                           for e in mine)
         parts.append(f"{metric} ({mine[0]['meaning']}): {where}")
     return ("Side effects, untargeted and much worse than with the base rules (95% intervals, these rules against "
             "the base rules): " + "; and ".join(parts) + ".")
-
-
-def _declared_style(tune: Tune, metric: str) -> str:
-    found = declared(tune.game, metric)
-    return "" if found is None else found.style
 
 
 def value_ci(style: str, x: float | None, lo: float | None = None, hi: float | None = None) -> str:
@@ -161,7 +156,7 @@ def tune_text(results: TuneResults) -> str:
     if holes:
         lines.append("Rule holes on the fresh seed (these rules; the base rules), 95% intervals:")
         for h in holes:
-            style = _declared_style(results.tune, h["metric"])
+            style = declared_style(results.tune.game, h["metric"])
             lines.append(f"  {h['metric']:<22} {h['setting']:<24} {value_ci(style, *h['value'])} on "
                          f"{h['games']:,} games; {value_ci(style, *h['base'])} on {h['base_games']:,} games")
     if summary["runners_up"]:
