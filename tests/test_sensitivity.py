@@ -230,7 +230,8 @@ def test_the_command_prints_one_json_object_and_writes_its_files(tmp_path):
 
 
 @pytest.mark.parametrize("args,option", [
-    (["--players", "3,x"], "--players"), (["--players", "9"], "--players"), (["--seats", "nobody"], "--seats"),
+    (["--players", "3,x"], "--players"), (["--players", "9"], "--players"), (["--players", "4,4"], "--players"),
+    (["--seats", "nobody"], "--seats"),
     (["--knobs", "rules.cabbages"], "--knobs"), (["--knobs", "players"], "--knobs"), (["--games", "0"], "--games"),
 ])
 def test_bad_input_is_one_line_naming_the_option(args, option):

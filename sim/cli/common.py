@@ -95,6 +95,20 @@ dry_run_option = click.option(
 )
 
 
+def player_counts(text: str | None, option: str = "--players") -> tuple[int, ...] | None:
+    """Player counts given as ``3,4,5``, each once; None when the option is not given."""
+    if text is None:
+        return None
+    items = [t.strip() for t in text.split(",")]
+    if not all(t.isdigit() for t in items):
+        raise ConfigError(option, f"must be player counts separated by commas (e.g. 3,4,5), got {text!r}")
+    counts = tuple(int(t) for t in items)
+    twice = sorted({p for p in counts if counts.count(p) > 1})
+    if twice:
+        raise ConfigError(option, f"gives {', '.join(map(str, twice))} more than once; give each player count once")
+    return counts
+
+
 def config_at(config: str, players: int):
     """The config file read at ``players``, every rule checked at that count (a deck may deal it only there);
     a seat list of another count, or a count the game does not allow, names --players."""

@@ -9,7 +9,8 @@ import sys
 import click
 
 from sim.cli.common import (
-    FloatRange, IntRange, cluster_options, comma_list_option, dry_run_option, out_dir_option, threads_option,
+    FloatRange, IntRange, cluster_options, comma_list_option, dry_run_option, out_dir_option, player_counts,
+    threads_option,
 )
 from sim.cli.group import main
 from sim.config import MAX_SEED
@@ -60,16 +61,7 @@ def confirm(tune_file, config_file, players, max_games, max_slow_games, max_minu
     )
     from sim.errors import ConfigError
 
-    counts = None
-    if players is not None:
-        try:
-            counts = tuple(int(p) for p in players.split(","))
-        except ValueError:
-            raise ConfigError("--players", f"must be player counts separated by commas, got {players!r}") from None
-        twice = sorted({p for p in counts if counts.count(p) > 1})
-        if twice:
-            raise ConfigError("--players", f"gives {', '.join(map(str, twice))} more than once; give each player "
-                                           "count once")
+    counts = player_counts(players)
     if max_minutes is not None and not math.isfinite(max_minutes):
         raise ConfigError("--max-minutes", f"must be a finite number of minutes, got {max_minutes}")
     spec = load_confirmation(tune_file, config_file, counts, threads=threads)

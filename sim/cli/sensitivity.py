@@ -6,7 +6,9 @@ import json
 
 import click
 
-from sim.cli.common import IntRange, comma_list_options, dry_run_option, out_dir_option, threads_option
+from sim.cli.common import (
+    IntRange, comma_list_options, dry_run_option, out_dir_option, player_counts, threads_option,
+)
 from sim.cli.group import main
 from sim.config import MAX_GAMES, MAX_SEED
 from sim.errors import ConfigError
@@ -19,15 +21,6 @@ def _list(text: str | None, option: str) -> list[str] | None:
     if not all(items):
         raise ConfigError(option, f"must be a comma-separated list with no empty entry, got {text!r}")
     return items
-
-
-def _counts(text: str | None) -> list[int] | None:
-    items = _list(text, "--players")
-    if items is None:
-        return None
-    if not all(t.isdigit() for t in items):
-        raise ConfigError("--players", f"must be player counts separated by commas (e.g. 3,4,5), got {text!r}")
-    return list(dict.fromkeys(int(t) for t in items))
 
 
 def _seated(items: list[str] | None):
@@ -103,7 +96,7 @@ def sensitivity(config, method, games, seed, players_text, seats_text, also_text
     """
     from sim.runner import check_out_dir, out_path
 
-    players = _counts(players_text)
+    players = player_counts(players_text)
     seats = _list(seats_text, "--seats")
     also = _list(also_text, "--also-seats")
     knobs = _list(knobs_text, "--knobs")
