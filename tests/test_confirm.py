@@ -129,14 +129,14 @@ def test_a_config_alone_is_judged_against_stronger_players_only(tmp_path, strong
 
 
 def test_a_config_alone_exits_1_while_a_comparison_is_undecided(tmp_path, stronger):
-    # 100 games of the stronger tables: below the first look, nothing can be decided.
-    args = ["confirm", "--config", str(CONFIGS / "default.toml"), "--players", "3", "--max-slow-games", "100",
-            "--max-games", "1000", "--max-minutes", "0.5", "--out", str(tmp_path / "e")]
+    # 1,000 games of the stronger tables, the first look: too few to decide every comparison.
+    args = ["confirm", "--config", str(CONFIGS / "default.toml"), "--players", "3", "--max-slow-games", "1000",
+            "--max-games", "1000", "--out", str(tmp_path / "e"), "--json"]
     result = CliRunner().invoke(main, args)
+    found = json.loads(result.stdout)
+    undecided = [d for d in found["strength"] if d["verdict"] == "undecided"]
+    assert undecided and found["all_decided"] is False
     assert result.exit_code == 1, result.output
-    assert "6 of 6 comparisons with lookahead:2 tables are undecided." in result.output
-    assert "too few games to judge yet (the first look is at 1,000)" in result.output
-    assert "more games would likely decide it" not in result.output
 
 
 def test_the_dry_run_plays_nothing_it_reports(tmp_path):
@@ -166,12 +166,14 @@ def test_bad_input_is_refused_in_one_line(args, field):
     (["--max-minutes", "inf"], "--max-minutes"),
     (["--max-minutes", "x"], "--max-minutes"),
     (["--players", "3,3"], "--players"),
+    (["--max-games", "999"], "--max-games"),
+    (["--max-slow-games", "10"], "--max-slow-games"),
     (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1", "--dry-run"], "--workers"),
     (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "--workers"),
 ])
 def test_bad_options_are_refused_in_one_line_by_the_dry_run_and_the_run_alike(tmp_path, args, field):
     result = CliRunner().invoke(main, ["confirm", "--config", str(CONFIGS / "default.toml"), "--max-games", "1000",
-                                       "--max-slow-games", "10", "--out", str(tmp_path / "o"), *args])
+                                       "--max-slow-games", "1000", "--out", str(tmp_path / "o"), *args])
     assert result.exit_code == 2, result.output
     [line] = result.output.strip().splitlines()
     assert field in line and "Traceback" not in line
@@ -204,7 +206,7 @@ def test_an_out_directory_that_is_not_empty_or_not_a_directory_is_refused(tmp_pa
     for out in (used, tmp_path / "somefile" / "x"):
         for dry_run in ([], ["--dry-run"]) if out == used else ([],):
             result = CliRunner().invoke(main, ["confirm", "--config", str(CONFIGS / "default.toml"), "--max-games",
-                                               "1000", "--max-slow-games", "10", "--out", str(out), *dry_run])
+                                               "1000", "--max-slow-games", "1000", "--out", str(out), *dry_run])
             assert result.exit_code == 2, result.output
             [line] = result.output.strip().splitlines()
             assert line.startswith("error: --out: ") and str(out) in line
@@ -213,14 +215,22 @@ def test_an_out_directory_that_is_not_empty_or_not_a_directory_is_refused(tmp_pa
 
 
 def test_below_the_first_look_it_says_too_few_games_not_an_estimate(tmp_path):
-    path = tune_file(tmp_path, "first_player_advantage = [-0.01, 0.01]")
-    result = CliRunner().invoke(main, ["confirm", str(path), "--max-slow-games", "0", "--max-games", "500",
-                                       "--out", str(tmp_path / "a")])
-    assert result.exit_code == 1, result.output
-    assert "500 games; too few games to judge yet (the first look is at 1,000)" in result.output
-    assert "would likely decide" not in result.output
-    [t] = json.loads((tmp_path / "a" / "confirm.json").read_text())["targets"]
+    """A budget below the first look is refused by the command, but a confirmation the clock stops early (or a
+    tune's, on a few thousand games) can end there: it then says so, and gives no estimate of the games left."""
+    from sim.confirm import confirm as play, confirm_text, load_confirmation
+
+    spec = load_confirmation(str(tune_file(tmp_path, "first_player_advantage = [-0.01, 0.01]")), None, None)
+    found = play(spec, seed=5, max_games=500, max_slow_games=0)
+    text = confirm_text(found, spec.game)
+    assert "500 games; too few games to judge yet (the first look is at 1,000)" in text
+    assert "would likely decide" not in text
+    [t] = found["targets"]
     assert t["verdict"] == "undecided" and t["games"] == 500 and t["more_games"] is None
+    # The command refuses that budget before anything plays: it could never decide.
+    result = CliRunner().invoke(main, ["confirm", str(tmp_path / "t.toml"), "--max-slow-games", "0", "--max-games",
+                                       "500", "--out", str(tmp_path / "a")])
+    assert result.exit_code == 2 and "can never decide" in result.output, result.output
+    assert not (tmp_path / "a").exists()
 
 
 def test_the_games_played_count_the_skill_gap_duels_and_their_deals(tmp_path):

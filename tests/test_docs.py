@@ -202,12 +202,13 @@ def test_the_tune_page_states_the_searchs_constants_and_defaults():
 
 
 def test_the_confirm_page_states_its_budgets_defaults():
+    from analysis.sequential import FIRST_LOOK
     from sim.confirm.running import DEFAULT_MAX_GAMES, DEFAULT_MAX_MINUTES, DEFAULT_MAX_SLOW_GAMES
 
     options = page("docs/confirm.md")
-    assert f"| `--max-games N` | most games of the judged policy at each setting (default {DEFAULT_MAX_GAMES:,}) |" \
-        in options
-    assert f"(default {DEFAULT_MAX_SLOW_GAMES:,}; 0 plays none)" in options
+    assert (f"| `--max-games N` | most games of the judged policy at each setting (default {DEFAULT_MAX_GAMES:,}; "
+            f"at least {FIRST_LOOK:,}, the first look) |") in options
+    assert f"(default {DEFAULT_MAX_SLOW_GAMES:,}; 0 plays none, else at least {FIRST_LOOK:,})" in options
     assert f"time budget for the whole confirmation (default {DEFAULT_MAX_MINUTES:g})" in options
 
 

@@ -24,9 +24,11 @@ from sim.config import MAX_SEED
 @comma_list_option("--players", "players", "N", "Player counts to confirm at (default: the tune file's, or the "
                    "config's).")
 @click.option("--max-games", type=IntRange(1), default=None,
-              help="Most games of the judged policy at each setting (default 5,000,000).")
+              help="Most games of the judged policy at each setting (default 5,000,000; at least 1,000, the "
+                   "first look).")
 @click.option("--max-slow-games", type=IntRange(0), default=None,
-              help="Most games of the stronger tables at each setting (default 200,000; 0 plays none).")
+              help="Most games of the stronger tables at each setting (default 200,000; 0 plays none, else at "
+                   "least 1,000).")
 @click.option("--max-minutes", type=FloatRange(min=0, min_open=True), default=None,
               help="Time budget for the whole confirmation (default 10).")
 @click.option("--seed", type=IntRange(0, MAX_SEED), default=None,
@@ -54,14 +56,20 @@ def confirm(tune_file, config_file, players, max_games, max_slow_games, max_minu
     clearly not. Exit code 0 when every target is met (with --config alone:
     when every comparison is decided), 1 otherwise.
     """
+    from analysis.sequential import FIRST_LOOK
     from sim.cluster import cluster_shape, open_cluster
     from sim.confirm import confirm as play, confirm_text, default_seed, load_confirmation, passed
     from sim.confirm.running import (
         CONFIRM_FILE, DEFAULT_MAX_GAMES, DEFAULT_MAX_MINUTES, DEFAULT_MAX_SLOW_GAMES, check_something_to_judge, plan,
     )
-    from sim.errors import ConfigError
+    from sim.errors import ConfigError, counted
 
     counts = player_counts(players)
+    for option, most in (("--max-games", max_games), ("--max-slow-games", max_slow_games)):
+        if most and most < FIRST_LOOK:
+            zero = " (or 0 to play no stronger table)" if option == "--max-slow-games" else ""
+            raise ConfigError(option, f"{counted(most, 'game')} can never decide: the first look is at "
+                                      f"{FIRST_LOOK:,} games; give {FIRST_LOOK:,} or more{zero}")
     if max_minutes is not None and not math.isfinite(max_minutes):
         raise ConfigError("--max-minutes", f"must be a finite number of minutes, got {max_minutes}")
     spec = load_confirmation(tune_file, config_file, counts, threads=threads)
