@@ -12,6 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from sim.cli import main
+from sim.confirm import confirm_text
+from sim.games import get_game
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 
@@ -74,6 +76,12 @@ def test_known_answers_at_four_players_with_expert(tmp_path):
         assert t["setting"] == "4 players, expert" and t["games"] >= 2_000
     assert found["strength"] == []
     assert json.loads((tmp_path / "a" / "confirm.json").read_text())["targets"] == found["targets"]
+    # Each heading writes what is wanted as the values beneath it are written.
+    text = confirm_text(found, get_game("lasvegan")).splitlines()
+    band = text.index("elimination_rate [40.00%, 60.00%]")
+    assert text[band + 1].split()[4].endswith("%")
+    line = text.index("first_player_advantage [-1.00 pp, +1.00 pp]")
+    assert " pp [" in text[line + 1]
 
 
 def test_a_target_far_off_is_missed_and_one_on_its_line_stays_undecided(tmp_path):
@@ -217,7 +225,7 @@ def test_an_out_directory_that_is_not_empty_or_not_a_directory_is_refused(tmp_pa
 def test_below_the_first_look_it_says_too_few_games_not_an_estimate(tmp_path):
     """A budget below the first look is refused by the command, but a confirmation the clock stops early (or a
     tune's, on a few thousand games) can end there: it then says so, and gives no estimate of the games left."""
-    from sim.confirm import confirm as play, confirm_text, load_confirmation
+    from sim.confirm import confirm as play, load_confirmation
 
     spec = load_confirmation(str(tune_file(tmp_path, "first_player_advantage = [-0.01, 0.01]")), None, None)
     found = play(spec, seed=5, max_games=500, max_slow_games=0)

@@ -87,6 +87,18 @@ def test_targets_measure_shortfall_in_their_own_range_and_judge_intervals():
     assert near.verdict(3.42, 3.38, 3.46) == "met" and near.distance(3.5) == pytest.approx(1.0)
 
 
+def test_what_is_wanted_is_written_as_the_file_says_it_or_as_its_values_are():
+    from sim.tune.text import value_ci
+
+    band = T._target("t", "elimination_rate", [0.4, 0.6])
+    assert band.spelled == "[0.4, 0.6]"
+    assert band.spelled_as(lambda x: value_ci("pct", x)) == "[40.00%, 60.00%]"
+    ceiling = T._target("t", "worst_seat_advantage", {"max": 0.01})
+    assert ceiling.spelled_as(lambda x: value_ci("pts", x)) == "at most +1.00 pp"
+    near = T._target("t", "first_player_advantage", {"near": 0.0, "within": 0.005})
+    assert near.spelled_as(lambda x: value_ci("pts", x)) == "near +0.00 pp (± 0.50 pp)"
+
+
 # --- the search -------------------------------------------------------------------------------
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Mapping
 
 from analysis.sequential import FIRST_LOOK
 from sim.confirm.values import WORST_SEAT_NAMES
 from sim.errors import and_listed, counted
 from sim.estimates.compiling import seconds_text
+from sim.tune.targets import wanted_text
 
 
 def _style(game, metric: str) -> str:
@@ -67,7 +69,9 @@ def confirm_text(result: Mapping[str, Any], game) -> str:
     setting_width = max((len(e["setting"]) for e in (*result["targets"], *result["strength"])), default=0)
     by_metric: dict[str, list] = {}
     for t in result["targets"]:
-        by_metric.setdefault(f"{t['label']} {t['wanted']}", []).append(t)
+        style = _style(game, t["metric"])
+        wanted = wanted_text(t["low_bound"], t["high_bound"], partial(value, style))
+        by_metric.setdefault(f"{t['label']} {wanted}", []).append(t)
     # One table for every target, so that the columns line up from one heading to the next.
     rows = []
     for heading, entries in by_metric.items():

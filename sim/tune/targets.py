@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
 from sim.errors import ConfigError, shown
 from sim.metrics import ADVANTAGE, RATE, ROUND, SEAT, SEATS, WIN_SHARE, Metric
@@ -63,11 +63,14 @@ class Target:
 
     @property
     def spelled(self) -> str:
+        """What is wanted, as the tune file says it: ``[0.4, 0.6]``, ``at most 0.01``, ``near 3.4 (± 0.17)``."""
+        return self.spelled_as(_g)
+
+    def spelled_as(self, write: Callable[[float], str]) -> str:
+        """What is wanted, each bound written by ``write``: as the values judged against it are written."""
         if self.near is not None:
-            return f"near {_g(self.near)} (± {_g((self.high - self.low) / 2)})"
-        if self.low is not None and self.high is not None:
-            return f"[{_g(self.low)}, {_g(self.high)}]"
-        return f"at least {_g(self.low)}" if self.low is not None else f"at most {_g(self.high)}"
+            return f"near {write(self.near)} (± {write((self.high - self.low) / 2).lstrip('+')})"
+        return wanted_text(self.low, self.high, write)
 
     def measure(self, row: Mapping[str, Any], players: int) -> tuple[float, float, float]:
         """The value the target judges and its 95% interval in an evaluation's row (nan when missing)."""
@@ -182,6 +185,15 @@ def target_style(game, target: Target) -> str:
     if target.relative == "times_fair":
         return "num"
     return declared_style(game, target.column)
+
+
+def wanted_text(low: float | None, high: float | None, write: Callable[[float], str] | None = None) -> str:
+    """A band or a bound, each end written by ``write`` (default: as a file spells it): ``[40.00%, 60.00%]``,
+    ``at least 0.050``."""
+    write = write or _g
+    if low is not None and high is not None:
+        return f"[{write(low)}, {write(high)}]"
+    return f"at least {write(low)}" if low is not None else f"at most {write(high)}"
 
 
 def declared_style(game, metric: str) -> str:

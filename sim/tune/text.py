@@ -3,6 +3,7 @@ headline verdict, what falls short, side effects, policies pulling apart."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Mapping, Sequence
 
 from sim.errors import counted
@@ -139,7 +140,8 @@ def tune_text(results: TuneResults) -> str:
              "rests on:"]
     for t in results.tune.targets:
         style = target_style(game, t)
-        lines.append(f"  {t.label:<30} wanted {t.spelled:<22} {best['verdict'][t.metric]}")
+        wanted = t.spelled_as(partial(value_ci, style))
+        lines.append(f"  {t.label:<30} wanted {wanted:<22} {best['verdict'][t.metric]}")
         for setting, (x, lo, hi) in ((s, m[t.metric]) for s, m in best["metrics"].items()):
             rests = best["rests_on"][setting][t.metric]
             verdict = best["verdicts"][t.metric][setting]
