@@ -174,16 +174,29 @@ def summary_table(game, summary: Mapping[str, Any]) -> str:
 
 def paired_values(game, rec: Mapping[str, np.ndarray], players: int, unit: int) -> dict[str, np.ndarray]:
     """The value in each game, as integers, of each metric the game declares ``paired``: the first player's
-    advantage (in ``unit`` units per win), the tie rate, and its own (``sim.game.derived`` refuses a paired metric
-    that is not one tallied value per game)."""
+    advantage (in ``unit`` units per win), the tie rate, and its own (``of_games``: one number per game)."""
     win = np.asarray(rec["win_share"])
     common = {FIRST_PLAYER_ADVANTAGE.name: lambda: first_player_values(win, unit, players),
               TIE_RATE.name: lambda: tie_values(win)}
-    return {m.name: common[m.name]() if m.name in common else np.asarray(m.of_games(rec)).astype(np.int64)
-            for m in game.metrics if m.paired}
+    out = {}
+    for m in game.metrics:
+        if m.paired and m.name in common:
+            out[m.name] = common[m.name]()
+        elif m.paired:
+            if m.of_games is None:
+                raise ValueError(f"{game.id}: metric {m.name} is paired, so a sweep compares its value in each "
+                                 "game: the metric declares it (of_games)")
+            out[m.name] = np.asarray(m.of_games(rec)).astype(np.int64)
+    return out
 
 
 def ratio_values(game, rec: Mapping[str, np.ndarray], players: int) -> dict[str, tuple[np.ndarray, ...]]:
-    """Each tallied ratio of one value per game: its (numerators, denominators) in each game."""
-    return {m.name: tuple(np.asarray(v).astype(np.int64) for v in m.of_games(rec))
-            for m in tallied_metrics(game) if m.per != SEAT and m.interval == CLUSTER}
+    """Each metric of one value whose ``of_games`` gives a ratio of sums: its (numerators, denominators) in each
+    game, as integers (the strength profile and ``lvsim confirm`` judge it on them)."""
+    out = {}
+    for m in game.metrics:
+        if m.of_games is not None and m.per != SEAT:
+            value = m.of_games(rec)
+            if isinstance(value, tuple):
+                out[m.name] = tuple(np.asarray(v).astype(np.int64) for v in value)
+    return out

@@ -25,7 +25,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from sim.knobs import Knob, knob_label, table_at_players
-from sim.metrics import CLUSTER, FIRST_PLAYER_ADVANTAGE, ROUND, TIE_RATE, Metric, by_name
+from sim.metrics import (
+    CLUSTER, FIRST_PLAYER_ADVANTAGE, RATE, ROUND, STUDENT_T, TIE_RATE, WILSON, Metric, by_name,
+)
 
 if TYPE_CHECKING:  # the machinery's command line starts without numpy
     import numpy as np
@@ -118,6 +120,10 @@ class Game:
         if self.tally is None:  # a package without a summary module: derived from the declared metrics
             for name, value in derived(self).items():
                 object.__setattr__(self, name, value)
+        for name in ("per_game", "per_game_ratios"):
+            value = getattr(self, name)
+            if isinstance(value, OwnOrDeclared):
+                object.__setattr__(self, name, value.bound(self))
         declared = by_name(self.metrics)
         for role, names in (("sweep_panels", self.sweep_panels), ("sweep_heatmap", self.sweep_heatmap)):
             for name in names:
@@ -277,9 +283,9 @@ def laid_out(package: str, summary: str | None = None, report: str | None = None
     ``package`` holds ``enums`` (``GAME_ID``, ``TITLE``, ``MIN_PLAYERS``, ``MAX_PLAYERS``), ``params.Rules``,
     ``policies.POLICIES``, ``records.LAYOUT``, ``nb.play_games``, ``state.STATE`` (a ``replay`` module's
     ``replay_path`` if it has one, else the shared replay of named steps) and the conformance hooks; ``summary``
-    (default: ``<package>.summary``) the tally ``Tally``, ``summarize``, ``summary_table``, ``paired_values`` and,
-    if it has them, ``ratio_values``; ``report`` (default: ``<package>.report``; without it, the shared report
-    of the declared metrics) ``build_report``.
+    (default: ``<package>.summary``) the tally ``Tally``, ``summarize`` and ``summary_table``, the values paired
+    game by game coming from the metrics' ``of_games`` (:class:`OwnOrDeclared`); ``report`` (default:
+    ``<package>.report``; without it, the shared report of the declared metrics) ``build_report``.
 
     A package without a summary module has its tally, summary, text table, per-game values and
     ``report_tally_io`` derived from the metrics it declares with their value in each game (``Metric.of_games``,
@@ -315,9 +321,31 @@ def laid_out(package: str, summary: str | None = None, report: str | None = None
         tally=lazy(f"{summary}:Tally.of"),
         summarize=lazy(f"{summary}:summarize"),
         summary_table=lazy(f"{summary}:summary_table"),
-        per_game=lazy(f"{summary}:paired_values"),
-        per_game_ratios=lazy_if_there(f"{summary}:ratio_values"),
+        per_game=OwnOrDeclared(f"{summary}:paired_values"),
+        per_game_ratios=OwnOrDeclared(f"{summary}:ratio_values"),
     )}
+
+
+@dataclass(frozen=True)
+class OwnOrDeclared:
+    """A game's per-game values: its summary module's ``paired_values`` or ``ratio_values`` if it writes one (the
+    contract before metrics declared their values), else derived from the metrics' ``of_games``
+    (``analysis.declared``); bound to the game when it is made, looked up at the first call."""
+
+    function: str  # "package.summary:paired_values"
+
+    def bound(self, game: "Game") -> Callable[..., Any]:
+        import functools
+        import importlib
+
+        module_name, _, attr = self.function.partition(":")
+        own, declared = lazy(self.function), functools.partial(lazy(f"analysis.declared:{attr}"), game)
+
+        def call(*args, **kwargs):
+            return (own if hasattr(importlib.import_module(module_name), attr) else declared)(*args, **kwargs)
+
+        call.__qualname__ = self.function
+        return call
 
 
 # The fields of a Game derived from its declared metrics when its package has no summary module.
@@ -336,6 +364,11 @@ def derived(game: Game) -> dict[str, Any]:
                 m.of_games is None or m.per or m.interval == CLUSTER):
             raise ValueError(f"{game.id}: metric {m.name} is paired, so a sweep compares its value in each game: "
                              "it declares that value (of_games), one number per game, not a ratio of sums")
+        if m.of_games is not None and m.interval not in (WILSON, STUDENT_T, CLUSTER):
+            raise ValueError(f"{game.id}: metric {m.name}: a value in each game is tallied with a {WILSON}, "
+                             f"{STUDENT_T} or {CLUSTER} interval, not {m.interval!r}")
+        if m.of_games is not None and m.interval == WILSON and m.kind != RATE:
+            raise ValueError(f"{game.id}: metric {m.name}: a {WILSON} interval is a rate's, not a {m.kind}'s")
     summarize, names = bound("summarize"), tuple(name for name, _ in game.record_sizes)
     return dict(
         tally=bound("tally_of"),
@@ -408,24 +441,6 @@ def replayed(package: str) -> Callable[[str | Path], dict]:
 
     replay_path.__qualname__ = f"{package}:replay_path"
     return replay_path
-
-
-def lazy_if_there(target: str) -> Callable[..., Any]:
-    """:func:`lazy` for an optional part of a game's layout: called when the module lacks the name, it answers
-    an empty dict (the module is imported at the first call, not before)."""
-    module_name, _, attr = target.partition(":")
-    found = lazy(target)
-
-    def call(*args, **kwargs):
-        import importlib
-
-        if not hasattr(importlib.import_module(module_name), attr):
-            return {}
-        return found(*args, **kwargs)
-
-    call.__name__ = attr
-    call.__qualname__ = target
-    return call
 
 
 def lazy(target: str) -> Callable[..., Any]:

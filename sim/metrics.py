@@ -11,13 +11,15 @@ machinery read it:
   difference on the same deals, whether it clearly moves by more than
   ``material``, clearly stays within it, or cannot yet be told
   (``analysis.strength``).
-* ``paired``: a sweep compares it between cells game by game; the game's
-  ``per_game`` gives its value in each game.
+* ``paired``: a sweep compares it between cells game by game, on its
+  value in each game (``of_games``).
 * ``hole``: a rate of a hole in the rules, and what it counts; a sweep and
   a tune flag rules under which it rises.
-* ``of_games``: its value in each game of a batch of records. A game that
-  writes no summary of its own has its tally, summary, text table and
-  per-game values derived from these (``analysis.declared``).
+* ``of_games``: its value in each game of a batch of records, or for a
+  ratio of sums its numerator and denominator in each game. From these
+  the values a sweep, a strength profile and ``lvsim confirm`` pair game
+  by game are derived (``analysis.declared``), and, for a game that
+  writes no summary of its own, its tally, summary and text table.
 
 The metrics every game has — win share, first-player advantage, the worst
 seat's advantage, tie rate — are declared here, once; each game's
@@ -69,8 +71,8 @@ class Metric:
     short: str = ""  # a shorter name for narrow places (a sweep's columns, the text summary)
     axis: str = ""  # a sweep figure's axis label, when not the label and its unit
     per: str = ""  # a list in the summary: SEAT or ROUND; "" for one value
-    # records -> the metric in each game, integers: 1 or 0 for a rate of games (WILSON), a value for a mean
-    # (STUDENT_T), (numerators, denominators) for a ratio of sums (CLUSTER); per SEAT, a column per seat.
+    # records -> the metric in each game, integers: 1 or 0 for a rate of games, a value for a mean, (numerators,
+    # denominators) for a ratio of sums (a rate of rounds, a share of money); per SEAT, a column per seat.
     of_games: Callable[[Any], Any] | None = field(default=None, compare=False)
 
     def __post_init__(self):
@@ -80,14 +82,8 @@ class Metric:
             raise ValueError(f"metric {self.name}: interval {self.interval!r} is not one of {', '.join(INTERVALS)}")
         if self.headline and self.material is None:
             raise ValueError(f"metric {self.name}: a headline metric says the smallest difference that matters")
-        if self.of_games is not None:
-            if self.interval not in (WILSON, STUDENT_T, CLUSTER):
-                raise ValueError(f"metric {self.name}: a value in each game is tallied with a {WILSON}, "
-                                 f"{STUDENT_T} or {CLUSTER} interval, not {self.interval!r}")
-            if self.interval == WILSON and self.kind != RATE:
-                raise ValueError(f"metric {self.name}: a {WILSON} interval is a rate's, not a {self.kind}'s")
-            if self.per not in ("", SEAT):
-                raise ValueError(f"metric {self.name}: a value in each game is one number, or one per seat")
+        if self.of_games is not None and self.per not in ("", SEAT):
+            raise ValueError(f"metric {self.name}: a value in each game is one number, or one per seat")
 
     def but(self, **changes) -> "Metric":
         """This metric with some of its declaration changed for one game (a game's own material, say)."""

@@ -193,3 +193,27 @@ def test_a_game_written_before_players_still_gets_the_same_players(game_id):
     then, now = older(rules, "greedy"), engine.player_named(rules, "greedy")
     assert type(then) is type(now) is JitPolicy
     assert then.policy_id == now.policy_id and np.array_equal(then.params, now.params)
+
+
+def test_per_game_values_come_from_a_summary_module_that_writes_them_else_from_the_metrics(tmp_path, monkeypatch):
+    """A summary module's own paired_values and ratio_values, as a game written before metrics declared their
+    values in each game has them, are called; without them the metrics' of_games give the values."""
+    from sim.game import OwnOrDeclared
+
+    (tmp_path / "old_summary.py").write_text(
+        "def paired_values(rec, players, unit):\n    return {'own': players * unit}\n"
+        "def ratio_values(rec, players):\n    return {'own_ratio': players}\n", encoding="utf-8")
+    (tmp_path / "new_summary.py").write_text("", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    game = get_game("lasvegan")
+    rules = game.rules_from_mapping({"players": 3})
+    ids, params = game.parse_seats(["greedy"] * 3, 3)
+    rec = game.play_games(rules, 1, 0, 50, ids, params)
+    assert OwnOrDeclared("old_summary:paired_values").bound(game)(rec, 3, 60) == {"own": 180}
+    assert OwnOrDeclared("old_summary:ratio_values").bound(game)(rec, 3) == {"own_ratio": 3}
+    declared = OwnOrDeclared("new_summary:paired_values").bound(game)(rec, 3, 60)
+    assert declared["elimination_rate"].tolist() == (rec["elim_round"] > 0).astype(np.int64).tolist()
+    assert declared["mean_rounds"].tolist() == rec["rounds_played"].tolist()
+    [(moved, seat_rounds)] = OwnOrDeclared("new_summary:ratio_values").bound(game)(rec, 3).values()
+    assert moved.tolist() == np.abs(rec["delta"].astype(np.int64)).sum(axis=(1, 2)).tolist()
+    assert seat_rounds.tolist() == (3 * rec["rounds_played"].astype(np.int64)).tolist()

@@ -8,16 +8,29 @@ from sim.metrics import (
     WORST_SEAT_ADVANTAGE_CORRECTED, Metric,
 )
 
+
+def _finished(rec):
+    """1 in each game a seat won, 0 in each the turn cap ended."""
+    return (rec["winner"] >= 0).astype("int64")
+
+
 # The headline metrics first, in the order the strength profile shows them. One winner a game: no ties.
 METRICS = (
-    FIRST_PLAYER_ADVANTAGE,
+    # The summary's first-player advantage and game length are over finished games: a ratio whose denominator
+    # counts each game 1 when finished, 0 when not. Seat 0's win less the fair share, in whole wins per
+    # ``players`` (one winner a game, so shares are 0 or 1); a sweep compares it over every game.
+    FIRST_PLAYER_ADVANTAGE.but(of_games=lambda rec: (
+        (rec["win_share"][:, 0].round().astype("int64") * rec["win_share"].shape[1] - 1) * _finished(rec),
+        _finished(rec) * rec["win_share"].shape[1])),
     Metric("unfinished_rate", "games the turn cap ends", RATE, WILSON, higher_is_better=False, headline=True,
-           material=0.02, paired=True, short="unfinished games"),
-    Metric("turns_mean", "turns per finished game", MEAN, STUDENT_T, headline=True, material=5.0),
-    Metric("double_rate", "turns that double", RATE, WILSON, headline=True, material=0.02),
+           material=0.02, paired=True, short="unfinished games", of_games=lambda rec: rec["winner"] < 0),
+    Metric("turns_mean", "turns per finished game", MEAN, STUDENT_T, headline=True, material=5.0,
+           of_games=lambda rec: (rec["turns"].astype("int64") * _finished(rec), _finished(rec))),
+    Metric("double_rate", "turns that double", RATE, WILSON, headline=True, material=0.02,
+           of_games=lambda rec: (rec["doubles"].astype("int64").sum(axis=1), rec["turns"].astype("int64"))),
     Metric("drought_rate", "rounds nobody can score", RATE, CLUSTER, higher_is_better=False, headline=True,
-           material=0.02),
-    Metric("turns_per_game", "turns per game", MEAN, STUDENT_T, paired=True),
+           material=0.02, of_games=lambda rec: (rec["drought_rounds"], rec["full_rounds"])),
+    Metric("turns_per_game", "turns per game", MEAN, STUDENT_T, paired=True, of_games=lambda rec: rec["turns"]),
     WIN_SHARE,
     # The strength profile judges the first seat only.
     WORST_SEAT_ADVANTAGE.but(headline=False),

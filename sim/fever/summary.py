@@ -33,7 +33,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from analysis.common import first_player_values, json_ready, run_fields, seat_fields, share, win_share_metrics
+from analysis.common import json_ready, run_fields, seat_fields, share, win_share_metrics
 from analysis.stats import (
     FirstGames, IntHistogram, cluster_ratio_interval, mean_and_sd, mean_interval, wilson_interval,
 )
@@ -241,41 +241,6 @@ def summarize(
         "passes_per_game": share(tally.passes, n),
     }
     return json_ready(summary)
-
-
-# --- sweeps ------------------------------------------------------------------
-
-
-def paired_values(rec: Mapping[str, np.ndarray], players: int, unit: int) -> dict[str, np.ndarray]:
-    """Each metric a sweep compares game by game, per game, as integers (win shares in ``unit`` units).
-
-    Compared game by game, the first-player advantage is seat 0's share of
-    every game (an unfinished game is won by nobody) minus 1/players.
-    """
-    win = rec["win_share"]
-    return {
-        "first_player_advantage": first_player_values(win, unit, players),
-        "unfinished_rate": (rec["winner"] < 0).astype(np.int64),
-        "turns_per_game": rec["turns"].astype(np.int64),
-    }
-
-
-def ratio_values(rec: Mapping[str, np.ndarray], players: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """The headline metrics that are ratios of sums over games, per game: ``(numerator, denominator)``.
-
-    The summary's first-player advantage and game length are over finished
-    games: each game counts 1 in the denominator when finished, 0 when not.
-    """
-    finished = (rec["winner"] >= 0).astype(np.int64)
-    turns = rec["turns"].astype(np.int64)
-    # Seat 0's win minus the fair share, in whole wins per ``players`` (one winner a game, so shares are 0 or 1).
-    first = (np.rint(rec["win_share"][:, 0]).astype(np.int64) * players - 1) * finished
-    return {
-        "first_player_advantage": (first, finished * players),
-        "turns_mean": (turns * finished, finished),
-        "double_rate": (rec["doubles"].astype(np.int64).sum(axis=1), turns),
-        "drought_rate": (rec["drought_rounds"].astype(np.int64), rec["full_rounds"].astype(np.int64)),
-    }
 
 
 # --- text --------------------------------------------------------------------

@@ -10,12 +10,17 @@ from sim.metrics import (
 
 # The headline metrics first, in the order the strength profile shows them.
 METRICS = (
-    Metric("elimination_rate", "elimination rate", RATE, WILSON, headline=True, material=0.03, paired=True),
+    Metric("elimination_rate", "elimination rate", RATE, WILSON, headline=True, material=0.03, paired=True,
+           of_games=lambda rec: rec["elim_round"] > 0),
     FIRST_PLAYER_ADVANTAGE,
     WORST_SEAT_ADVANTAGE,
     Metric("mean_rounds", "mean rounds", MEAN, STUDENT_T, headline=True, material=0.1, paired=True,
-           short="rounds played", axis="rounds played"),
-    Metric("mean_abs_swing", "mean |swing| per round", MEAN, CLUSTER, headline=True, material=0.25),
+           short="rounds played", axis="rounds played", of_games=lambda rec: rec["rounds_played"]),
+    # Every game's cabbages moved (Σ |change| over its seats and rounds; a round not played changes nothing)
+    # over its seat-rounds played.
+    Metric("mean_abs_swing", "mean |swing| per round", MEAN, CLUSTER, headline=True, material=0.25,
+           of_games=lambda rec: (abs(rec["delta"].astype("int64")).sum(axis=(1, 2)),
+                                 rec["rounds_played"].astype("int64") * rec["delta"].shape[2])),
     TIE_RATE.but(material=0.03),
     WIN_SHARE,
     WORST_SEAT_ADVANTAGE_CORRECTED,

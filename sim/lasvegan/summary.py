@@ -34,9 +34,8 @@ import numpy as np
 
 from sim.lasvegan.report_tally import ReportTally
 from analysis.common import (
-    first_player_values, json_ready, num as _num, num_ci as _num_ci, pct as _pct, pct_ci as _pct_ci, played_line,
-    run_fields, seat_fields, seat_lines, share, skill_gap_lines, strength_lines, table_row as row, tie_values,
-    title_line, win_share_metrics, win_unit,
+    json_ready, num as _num, num_ci as _num_ci, pct as _pct, pct_ci as _pct_ci, played_line, run_fields, seat_fields,
+    seat_lines, share, skill_gap_lines, strength_lines, table_row as row, title_line, win_share_metrics, win_unit,
 )
 from analysis.stats import IntHistogram, mean_and_sd, mean_interval, wilson_interval
 from analysis.tally import MergeableTally
@@ -191,29 +190,3 @@ def summary_table(summary: Mapping[str, Any]) -> str:
 
 def _short(x: float | None) -> str:
     return "n/a" if x is None else f"{x:g}"
-
-
-def paired_values(rec: Mapping[str, np.ndarray], players: int, unit: int) -> dict[str, np.ndarray]:
-    """Each metric a sweep compares game by game, per game, as integers.
-
-    Win shares count in ``unit`` units per win (a multiple of lcm(1..players)),
-    so that seat 0's share minus the fair 1/players is whole; the sweep
-    divides by ``unit`` again.
-    """
-    win = rec["win_share"]
-    return {
-        "first_player_advantage": first_player_values(win, unit, players),
-        "elimination_rate": (rec["elim_round"] > 0).astype(np.int64),
-        "mean_rounds": rec["rounds_played"].astype(np.int64),
-        "tie_rate": tie_values(win),
-    }
-
-
-def ratio_values(rec: Mapping[str, np.ndarray], players: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """The headline metrics that are ratios of sums over games, per game: ``(numerator, denominator)``.
-
-    Mean |swing| per round is every game's cabbages moved (Σ |change| over its
-    seats and rounds; a round not played changes nothing) over its seat-rounds played.
-    """
-    moved = np.abs(rec["delta"].astype(np.int64)).sum(axis=(1, 2))
-    return {"mean_abs_swing": (moved, rec["rounds_played"].astype(np.int64) * players)}

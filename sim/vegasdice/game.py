@@ -8,15 +8,25 @@ from sim.metrics import (
     WORST_SEAT_ADVANTAGE_CORRECTED, Metric,
 )
 
+
+def _in_game(rec, field: str):
+    """A per-round record field summed over each game's rounds."""
+    return rec[field].astype("int64").sum(axis=1)
+
+
 # The headline metrics in the order the strength profile shows them; the money tie rate is only compared.
 METRICS = (
     FIRST_PLAYER_ADVANTAGE,
     WORST_SEAT_ADVANTAGE,
     TIE_RATE,
-    Metric("money_tie_rate", "money tie rate", RATE, WILSON, paired=True),
-    Metric("tie_cancel_rate", "casino payouts cancelled by ties", RATE, WILSON, headline=True, material=0.03),
-    Metric("white_dice_share", "money won by the white dice", RATE, NO_INTERVAL, headline=True, material=0.02),
-    Metric("unclaimed_share", "money nobody won", RATE, NO_INTERVAL, headline=True, material=0.02),
+    Metric("money_tie_rate", "money tie rate", RATE, WILSON, paired=True, of_games=lambda rec: rec["money_tied"] > 1),
+    # Shares of each game's payouts and of the money laid out on its casinos.
+    Metric("tie_cancel_rate", "casino payouts cancelled by ties", RATE, WILSON, headline=True, material=0.03,
+           of_games=lambda rec: (_in_game(rec, "tie_cancels"), _in_game(rec, "payouts"))),
+    Metric("white_dice_share", "money won by the white dice", RATE, NO_INTERVAL, headline=True, material=0.02,
+           of_games=lambda rec: (_in_game(rec, "white_won"), _in_game(rec, "laid_out"))),
+    Metric("unclaimed_share", "money nobody won", RATE, NO_INTERVAL, headline=True, material=0.02,
+           of_games=lambda rec: (_in_game(rec, "unclaimed"), _in_game(rec, "laid_out"))),
     WIN_SHARE,
     WORST_SEAT_ADVANTAGE_CORRECTED,
 )

@@ -37,7 +37,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from analysis.common import (
-    first_player_values, json_ready, run_fields, seat_fields, share, tie_values, win_share_metrics, win_unit,
+    json_ready, run_fields, seat_fields, share, win_share_metrics, win_unit,
 )
 from analysis.stats import FirstGames, IntHistogram, mean_and_sd, mean_interval, wilson_interval
 from analysis.tally import MergeableTally, win_unit_sums
@@ -267,32 +267,6 @@ def summarize(
         "turns_per_round": share(tally.turns, tally.played_rounds),
     }
     return json_ready(summary)
-
-
-# --- sweeps ------------------------------------------------------------------
-
-
-def paired_values(rec: Mapping[str, np.ndarray], players: int, unit: int) -> dict[str, np.ndarray]:
-    """Each metric a sweep compares game by game, per game, as integers (win shares in ``unit`` units)."""
-    win = rec["win_share"]
-    return {
-        "first_player_advantage": first_player_values(win, unit, players),
-        "tie_rate": tie_values(win),
-        "money_tie_rate": (rec["money_tied"] > 1).astype(np.int64),
-    }
-
-
-def ratio_values(rec: Mapping[str, np.ndarray], players: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """The headline metrics that are ratios of sums over games, per game: ``(numerator, denominator)``."""
-    def per_game(field: str) -> np.ndarray:
-        return rec[field].astype(np.int64).sum(axis=1)
-
-    laid_out = per_game("laid_out")
-    return {
-        "tie_cancel_rate": (per_game("tie_cancels"), per_game("payouts")),
-        "white_dice_share": (per_game("white_won"), laid_out),
-        "unclaimed_share": (per_game("unclaimed"), laid_out),
-    }
 
 
 # --- text --------------------------------------------------------------------

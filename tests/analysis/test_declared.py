@@ -76,13 +76,18 @@ def test_the_values_in_each_game_are_the_tallys_and_a_ratio_comes_with_its_denom
     assert num.tolist() == (rec["scored"] == 0).sum(axis=1).tolist() and set(den.tolist()) == {rules.rounds}
 
 
-def test_a_metric_that_cannot_be_tallied_as_declared_is_refused_by_name():
-    with pytest.raises(ValueError, match="metric odd: a value in each game is tallied with"):
-        Metric("odd", "odd", RATE, SEATS, of_games=lambda rec: rec["points"])
-    with pytest.raises(ValueError, match="metric odd: a wilson interval is a rate's, not a mean's"):
-        Metric("odd", "odd", MEAN, WILSON, of_games=lambda rec: rec["points"])
-    Metric("fine", "fine", MEAN, CLUSTER, of_games=lambda rec: (rec["points"], rec["points"]))
-    Metric("fine", "fine", MEAN, STUDENT_T, of_games=lambda rec: rec["points"])
+def test_a_metric_that_cannot_be_tallied_as_declared_is_refused_by_name_when_the_game_is_declared():
+    """A game with a summary of its own may declare a ratio of per-game sums with any interval (its summary
+    computes it); a game whose tally is derived needs one the derived tally can compute."""
+    def declared(metric):
+        return dataclasses.replace(GAME, metrics=(*GAME.metrics, metric), **dict.fromkeys(DERIVED))
+
+    with pytest.raises(ValueError, match="highcard: metric odd: a value in each game is tallied with"):
+        declared(Metric("odd", "odd", RATE, SEATS, of_games=lambda rec: rec["points"]))
+    with pytest.raises(ValueError, match="highcard: metric odd: a wilson interval is a rate's, not a mean's"):
+        declared(Metric("odd", "odd", MEAN, WILSON, of_games=lambda rec: rec["points"]))
+    declared(Metric("fine", "fine", MEAN, CLUSTER, of_games=lambda rec: (rec["points"], rec["points"])))
+    declared(Metric("fine", "fine", MEAN, STUDENT_T, of_games=lambda rec: rec["points"]))
 
 
 def test_a_paired_metric_with_no_single_value_in_each_game_is_refused_when_the_game_is_declared():
