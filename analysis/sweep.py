@@ -122,11 +122,37 @@ def _record_batches(path: Path, config, batch_games: int) -> Iterator[dict[str, 
     import pyarrow.parquet as pq
 
     game, rules = config.game_spec, config.rules
-    fields = ("game", *(game.per_game_fields or (f for f in game.records.fields if f != "game")))
+    fields = ("game", *(f for f in paired_fields(game, config) if f != "game"))
     columns = {name: game.records.field_columns(name, rules) for name in fields}
     with pq.ParquetFile(path) as f:
         for batch in f.iter_batches(batch_size=batch_games, columns=[c for cs in columns.values() for c in cs]):
             yield {name: game.records.field_array(batch, name, rules, cols) for name, cols in columns.items()}
+
+
+def paired_fields(game, config) -> tuple[str, ...]:
+    """The record fields the game's paired values read (``Game.per_game``), noted as it reads an empty batch;
+    those the game names (``per_game_fields``) if it does."""
+    if game.per_game_fields:
+        return game.per_game_fields
+    rec = _Reads(game.records.empty(0, config.rules))
+    game.per_game(rec, config.players, win_unit(config.players))
+    return tuple(rec.read)
+
+
+class _Reads(dict):
+    """A batch of records that notes each field read, in the order first read."""
+
+    def __init__(self, rec: Mapping[str, np.ndarray]):
+        super().__init__(rec)
+        self.read: list[str] = []
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        if name not in self.read:
+            self.read.append(name)
+        return super().__getitem__(name)
+
+    def get(self, name: str, default=None):
+        return self[name] if name in self else default
 
 
 def _side_by_side(a: Iterator[dict], b: Iterator[dict]) -> Iterator[tuple[dict, dict]]:

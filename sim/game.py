@@ -113,7 +113,8 @@ class Game:
     # A game whose summary is derived from its declared metrics (``laid_out``'s ``sizes``): each rules value besides
     # the players that sizes its records, and the record axis it sizes, (("rounds", "R"),).
     record_sizes: tuple[tuple[str, str], ...] = ()
-    # The record fields per_game reads, so that a sweep reads only those of its records files; () for every field.
+    # The record fields per_game reads, so that a sweep reads only those of its records files; () (the default):
+    # those per_game is seen to read (analysis.sweep.paired_fields).
     per_game_fields: tuple[str, ...] = ()
 
     def __post_init__(self):

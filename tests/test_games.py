@@ -217,3 +217,19 @@ def test_per_game_values_come_from_a_summary_module_that_writes_them_else_from_t
     [(moved, seat_rounds)] = OwnOrDeclared("new_summary:ratio_values").bound(game)(rec, 3).values()
     assert moved.tolist() == np.abs(rec["delta"].astype(np.int64)).sum(axis=(1, 2)).tolist()
     assert seat_rounds.tolist() == (3 * rec["rounds_played"].astype(np.int64)).tolist()
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_sweep_reads_the_record_fields_the_paired_values_read_and_no_others(game_id):
+    from analysis.sweep import paired_fields
+
+    game = get_game(game_id)
+    config = config_from_mapping({"game": game_id})
+    fields = paired_fields(game, config)
+    assert "win_share" in fields and len(fields) < len(game.records.fields) - 1
+    ids, params = game.parse_seats(["greedy"] * config.players, config.players)
+    rec = game.play_games(config.rules, 3, 0, 40, ids, params)
+    whole = game.per_game(rec, config.players, 60)
+    read = game.per_game({name: rec[name] for name in fields}, config.players, 60)
+    assert whole.keys() == read.keys() == set(game.paired_metrics)
+    assert all(np.array_equal(whole[m], read[m]) for m in whole)

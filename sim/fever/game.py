@@ -51,6 +51,5 @@ GAME = Game(
     default_policy="montecarlo:4",
     sweep_panels=("first_player_advantage", "unfinished_rate", "turns_mean", "drought_rate"),
     sweep_heatmap=("turns_mean", "unfinished_rate"),
-    per_game_fields=("win_share", "winner", "turns"),
     compile_seconds=16.0,
 )

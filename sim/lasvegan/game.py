@@ -50,6 +50,5 @@ GAME = Game(
     default_policy="expert",
     sweep_panels=("first_player_advantage", "elimination_rate", "mean_rounds", "tie_rate"),
     sweep_heatmap=("elimination_rate", "first_player_advantage"),
-    per_game_fields=("win_share", "elim_round", "rounds_played"),
     compile_seconds=20.0,
 )

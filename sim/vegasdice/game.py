@@ -45,6 +45,5 @@ GAME = Game(
     default_policy="greedy",
     sweep_panels=("first_player_advantage", "tie_rate", "money_tie_rate", "white_dice_share"),
     sweep_heatmap=("first_player_advantage", "white_dice_share"),
-    per_game_fields=("win_share", "money_tied"),
     compile_seconds=13.0,
 )
