@@ -250,6 +250,20 @@ def test_a_dry_run_refuses_the_out_directory_the_run_would(tmp_path, command, wh
     assert (tmp_path / "file.txt").read_text() == "mine"
 
 
+@pytest.mark.parametrize("command", ["sweep", "tune"])
+def test_a_sweeps_or_tunes_dry_run_refuses_an_out_directory_that_could_never_be_made(tmp_path, command):
+    """A sweep or tune may resume into a directory of its own, so its dry run takes one that is not empty; a file,
+    or a path under one, never holds its results."""
+    config(tmp_path, "lasvegan", name="b.toml")
+    path = {"sweep": write(tmp_path / "s.toml", 'base = "b.toml"\n[sweep]\n"rules.end_on_elimination" = [true, false]\n'),
+            "tune": write(tmp_path / "t.toml", TUNE)}[command]
+    (tmp_path / "file.txt").write_text("mine")
+    for out in (tmp_path / "file.txt" / "r", tmp_path / "file.txt"):
+        refused(lvsim(command, path, "--dry-run", "--out", out), "--out")
+    assert (tmp_path / "file.txt").read_text() == "mine"
+    assert lvsim(command, path, "--dry-run", "--out", tmp_path / "new").exit_code == 0
+
+
 @pytest.mark.parametrize("command", ["run", "duel", "decisions", "bench", "confirm", "sensitivity"])
 def test_every_command_takes_the_seeds_a_config_can_hold_and_no_more(tmp_path, command):
     """A seed of a duel, a bench or a decision census is the run's seed: the same range, that of a TOML integer."""

@@ -77,13 +77,15 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
     """
     from analysis.sweep import sweep_text
     from sim.cluster import cluster_shape, open_cluster
-    from sim.runner import DEFAULT_OUT
+    from sim.runner import DEFAULT_OUT, check_creatable, out_path
     from sim.sweep import check_options, load_sweep, plan_sweep, plan_text, report_seconds, run_sweep
 
     swp = load_sweep(sweep_file, games=games, seed=seed, threads=threads)
     check_options(swp, target_ci=target_ci, max_games=max_games, baseline=baseline, sort_by=sort_by,
                   target_metric=target_metric)
     if dry_run:
+        if out is not None:
+            check_creatable(out_path(out))
         shape = cluster_shape(workers=workers, scheduler=scheduler)
         plan = plan_sweep(swp, out, target_ci=target_ci, max_games=max_games, target_metric=target_metric,
                           cluster=shape)
@@ -148,7 +150,7 @@ def tune(tune_file, out, budget, games, seed, threads, workers, scheduler, dry_r
     moment, the same command continues where it stopped.
     """
     from sim.cluster import cluster_shape, open_cluster
-    from sim.runner import DEFAULT_OUT
+    from sim.runner import DEFAULT_OUT, check_creatable, out_path
     from sim.tune import load_tune, metric_names, plan_text, plan_tune, tune_text
     from sim.tune import tune as run_tune
     from sim.tune.running import reports_text
@@ -159,6 +161,8 @@ def tune(tune_file, out, budget, games, seed, threads, workers, scheduler, dry_r
         click.echo(json.dumps(names) if as_json else "\n".join(names))
         return
     if dry_run:
+        if out is not None:
+            check_creatable(out_path(out))
         plan = plan_tune(spec, report=not no_report, cluster=cluster_shape(workers=workers, scheduler=scheduler))
         click.echo(json.dumps(plan) if as_json else plan_text(spec, plan))
         return

@@ -38,6 +38,7 @@ from sim.runner.staging import (
     REPORTS_DIR,
     RESULT_NAMES,
     _DefaultOut as _DefaultOut,
+    check_creatable,
     check_out_dir,
     default_out_dir,
     out_path,
@@ -48,7 +49,7 @@ from sim.runner.staging import (
 
 __all__ = [
     "CHUNK_GAMES", "DEFAULT_OUT", "IN_PROCESS", "MAX_NAME_BYTES", "REPORTS_DIR", "RESULT_NAMES", "ROW_GROUP_GAMES",
-    "Cluster", "GamesPlayed", "InProcess", "ParquetRecords", "Results", "check_out_dir", "chunk_ranges",
+    "Cluster", "GamesPlayed", "InProcess", "ParquetRecords", "Results", "check_creatable", "check_out_dir", "chunk_ranges",
     "default_out_dir", "out_path", "parquet_options", "partial_runs", "play_chunk", "play_records", "play_together", "run",
     "run_meta", "run_summary", "staged_directory", "strength_profile", "warn_about_partial_runs", "write_json",
     "write_report_or_say_how",

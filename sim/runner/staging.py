@@ -72,19 +72,28 @@ def out_path(out: str | os.PathLike, field: str = "--out") -> Path:
     return path
 
 
-def check_out_dir(out_dir: Path) -> None:
-    """Refuse a results directory that would overwrite something."""
+def check_creatable(out_dir: Path) -> None:
+    """Refuse a results directory that could never be made: a file, or a path under one (said by a dry run too,
+    also of a sweep or tune, which may resume into a directory of its own)."""
     try:
         exists, is_dir = out_dir.exists(), out_dir.is_dir()
-        entries = sorted(p.name for p in out_dir.iterdir()) if is_dir else []
     except OSError as err:
         raise ConfigError("--out", f"{out_dir}: {err.strerror or err}") from None
     if exists and not is_dir:
         raise ConfigError("--out", f"{out_dir} exists and is not a directory")
-    if not exists:  # under a file it could never be made: said now, as a dry run says it too
+    if not exists:
         above = next((p for p in out_dir.absolute().parents if p.exists()), None)
         if above is not None and not above.is_dir():
             raise ConfigError("--out", f"cannot create {out_dir}: Not a directory")
+
+
+def check_out_dir(out_dir: Path) -> None:
+    """Refuse a results directory that would overwrite something."""
+    check_creatable(out_dir)
+    try:
+        entries = sorted(p.name for p in out_dir.iterdir()) if out_dir.is_dir() else []
+    except OSError as err:
+        raise ConfigError("--out", f"{out_dir}: {err.strerror or err}") from None
     if entries and all(name.endswith(PARTIAL_SUFFIX) for name in entries):
         raise ConfigError("--out", f"{out_dir} holds only the unfinished results of a run that was killed "
                                  f"({', '.join(entries)}); remove them or choose a new directory")
