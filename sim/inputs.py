@@ -39,8 +39,11 @@ def read_text(path: str | os.PathLike, fail: Fail, what: str = "file") -> str:
 
 def read_toml(path: str | os.PathLike, fail: Fail, what: str = "TOML file") -> dict[str, Any]:
     """The mapping of the TOML file at ``path``."""
-    return _parsed(tomllib.loads, read_text(path, fail, what), fail, "TOML", tomllib.TOMLDecodeError,
-                   lambda err: f"not valid TOML: {err}")
+    return parse_toml(read_text(path, fail, what), fail)
+
+
+def parse_toml(text: str, fail: Fail) -> dict[str, Any]:
+    return _parsed(tomllib.loads, text, fail, "TOML", tomllib.TOMLDecodeError, lambda err: f"not valid TOML: {err}")
 
 
 def read_json(path: str | os.PathLike, fail: Fail, what: str = "JSON file") -> Any:
@@ -60,7 +63,7 @@ def _parsed(loads: Callable[[str], Any], text: str, fail: Fail, kind: str, malfo
     except malformed as err:
         raise fail(malformed_problem(err)) from None
     except RecursionError:
-        raise fail(_too_deep()) from None
+        raise fail(too_deep()) from None
     except ValueError as err:  # an integer of more digits than Python converts
         raise fail(f"not usable {kind} ({err})") from None
     check_depth(data, fail)
@@ -79,11 +82,11 @@ def check_depth(data: Any, fail: Fail, limit: int = MAX_DEPTH) -> None:
         else:
             continue
         if depth > limit:
-            raise fail(_too_deep(limit))
+            raise fail(too_deep(limit))
         stack.extend((child, depth + 1) for child in children)
 
 
-def _too_deep(limit: int = MAX_DEPTH) -> str:
+def too_deep(limit: int = MAX_DEPTH) -> str:
     return f"nested too deeply (lists and tables at most {limit} levels deep)"
 
 

@@ -204,11 +204,18 @@ def create_app(workbench: Workbench | None = None) -> FastAPI:
 
 
 async def _json_object(request: Request) -> dict[str, Any]:
-    """A request's body: a JSON object."""
+    """A request's body: a JSON object, sent as JSON (a page elsewhere cannot send one without asking first, so it
+    cannot start a play here), nested no deeper than a config file."""
+    from sim.inputs import parse_json
+
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise ConfigError("request", f"must be sent as application/json, not {kind or 'no content type'}")
     try:
-        data = await request.json()
-    except ValueError:
-        raise ConfigError("request", "is not a JSON object of config keys and values") from None
+        text = (await request.body()).decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError("request", "is not UTF-8 text") from None
+    data = parse_json(text, lambda problem: ConfigError("request", f"is {problem}"))
     if not isinstance(data, dict):
         raise ConfigError("request", "is not a JSON object of config keys and values")
     return data

@@ -19,28 +19,38 @@ import json
 import tomllib
 from typing import Any, Mapping
 
-from sim.config import DEFAULT_GAMES, DEFAULT_SEED, Config, config_from_mapping
+from sim.config import DEFAULT_SEED, Config, config_from_mapping
 from sim.errors import ConfigError, shown
 from sim.games import GAME_IDS, get_game
+from sim.inputs import check_depth, too_deep
 
 # The keys of the form besides the rules: each is the config key it sets.
 GAME_KEY = "game"
 RUN_KEYS = ("run.games", "run.seed")
 SEATS_KEY = "policies.seats"
 RULES_PREFIX = "rules."
+# A play's games when the form leaves them out: a first answer within seconds (a config file's default is larger).
+WORKBENCH_GAMES = 20_000
 
 
-def parse_value(text: str) -> Any:
-    """A field's text as the value a config file would hold: JSON or a TOML literal, else the word itself."""
+def parse_value(text: str, key: str = "value") -> Any:
+    """A field's text as the value a config file would hold: JSON or a TOML literal, else the word itself; lists
+    and tables nested no deeper than a config file's (a ConfigError naming ``key``)."""
     text = text.strip()
+    fail = lambda problem: ConfigError(key, f"is {problem}")  # noqa: E731
     try:
-        return json.loads(text)
+        value = json.loads(text)
+    except RecursionError:
+        raise fail(too_deep()) from None
     except ValueError:
-        pass
-    try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except (tomllib.TOMLDecodeError, KeyError):
-        return text
+        try:
+            value = tomllib.loads(f"v = {text}")["v"]
+        except RecursionError:
+            raise fail(too_deep()) from None
+        except (tomllib.TOMLDecodeError, KeyError):
+            return text
+    check_depth(value, fail)
+    return value
 
 
 def field_text(value: Any) -> str:
@@ -49,7 +59,10 @@ def field_text(value: Any) -> str:
 
 
 def seats_value(text: str) -> str | list[str]:
-    """``expert`` for every seat, or ``expert, greedy, greedy`` one name a seat."""
+    """``expert`` for every seat, or ``expert, greedy, greedy`` one name a seat, or those names as a JSON or TOML
+    list, as a config file writes them."""
+    if text.strip().startswith("["):
+        return parse_value(text, SEATS_KEY)
     names = [name.strip() for name in text.split(",")]
     return names[0] if len(names) == 1 else names
 
@@ -73,7 +86,8 @@ def config_of(fields: Mapping[str, str]) -> Config:
         elif table == "run" and key not in RUN_KEYS:
             raise ConfigError(key, f"unknown field (the page sets {' and '.join(RUN_KEYS)})")
         else:
-            data[table][name] = parse_value(text)
+            data[table][name] = parse_value(text, key)
+    data["run"].setdefault("games", WORKBENCH_GAMES)
     return config_from_mapping(data, name="workbench")
 
 
@@ -117,4 +131,4 @@ def game_form(game_id: str) -> dict[str, Any]:
                for m in game.headline_metrics.values()]
     return {"id": game.id, "title": game.title, "players": described["players"], "knobs": knobs,
             "defaults_at_players": at_players, "policies": policies, "default_policy": game.default_policy,
-            "metrics": metrics, "run": {"run.games": str(DEFAULT_GAMES), "run.seed": str(DEFAULT_SEED)}}
+            "metrics": metrics, "run": {"run.games": str(WORKBENCH_GAMES), "run.seed": str(DEFAULT_SEED)}}

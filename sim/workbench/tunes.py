@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import threading
 import time
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
 from sim.config import Config
 from sim.errors import ConfigError, counted
+from sim.inputs import parse_toml
 from sim.workbench.fields import config_of, fields_of
 from sim.workbench.states import CANCELLED, DONE, ESTIMATING, QUEUED, REFUSED, Cancelled, ending
 
@@ -80,10 +80,7 @@ def tune_of(fields: Mapping[str, str], tables: str, where: Path):
     config = config_of(fields)
     if not isinstance(tables, str):
         raise ConfigError("tune", "must be the tune file's tables as TOML text")
-    try:
-        data = tomllib.loads(tables)
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError("tune", f"is not valid TOML: {err}") from None
+    data = parse_toml(tables, lambda problem: ConfigError("tune", f"is {problem}"))
     if "base" in data:
         raise ConfigError("tune.base", "is the page's rules: leave `base` out and set the rules in the form")
     where.mkdir(parents=True, exist_ok=True)

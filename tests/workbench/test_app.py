@@ -1,5 +1,6 @@
 """The workbench's API: a form is checked as a config is, a play is `sim.run` of it, plays compare on the same deals."""
 
+import json
 import tomllib
 from pathlib import Path
 
@@ -77,6 +78,9 @@ def test_lists_and_words_are_read_as_a_config_file_writes_them():
     assert config.rules.tokens == ((1, -1), (2, -2))
     assert config.rules.reserve == "unlimited" and config.rules.end_on_elimination is False
     assert config.seat_policies == ("expert", "greedy", "greedy", "random")
+    # Seats as a config file lists them, in JSON or TOML, as the docs say a list may be written.
+    for seats in ('["expert", "greedy", "greedy", "random"]', "['expert', 'greedy', 'greedy', 'random']"):
+        assert config_of({**SMALL, "policies.seats": seats}).seat_policies == ("expert", "greedy", "greedy", "random")
 
 
 # --- refusals: the command line's checks, naming the field ------------------------------------
@@ -93,6 +97,9 @@ def test_lists_and_words_are_read_as_a_config_file_writes_them():
     ({**SMALL, "run.threads": "2"}, "run.threads"),
     ({**SMALL, "policies.seats": "wizard"}, "policies.seats"),
     ({**SMALL, "game": "lasvegas"}, "game"),
+    ({**SMALL, "rules.tokens": "[" * 500 + "]" * 500}, "rules.tokens"),
+    ({**SMALL, "rules.tokens": "{a=" * 300 + "1" + "}" * 300}, "rules.tokens"),
+    ({**SMALL, "policies.seats": '["expert", 3]'}, "policies.seats"),
     ({k: v for k, v in SMALL.items() if k != "game"}, "game"),
 ])
 def test_a_malformed_field_is_refused_in_one_line_naming_it(client, fields, field):
@@ -112,9 +119,23 @@ def test_the_refusal_is_the_line_lvsim_run_prints(client, tmp_path):
     assert body["error"] == str(err.value)
 
 
-def test_a_request_that_is_not_an_object_of_fields_is_refused(client):
-    response = client.post("/api/plays", content=b"[1, 2]", headers={"Content-Type": "application/json"})
-    assert response.status_code == 400 and response.json()["field"] == "request"
+def test_a_request_that_is_not_an_object_of_fields_is_refused(client, bench):
+    before = len(bench.plays())
+    for body in (b"[1, 2]", b"[" * 500 + b"]" * 500, b'{"game": ' + b"[" * 500 + b"]" * 500 + b"}", b"\xff"):
+        response = client.post("/api/plays", content=body, headers={"Content-Type": "application/json"})
+        assert response.status_code == 400 and response.json()["field"] == "request", response.text
+    # A page elsewhere may post text/plain without asking first: only JSON starts a play.
+    response = client.post("/api/plays", content=json.dumps(SMALL), headers={"Content-Type": "text/plain"})
+    assert response.status_code == 400 and "application/json" in response.json()["error"]
+    assert len(bench.plays()) == before
+
+
+def test_a_play_without_its_games_plays_the_forms_default(client):
+    from sim.workbench.fields import WORKBENCH_GAMES
+
+    form = next(g for g in client.get("/api/games").json()["games"] if g["id"] == "lasvegan")
+    assert form["run"]["run.games"] == str(WORKBENCH_GAMES)
+    assert config_of({"game": "lasvegan"}).games == WORKBENCH_GAMES
 
 
 def test_more_games_than_the_disk_holds_are_refused_before_anything_plays(client, bench):

@@ -76,6 +76,7 @@ def test_the_tune_file_downloads_with_the_form_as_its_base(client, tuned, tmp_pa
 
 @pytest.mark.parametrize("tables, field", [
     ("[search", "tune"),
+    ("a = " + "[" * 500 + "]" * 500, "tune"),
     ('base = "default.toml"\n' + TUNE_TABLES, "tune.base"),
     (TUNE_TABLES.replace("starting_cabbages", "nope"), 'search."rules.nope"'),
     (TUNE_TABLES.replace("budget = 3", "budget = 0"), "tune.budget"),

@@ -101,7 +101,7 @@ function buildForm(gameId, values = {}) {
   list.replaceChildren(...g.policies.map((p) => el("option", { value: p.name })));
   $("#policies dl").replaceChildren(...g.policies.flatMap((p) => [el("dt", { text: p.syntax }),
                                                                   el("dd", { text: p.description })]));
-  form.elements["run.games"].value = values["run.games"] || "20000";
+  form.elements["run.games"].value = values["run.games"] || g.run["run.games"];
   form.elements["run.seed"].value = values["run.seed"] || g.run["run.seed"];
   form.elements["policies.seats"].value = g.default_policy;
   if (values["rules.players"] && form.elements["rules.players"]) form.elements["rules.players"].value = values["rules.players"];
