@@ -78,7 +78,7 @@ def sentence(effects: Sequence[Mapping[str, Any]], metric, players: int) -> str:
     # counts in the correction, which is then a little stricter than it need be.
     inert = sum(bool(r.get("inert")) for r in rows)
     played = tried - inert
-    counted_in = f" ({counted(inert, 'inert change')} counted in)" if inert else ""
+    counted_in = f", {counted(inert, 'inert change')} counted in" if inert else ""
     if not moving and not played:
         return (f"No printed number tried moves the {metric.label}: {'the' if tried == 1 else 'each'} one-step "
                 f"change tried changes nothing a game plays (inert), so none was played.")
@@ -91,8 +91,9 @@ def sentence(effects: Sequence[Mapping[str, Any]], metric, players: int) -> str:
     more = f"; {others} other one-step change{'s' if others != 1 else ''} move{'s' if others == 1 else ''} it " \
            "clearly too" if others else "; no other one-step change moves it clearly"
     more += f" (clear: beyond the noise after a Bonferroni correction over {counted(tried, 'change')} tried{counted_in})"
-    # "The one-step change that moves …": the verb agrees whatever the metric's name (the turns that double).
-    return (f"The one-step change that moves the {metric.label} most is {step_text(top)}: "
+    # "The one-step change that clearly moves …": the verb agrees whatever the metric's name (the turns that
+    # double); "clearly", since a change whose effect is larger but not clear may stand above it in the table.
+    return (f"The one-step change that clearly moves the {metric.label} most is {step_text(top)}: "
             f"{amount(metric, top['delta'])}{unit(metric)} "
             f"({interval_words(metric, top.get('delta_ci'))}){more}.")
 
@@ -180,11 +181,26 @@ def report_section(results) -> str:
     return H.guarded_section(ANCHOR, TITLE, lambda: _report_body(results))
 
 
+def _skipped(config) -> str:
+    """Why a run played no "What moves the verdict", and what would make it play one (HTML)."""
+    from sim.sensitivity.study import MIN_AUTO_GAMES, run_plan
+
+    if config.sensitivity_games == 0:
+        return ("This run skipped the sensitivity (<code>run.sensitivity_games = 0</code>). Leave it at "
+                "<code>\"auto\"</code>.")
+    deviations, _ = run_plan(config)
+    if not deviations:
+        return "These rules have no printed number to move one step."
+    sets = 1 + sum(not d.inert for d in deviations)
+    return (f"This run's {config.games:,} games shared among the {sets} rule sets it would play leave fewer than "
+            f"{MIN_AUTO_GAMES} each (<code>run.sensitivity_games = \"auto\"</code>): play more games, or set "
+            "<code>run.sensitivity_games</code> to the games each rule set plays.")
+
+
 def _report_body(results) -> str:
     found = results.summary.get("sensitivity")
     if not isinstance(found, dict) or not found.get("effects"):
-        return ("<p>This run skipped the sensitivity (<code>run.sensitivity_games = 0</code>). Leave it at "
-                "<code>\"auto\"</code>, or run <code>lvsim sensitivity CONFIG</code> for the full study.</p>")
+        return f"<p>{_skipped(results.config)} Or run <code>lvsim sensitivity CONFIG</code> for the full study.</p>"
     game = results.config.game_spec
     players = found["players"]
     intro = (f"<p>Which printed number of the rules to change: every one is moved one step and played on the run's "

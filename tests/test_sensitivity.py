@@ -167,7 +167,8 @@ def test_an_effect_is_clear_only_beyond_a_bonferroni_correction_over_the_changes
     for metric in config.game_spec.headline_metrics.values():
         text = sentence(rows, metric, 4)
         named = [r for r in rows if r["metric"] == metric.name and r["clear"]]
-        assert (f"moves the {metric.label} most is" in text) == bool(named), text
+        assert (f"clearly moves the {metric.label} most is" in text) == bool(named), text
+        assert "))" not in text
 
 
 SEEDS = 100
@@ -354,3 +355,20 @@ def test_a_knob_with_a_declared_step_moves_by_it():
         steps = sorted(d.after for d in one_step(game, rules, ["casino_minimum"]))
         low = min(rules.bill_values)
         assert steps == [rules.casino_minimum - low, rules.casino_minimum + low]
+
+
+@pytest.mark.parametrize("games, sensitivity_games, said", [
+    (200, "auto", "leave fewer than 50 each"),
+    (100_000, 0, "run.sensitivity_games = 0"),
+])
+def test_a_report_without_the_section_says_why_it_was_not_played(games, sensitivity_games, said):
+    """A small run under "auto" plays none, as does 0: the report names the one that held, and what to change."""
+    from types import SimpleNamespace
+
+    from analysis.sensitivity import report_section
+    from sim.config import config_from_mapping
+
+    config = config_from_mapping({"game": "lasvegan", "run": {"games": games, "sensitivity_games": sensitivity_games}})
+    html = report_section(SimpleNamespace(config=config, summary={}))
+    assert said in html and "lvsim sensitivity CONFIG" in html
+    assert ("= 0</code>" in html) == (sensitivity_games == 0)
