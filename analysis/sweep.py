@@ -136,6 +136,8 @@ def paired_fields(game, config) -> tuple[str, ...]:
         return game.per_game_fields
     rec = _Reads(game.records.empty(0, config.rules))
     game.per_game(rec, config.players, win_unit(config.players))
+    if game.per_game_ratios is not None:
+        game.per_game_ratios(rec, config.players)
     return tuple(rec.read)
 
 
@@ -182,22 +184,32 @@ def paired_differences(
     metric: ``games``, ``difference`` with its paired 95% interval
     ``difference_lo``/``_hi``, the interval independent runs would give
     (``unpaired_lo``/``_hi``) and ``tighter``, the ratio of the two
-    half-widths. Memory holds one batch of a few columns per cell.
+    half-widths. A metric the summary gives as a ratio of sums over games
+    (``Game.per_game_ratios``: $ Fever's first-player advantage, over its
+    finished games) is compared as that ratio, so that the difference is
+    the one of the two cells' own values. Memory holds one batch of a few
+    columns per cell.
     """
     game = cell_config.game_spec
     metrics = game.paired_metrics
     cell_players, baseline_players = cell_config.players, baseline_config.players
     unit = win_unit(max(cell_players, baseline_players))
     sums = {m: np.zeros(6, dtype=object) for m in metrics}  # Σd, Σd², Σa, Σa², Σb, Σb²
+    ratio_sums: dict[str, np.ndarray] = {}  # a ratio's RATIO_SUMS
     games = 0
     cells = _record_batches(Path(cell_records), cell_config, batch_games)
     bases = _record_batches(Path(baseline_records), baseline_config, batch_games)
+    ratios = game.per_game_ratios or (lambda rec, players: {})
     for a, b in _side_by_side(cells, bases):
         if not np.array_equal(a["game"], b["game"]):
             raise ValueError(f"{cell_records} and {baseline_records} do not hold the same games in the same order")
         games += len(a["game"])
         va, vb = game.per_game(a, cell_players, unit), game.per_game(b, baseline_players, unit)
+        ra, rb = ratios(a, cell_players), ratios(b, baseline_players)
         for m in metrics:
+            if m in ra:
+                ratio_sums[m] = ratio_sums.get(m, 0) + _ratio_sums(*ra[m], *rb[m])
+                continue
             x, y = va[m], vb[m]
             d = x - y
             # Python integers: exact whatever the number of games.
@@ -205,7 +217,44 @@ def paired_differences(
                         int(y.sum()), int((y * y).sum())]
     # An advantage is a difference of win shares: its per-game values count win units.
     units = {m: unit if game.metric[m].kind == ADVANTAGE else 1 for m in metrics}
-    return {m: _difference(sums[m], games, units[m], game.metric[m].kind == RATE) for m in metrics}
+    return {m: _ratio_difference(ratio_sums[m], games) if m in ratio_sums
+            else _difference(sums[m], games, units[m], game.metric[m].kind == RATE) for m in metrics}
+
+
+def _ratio_sums(xa, ya, xb, yb) -> np.ndarray:
+    """The exact integer sums over games a paired difference of two ratios ``Σxa/Σya - Σxb/Σyb`` needs: the
+    first moments, then every product of two of ``xa, ya, xb, yb``."""
+    cols = [np.asarray(v, dtype=np.int64).astype(object) for v in (xa, ya, xb, yb)]
+    firsts = [int(c.sum()) for c in cols]
+    products = [int((cols[i] * cols[j]).sum()) for i in range(4) for j in range(i, 4)]
+    return np.array(firsts + products, dtype=object)
+
+
+def _ratio_difference(sums, n: int) -> dict[str, float | int | None]:
+    """``Ra - Rb`` of two ratios of sums over the same ``n`` games, with Student's t interval over the games'
+    linearised differences ``(xa - Ra·ya)/mean(ya) - (xb - Rb·yb)/mean(yb)`` (the delta method), and the
+    interval independent runs would give."""
+    xa, ya, xb, yb = (int(v) for v in sums[:4])
+    prod = dict(zip(((i, j) for i in range(4) for j in range(i, 4)), (int(v) for v in sums[4:])))
+    if n < 1 or ya == 0 or yb == 0:
+        return _difference([0] * 6, 0)
+    ra, rb, ma, mb = xa / ya, xb / yb, ya / n, yb / n
+    uu = (prod[0, 0] - 2 * ra * prod[0, 1] + ra * ra * prod[1, 1]) / (ma * ma)
+    vv = (prod[2, 2] - 2 * rb * prod[2, 3] + rb * rb * prod[3, 3]) / (mb * mb)
+    uv = (prod[0, 2] - rb * prod[0, 3] - ra * prod[1, 2] + ra * rb * prod[1, 3]) / (ma * mb)
+    diff = ra - rb
+    if n < MIN_SAMPLES:
+        lo = hi = unpaired_half = math.nan
+    else:
+        t = t95(n)
+        half = t * math.sqrt(max(0.0, uu + vv - 2 * uv) / (n - 1) / n)
+        unpaired_half = t * math.sqrt((max(0.0, uu) + max(0.0, vv)) / (n - 1) / n)
+        lo, hi = diff - half, diff + half
+    paired_half = (hi - lo) / 2
+    tighter = unpaired_half / paired_half if paired_half > 0 and unpaired_half > 0 else math.nan
+    out = {"games": n, "difference": diff, "difference_lo": lo, "difference_hi": hi,
+           "unpaired_lo": diff - unpaired_half, "unpaired_hi": diff + unpaired_half, "tighter": tighter}
+    return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in out.items()}
 
 
 def _difference(sums, n: int, unit: int, rate: bool = False) -> dict[str, float | int | None]:

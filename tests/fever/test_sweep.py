@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from sim.sweep import load_sweep, run_sweep
 from tests.helpers import copy_sweep_on_quick_base
@@ -31,6 +32,14 @@ def test_the_sweep_writes_its_table_and_report(tmp_path):
         summary = json.loads((out / "cells" / f"{cell:03d}" / "summary.json").read_text(encoding="utf-8"))
         assert table["turns_per_game"][cell] == summary["turns_per_game"]
         assert len(summary["points_by_combination"]) == 8 + (cell > 0) + (cell > 1)
+    # The first-player advantage is over finished games: its paired difference is that of the two cells' own.
+    paired = pd.read_parquet(out / "paired.parquet")
+    rows = paired[paired["metric"] == "first_player_advantage"]
+    assert len(rows) == 2
+    for row in rows.itertuples():
+        mine, base = (table["first_player_advantage"][c] for c in (row.cell, row.baseline))
+        assert row.difference == pytest.approx(mine - base, abs=1e-12)
+        assert row.difference_lo <= row.difference <= row.difference_hi
     page = (out / "sweep.html").read_text(encoding="utf-8")
     assert "turns per finished game" in page and "games the turn cap ends" in page
     assert page.count("data:image/png;base64,") >= 1
