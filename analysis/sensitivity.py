@@ -183,7 +183,7 @@ def report_section(results) -> str:
 
 def _skipped(config) -> str:
     """Why a run played no "What moves the verdict", and what would make it play one (HTML)."""
-    from sim.sensitivity.study import MIN_AUTO_GAMES, run_plan
+    from sim.sensitivity.deviations import MIN_AUTO_GAMES, rule_sets, run_plan
 
     if config.sensitivity_games == 0:
         return ("This run skipped the sensitivity (<code>run.sensitivity_games = 0</code>). Leave it at "
@@ -191,9 +191,8 @@ def _skipped(config) -> str:
     deviations, _ = run_plan(config)
     if not deviations:
         return "These rules have no printed number to move one step."
-    sets = 1 + sum(not d.inert for d in deviations)
-    return (f"This run's {config.games:,} games shared among the {sets} rule sets it would play leave fewer than "
-            f"{MIN_AUTO_GAMES} each (<code>run.sensitivity_games = \"auto\"</code>): play more games, or set "
+    return (f"This run's {config.games:,} games shared among the {rule_sets(deviations)} rule sets it would play "
+            f"leave fewer than {MIN_AUTO_GAMES} each (<code>run.sensitivity_games = \"auto\"</code>): play more games, or set "
             "<code>run.sensitivity_games</code> to the games each rule set plays.")
 
 

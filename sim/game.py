@@ -20,9 +20,11 @@ lives once outside the game packages.
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from sim.knobs import Knob, knob_label, table_at_players
 from sim.metrics import (
@@ -398,12 +400,31 @@ def routed(package: str) -> Callable[..., Any]:
     def play_games(rules, seed, first_game, n_games, policy_ids, policy_params, *args, **kwargs):
         import importlib
 
+        check = getattr(_between_batches, "check", None)
+        if check is not None:
+            check()
         if importlib.import_module(f"{package}.policies").POLICIES.needs_reference(policy_ids):
             return reference(package, rules, seed, first_game, n_games, policy_ids, policy_params, *args, **kwargs)
         return kernel(rules, seed, first_game, n_games, policy_ids, policy_params, *args, **kwargs)
 
     play_games.__qualname__ = f"{package}.nb:play_games"
     return play_games
+
+
+_between_batches = threading.local()
+
+
+@contextmanager
+def checked_between_batches(check: Callable[[], None]) -> Iterator[None]:
+    """Call ``check`` before every batch of games this thread plays, of any game, in every part of a run (its
+    table, skill gap, strength profile, sensitivity, decisions): it raises to stop the run (a play the
+    workbench's page cancelled)."""
+    previous = getattr(_between_batches, "check", None)
+    _between_batches.check = check
+    try:
+        yield
+    finally:
+        _between_batches.check = previous
 
 
 def reported(package: str, report: str) -> Callable[[Any], str]:

@@ -303,7 +303,8 @@ def test_the_first_play_of_a_process_is_paid_once_a_table_beyond_its_games(monke
 
 
 def test_auto_costs_at_most_the_runs_games_again_and_zero_turns_it_off():
-    from sim.sensitivity.study import run_games, run_sensitivity
+    from sim.sensitivity.deviations import run_games
+    from sim.sensitivity.study import run_sensitivity
 
     config = replace(lasvegan(players=4), games=20_000)
     devs = one_step(config.game_spec, config.rules, swaps=False)

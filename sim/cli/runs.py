@@ -103,7 +103,7 @@ def _say_first_result(cfg, decided: bool, report: bool = True):
     """What ``lvsim run`` says as soon as the run's own games are played (on stderr: the whole summary table
     follows on stdout once the rest is done): the summary table's title and win shares, and what is to come."""
     from analysis.common import played_line
-    from sim.sensitivity.study import run_plan
+    from sim.sensitivity.deviations import run_plan
 
     rest = [name for wanted, name in ((cfg.skill_gap_deals > 0, "the skill gap"),
                                       (any(cfg.strength_sizes), "the strength profile"),

@@ -141,3 +141,36 @@ def plain_value(value: Any) -> Any:
     if isinstance(value, tuple):
         return [plain_value(v) for v in value]
     return value
+
+
+# --- the run report's section ------------------------------------------------------------------
+
+# "auto" gives each rule set the run's games shared among them, but never fewer than this: a jackknife over
+# 10 blocks wants a few games a block.
+MIN_AUTO_GAMES = 50
+
+
+def run_games(config, deviations: Sequence[Deviation] | None = None) -> int:
+    """Games per rule set of a run's "What moves the verdict": ``run.sensitivity_games``, or for ``"auto"``
+    the run's games shared among the rule sets played (the rules as printed and every deviation but the
+    inert ones and the sticker swaps), so the section plays at most the run's own games again; 0 when that
+    is fewer than :data:`MIN_AUTO_GAMES` each, or when the key is 0."""
+    if config.sensitivity_games != "auto":
+        return config.sensitivity_games
+    if deviations is None:
+        deviations = one_step(config.game_spec, config.rules, swaps=False)
+    each = config.games // rule_sets(deviations)
+    return each if each >= MIN_AUTO_GAMES else 0
+
+
+def rule_sets(deviations: Sequence[Deviation]) -> int:
+    """The rule sets a run's "What moves the verdict" plays: the rules as printed and each deviation but the
+    inert ones."""
+    return 1 + sum(not d.inert for d in deviations)
+
+
+def run_plan(config) -> tuple[list[Deviation], int]:
+    """The one-step deviations a run's "What moves the verdict" plays, and its games per rule set: 0 when it
+    plays none (no deviation, or :func:`run_games` is 0)."""
+    deviations = one_step(config.game_spec, config.rules, swaps=False)
+    return deviations, run_games(config, deviations) if deviations else 0

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from sim.errors import ConfigError, counted
-from sim.sensitivity.deviations import Deviation, one_step, swap_knobs
+from sim.sensitivity.deviations import Deviation, one_step, run_plan, swap_knobs
 from sim.sensitivity.playing import BLOCKS, block_tallies, effects, games_bar, metric_values, write_table_and_page
 
 DEFAULT_GAMES = 10_000
@@ -205,31 +205,7 @@ def write_study(result: dict[str, Any], config, out_dir: str | Path, *, answered
                                 lambda: study_page(result, config), answered=answered, say=say)
 
 
-# --- the run report's section ------------------------------------------------------------------
-
-# "auto" gives each rule set the run's games shared among them, but never fewer than this: a jackknife over
-# 10 blocks wants a few games a block.
-MIN_AUTO_GAMES = 50
-
-
-def run_games(config, deviations: Sequence[Deviation] | None = None) -> int:
-    """Games per rule set of a run's "What moves the verdict": ``run.sensitivity_games``, or for ``"auto"``
-    the run's games shared among the rule sets played (the rules as printed and every deviation but the
-    inert ones and the sticker swaps), so the section plays at most the run's own games again; 0 when that
-    is fewer than :data:`MIN_AUTO_GAMES` each, or when the key is 0."""
-    if config.sensitivity_games != "auto":
-        return config.sensitivity_games
-    if deviations is None:
-        deviations = one_step(config.game_spec, config.rules, swaps=False)
-    each = config.games // (1 + sum(not d.inert for d in deviations))
-    return each if each >= MIN_AUTO_GAMES else 0
-
-
-def run_plan(config) -> tuple[list[Deviation], int]:
-    """The one-step deviations a run's "What moves the verdict" plays, and its games per rule set: 0 when it
-    plays none (no deviation, or :func:`run_games` is 0)."""
-    deviations = one_step(config.game_spec, config.rules, swaps=False)
-    return deviations, run_games(config, deviations) if deviations else 0
+# --- the run report's section (sized by sim.sensitivity.deviations.run_plan) ------------------------
 
 
 def plan_run_section(config, *, clock=None) -> dict[str, Any]:
@@ -247,7 +223,7 @@ def plan_run_section(config, *, clock=None) -> dict[str, Any]:
 def run_sensitivity(config) -> dict[str, Any] | None:
     """The summary's ``sensitivity`` of a run: the one-step effects at its player count and seats, on its seed,
     but for the sticker swaps (left to ``lvsim sensitivity``: ``swaps_left``, how many per knob label); None
-    when it has none (:func:`run_games` is 0)."""
+    when it has none (``sim.sensitivity.deviations.run_games`` is 0)."""
     game = config.game_spec
     deviations, games = run_plan(config)
     if games <= 0:

@@ -263,10 +263,16 @@ class Workbench:
                 return
             job.enter(PLAYING)
             job.dir.mkdir()
+            from sim.game import checked_between_batches
             from sim.runner import run
 
-            results = run(job.config, out=job.results_dir, cluster=Watched(job), progress=False, report=False)
-            job.summary = results.summary
+            def stop_if_cancelled() -> None:  # measuring too: the skill gap, strength profile and sensitivity
+                if job.cancel.is_set():
+                    raise Cancelled
+
+            with checked_between_batches(stop_if_cancelled):
+                results = run(job.config, out=job.results_dir, cluster=Watched(job), progress=False, report=False)
+            job.summary = None if job.cancel.is_set() else results.summary
             job.seconds = time.perf_counter() - job.asked_at
             job.enter(CANCELLED if job.cancel.is_set() else DONE)
         if job.state == CANCELLED:

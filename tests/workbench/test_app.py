@@ -14,7 +14,7 @@ from sim.errors import ConfigError  # noqa: E402
 from sim.games import GAME_IDS, get_game  # noqa: E402
 from sim.workbench.fields import config_of, fields_of, game_form, parse_value  # noqa: E402
 from sim.workbench.jobs import Workbench  # noqa: E402
-from sim.workbench.states import CANCELLED, DONE, QUEUED, REFUSED  # noqa: E402
+from sim.workbench.states import CANCELLED, DONE, FAILED, MEASURING, QUEUED, REFUSED  # noqa: E402
 from tests.workbench.conftest import SMALL, until_finished  # noqa: E402
 
 FEWER_CABBAGES = {**SMALL, "rules.starting_cabbages": "10"}
@@ -220,6 +220,22 @@ def test_a_play_cancelled_while_playing_stops_between_chunks_and_leaves_no_resul
         view = until_finished(lambda path: own.job(path.rsplit("/", 1)[1]).view(), job.id)
         assert view["state"] == CANCELLED
         assert 0 < view["games_played"] < 400_000
+        assert not job.dir.exists()
+
+
+def test_a_play_cancelled_while_measuring_stops_and_claims_no_verdict():
+    """Its games played, a play goes on to the skill gap and strength profile: a cancel then stops it at their
+    next batch, and the page is shown the games' summary only, marked incomplete, with no verdict."""
+    import time
+
+    with Workbench(max_seconds=3600) as own:
+        job = own.submit({**SMALL, "run.games": "2000"})
+        while job.state not in (MEASURING, CANCELLED, DONE, REFUSED, FAILED):
+            time.sleep(0.01)
+        own.cancel(job.id)
+        view = until_finished(lambda path: own.job(path.rsplit("/", 1)[1]).view(), job.id)
+        assert view["state"] == CANCELLED and view["complete"] is False
+        assert "strength" not in view["summary"] and "skill_gap" not in view["summary"]
         assert not job.dir.exists()
 
 
