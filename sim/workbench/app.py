@@ -182,25 +182,44 @@ def create_app(workbench: Workbench | None = None) -> FastAPI:
     def best_toml(tune_id: str) -> Response:
         from sim.tune.directory import BEST_FILE
 
+        from sim.workbench.tunes import TUNE_FILE
+
         job = bench.tune_job(tune_id)
         path = job.out_dir / BEST_FILE
         if job.state != "done" or not path.is_file():
             raise ConfigError("tune", f"tune {tune_id} is {job.state}, not done")
-        return FileResponse(path, media_type="application/toml", filename=f"{job.config.game}-{tune_id}-best.toml")
+        # It names the tune file it came from: the one the page downloads, not the server's copy, gone when it stops.
+        text = path.read_text(encoding="utf-8").replace(str(job.dir / TUNE_FILE), _tune_name(job))
+        return _toml_download(text, f"{job.config.game}-{tune_id}-best.toml")
 
     @app.get("/api/tunes/{tune_id}/tune.toml")
     def tune_toml(tune_id: str) -> Response:
         from sim.workbench.tunes import BASE_FILE
 
         job = bench.tune_job(tune_id)
-        text = (f"# The tune started from the workbench. Its base, the page's rules, is the config beside it: save it "
-                f"as {BASE_FILE}.\n"
-                f"# Run it with: lvsim tune {job.config.game}-{tune_id}.toml\n"
+        text = (f"# The tune started from the workbench. Its base, the page's rules when it started, is its "
+                f"base.toml download (/api/tunes/{tune_id}/base.toml): save it beside this file as {BASE_FILE}.\n"
+                f"# Run it with: lvsim tune {_tune_name(job)}\n"
                 f'base = "{BASE_FILE}"\n\n{job.tables}')
-        return PlainTextResponse(text, media_type="application/toml",
-                                 headers={"Content-Disposition": f'attachment; filename="{job.config.game}-{tune_id}.toml"'})
+        return _toml_download(text, _tune_name(job))
+
+    @app.get("/api/tunes/{tune_id}/base.toml")
+    def tune_base(tune_id: str) -> Response:
+        from sim.workbench.tunes import BASE_FILE
+
+        return _toml_download(bench.tune_job(tune_id).config.to_toml(), BASE_FILE)
 
     return app
+
+
+def _tune_name(job) -> str:
+    """The name the page downloads a tune's file under."""
+    return f"{job.config.game}-{job.id}.toml"
+
+
+def _toml_download(text: str, filename: str) -> Response:
+    return PlainTextResponse(text, media_type="application/toml",
+                             headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
 async def _json_object(request: Request) -> dict[str, Any]:

@@ -58,6 +58,8 @@ def test_the_recommended_rules_download_as_a_config_and_load_into_the_form(clien
     path = tmp_path / "best.toml"
     path.write_text(response.text, encoding="utf-8")
     best = load_config(path)
+    # It names the tune file the page downloads, not the server's copy (gone when the server stops).
+    assert f"lvsim tune lasvegan-{tuned['id']}.toml" in response.text and "lvsim-workbench" not in response.text
     expected = tuned["answer"]["recommendation"]["values"]
     assert best.rules.starting_cabbages == expected["rules.starting_cabbages"]
     form = tuned["best_fields"]
@@ -69,7 +71,10 @@ def test_the_recommended_rules_download_as_a_config_and_load_into_the_form(clien
 def test_the_tune_file_downloads_with_the_form_as_its_base(client, tuned, tmp_path):
     text = client.get(f"/api/tunes/{tuned['id']}/tune.toml").text
     (tmp_path / TUNE_FILE).write_text(text, encoding="utf-8")
-    (tmp_path / BASE_FILE).write_text(client.get("/api/config.toml", params=SMALL).text, encoding="utf-8")
+    # Its base is the form as the tune started, served beside it whatever the form holds now.
+    base = client.get(f"/api/tunes/{tuned['id']}/base.toml")
+    assert base.status_code == 200 and base.text == client.get("/api/config.toml", params=SMALL).text
+    (tmp_path / BASE_FILE).write_text(base.text, encoding="utf-8")
     tune = load_tune(tmp_path / TUNE_FILE)
     assert tune.budget == 3 and [d.name for d in tune.dims] == ["rules.starting_cabbages"]
 

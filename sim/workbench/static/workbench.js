@@ -562,6 +562,10 @@ async function start() {
     if (state.currentTune) download(`/api/tunes/${state.currentTune}/tune.toml`);
     else showTuneError("tune: start a tune first; its file is the tables above with the form's config as its base");
   });
+  $("[data-action=tune-base]").addEventListener("click", () => {
+    if (state.currentTune) download(`/api/tunes/${state.currentTune}/base.toml`);
+    else showTuneError("tune: start a tune first; its base is the form's config when it starts");
+  });
   await tuneTemplate();
   await restore(pair);
   document.body.dataset.ready = "true";
