@@ -252,26 +252,24 @@ class Workbench:
         if job.cancel.is_set():
             job.state = CANCELLED
             return
-        with ending(job):
+        from sim.game import checked_between_batches
+
+        def stop_if_cancelled() -> None:  # at every batch: the estimate's, the games', the measures' after them
+            if job.cancel.is_set():
+                raise Cancelled
+
+        with ending(job), checked_between_batches(stop_if_cancelled):
             job.enter(ESTIMATING)
             refusal = self._refusal(job.config, job)
             if refusal is not None:
                 job.state, job.error = REFUSED, refusal
                 return
-            if job.cancel.is_set():
-                job.state = CANCELLED
-                return
+            stop_if_cancelled()
             job.enter(PLAYING)
             job.dir.mkdir()
-            from sim.game import checked_between_batches
             from sim.runner import run
 
-            def stop_if_cancelled() -> None:  # measuring too: the skill gap, strength profile and sensitivity
-                if job.cancel.is_set():
-                    raise Cancelled
-
-            with checked_between_batches(stop_if_cancelled):
-                results = run(job.config, out=job.results_dir, cluster=Watched(job), progress=False, report=False)
+            results = run(job.config, out=job.results_dir, cluster=Watched(job), progress=False, report=False)
             job.summary = None if job.cancel.is_set() else results.summary
             job.seconds = time.perf_counter() - job.asked_at
             job.enter(CANCELLED if job.cancel.is_set() else DONE)

@@ -14,7 +14,7 @@ from sim.errors import ConfigError  # noqa: E402
 from sim.games import GAME_IDS, get_game  # noqa: E402
 from sim.workbench.fields import config_of, fields_of, game_form, parse_value  # noqa: E402
 from sim.workbench.jobs import Workbench  # noqa: E402
-from sim.workbench.states import CANCELLED, DONE, FAILED, MEASURING, QUEUED, REFUSED  # noqa: E402
+from sim.workbench.states import CANCELLED, DONE, ESTIMATING, FAILED, MEASURING, QUEUED, REFUSED  # noqa: E402
 from tests.workbench.conftest import SMALL, until_finished  # noqa: E402
 
 FEWER_CABBAGES = {**SMALL, "rules.starting_cabbages": "10"}
@@ -220,6 +220,30 @@ def test_a_play_cancelled_while_playing_stops_between_chunks_and_leaves_no_resul
         view = until_finished(lambda path: own.job(path.rsplit("/", 1)[1]).view(), job.id)
         assert view["state"] == CANCELLED
         assert 0 < view["games_played"] < 400_000
+        assert not job.dir.exists()
+
+
+def test_a_play_cancelled_while_estimating_stops_at_the_estimates_next_batch(monkeypatch):
+    """The estimate times small batches of the play's games first; a cancel meanwhile stops it there."""
+    from sim.estimates import runs
+
+    with Workbench(max_seconds=3600) as own:
+        timed = []
+        original = own._refusal
+
+        def cancelled_at_once(config, job):
+            own.cancel(job.id)
+            runs._GAMES_COSTS.clear()  # time them again: this process may have timed them already
+            try:
+                return original(config, job)
+            finally:
+                timed.append(job.state)
+
+        monkeypatch.setattr(own, "_refusal", cancelled_at_once)
+        job = own.submit({**SMALL, "run.seed": "8"})
+        view = until_finished(lambda path: own.job(path.rsplit("/", 1)[1]).view(), job.id)
+        assert timed == [ESTIMATING] and view["state"] == CANCELLED and view["games_played"] == 0
+        assert view["estimate"] is None  # stopped within the estimate, not after it
         assert not job.dir.exists()
 
 
