@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
@@ -71,6 +72,13 @@ def create_app(workbench: Workbench | None = None) -> FastAPI:
     @app.exception_handler(ConfigError)
     async def refused(request: Request, err: ConfigError):
         return JSONResponse({"field": err.field, "error": one_line(str(err))}, status_code=400)
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(request: Request, err: RequestValidationError):
+        """A missing or malformed query parameter (``/api/compare`` without ``other``): the same one line."""
+        first = err.errors()[0] if err.errors() else {}
+        field = str((first.get("loc") or ("request",))[-1])
+        return await refused(request, ConfigError(field, str(first.get("msg", "is malformed")).lower()))
 
     @app.get("/", include_in_schema=False)
     def page():

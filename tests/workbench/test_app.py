@@ -119,6 +119,14 @@ def test_the_refusal_is_the_line_lvsim_run_prints(client, tmp_path):
     assert body["error"] == str(err.value)
 
 
+def test_a_comparison_without_its_plays_is_refused_in_one_line_naming_the_parameter(client):
+    for query, field in (("", "baseline"), ("?baseline=p1", "other")):
+        response = client.get(f"/api/compare{query}")
+        assert response.status_code == 400, response.text
+        body = response.json()
+        assert body["field"] == field and body["error"].startswith(f"{field}: ") and "\n" not in body["error"]
+
+
 def test_a_request_that_is_not_an_object_of_fields_is_refused(client, bench):
     before = len(bench.plays())
     for body in (b"[1, 2]", b"[" * 500 + b"]" * 500, b'{"game": ' + b"[" * 500 + b"]" * 500 + b"}", b"\xff"):
