@@ -174,7 +174,8 @@ def summary_table(game, summary: Mapping[str, Any]) -> str:
 
 def paired_values(game, rec: Mapping[str, np.ndarray], players: int, unit: int) -> dict[str, np.ndarray]:
     """The value in each game, as integers, of each metric the game declares ``paired``: the first player's
-    advantage (in ``unit`` units per win), the tie rate, and its own (``of_games``: one number per game)."""
+    advantage (in ``unit`` units per win), the tie rate, and its own (``of_games``: one number per game). A
+    paired ratio of sums is left to :func:`ratio_values`: a sweep compares it as that ratio."""
     win = np.asarray(rec["win_share"])
     common = {FIRST_PLAYER_ADVANTAGE.name: lambda: first_player_values(win, unit, players),
               TIE_RATE.name: lambda: tie_values(win)}
@@ -186,7 +187,9 @@ def paired_values(game, rec: Mapping[str, np.ndarray], players: int, unit: int) 
             if m.of_games is None:
                 raise ValueError(f"{game.id}: metric {m.name} is paired, so a sweep compares its value in each "
                                  "game: the metric declares it (of_games)")
-            out[m.name] = np.asarray(m.of_games(rec)).astype(np.int64)
+            value = m.of_games(rec)
+            if not isinstance(value, tuple):
+                out[m.name] = np.asarray(value).astype(np.int64)
     return out
 
 

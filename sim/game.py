@@ -363,10 +363,9 @@ def derived(game: Game) -> dict[str, Any]:
         return functools.partial(lazy(f"analysis.declared:{name}"), game)
 
     for m in game.metrics:
-        if m.paired and m.name not in (FIRST_PLAYER_ADVANTAGE.name, TIE_RATE.name) and (
-                m.of_games is None or m.per or m.interval == CLUSTER):
+        if m.paired and m.name not in (FIRST_PLAYER_ADVANTAGE.name, TIE_RATE.name) and (m.of_games is None or m.per):
             raise ValueError(f"{game.id}: metric {m.name} is paired, so a sweep compares its value in each game: "
-                             "it declares that value (of_games), one number per game, not a ratio of sums")
+                             "it declares that value (of_games), one number (or one ratio) per game, not one a seat")
         if m.of_games is not None and m.interval not in (WILSON, STUDENT_T, CLUSTER):
             raise ValueError(f"{game.id}: metric {m.name}: a value in each game is tallied with a {WILSON}, "
                              f"{STUDENT_T} or {CLUSTER} interval, not {m.interval!r}")

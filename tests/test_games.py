@@ -229,7 +229,10 @@ def test_a_sweep_reads_the_record_fields_the_paired_values_read_and_no_others(ga
     assert "win_share" in fields and len(fields) < len(game.records.fields) - 1
     ids, params = game.parse_seats(["greedy"] * config.players, config.players)
     rec = game.play_games(config.rules, 3, 0, 40, ids, params)
-    whole = game.per_game(rec, config.players, 60)
-    read = game.per_game({name: rec[name] for name in fields}, config.players, 60)
-    assert whole.keys() == read.keys() == set(game.paired_metrics)
+    only = {name: rec[name] for name in fields}
+    whole, read = game.per_game(rec, config.players, 60), game.per_game(only, config.players, 60)
+    ratios, read_ratios = game.per_game_ratios(rec, config.players), game.per_game_ratios(only, config.players)
+    assert whole.keys() == read.keys() and ratios.keys() == read_ratios.keys()
+    assert set(game.paired_metrics) <= set(whole) | set(ratios)  # a paired ratio is compared as one
     assert all(np.array_equal(whole[m], read[m]) for m in whole)
+    assert all(np.array_equal(a, b) for m in ratios for a, b in zip(ratios[m], read_ratios[m]))

@@ -90,11 +90,18 @@ def test_a_metric_that_cannot_be_tallied_as_declared_is_refused_by_name_when_the
     declared(Metric("fine", "fine", MEAN, STUDENT_T, of_games=lambda rec: rec["points"]))
 
 
-def test_a_paired_metric_with_no_single_value_in_each_game_is_refused_when_the_game_is_declared():
-    ratio = next(m for m in GAME.metrics if m.name == "void_round_rate").but(paired=True)
-    with pytest.raises(ValueError, match="highcard: metric void_round_rate is paired, so a sweep compares"):
-        dataclasses.replace(GAME, metrics=tuple(ratio if m.name == ratio.name else m for m in GAME.metrics),
+def test_a_paired_metric_with_no_single_value_in_each_game_is_refused_when_the_game_is_declared(records):
+    per_seat = next(m for m in GAME.metrics if m.name == "final_points").but(paired=True)
+    with pytest.raises(ValueError, match="highcard: metric final_points is paired, so a sweep compares"):
+        dataclasses.replace(GAME, metrics=tuple(per_seat if m.name == per_seat.name else m for m in GAME.metrics),
                             **dict.fromkeys(DERIVED))
+    # A ratio of sums is one ratio a game: a sweep compares it as that ratio (analysis.sweep._ratio_difference).
+    ratio = next(m for m in GAME.metrics if m.name == "void_round_rate").but(paired=True)
+    game = dataclasses.replace(GAME, metrics=tuple(ratio if m.name == ratio.name else m for m in GAME.metrics),
+                               **dict.fromkeys(DERIVED))
+    _, rec = records
+    assert "void_round_rate" in game.paired_metrics and "void_round_rate" not in game.per_game(rec, 4, 12)
+    assert "void_round_rate" in game.per_game_ratios(rec, 4)
 
 
 def test_a_rate_of_games_that_is_not_one_or_zero_in_each_game_is_refused_by_name(records):
