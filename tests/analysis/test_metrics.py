@@ -32,9 +32,13 @@ def test_the_headline_metrics_are_the_strength_profiles_and_each_says_what_diffe
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_every_paired_metric_is_given_game_by_game(game):
     rules = game.Rules()
-    values = game.per_game(game.records.empty(3, rules), rules.players, win_unit(rules.players))
-    assert set(game.paired_metrics) == set(values)
+    empty = game.records.empty(3, rules)
+    values = game.per_game(empty, rules.players, win_unit(rules.players))
+    ratios = game.per_game_ratios(empty, rules.players)
+    # One number a game, or a ratio's numerators and denominators (compared as that ratio).
+    assert set(game.paired_metrics) == set(values) | (set(ratios) & set(game.paired_metrics))
     assert all(v.dtype == np.int64 for v in values.values())
+    assert all(v.dtype == np.int64 for parts in ratios.values() for v in parts)
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
