@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sim.game import Game, SkillDuel, TallyIO, laid_out
 from sim.metrics import (
-    FIRST_PLAYER_ADVANTAGE, NO_INTERVAL, RATE, TIE_RATE, WILSON, WIN_SHARE, WORST_SEAT_ADVANTAGE,
+    CLUSTER, FIRST_PLAYER_ADVANTAGE, RATE, TIE_RATE, WILSON, WIN_SHARE, WORST_SEAT_ADVANTAGE,
     WORST_SEAT_ADVANTAGE_CORRECTED, Metric,
 )
 
@@ -21,11 +21,11 @@ METRICS = (
     TIE_RATE,
     Metric("money_tie_rate", "money tie rate", RATE, WILSON, paired=True, of_games=lambda rec: rec["money_tied"] > 1),
     # Shares of each game's payouts and of the money laid out on its casinos.
-    Metric("tie_cancel_rate", "casino payouts cancelled by ties", RATE, WILSON, headline=True, material=0.03, paired=True,
+    Metric("tie_cancel_rate", "casino payouts cancelled by ties", RATE, CLUSTER, headline=True, material=0.03, paired=True,
            of_games=lambda rec: (_in_game(rec, "tie_cancels"), _in_game(rec, "payouts"))),
-    Metric("white_dice_share", "money won by the white dice", RATE, NO_INTERVAL, headline=True, material=0.02, paired=True,
+    Metric("white_dice_share", "money won by the white dice", RATE, CLUSTER, headline=True, material=0.02, paired=True,
            of_games=lambda rec: (_in_game(rec, "white_won"), _in_game(rec, "laid_out"))),
-    Metric("unclaimed_share", "money nobody won", RATE, NO_INTERVAL, headline=True, material=0.02, paired=True,
+    Metric("unclaimed_share", "money nobody won", RATE, CLUSTER, headline=True, material=0.02, paired=True,
            of_games=lambda rec: (_in_game(rec, "unclaimed"), _in_game(rec, "laid_out"))),
     WIN_SHARE,
     WORST_SEAT_ADVANTAGE_CORRECTED,

@@ -258,8 +258,8 @@ def _ties_section(results: RunResults) -> str:
     facts = [
         ["casino payouts where a tie cancelled an owner", pct(s["tie_cancel_rate"], 2),
          ci_pct(*s["tie_cancel_rate_ci"], 2)],
-        ["money won by the white dice", pct(s["white_dice_share"], 2), "—"],
-        ["money won by nobody", pct(s["unclaimed_share"], 2), "—"],
+        ["money won by the white dice", pct(s["white_dice_share"], 2), _share_ci(s, "white_dice_share")],
+        ["money won by nobody", pct(s["unclaimed_share"], 2), _share_ci(s, "unclaimed_share")],
         ["money laid out per round", dollars(s["laid_out_per_round"]), "—"],
         ["casinos short of the minimum", pct(s["short_casino_rate"], 2), "—"],
         ["turns per round", num(s["turns_per_round"], 2), "—"],
@@ -440,3 +440,9 @@ _CSS = """
 .die.placed { background: #fff1c7; border-color: #e6c35c; font-weight: 700; }
 table.casinos td, table.turns td { padding-right: 14px; }
 """
+
+
+def _share_ci(summary: dict, name: str) -> str:
+    """A share's 95% interval, or a dash for a summary written before it had one."""
+    ci = summary.get(f"{name}_ci")
+    return "—" if not ci or None in ci else ci_pct(*ci, 2)

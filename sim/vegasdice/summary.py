@@ -39,7 +39,9 @@ import numpy as np
 from analysis.common import (
     json_ready, run_fields, seat_fields, share, win_share_metrics, win_unit,
 )
-from analysis.stats import FirstGames, IntHistogram, mean_and_sd, mean_interval, wilson_interval
+from analysis.stats import (
+    FirstGames, IntHistogram, cluster_ratio_interval, mean_and_sd, mean_interval, wilson_interval,
+)
 from analysis.tally import MergeableTally, win_unit_sums
 from sim.vegasdice import enums as E
 from sim.vegasdice.records import LAYOUT as RECORD_LAYOUT, empty_records
@@ -101,6 +103,9 @@ class Tally(MergeableTally):
     place_won_sq: tuple[int, ...]  # sum over games of its square
     place_won_xy: tuple[int, ...]  # sum over games of it times the game's rounds played
     by_margin: FirstGames  # key (winner's margin in dollars,)
+    # Each game's dollars laid out (L), won by the white dice (W), unclaimed (U), its payouts (P) and the payouts
+    # a tie cancelled (T): the sums of squares and products the shares' intervals need (games as clusters).
+    share_moments: tuple[int, ...]  # ΣL², ΣW², ΣWL, ΣU², ΣUL, ΣP², ΣT², ΣTP
 
     WHAT = "Las Vegas tally"
     LAYOUT = RECORD_LAYOUT
@@ -162,6 +167,7 @@ class Tally(MergeableTally):
             place_won_sq=place_sq,
             place_won_xy=_cross_sums(by_place, rounds_played),
             by_margin=FirstGames.of(margin[:, None], rec["game"]),
+            share_moments=_share_moments(rec),
         )
 
     @classmethod
@@ -187,6 +193,21 @@ class Tally(MergeableTally):
     def report(self) -> "Tally":
         """What the report needs beyond the summary: the tally itself (stored as ``tally.json``)."""
         return self
+
+
+def _share_moments(rec: Mapping[str, np.ndarray]) -> tuple[int, ...]:
+    """:attr:`Tally.share_moments` of a batch of records."""
+    laid, white, unclaimed, payouts, cancels = (rec[f].astype(np.int64).sum(axis=1)
+                                                for f in ("laid_out", "white_won", "unclaimed", "payouts", "tie_cancels"))
+    pairs = ((laid, laid), (white, white), (white, laid), (unclaimed, unclaimed), (unclaimed, laid),
+             (payouts, payouts), (cancels, cancels), (cancels, payouts))
+    return tuple(s for x, y in pairs for s in _product_sums(x[:, None], y[:, None]))
+
+
+def _share_interval(x: int, y: int, xx: int, xy: int, yy: int, games: int) -> list[float | None]:
+    """The 95% interval of the share ``x / y`` of sums over games, the games as clusters."""
+    _, low, high = cluster_ratio_interval(x, y, xx, xy, yy, games)
+    return [low, high]
 
 
 def _sums(x: np.ndarray) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -236,6 +257,7 @@ def summarize(
     # minus all players' winnings; per round and in dollars: / (players x rounds).
     card_mean, card_sd = mean_and_sd(tally.first_card_total, tally.first_card_total_sq, n)
     per_round = tally.played_rounds / n if n else math.nan
+    laid_sq, white_sq, white_xy, unclaimed_sq, unclaimed_xy, payouts_sq, tie_sq, tie_xy = tally.share_moments
     scale = players * per_round if per_round else math.nan
     summary = {
         **run_fields(game=game, title=E.TITLE, players=players, rounds=tally.rounds, games=n, seed=seed,
@@ -258,9 +280,11 @@ def summarize(
         "money_tie_rate": share(tally.money_tie_games, n),
         "money_tie_rate_ci": list(wilson_interval(tally.money_tie_games, n)),
         "tie_cancel_rate": share(tally.tie_cancels, tally.payouts),
-        "tie_cancel_rate_ci": list(wilson_interval(tally.tie_cancels, tally.payouts)),
+        "tie_cancel_rate_ci": _share_interval(tally.tie_cancels, tally.payouts, tie_sq, tie_xy, payouts_sq, n),
         "unclaimed_share": share(tally.unclaimed, tally.laid_out),
+        "unclaimed_share_ci": _share_interval(tally.unclaimed, tally.laid_out, unclaimed_sq, unclaimed_xy, laid_sq, n),
         "white_dice_share": share(tally.white_won, tally.laid_out),
+        "white_dice_share_ci": _share_interval(tally.white_won, tally.laid_out, white_sq, white_xy, laid_sq, n),
         "laid_out_per_round": share(tally.laid_out, tally.played_rounds),
         "short_casino_rate": share(tally.short_casinos, tally.casinos_set_up),
         "rounds_played_mean": per_round,

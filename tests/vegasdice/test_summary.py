@@ -74,6 +74,16 @@ def test_the_summary_agrees_with_the_records():
     assert high == pytest.approx(advantage.mean() + half, rel=1e-4)
     for key in ("win_share_ci", "first_player_advantage_ci", "tie_rate_ci"):
         assert s[key] is not None
+    # The shares of sums over games: their intervals take the games as clusters (a game's payouts and rounds
+    # are not independent), Student's t over the games' linearised shares.
+    for name, num, den in (("tie_cancel_rate", "tie_cancels", "payouts"), ("white_dice_share", "white_won", "laid_out"),
+                           ("unclaimed_share", "unclaimed", "laid_out")):
+        x, y = (rec[f].astype(np.int64).sum(axis=1) for f in (num, den))
+        ratio = x.sum() / y.sum()
+        half = t95(n) * ((x - ratio * y) / y.mean()).std(ddof=1) / math.sqrt(n)
+        low, high = s[f"{name}_ci"]
+        assert low < s[name] < high
+        assert (low, high) == (pytest.approx(ratio - half, rel=1e-9), pytest.approx(ratio + half, rel=1e-9))
 
 
 def test_rulebook_at_four_players_random_play_leaves_sound_figures():
