@@ -18,7 +18,7 @@ METRICS = (
            short="rounds played", axis="rounds played", of_games=lambda rec: rec["rounds_played"]),
     # Every game's cabbages moved (Σ |change| over its seats and rounds; a round not played changes nothing)
     # over its seat-rounds played.
-    Metric("mean_abs_swing", "mean |swing| per round", MEAN, CLUSTER, headline=True, material=0.25,
+    Metric("mean_abs_swing", "mean |swing| per round", MEAN, CLUSTER, headline=True, material=0.25, paired=True,
            of_games=lambda rec: (abs(rec["delta"].astype("int64")).sum(axis=(1, 2)),
                                  rec["rounds_played"].astype("int64") * rec["delta"].shape[2])),
     TIE_RATE.but(material=0.03),

@@ -69,6 +69,17 @@ def test_paired_differences_match_the_per_game_differences(tmp_path):
         b[k][changed] = other[k][changed]
     diffs = paired_differences(write_records(tmp_path / "b.parquet", b), cfg(4), write_records(tmp_path / "a.parquet", a), cfg(4))
     va, vb = per_game(a, 4), per_game(b, 4)
+    # Mean |swing| per round is a ratio of sums: cabbages moved over seat-rounds played, each game's linearised.
+    (ma, sa), (mb, sb) = ((np.abs(r["delta"].astype(float)).sum(axis=(1, 2)), 4.0 * r["rounds_played"]) for r in (a, b))
+    ra, rb = ma.sum() / sa.sum(), mb.sum() / sb.sum()
+    ua, ub = (ma - ra * sa) / sa.mean(), (mb - rb * sb) / sb.mean()
+    swing = diffs.pop("mean_abs_swing")
+    n, x = len(ua), ub - ua
+    assert swing["difference"] == pytest.approx(rb - ra, abs=1e-12)
+    half, wide = t95(n) * x.std(ddof=1) / math.sqrt(n), t95(n) * math.sqrt((ua.var(ddof=1) + ub.var(ddof=1)) / n)
+    assert (swing["difference_lo"], swing["difference_hi"]) == pytest.approx((rb - ra - half, rb - ra + half), rel=1e-9)
+    assert (swing["unpaired_lo"], swing["unpaired_hi"]) == pytest.approx((rb - ra - wide, rb - ra + wide), rel=1e-9)
+    assert swing["tighter"] > 1.5
     for metric, d in diffs.items():
         x = vb[metric] - va[metric]
         n = len(x)
