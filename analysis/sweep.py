@@ -513,8 +513,8 @@ def sweep_text(
             f"whatever the seats, and at another player count the cell with that count and cell "
             f"{baseline:03d}'s other values (same deals; 95% interval, and how much tighter it is than "
             "independent runs would give)", width)
-        # The rates and the advantage, in percentage points.
-        wanted = [m for m, (_, scale, _) in metrics.items() if scale == 100 and m in game.paired_metrics][:3]
+        # The rates and the advantage of the sweep's figure, in percentage points, as far as they fit.
+        wanted = [m for m, (_, scale, _) in metrics.items() if scale == 100 and m in game.paired_metrics]
         paired_columns = [_Column("cell", [], keep=0), _Column("baseline", [], keep=0)]
         paired_columns += [_Column(f"{game.paired_metrics[m]} (pp)", [], keep=0 if m == wanted[0] else 2)
                            for m in wanted]

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from sim.sweep import load_sweep, run_sweep
 from tests.helpers import copy_sweep_on_quick_base
@@ -24,8 +25,18 @@ def test_the_shipped_sweep_is_white_dice_on_and_off_at_each_player_count():
 def test_the_sweep_writes_its_table_and_a_report_with_the_white_dice(tmp_path):
     copy_sweep_on_quick_base(tmp_path, CONFIGS / "vegas-dice.toml", SHIPPED)
     out = tmp_path / "out"
-    run_sweep(load_sweep(tmp_path / "sweep.toml", games=150), out, report=True)
+    results = run_sweep(load_sweep(tmp_path / "sweep.toml", games=150), out, report=True)
     table = pd.read_parquet(out / "sweep.parquet")
+    # The white dice's share is compared as a ratio over the same games: printed, or named as left out to fit.
+    paired = pd.read_parquet(out / "paired.parquet")
+    white = paired[paired["metric"] == "white_dice_share"].set_index("cell")["difference"]
+    assert white.tolist() == pytest.approx([-table["white_dice_share"][c] for c in (0, 1, 2)])
+    from analysis.sweep import sweep_text
+
+    text = sweep_text(results.table, results.paired, ["rules.white_dice", "rules.players"], game=results.sweep.game,
+                      baseline=0)
+    paired_text = text.split("Paired differences")[1]
+    assert "money won by the white dice (pp)" in paired_text
     assert table["rules.white_dice"].tolist() == ["auto"] * 3 + ["0"] * 3
     assert (table.loc[table["rules.white_dice"] == "0", "white_dice_share"] == 0).all()
     assert (table.loc[table["rules.white_dice"] == "auto", "white_dice_share"] > 0).all()
