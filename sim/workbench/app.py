@@ -48,6 +48,7 @@ from fastapi.staticfiles import StaticFiles
 from sim.errors import ConfigError, one_line
 from sim.workbench.fields import config_of, game_form
 from sim.workbench.jobs import Workbench
+from sim.workbench.states import Unknown
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -71,7 +72,8 @@ def create_app(workbench: Workbench | None = None) -> FastAPI:
 
     @app.exception_handler(ConfigError)
     async def refused(request: Request, err: ConfigError):
-        return JSONResponse({"field": err.field, "error": one_line(str(err))}, status_code=400)
+        return JSONResponse({"field": err.field, "error": one_line(str(err))},
+                            status_code=404 if isinstance(err, Unknown) else 400)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, err: RequestValidationError):

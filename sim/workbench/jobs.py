@@ -45,6 +45,7 @@ from sim.workbench.states import (
     QUEUED,
     REFUSED,
     Cancelled,
+    Unknown,
     ending,
 )
 
@@ -189,7 +190,7 @@ class Workbench:
         try:
             return self.jobs[job_id]
         except KeyError:
-            raise ConfigError("job", f"no play {job_id!r} on this server (a server forgets its plays when it stops)") \
+            raise Unknown("job", f"no play {job_id!r} on this server (a server forgets its plays when it stops)") \
                 from None
 
     def plays(self) -> list[Job]:
@@ -226,8 +227,8 @@ class Workbench:
         try:
             return self.tunes[tune_id]
         except KeyError:
-            raise ConfigError("tune", f"no tune {tune_id!r} on this server (a server forgets its tunes when it "
-                                      "stops)") from None
+            raise Unknown("tune", f"no tune {tune_id!r} on this server (a server forgets its tunes when it "
+                                  "stops)") from None
 
     def tune_jobs(self) -> list:
         """Every tune the server holds, in the order asked."""

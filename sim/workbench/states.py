@@ -17,6 +17,10 @@ REFUSED, CANCELLED, FAILED = "refused", "cancelled", "failed"
 FINISHED = (DONE, REFUSED, CANCELLED, FAILED)
 
 
+class Unknown(ConfigError):
+    """A play or tune id this server does not hold: answered 404, in the one line of every refusal."""
+
+
 class Cancelled(Exception):
     """The page cancelled the job: raised between two chunks, so the run's staging directory is removed."""
 

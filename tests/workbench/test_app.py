@@ -323,9 +323,12 @@ def test_the_server_lists_every_play_it_holds_as_each_one_reads(client, rulebook
     assert ended["state"] == DONE
 
 
-def test_an_unknown_play_is_refused_naming_it(client):
-    response = client.get("/api/plays/p999")
-    assert response.status_code == 400 and "p999" in response.json()["error"]
+def test_an_unknown_play_or_tune_is_not_found_naming_it(client):
+    for path in ("/api/plays/p999", "/api/plays/p999/report.html", "/api/compare?baseline=p999&other=p998",
+                 "/api/tunes/t999", "/api/tunes/t999/best.toml"):
+        response = client.get(path)
+        assert response.status_code == 404 and "999" in response.json()["error"], path
+    assert client.post("/api/plays/p999/cancel").status_code == 404
 
 
 def test_the_config_downloads_as_toml_that_lvsim_run_reads_back(client, tmp_path):
