@@ -18,6 +18,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from analysis.tally import OutdatedTally
 from sim.config import Config, load_config
 from sim.errors import ConfigError, shown
 from sim.inputs import read_json, read_text
@@ -193,13 +194,15 @@ def _load_tally(directory: Path, config: Config):
     """The stored report tally, or one rebuilt from the records file in bounded batches."""
     io = config.game_spec.report_tally_io
     path = directory / TALLY_FILE
-    if path.is_file():
-        try:
-            tally = io.read(path)
-        except (ValueError, UnicodeDecodeError, KeyError, TypeError, IndexError, RecursionError) as err:
-            # A tally.json edited by hand can fail in as many ways as it has fields.
-            raise ConfigError(str(path), f"cannot be read ({type(err).__name__}: {shown(str(err), 100)[1:-1]}); "
-                                         "remove it and lvsim report rebuilds it from the records") from None
+    try:
+        tally = io.read(path) if path.is_file() else None
+    except OutdatedTally:  # written by an older version: the records give the tally again, below
+        tally = None
+    except (ValueError, UnicodeDecodeError, KeyError, TypeError, IndexError, RecursionError) as err:
+        # A tally.json edited by hand can fail in as many ways as it has fields.
+        raise ConfigError(str(path), f"cannot be read ({type(err).__name__}: {shown(str(err), 100)[1:-1]}); "
+                                     "remove it and lvsim report rebuilds it from the records") from None
+    if tally is not None:
         have, want = io.shape(tally), io.rules_shape(config.rules)
         if have != want:
             raise ConfigError(

@@ -48,6 +48,9 @@ class MergeableTally:
     WHAT: ClassVar[str] = "tally"  # what a malformed tally.json is not: "not a $ Fever tally"
     LAYOUT: ClassVar[Any] = None  # the game's RecordLayout, to read a records file
     RECORD_FIELDS: ClassVar[tuple[str, ...] | None] = None  # the record fields ``of`` reads (None: all)
+    # Fields added since tallies were first written: a tally.json without them (and only them) is an older
+    # version's, rebuilt from its records (OutdatedTally), not a malformed one.
+    ADDED: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def of(cls, rec: Mapping[str, np.ndarray]):
@@ -114,7 +117,11 @@ class MergeableTally:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]):
-        """The tally :meth:`to_json` wrote; a ValueError when the data is not one."""
+        """The tally :meth:`to_json` wrote; a ValueError when the data is not one, :class:`OutdatedTally` when an
+        older version wrote it without the fields added since (:attr:`ADDED`)."""
+        missing = [f.name for f in fields(cls) if isinstance(data, Mapping) and f.name not in data]
+        if missing and set(missing) <= set(cls.ADDED):
+            raise OutdatedTally(f"a {cls.WHAT} written before {', '.join(missing)} was kept")
         try:
             return cls(**{f.name: from_json(f.type, data[f.name]) for f in fields(cls)})
         except (KeyError, TypeError, ValueError) as err:
@@ -134,6 +141,10 @@ class MergeableTally:
         """The tally of every game in a records file of ``rules``, read in batches of ``batch_games``."""
         names = cls.LAYOUT.fields if cls.RECORD_FIELDS is None else cls.RECORD_FIELDS
         return tally_of_records_file(cls.of, cls.LAYOUT, names, path, rules, batch_games)
+
+
+class OutdatedTally(ValueError):
+    """A tally.json an older version wrote, lacking fields this one keeps: its records give the tally again."""
 
 
 def tally_of_records_file(of: Callable[[Mapping[str, np.ndarray]], Any], layout, names, path: Path, rules,

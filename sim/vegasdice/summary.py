@@ -108,6 +108,7 @@ class Tally(MergeableTally):
     share_moments: tuple[int, ...]  # ΣL², ΣW², ΣWL, ΣU², ΣUL, ΣP², ΣT², ΣTP
 
     WHAT = "Las Vegas tally"
+    ADDED = ("share_moments",)
     LAYOUT = RECORD_LAYOUT
 
     @classmethod

@@ -240,6 +240,24 @@ def test_lvsim_report_rewrites_the_report_of_a_dice_run(small_dice_run, tmp_path
     assert (copy / "report.html").read_text(encoding="utf-8") == small_dice_run.report.read_text(encoding="utf-8")
 
 
+def test_a_tally_an_older_version_wrote_is_rebuilt_from_the_records_and_a_garbled_one_refused(small_dice_run, tmp_path):
+    """A run's tally.json from before the shares' moments were kept is not malformed: the records give it again."""
+    copy = tmp_path / "copy"
+    shutil.copytree(small_dice_run.directory, copy)
+    (copy / "report.html").unlink()
+    stored = json.loads((copy / "tally.json").read_text(encoding="utf-8"))
+    del stored["share_moments"]
+    (copy / "tally.json").write_text(json.dumps(stored), encoding="utf-8")
+    result = CliRunner().invoke(main, ["report", str(copy)])
+    assert result.exit_code == 0, result.output
+    assert (copy / "report.html").read_text(encoding="utf-8") == small_dice_run.report.read_text(encoding="utf-8")
+    # Without another field too, it is no tally any version wrote.
+    del stored["tie_cancels"]
+    (copy / "tally.json").write_text(json.dumps(stored), encoding="utf-8")
+    result = CliRunner().invoke(main, ["report", str(copy)])
+    assert result.exit_code == 2 and "tally.json: cannot be read" in result.output
+
+
 def test_mixed_seats_show_the_win_share_by_policy(tmp_path):
     out = tmp_path / "mixed"
     run(Config(name="mixed", game="vegas-dice", games=300, seed=4, rules=Rules(players=3),
