@@ -244,17 +244,11 @@ def _ratio_difference(sums, n: int) -> dict[str, float | int | None]:
     uv = (prod[0, 2] - rb * prod[0, 3] - ra * prod[1, 2] + ra * rb * prod[1, 3]) / (ma * mb)
     diff = ra - rb
     if n < MIN_SAMPLES:
-        lo = hi = unpaired_half = math.nan
-    else:
-        t = t95(n)
-        half = t * math.sqrt(max(0.0, uu + vv - 2 * uv) / (n - 1) / n)
-        unpaired_half = t * math.sqrt((max(0.0, uu) + max(0.0, vv)) / (n - 1) / n)
-        lo, hi = diff - half, diff + half
-    paired_half = (hi - lo) / 2
-    tighter = unpaired_half / paired_half if paired_half > 0 and unpaired_half > 0 else math.nan
-    out = {"games": n, "difference": diff, "difference_lo": lo, "difference_hi": hi,
-           "unpaired_lo": diff - unpaired_half, "unpaired_hi": diff + unpaired_half, "tighter": tighter}
-    return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in out.items()}
+        return _compared(n, diff, (math.nan, math.nan), (math.nan, math.nan))
+    t = t95(n)
+    half = t * math.sqrt(max(0.0, uu + vv - 2 * uv) / (n - 1) / n)
+    unpaired_half = t * math.sqrt((max(0.0, uu) + max(0.0, vv)) / (n - 1) / n)
+    return _compared(n, diff, (diff - half, diff + half), (diff - unpaired_half, diff + unpaired_half))
 
 
 def _difference(sums, n: int, unit: int, rate: bool = False) -> dict[str, float | int | None]:
@@ -276,11 +270,18 @@ def _difference(sums, n: int, unit: int, rate: bool = False) -> dict[str, float 
         lo, hi = mean_interval(d_mean, d_sd, n)
         half = t95(n) * math.sqrt((a_sd**2 + b_sd**2) / n) if n >= MIN_SAMPLES else math.nan
         unpaired = (d_mean - half, d_mean + half)
-    paired_half, unpaired_half = (hi - lo) / 2, (unpaired[1] - unpaired[0]) / 2
+    return _compared(n, d_mean, (lo, hi), unpaired, unit)
+
+
+def _compared(n: int, difference: float, paired: tuple[float, float], unpaired: tuple[float, float],
+              unit: int = 1) -> dict[str, float | int | None]:
+    """One metric's row of paired differences, in the metric's units (the values counted ``unit`` to one), and
+    how many times tighter the paired interval is than the independent one; nan written as None."""
+    (lo, hi), paired_half, unpaired_half = paired, (paired[1] - paired[0]) / 2, (unpaired[1] - unpaired[0]) / 2
     tighter = unpaired_half / paired_half if paired_half > 0 and unpaired_half > 0 else math.nan
     out = {
         "games": n,
-        "difference": d_mean / unit,
+        "difference": difference / unit,
         "difference_lo": lo / unit,
         "difference_hi": hi / unit,
         "unpaired_lo": unpaired[0] / unit,

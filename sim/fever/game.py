@@ -18,7 +18,7 @@ def _finished(rec):
 METRICS = (
     # The summary's first-player advantage and game length are over finished games: a ratio whose denominator
     # counts each game 1 when finished, 0 when not. Seat 0's win less the fair share, in whole wins per
-    # ``players`` (one winner a game, so shares are 0 or 1); a sweep compares it over every game.
+    # ``players`` (one winner a game, so shares are 0 or 1); a sweep compares it as that ratio.
     FIRST_PLAYER_ADVANTAGE.but(of_games=lambda rec: (
         (rec["win_share"][:, 0].round().astype("int64") * rec["win_share"].shape[1] - 1) * _finished(rec),
         _finished(rec) * rec["win_share"].shape[1])),

@@ -191,7 +191,6 @@ def create_app(workbench: Workbench | None = None) -> FastAPI:
     @app.get("/api/tunes/{tune_id}/best.toml")
     def best_toml(tune_id: str) -> Response:
         from sim.tune.directory import BEST_FILE
-
         from sim.workbench.tunes import TUNE_FILE
 
         job = bench.tune_job(tune_id)

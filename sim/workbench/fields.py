@@ -36,21 +36,24 @@ WORKBENCH_GAMES = 20_000
 def parse_value(text: str, key: str = "value") -> Any:
     """A field's text as the value a config file would hold: JSON or a TOML literal, else the word itself; lists
     and tables nested no deeper than a config file's (a ConfigError naming ``key``)."""
-    text = text.strip()
     fail = lambda problem: ConfigError(key, f"is {problem}")  # noqa: E731
     try:
-        value = json.loads(text)
+        value = _literal(text.strip())
     except RecursionError:
         raise fail(too_deep()) from None
-    except ValueError:
-        try:
-            value = tomllib.loads(f"v = {text}")["v"]
-        except RecursionError:
-            raise fail(too_deep()) from None
-        except (tomllib.TOMLDecodeError, KeyError):
-            return text
     check_depth(value, fail)
     return value
+
+
+def _literal(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except (tomllib.TOMLDecodeError, KeyError):
+        return text
 
 
 def field_text(value: Any) -> str:
