@@ -532,8 +532,12 @@ def test_target_ci_stops_at_the_cap(tmp_path):
 def test_a_local_dask_cluster_gives_bit_identical_results(in_tmp, workers):
     """Every cell's chunks handed to the workers at once: the records, the table and the paired differences
     of one process, bit for bit, on any number of workers. The client plays the skill gap and the strength
-    profile (not the workers): they are left on at 2 workers only."""
-    make_sweep(in_tmp, GRID, base=BASE if workers == 2 else quick_base(1500))
+    profile (not the workers): they are on at 2 workers only."""
+    # At 2 workers, the skill gap and the strength profile are on, small.
+    base = quick_base(1500) if workers != 2 else (
+        'game = "lasvegan"\n[run]\ngames = 1500\nseed = 3\nskill_gap_games = 4\nstrength_games = 300\n'
+        'strength_lookahead_games = 8\n')
+    make_sweep(in_tmp, GRID, base=base)
     here = run_sweep(load_sweep("s.toml", games=5000), "here", report=False)
     result = lvsim_sweep("s.toml", "--no-report", "--games", 5000, "--out", "there", "--workers", workers, "--json")
     assert result.exit_code == 0, result.output
