@@ -166,6 +166,7 @@ class Workbench:
         self.tunes: dict[str, Any] = {}  # id -> sim.workbench.tunes.TuneJob
         self._ids = itertools.count(1)
         self._tune_ids = itertools.count(1)
+        self._checks = itertools.count(1)
         self.max_tune_seconds = max_tune_seconds
         self._lock = threading.Lock()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lvsim-workbench")
@@ -210,6 +211,13 @@ class Workbench:
         with self._lock:
             if self._closed:
                 raise RuntimeError("the workbench is stopping")
+            checked = self.root / f"checking-{next(self._checks)}"
+        # Checked apart first, so that a refused tune takes no id: the tunes listed are t1, t2, ... as asked.
+        try:
+            tune_of(fields, tables, checked)
+        finally:
+            shutil.rmtree(checked, ignore_errors=True)
+        with self._lock:
             tune_id = f"t{next(self._tune_ids)}"
         where = self.root / tune_id
         try:

@@ -7,6 +7,7 @@ pytest.importorskip("fastapi")
 
 import sim  # noqa: E402
 from sim.config import load_config  # noqa: E402
+from sim.errors import ConfigError  # noqa: E402
 from sim.games import GAME_IDS, get_game  # noqa: E402
 from sim.tune import load_tune  # noqa: E402
 from sim.workbench.fields import config_of  # noqa: E402
@@ -94,6 +95,16 @@ def test_a_malformed_tune_is_refused_in_one_line_naming_the_key(client, bench, t
     body = response.json()
     assert body["field"] == field and body["error"].startswith(f"{field}: ") and "\n" not in body["error"]
     assert set(bench.tunes) == before
+
+
+def test_a_refused_tune_takes_no_id_and_leaves_no_directory():
+    with Workbench() as own:
+        with pytest.raises(ConfigError):
+            own.submit_tune(SMALL, TUNE_TABLES.replace("budget = 3", "budget = 0"))
+        assert sorted(p.name for p in own.root.iterdir()) == []
+        job = own.submit_tune(SMALL, TUNE_TABLES)
+        assert job.id == "t1" and sorted(p.name for p in own.root.iterdir()) == ["t1"]
+        own.cancel_tune(job.id)
 
 
 def test_a_malformed_form_is_refused_before_the_tune(client):
