@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any, Sequence
+import textwrap
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -209,14 +210,31 @@ def table_row(label: str, value: str, note: str = "") -> str:
 
 
 def seat_lines(summary: dict, heading: str = "Win share by seat (95% CI)", first_seat: str = "first player") -> list[str]:
-    """The win-share block of a summary table: each seat's share, then the first-player advantage."""
+    """The win-share block of a summary table: each seat's share, then the first-player advantage (and, when the
+    seats play different policies, that it is not the first seat's edge alone)."""
     lines = [heading]
     for s, (w, ci) in enumerate(zip(summary["win_share"], summary["win_share_ci"])):
         lines.append(table_row(f"seat {s}" + (f" ({first_seat})" if s == 0 else ""), pct(w), pct_ci(ci)))
     lines.append(table_row("first-player advantage", pts(summary["first_player_advantage"]),
                            f"{pts_ci(summary['first_player_advantage_ci'])}  seat 0 minus 1/{summary['players']}, "
                            "in percentage points"))
+    mixed = mixed_seats_words(summary)
+    if mixed:
+        lines += textwrap.wrap(f"{mixed[0].upper()}{mixed[1:]}.", 110, initial_indent="  ", subsequent_indent="  ")
     return lines
+
+
+def mixed_seats_words(summary: Mapping[str, Any]) -> str:
+    """When the seats play different policies, the words saying that seat 0's advantage mixes its place with its
+    policy's strength ("the seats play different policies (seat 0 expert; the others greedy), ..."); empty when
+    every seat plays one policy."""
+    policies = list(summary.get("policies") or ())
+    if len(set(policies)) < 2:
+        return ""
+    others = list(dict.fromkeys(policies[1:]))
+    return (f"the seats play different policies (seat 0 {policies[0]}; the others {' and '.join(others)}), so this "
+            "mixes the first seat's place with its policy's strength: play every seat one policy to measure the "
+            "first-player edge")
 
 
 def skill_gap_lines(summary: dict) -> list[str]:

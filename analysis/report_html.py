@@ -40,6 +40,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from analysis import figure_style
+from analysis.common import mixed_seats_words
 from analysis.strength import strength_table
 
 MINUS = "\u2212"
@@ -400,6 +401,9 @@ def first_player_verdict(summary: dict) -> str:
         return f"Seat 0 wins {pct(share)} of games against a fair {fair}; too few games to tell an edge from chance."
     d = decimals(100 * (high - low) / 2)
     opening = f"Seat 0 wins {pm_pct(share, low, high)} of games against a fair {fair}"
+    mixed = mixed_seats_words(summary)
+    if mixed:
+        return f"{opening}; {mixed}."
     if adv_low > 0:
         return f"{opening}: a first-player edge of {num(100 * adv, d)} points."
     if adv_high < 0:

@@ -161,6 +161,20 @@ def test_the_first_player_verdict_names_an_edge_a_handicap_or_none():
     )
 
 
+def test_seat_0s_advantage_is_not_called_a_first_player_edge_when_the_seats_play_different_policies():
+    from analysis.common import seat_lines
+
+    mixed = {**summary_with(0.44, [0.42, 0.46]), "policies": ["expert", "greedy", "greedy", "greedy"],
+             "win_share_ci": [[0.42, 0.46]] + [[0.17, 0.21]] * 3, "win_share": [0.44, 0.18, 0.19, 0.19],
+             "first_player_advantage_ci": [0.17, 0.21]}
+    sentence = first_player_verdict(mixed)
+    assert "edge of" not in sentence and "seat 0 expert; the others greedy" in sentence
+    assert "mixes the first seat's place with its policy's strength" in " ".join(" ".join(seat_lines(mixed)).split())
+    alike = {**mixed, "policies": ["expert"] * 4}
+    assert "a first-player edge of" in first_player_verdict(alike)
+    assert len(seat_lines(alike)) == 6
+
+
 def test_the_length_verdict_says_when_every_game_goes_the_distance():
     summary = {"rounds": 4, "mean_rounds": 4.0, "mean_rounds_ci": [4.0, 4.0], "end_round_share": [0, 0, 0, 1.0]}
     assert length_verdict(summary) == "Every game is played to the last of its 4 rounds."
