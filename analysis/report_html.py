@@ -585,14 +585,14 @@ def _strength_body(results) -> str:
         rows.append(cells)
     verdict_text = strength.get("verdict", {}).get("sentence", "")
     moved = strength.get("verdict", {}).get("moved", [])
-    fast = [p for p in policies if p.split(":")[0] in game.strength_policies]
-    slow = [p for p in policies if p not in fast]
+    slow = [p for p in policies if p == game.strength_slow_policy]
+    fast = [p for p in policies if p not in slow]
     played = f"{_code_list(fast)} on the same sample" if fast else ""
     if slow:
         played += (", " if played else "") + (
             f"{_code_list(slow)} (the strongest and slowest player) on a smaller one"
         )
-    plain_names = ", ".join(p.split(":")[0] for p in policies)
+    plain_names = ", ".join(policies)
     body = [
         f'<p class="lead" id="strength-verdict" data-moved="{e(json.dumps(moved))}">{e(verdict_text)}</p>',
         f"<p>The same rules and the same deals, every seat played by one policy in turn: {played}. Two "

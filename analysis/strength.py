@@ -681,7 +681,7 @@ def verdict(strength: Mapping[str, Any], run_policy: str | None, metrics: Mappin
                              f"materially: {rest}.")
         elif a == chosen.strong:
             if moved:
-                parts.append(f"{b.split(':')[0].capitalize()} seats differ from {a} too, on the same {n} deals: "
+                parts.append(f"{b[0].upper()}{b[1:]} seats differ from {a} too, on the same {n} deals: "
                              f"{_changes(metrics, c, moved)}, so even {a} is not yet the strongest table"
                              + (f"; {rest}" if rest else "") + ".")
             elif not undecided:
@@ -701,16 +701,17 @@ def verdict(strength: Mapping[str, Any], run_policy: str | None, metrics: Mappin
             else:
                 parts.append(f"Stronger {b} seats, on the same {n} deals, move no headline metric clearly and "
                              f"materially: {rest}.")
-        else:  # down to a weaker table
+        else:  # down the game's order: not said to be weaker, which only a duel of the two would show
             if moved:
-                parts.append(f"Weaker {b} seats would change it: {_changes(metrics, c, moved)}"
+                parts.append(f"{b[0].upper()}{b[1:]} seats instead would change it: {_changes(metrics, c, moved)}"
                              + (f"; {rest}" if rest else "")
                              + ". Judge these rules with players like the ones who will play them.")
             elif not undecided:
-                parts.append(f"Weaker {b} seats would not change it: every headline metric stays within the "
-                             f"difference that matters between {a} and {b} seats.")
+                parts.append(f"{b[0].upper()}{b[1:]} seats instead would not change it: every headline metric "
+                             f"stays within the difference that matters between {a} and {b} seats.")
             else:
-                parts.append(f"Weaker {b} seats move no headline metric clearly and materially: {rest}.")
+                parts.append(f"{b[0].upper()}{b[1:]} seats instead move no headline metric clearly and materially: "
+                             f"{rest}.")
         if lead is None:  # the sentence leads with the first comparison: up from the run's policy
             lead = (b, moved, held, undecided)
     if undecided_anywhere:
@@ -732,9 +733,10 @@ def comparison_lines(strength: Mapping[str, Any], metrics: Sequence[Any], width:
     shown = [found[p] for p in pairs if p in found]
     if not shown:
         return []
+    heads = [f"{c['from']} → {c['to']} ({c['games']:,})" for c in shown]
+    width = max(width, *(len(h) + 2 for h in heads))
     lines = ["  Paired on the same deals: difference (95% CI), and whether it moves, holds or is undecided",
-             f"  {'':<25}" + "".join(f"{c['from'].split(':')[0]} → {c['to'].split(':')[0]} ({c['games']:,})"
-                                     .rjust(width) for c in shown)]
+             f"  {'':<25}" + "".join(h.rjust(width) for h in heads)]
     for metric in metrics:
         cells = []
         for c in shown:

@@ -13,7 +13,8 @@ from sim.lasvegan.report import build_report
 from analysis.results import load_results
 from analysis.stats import Z95, t_quantile
 from analysis.strength import (
-    HOLDS, MEAN, MOVES, RATIO, SEATS, SUMMARY, UNDECIDED, Profile, Values, comparison_pairs, confirm_command, judge,
+    HOLDS, MEAN, MOVES, RATIO, SEATS, SUMMARY, UNDECIDED, Profile, Values, comparison_lines, comparison_pairs,
+    confirm_command, judge,
     paired_difference, paired_score_interval, paired_t_interval, per_game_values, profile_entry, profile_interval,
     score_interval, strength_block,
 )
@@ -276,11 +277,14 @@ def test_a_run_of_expert_is_compared_up_to_lookahead_and_down_to_greedy_each_wit
     assert v["from"] == "expert" and v["to"] == "lookahead:16" and v["moved"] == []
     assert "Stronger lookahead:16 seats, on the same 300 deals, move no headline metric clearly and materially" \
         in v["sentence"]
-    assert "Weaker greedy seats would change it: elimination rate 50.0% → 84.0% (+34.0 pts" in v["sentence"]
+    assert "Greedy seats instead would change it: elimination rate 50.0% → 84.0% (+34.0 pts" in v["sentence"]
     assert "from expert to greedy" not in v["sentence"]
     # The fast policies are compared among themselves too, each pair once.
     pairs = [(c["from"], c["to"]) for c in strength["comparisons"]]
     assert pairs == [("expert", "lookahead:16"), ("expert", "greedy"), ("random", "greedy")]
+    # The printed table heads each comparison with the policies as written, their parameters included.
+    heading = comparison_lines(strength, list(GAME.headline_metrics.values()))[1]
+    assert heading.split() == ["expert", "→", "lookahead:16", "(300)", "expert", "→", "greedy", "(10,000)"]
 
 
 def test_stronger_seats_that_clearly_move_a_metric_change_the_verdict():
@@ -402,6 +406,19 @@ def test_the_reports_strength_section_shows_each_paired_comparison_and_its_verdi
     verdicts = re.findall(r'data-verdict="(\w+)"', section)
     assert len(verdicts) == len(compared) * len(METRICS) and set(verdicts) <= {MOVES, HOLDS, UNDECIDED}
     assert f"<code>{confirm_command(None, 4)}</code>" in section
+
+
+def test_a_fast_policy_written_with_its_parameter_is_said_to_play_the_large_sample(tmp_path):
+    """$ Fever's profile plays montecarlo:4 on the large sample, montecarlo:16 on the small one."""
+    config = Config(name="t", game="fever", games=200, seed=3, skill_gap_games=0, strength_games=100,
+                    strength_slow_games=2, sensitivity_games=0)
+    sim.run(config, out=tmp_path / "r", progress=False, report=False)
+    results = load_results(tmp_path / "r")
+    section = results.config.game_spec.build_report(results)
+    section = section[section.index('id="strength"'):]
+    assert ("<code>random</code>, <code>greedy</code> and <code>montecarlo:4</code> on the same sample, "
+            "<code>montecarlo:16</code> (the strongest and slowest player) on a smaller one") in section
+    assert "under random, greedy, montecarlo:4, montecarlo:16 seats" in section
 
 
 def test_zero_turns_the_profile_off_and_the_report_says_so(tmp_path):
