@@ -94,7 +94,10 @@ def elimination_verdict(summary: dict, ends: pd.DataFrame, end_on_elimination: b
     text = f"Someone runs out of cabbages in {_pct(rate, d)} of games (95% CI {_ci_pct(low, high, d)})"
     if end_on_elimination:
         peak = int(ran_out.idxmax())
-        return f"{text}, which ends the game; most such games end in round {peak}."
+        share = ran_out[peak] / ran_out.sum()
+        if share > 0.5:
+            return f"{text}, which ends the game; most such games ({_pct(share, 0)}) end in round {peak}."
+        return f"{text}, which ends the game; more such games end in round {peak} ({_pct(share, 0)}) than in any other."
     return f"{text}; elimination does not end the game here, so they play on at 0."
 
 

@@ -8,6 +8,7 @@ import shutil
 from html.parser import HTMLParser
 
 import numpy as np
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -173,6 +174,20 @@ def test_seat_0s_advantage_is_not_called_a_first_player_edge_when_the_seats_play
     alike = {**mixed, "policies": ["expert"] * 4}
     assert "a first-player edge of" in first_player_verdict(alike)
     assert len(seat_lines(alike)) == 6
+
+
+def test_most_such_games_means_more_than_half_of_the_eliminations():
+    from sim.lasvegan.report import elimination_verdict
+
+    def ends(counts):  # eliminations by round, the other end reasons empty
+        return pd.DataFrame([{"round": r + 1, "reason": tables.END_REASONS[0], "count": c} for r, c in
+                             enumerate(counts)] + [{"round": 4, "reason": tables.END_REASONS[2], "count": 500}])
+
+    summary = {"elimination_rate": 0.5, "elimination_rate_ci": [0.49, 0.51], "games": 1000}
+    assert elimination_verdict(summary, ends([10, 60, 186, 244]), True).endswith(
+        "more such games end in round 4 (49%) than in any other.")
+    assert elimination_verdict(summary, ends([10, 40, 100, 350]), True).endswith(
+        "most such games (70%) end in round 4.")
 
 
 def test_the_length_verdict_says_when_every_game_goes_the_distance():
