@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from analysis.stats import mean_and_sd, mean_interval, wilson_interval, win_unit  # noqa: F401  (win_unit: games import it from here)
-from sim.errors import and_listed
+from sim.errors import and_listed, counted
 from sim.metrics import SEAT_METRICS, Metric
 
 
@@ -172,7 +172,7 @@ def json_ready(value):
 
 def title_line(title: str, summary: dict) -> str:
     """``Las Vegan, 4 players, random policy, seed 1``: the first line of a summary table."""
-    parts = [f"{title}, {summary['players']} players"]
+    parts = [f"{title}, {counted(summary['players'], 'player')}"]
     policies = summary.get("policies")
     if policies:
         parts.append(f"{policies[0]} policy" if len(set(policies)) == 1 else "policies " + " / ".join(policies))

@@ -3,8 +3,6 @@ the run's ``decisions.json``, as a table and the sentence a designer reads."""
 
 from __future__ import annotations
 
-import json
-
 from analysis.report_html import ci_pct, e, guarded_section, pct, table
 from sim.layout import DECISIONS_FILE
 
@@ -15,14 +13,24 @@ def decisions_section(results) -> str:
 
 
 def decisions_body(results) -> str:
-    path = results.directory / DECISIONS_FILE
-    if not path.is_file():
-        return ("<p>Not measured in this run: it plays no skill gap (<code>run.skill_gap_games = 0</code>). "
-                "<code>lvsim decisions</code> on its config measures it.</p>")
-    found = json.loads(path.read_text(encoding="utf-8"))
+    found = results.decisions
+    if found is None:
+        return f"<p>Not measured in this run: {not_measured(results.config)}. <code>lvsim decisions</code> on its " \
+               "config measures it.</p>"
     if "skipped" in found:
         return f"<p>Not measured in this run: {e(found['skipped'])}.</p>"
     return decisions_html(found)
+
+
+def not_measured(config) -> str:
+    """Why a run's results hold no ``decisions.json``: it is played with the skill gap."""
+    if config.players < 2:
+        return "a game of 1 player plays no skill gap, and which decisions matter is played with it"
+    if config.skill_gap_deals <= 0:
+        return "it plays no skill gap (<code>run.skill_gap_games = 0</code>), and which decisions matter is played " \
+               "with it"
+    return f"its results directory holds no <code>{DECISIONS_FILE}</code> (a run of an earlier lvsim, or the file " \
+           "was removed)"
 
 
 def decisions_html(found: dict) -> str:

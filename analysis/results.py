@@ -22,7 +22,7 @@ from analysis.tally import OutdatedTally
 from sim.config import Config, load_config
 from sim.errors import ConfigError, shown
 from sim.inputs import read_json, read_text
-from sim.layout import CONFIG_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE
+from sim.layout import CONFIG_FILE, DECISIONS_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE
 
 RESULT_FILES = (RECORDS_FILE, CONFIG_FILE, SUMMARY_FILE, META_FILE)
 
@@ -37,6 +37,7 @@ class RunResults:
     summary: dict[str, Any]
     meta: dict[str, Any]
     tally: Any  # the game's report tally
+    decisions: dict[str, Any] | None = None  # decisions.json: which decisions matter; None when the run wrote none
 
     @property
     def players(self) -> int:
@@ -105,7 +106,8 @@ def load_results(results_dir: str | Path) -> RunResults:
         )
     _check_summary(directory / SUMMARY_FILE, summary, config)
     _check_records(directory / RECORDS_FILE, tally.games)
-    return RunResults(directory, config, config_text, summary, meta, tally)
+    decisions = _read_json(directory / DECISIONS_FILE) if (directory / DECISIONS_FILE).is_file() else None
+    return RunResults(directory, config, config_text, summary, meta, tally, decisions)
 
 
 def _check_records(path: Path, games: int) -> None:

@@ -620,21 +620,35 @@ def _changes(metrics: Mapping[str, Any], c: Mapping[str, Any], moved: list[str])
 
 
 def _split(c: Mapping[str, Any], metrics: Mapping[str, Any]) -> tuple[list[str], list[str], list[str]]:
+    """The metrics that move, hold and are undecided; one with no value in either table (a first-player advantage
+    at 1 player) is in none: no number of games decides it."""
     by = {MOVES: [], HOLDS: [], UNDECIDED: []}
     for m in metrics:
-        by[c["metrics"][m]["verdict"]].append(m)
+        if m not in _undefined(c, metrics):
+            by[c["metrics"][m]["verdict"]].append(m)
     return by[MOVES], by[HOLDS], by[UNDECIDED]
 
 
+def _undefined(c: Mapping[str, Any], metrics: Mapping[str, Any]) -> list[str]:
+    return [m for m in metrics if c["metrics"][m].get("from") is None and c["metrics"][m].get("to") is None]
+
+
 def _rest(metrics: Mapping[str, Any], c: Mapping[str, Any], held: list[str], undecided: list[str]) -> str:
-    """What neither moved: ``A and B stay within the difference that matters, but 300 deals cannot decide C``."""
+    """What neither moved: ``A and B stay within the difference that matters, but 300 deals cannot decide C``;
+    and what has no value in either table."""
     labels = [metrics[m].label for m in held]
     parts = []
     if held:
         parts.append(f"{_names(labels)} {'stays' if len(labels) == 1 else 'stay'} within the difference that matters")
     if undecided:
         parts.append(f"{c['games']:,} deals cannot decide {_names([metrics[m].label for m in undecided])}")
-    return ", but ".join(parts)
+    text = ", but ".join(parts)
+    undefined = _undefined(c, metrics)
+    if undefined:
+        labels = [metrics[m].label for m in undefined]
+        none = f"{_names(labels)} {'has' if len(labels) == 1 else 'have'} no value in either table"
+        text = f"{text}; {none}" if text else none
+    return text
 
 
 def verdict(strength: Mapping[str, Any], run_policy: str | None, metrics: Mapping[str, Any],
@@ -666,6 +680,7 @@ def verdict(strength: Mapping[str, Any], run_policy: str | None, metrics: Mappin
         c = found[(a, b)]
         moved, held, undecided = _split(c, metrics)
         undecided_anywhere |= bool(undecided)
+        every_held = not undecided and not _undefined(c, metrics)  # every headline metric has a verdict
         n = f"{c['games']:,}"
         rest = _rest(metrics, c, held if not moved else [], undecided)
         if b == chosen.strong:
@@ -673,7 +688,7 @@ def verdict(strength: Mapping[str, Any], run_policy: str | None, metrics: Mappin
                 parts.append(f"The verdict changes with player strength: from {a} to {b} seats on the same {n} deals, "
                              f"{_changes(metrics, c, moved)}" + (f"; {rest}" if rest else "")
                              + ". Judge these rules with players like the ones who will play them.")
-            elif not undecided:
+            elif every_held:
                 parts.append(f"The verdict holds for stronger players: from {a} to {b} seats on the same {n} deals, "
                              "every headline metric stays within the difference that matters.")
             else:
@@ -684,7 +699,7 @@ def verdict(strength: Mapping[str, Any], run_policy: str | None, metrics: Mappin
                 parts.append(f"{b[0].upper()}{b[1:]} seats differ from {a} too, on the same {n} deals: "
                              f"{_changes(metrics, c, moved)}, so even {a} is not yet the strongest table"
                              + (f"; {rest}" if rest else "") + ".")
-            elif not undecided:
+            elif every_held:
                 parts.append(f"{b} seats agree with {a} on the same {n} deals: every headline metric stays within "
                              "the difference that matters.")
             else:
@@ -695,7 +710,7 @@ def verdict(strength: Mapping[str, Any], run_policy: str | None, metrics: Mappin
                 parts.append(f"Stronger {b} seats change the verdict: on the same {n} deals, "
                              f"{_changes(metrics, c, moved)}, so {a} is not yet the strongest table"
                              + (f"; {rest}" if rest else "") + ".")
-            elif not undecided:
+            elif every_held:
                 parts.append(f"The verdict holds for stronger players: on the same {n} deals, {b} seats agree with "
                              f"{a} on every headline metric, within the difference that matters.")
             else:
@@ -706,7 +721,7 @@ def verdict(strength: Mapping[str, Any], run_policy: str | None, metrics: Mappin
                 parts.append(f"{b[0].upper()}{b[1:]} seats instead would change it: {_changes(metrics, c, moved)}"
                              + (f"; {rest}" if rest else "")
                              + ". Judge these rules with players like the ones who will play them.")
-            elif not undecided:
+            elif every_held:
                 parts.append(f"{b[0].upper()}{b[1:]} seats instead would not change it: every headline metric "
                              f"stays within the difference that matters between {a} and {b} seats.")
             else:
@@ -741,7 +756,7 @@ def comparison_lines(strength: Mapping[str, Any], metrics: Sequence[Any], width:
         cells = []
         for c in shown:
             e = c["metrics"].get(metric.name)
-            if e is None:
+            if e is None or (e.get("from") is None and e.get("to") is None):  # not compared, or no value
                 cells.append("n/a".rjust(width))
                 continue
             number = {"pct": "{:+.1f}", "pts": "{:+.1f}"}.get(metric.style, "{:+.2f}")

@@ -134,7 +134,10 @@ class Config:
     def skill_gap_deals(self) -> int:
         """Deals of the skill-gap duels: ``auto`` grows with the run, from
         a quick look for a small run to the game's ``skill_gap_games`` (64
-        for Las Vegan, reached at 64,000 games); 0 skips the measurement."""
+        for Las Vegan, reached at 64,000 games); 0 skips the measurement, as
+        does a game of 1 player: one seat has no others to duel."""
+        if self.players < 2:
+            return 0
         if self.skill_gap_games == "auto":
             return min(self.game_spec.skill_gap_games, max(4, self.games // 1000))
         return self.skill_gap_games

@@ -95,3 +95,32 @@ def test_out_never_writes_over_a_runs_own_decisions(tmp_path):
         result = lvsim("configs/default.toml", "--games", 20, "--out", tmp_path, *extra)
         assert result.exit_code == 2 and result.stderr.startswith("error: --out: "), result.output
     assert (tmp_path / "decisions.json").read_text() == '{"mine": true}'
+
+
+def test_lvsim_report_refuses_a_garbled_decisions_file_and_says_why_a_missing_one_is_missing(small_run, tmp_path):
+    import shutil
+
+    run_dir = tmp_path / "run"
+    shutil.copytree(small_run.directory, run_dir)
+    decisions = run_dir / "decisions.json"
+    decisions.write_text(decisions.read_text(encoding="utf-8")[:500], encoding="utf-8")
+    result = CliRunner().invoke(main, ["report", str(run_dir), "-o", str(tmp_path / "r.html")])
+    assert result.exit_code == 2 and "decisions.json" in result.output, result.output
+    assert not (tmp_path / "r.html").exists()
+
+    decisions.unlink()
+    result = CliRunner().invoke(main, ["report", str(run_dir), "-o", str(tmp_path / "r.html")])
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    section = page[page.index('id="decisions"'):]
+    assert "holds no <code>decisions.json</code>" in section[:section.index("</section>")]
+    assert "plays no skill gap" not in section[:section.index("</section>")]
+
+
+def test_a_game_of_one_player_plays_no_skill_gap_and_says_why_it_has_no_decisions():
+    from analysis.decisions_section import not_measured
+    from sim.config import config_from_mapping
+
+    alone = config_from_mapping({"game": "fever", "rules": {"players": 1}, "run": {"skill_gap_games": 64}})
+    assert alone.skill_gap_deals == 0
+    assert "1 player" in not_measured(alone)

@@ -353,12 +353,13 @@ class Workbench:
 
     def decisions_section(self, job_id: str) -> str:
         """The report's "Which decisions matter" of a finished play (its table and sentence)."""
-        from analysis.decisions_section import decisions_html
+        from analysis.decisions_section import decisions_html, not_measured
         from sim.layout import DECISIONS_FILE
 
-        path = self.finished(job_id).results_dir / DECISIONS_FILE
+        job = self.finished(job_id)
+        path = job.results_dir / DECISIONS_FILE
         if not path.is_file():
-            return "<p>Not measured for this play: it plays no skill gap.</p>"
+            return f"<p>Not measured for this play: {not_measured(job.config)}.</p>"
         found = json.loads(path.read_text(encoding="utf-8"))
         if "skipped" in found:
             return f"<p>Not measured for this play: {html.escape(found['skipped'])}.</p>"

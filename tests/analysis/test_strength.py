@@ -421,6 +421,18 @@ def test_a_fast_policy_written_with_its_parameter_is_said_to_play_the_large_samp
     assert "under random, greedy, montecarlo:4, montecarlo:16 seats" in section
 
 
+def test_at_one_player_no_skill_gap_is_played_and_no_games_are_said_to_be_too_few_for_a_first_player_edge():
+    config = config_from_mapping({"game": "fever", "rules": {"players": 1},
+                                  "run": {"games": 200, "seed": 3, "strength_games": 100,
+                                          "strength_lookahead_games": 2, "sensitivity_games": 0}})
+    summary = sim.run(config, out=None, progress=False, report=False).summary
+    assert "skill_gap" not in summary
+    sentence = summary["strength"]["verdict"]["sentence"]
+    assert "first-player advantage has no value in either table" in sentence
+    assert "cannot decide first-player advantage" not in sentence and "first-player advantage," not in sentence
+    assert "first-player advantage" not in summary["strength"]["verdict"]["undecided"]
+
+
 def test_zero_turns_the_profile_off_and_the_report_says_so(tmp_path):
     config = Config(name="t", games=200, seed=3, skill_gap_games=0, strength_games=0, strength_lookahead_games=0)
     results = sim.run(config, out=tmp_path / "r", progress=False, report=False)

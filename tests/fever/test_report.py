@@ -14,6 +14,7 @@ import sim.fever.report
 from sim.fever import tables
 from sim.fever.report import SECTIONS, build_report, replay_game, standin_warning
 from sim.fever.summary import Tally, summarize
+from analysis.common import title_line
 from analysis.results import load_results
 from sim.cli import main
 from sim.config import Config
@@ -177,14 +178,16 @@ def test_the_smallest_and_oddest_runs_still_get_a_whole_report(tmp_path, games, 
         assert "first_player_advantage" not in page.metrics()
 
 
-def test_a_race_alone_runs_end_to_end_with_the_skill_gap_and_strength(tmp_path):
+def test_a_race_alone_runs_end_to_end_with_the_strength_profile_and_no_skill_gap(tmp_path):
+    """One seat has no others to duel: the skill gap (and which decisions matter, played with it) is left out."""
     out = tmp_path / "solo"
     result = CliRunner().invoke(main, ["run", str(CONFIGS / "fever.toml"), "--players", "1", "--games", "300",
                                        "--out", str(out), "--json"])
     assert result.exit_code == 0, result.output
     s = json.loads(result.stdout)
     assert s["players"] == 1 and s["first_player_advantage"] is None and s["win_share"] == [1.0]
-    assert "strength" in s and "skill_gap" in s
+    assert "strength" in s and "skill_gap" not in s and not (out / "decisions.json").exists()
+    assert title_line("$ Fever", s).startswith("$ Fever, 1 player, ")
 
 
 @pytest.mark.parametrize("players", [1, 3, 5])
