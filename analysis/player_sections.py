@@ -36,7 +36,7 @@ def report_page(results, title: str, sections: Sequence[tuple[str, str]], own: S
 # Summary fields shown in the headline's facts, the seats or the player sections, not again among the numbers
 # (with the run's set-up, which a summary gives before the win shares: analysis.common.run_fields).
 RUN_FIELDS = {"win_share", "win_share_ci", "first_player_advantage", "first_player_advantage_ci", "skill_gap",
-              "strength"}
+              "strength", "sensitivity"}
 INTERVAL_WORDS = {
     "wilson": "a Wilson score interval over its count", "student t": "Student's t over games",
     "cluster": "a ratio of sums, cluster-robust with games as clusters",

@@ -42,13 +42,18 @@ def test_games_lists_high_card_with_its_knobs_and_policies():
 
 def test_run_writes_its_results_and_report_and_report_writes_it_again(here):
     out = here / "run"
-    summary = json.loads(lvsim("run", here / "highcard.toml", *TINY, "--out", out, "--json"))
+    config = here / "highcard.toml"  # with what moves the verdict, small
+    config.write_text(config.read_text(encoding="utf-8").replace("seed = 1\n", "seed = 1\nsensitivity_games = 60\n"))
+    summary = json.loads(lvsim("run", config, *TINY, "--out", out, "--json"))
+    assert summary["sensitivity"]
     assert summary["game"] == "highcard" and summary["games"] == 300 and summary["players"] == 3
     assert sum(summary["win_share"]) == pytest.approx(1.0)
     assert 0 <= summary["shutout_rate"] <= 1 and 0 < summary["mean_points"] <= summary["rounds"]
     assert {p["policy"] for p in summary["strength"]["profiles"]} == {"random", "greedy"}
     html = (out / "report.html").read_text(encoding="utf-8")
     assert html.count('data-replay-match="true"') >= 1 and 'data-replay-match="false"' not in html
+    numbers = html[html.index('id="games"'):]
+    assert "sensitivity" not in numbers[:numbers.index("</section>")]  # it has a section of its own
     again = here / "again.html"
     lvsim("report", out, "-o", again)
     assert "High Card balance report" in again.read_text(encoding="utf-8")
