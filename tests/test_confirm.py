@@ -332,6 +332,19 @@ def test_a_skill_gap_target_is_judged_deal_by_deal(tmp_path):
     assert t["low"] > 0.05 and t["low"] <= t["estimate"] <= t["high"]
 
 
+def test_a_skill_gap_target_is_judged_once_at_each_player_count_whatever_the_policies_judged(tmp_path):
+    """The duel plays the rules at a player count, the same for every policy of the [tune] table."""
+    path = tune_file(tmp_path, 'skill_gap_greedy_vs_random = { min = 0.05, relative = "above_fair" }\n'
+                               'mean_rounds = [2.5, 4.5]', players="[3]", policies='["greedy", "random"]')
+    code, found = confirm(str(path), "--max-slow-games", "0", "--max-games", "2000")
+    assert code == 0, found
+    duels = [t for t in found["targets"] if t["metric"].startswith("skill_gap")]
+    assert [(t["setting"], t["policy"]) for t in duels] == [("3 players", None)]
+    assert sorted(t["setting"] for t in found["targets"] if t not in duels) == ["3 players, greedy",
+                                                                                  "3 players, random"]
+    assert sum(g["duel_deals"] for g in found["games"].values()) == duels[0]["games"]
+
+
 def test_the_sentence_compares_each_target_with_its_own_verdict_at_the_stronger_tables():
     from sim.confirm import sentence
 

@@ -200,13 +200,15 @@ def _settings(tune, seed: int, max_games: int, max_slow_games: int, values: Mapp
             raise ConfigError(f"targets.{t.metric}", "has no value in each game, so it cannot be confirmed game by "
                                                      f"game; lvsim confirm judges {', '.join((*can, *duels))}")
     check_something_to_judge(tune, max_slow_games)
-    items = max(1, len(targets) * len(tune.settings))
+    # A skill-gap duel plays the rules at a player count, whatever the seats' policy: judged once per count.
+    counts = len({players for players, _ in tune.settings})
+    items = max(1, sum(counts if t.metric in duels else len(tune.settings) for t in targets))
     headline = [m for m in game.strength_metrics.values() if m.name in can]
     ratio_names = set(ratios(game))
     slow_items = max(1, len(headline) * len(tune.settings))
     fast_at, slow_at = max(FIRST_BATCH, min(TIGHTEST, max_games)), max(FIRST_BATCH, min(TIGHTEST_SLOW, max_slow_games))
     r2, r2_slow, r2_pair = rho2(ALPHA / items, fast_at), rho2(ALPHA / items, slow_at), rho2(ALPHA / slow_items, slow_at)
-    out = []
+    out, dueled = [], set()
     for players, policy in tune.settings:
         slow = game.strength_slow_policy
         if slow == policy or max_slow_games == 0:
@@ -215,6 +217,8 @@ def _settings(tune, seed: int, max_games: int, max_slow_games: int, values: Mapp
                     None if slow is None else tune.config(values or {}, players, slow, games=1, seed=seed),
                     slow_most=max_slow_games)
         for t in targets:
+            if t.metric in duels and players in dueled:
+                continue
             if t.metric in duels:
                 judge = Judge(t.metric, players, ALPHA / items, r2)
                 if t.relative == "above_fair":
@@ -226,6 +230,7 @@ def _settings(tune, seed: int, max_games: int, max_slow_games: int, values: Mapp
             metric = t.column if t.column in can else t.metric
             s.targets.append((t, Judge(metric, players, ALPHA / items, r2),
                               None if slow is None else Judge(metric, players, ALPHA / items, r2_slow)))
+        dueled.add(players)
         if slow is not None:
             s.paired = [(m.name, m.material, PairedJudge(m.name, players, ALPHA / slow_items, r2_pair,
                                                          ratio=m.name in ratio_names)) for m in headline]
@@ -362,9 +367,11 @@ def _result(tune, settings: list[Setting], seed: int, seconds: float, stopped: s
         for (t, (x, lo, hi), slow), (judge, games, per_deal) in zip(s.looked, judges):
             v = verdict(lo, hi, t.low, t.high)
             more = _more(judge.games_to_decide(t.low, t.high), games) if v == "undecided" else None
+            duel = per_deal is not None  # of the rules at a player count, not of the seats' policy
             entry = {"metric": t.metric, "label": label(t), "wanted": t.spelled,
-                     "low_bound": t.low, "high_bound": t.high, "setting": s.name, "players": s.players,
-                     "policy": s.policy, "verdict": v, "estimate": _number(x), "low": _number(lo),
+                     "low_bound": t.low, "high_bound": t.high,
+                     "setting": counted(s.players, "player") if duel else s.name, "players": s.players,
+                     "policy": None if duel else s.policy, "verdict": v, "estimate": _number(x), "low": _number(lo),
                      "high": _number(hi), "games": games, "games_per_deal": per_deal, "more_games": more,
                      "stronger": None}
             if slow is not None:

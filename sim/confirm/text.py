@@ -102,7 +102,7 @@ def confirm_text(result: Mapping[str, Any], game) -> str:
         rows = []
         for d in result["strength"]:
             style = _diff_style(_style(game, d["metric"]))
-            verdict = {"material": "moves materially", "immaterial": "holds (within the material difference)",
+            verdict = {"material": "material (it moves)", "immaterial": "immaterial (it holds)",
                        "undecided": "undecided"}[d["verdict"]]
             rest = (f" {verdict} (material: {value(style, d['material']).lstrip('+')}), {d['games']:,} games"
                     + (f"; {_more(d['more_games'], d['games'])}" if d["verdict"] == "undecided" else ""))
