@@ -154,6 +154,9 @@ def test_the_dry_run_plays_nothing_it_reports(tmp_path):
     assert result.exit_code == 0, result.output
     assert "until decided" in result.output and "At most" in result.output
     assert not (tmp_path / "f").exists()
+    # The stronger tables pair on the judged table's deals: never more of them than it plays.
+    small = CliRunner().invoke(main, ["confirm", str(path), "--dry-run", "--max-games", "3000"])
+    assert "expert up to 3,000 games" in small.output and "on the same deals up to 3,000" in small.output, small.output
 
 
 @pytest.mark.parametrize("args,field", [

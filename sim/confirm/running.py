@@ -440,16 +440,17 @@ def plan(spec, *, seed: int, max_games: int, max_slow_games: int, max_minutes: f
     for s in settings:
         # With nothing of its own to judge, the judged table plays only the deals the stronger one does.
         judged_most = max_games if s.targets or s.duels else min(max_games, max_slow_games)
+        slow_most = min(max_slow_games, judged_most)  # the stronger tables pair on the judged table's deals
         fast = games_cost(s.config, cap=FIRST_FAST_BATCH).cost
         slow = None if s.slow_config is None else games_cost(s.slow_config, cap=FIRST_BATCH).cost
         rate = 1 / fast.per_game if fast.per_game else None
         slow_rate = 1 / slow.per_game if slow is not None and slow.per_game else None
         rows.append({"setting": s.name, "judged": s.policy, "stronger": s.slow, "judged_games_per_second": rate,
                      "stronger_games_per_second": slow_rate,
-                     "seconds_at_most_games": fast(judged_most) + (slow(max_slow_games) if slow is not None else 0.0)})
+                     "seconds_at_most_games": fast(judged_most) + (slow(slow_most) if slow is not None else 0.0)})
         line = f"  {s.name}: {s.policy} up to {judged_most:,} games" + (f" (about {rate:,.0f} games/s)" if rate else "")
         if s.slow:
-            line += f"; {s.slow} on the same deals up to {max_slow_games:,}"
+            line += f"; {s.slow} on the same deals up to {slow_most:,}"
             line += f" (about {slow_rate:,.0f} games/s)" if slow_rate else ""
         for _, duel, _, _, _ in s.duels:
             line += (f"; the skill-gap duel {duel.policy} against {duel.against} up to {max_games:,} deals, each "
