@@ -233,8 +233,8 @@ def mixed_seats_words(summary: Mapping[str, Any]) -> str:
         return ""
     others = list(dict.fromkeys(policies[1:]))
     return (f"the seats play different policies (seat 0 {policies[0]}; the others {' and '.join(others)}), so this "
-            "mixes the first seat's place with its policy's strength: play every seat one policy to measure the "
-            "first-player edge")
+            "mixes the first seat's place with its policy's strength, as the worst seat's advantage mixes every "
+            "seat's: play every seat one policy to measure what the seats' order gives")
 
 
 def skill_gap_lines(summary: dict) -> list[str]:
