@@ -25,16 +25,27 @@ def partial_path(path: Path) -> Path:
 
 def write_text_atomically(path: Path, text: str) -> None:
     """Write ``path`` so that it is never seen half-written, even if the process is killed."""
-    staging = partial_path(path)
-    staging.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-    os.replace(staging, path)
+    with _staged(path) as staging:
+        staging.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
 
 
 def write_parquet_atomically(path: Path, table) -> None:
     """Write the pandas DataFrame ``table`` to ``path`` as Parquet, all at once as :func:`write_text_atomically`."""
+    with _staged(path) as staging:
+        table.to_parquet(staging, index=False)
+
+
+@contextmanager
+def _staged(path: Path) -> Iterator[Path]:
+    """The hidden name to write ``path`` under, renamed over it when the block succeeds and removed when it
+    fails: a full disk leaves no half-written file behind, only the error."""
     staging = partial_path(path)
-    table.to_parquet(staging, index=False)
-    os.replace(staging, path)
+    try:
+        yield staging
+        os.replace(staging, path)
+    except BaseException:
+        staging.unlink(missing_ok=True)
+        raise
 
 
 @contextmanager

@@ -230,6 +230,31 @@ def test_the_command_prints_one_json_object_and_writes_its_files(tmp_path):
     assert "What moves the verdict" in (out / "sensitivity.html").read_text()
 
 
+def test_a_page_the_disk_has_no_room_for_leaves_no_partial_file(tmp_path, monkeypatch):
+    import errno
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    write_text = Path.write_text
+
+    def full_disk(path, text, *args, **kwargs):
+        if not path.name.endswith(".partial"):
+            return write_text(path, text, *args, **kwargs)
+        write_text(path, text[:100], *args, **kwargs)  # the start of the page, then no more room
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(Path, "write_text", full_disk)
+    out = tmp_path / "study"
+    result = CliRunner().invoke(main, ["sensitivity", "configs/default.toml", "--games", "60", "--seats", "greedy",
+                                       "--knobs", "rules.rounds", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "sensitivity.html could not be written" in result.stderr and "No space left" in result.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["sensitivity.parquet"]
+
+
 @pytest.mark.parametrize("args,option", [
     (["--players", "3,x"], "--players"), (["--players", "9"], "--players"), (["--players", "4,4"], "--players"),
     (["--seats", "nobody"], "--seats"),
