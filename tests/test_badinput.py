@@ -240,11 +240,11 @@ def test_an_option_beyond_its_range_is_named_by_the_option_not_the_files_key(tmp
     assert "run.seed" not in line and "run.games" not in line and "tune." not in line, line
 
 
-@pytest.mark.parametrize("command", ["run", "confirm"])
-@pytest.mark.parametrize("where", ["under a file", "not empty"])
+@pytest.mark.parametrize("command", ["run", "confirm", "decisions"])
+@pytest.mark.parametrize("where", ["under a file", "not empty", "/proc"])
 def test_a_dry_run_refuses_the_out_directory_the_run_would(tmp_path, command, where):
     (tmp_path / "file.txt").write_text("mine")
-    out = {"under a file": tmp_path / "file.txt" / "r", "not empty": tmp_path}[where]
+    out = {"under a file": tmp_path / "file.txt" / "r", "not empty": tmp_path, "/proc": "/proc/lvsim-out"}[where]
     path = config(tmp_path, "lasvegan")
     refused(lvsim(command, *(["--config"] if command == "confirm" else []), path, "--dry-run", "--out", out), "--out")
     assert (tmp_path / "file.txt").read_text() == "mine"
@@ -258,7 +258,7 @@ def test_a_sweeps_or_tunes_dry_run_refuses_an_out_directory_that_could_never_be_
     path = {"sweep": write(tmp_path / "s.toml", 'base = "b.toml"\n[sweep]\n"rules.end_on_elimination" = [true, false]\n'),
             "tune": write(tmp_path / "t.toml", TUNE)}[command]
     (tmp_path / "file.txt").write_text("mine")
-    for out in (tmp_path / "file.txt" / "r", tmp_path / "file.txt"):
+    for out in (tmp_path / "file.txt" / "r", tmp_path / "file.txt", "/proc/lvsim-out"):
         refused(lvsim(command, path, "--dry-run", "--out", out), "--out")
     assert (tmp_path / "file.txt").read_text() == "mine"
     assert lvsim(command, path, "--dry-run", "--out", tmp_path / "new").exit_code == 0

@@ -230,6 +230,28 @@ def test_the_command_prints_one_json_object_and_writes_its_files(tmp_path):
     assert "What moves the verdict" in (out / "sensitivity.html").read_text()
 
 
+@pytest.mark.parametrize("dry_run", [False, True])
+@pytest.mark.parametrize("where", ["/proc", "not empty"])
+def test_an_out_the_study_could_not_write_is_refused_before_playing_by_the_run_and_its_dry_run(tmp_path, monkeypatch,
+                                                                                             dry_run, where):
+    from click.testing import CliRunner
+
+    import sim.sensitivity.study
+    from sim.cli import main
+
+    def no_study(*args, **kwargs):
+        raise AssertionError("the study was played")
+
+    monkeypatch.setattr(sim.sensitivity.study, "study", no_study)
+    (tmp_path / "notes.txt").write_text("mine")
+    out = {"/proc": "/proc/lvsim-study", "not empty": str(tmp_path)}[where]
+    result = CliRunner().invoke(main, ["sensitivity", "configs/default.toml", "--games", "60", "--knobs", "rules.rounds",
+                                       "--out", out, *(["--dry-run"] if dry_run else [])])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: --out: ") and result.stderr.count("\n") == 1, result.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
 def test_a_page_the_disk_has_no_room_for_leaves_no_partial_file(tmp_path, monkeypatch):
     import errno
     from pathlib import Path

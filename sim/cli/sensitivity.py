@@ -113,7 +113,7 @@ def sensitivity(config, method, games, seed, players_text, seats_text, also_text
             if given is not None:
                 raise ConfigError(option, "is for --method morris (a tune file's [search] screened)")
     out_dir = None
-    if out is not None and not dry_run:
+    if out is not None:  # refused now, by the dry run too, rather than after the games
         out_dir = out_path(out)
         check_out_dir(out_dir)
     if method == "morris":

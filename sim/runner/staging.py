@@ -85,6 +85,18 @@ def check_creatable(out_dir: Path) -> None:
         above = next((p for p in out_dir.absolute().parents if p.exists()), None)
         if above is not None and not above.is_dir():
             raise ConfigError("--out", f"cannot create {out_dir}: Not a directory")
+        _try_making(out_dir)
+
+
+def _try_making(out_dir: Path) -> None:
+    """Make ``out_dir`` and its missing parents, then remove them again: a place the file system refuses
+    (under /proc, on a read-only disk, without permission) is refused before any game, not after them all."""
+    try:
+        made = _make_parents(out_dir)
+    except OSError as err:
+        raise ConfigError("--out", f"cannot create {out_dir}: {err.strerror or err}") from None
+    for directory in reversed(made):
+        directory.rmdir()
 
 
 def check_out_dir(out_dir: Path) -> None:

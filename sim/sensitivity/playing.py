@@ -29,6 +29,7 @@ import sys
 from dataclasses import replace
 from typing import Any, Callable, Sequence
 
+from sim.errors import ConfigError
 from sim.runner.chunks import CHUNK_GAMES, chunk_ranges, play_records
 from sim.sensitivity.deviations import Deviation, one_step, plain_value
 
@@ -194,7 +195,10 @@ def write_table_and_page(out_dir, table_file: str, frame, page_file: str, page: 
 
     out = out_path(out_dir)
     check_out_dir(out)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ConfigError("--out", f"cannot create {out}: {err.strerror or err}") from None
     write_parquet_atomically(out / table_file, frame)
     if answered is not None:
         answered()
