@@ -289,6 +289,7 @@ def test_a_config_of_more_games_than_its_file_can_hold_is_refused(tmp_path):
     ("sweep", ["--dry-run", "--target-ci", "nan"], "--target-ci"),
     ("sweep", ["--dry-run", "--target-metric", "nope", "--target-ci", 0.01], "--target-metric"),
     ("run", ["--workers", 2, "--scheduler", "tcp://127.0.0.1:1"], "--workers"),
+    ("run", ["--workers", 2, "--scheduler", "tcp://127.0.0.1:1", "--dry-run"], "--workers"),
     ("run", ["--scheduler", "nowhere"], "--scheduler"),
 ])
 def test_a_refused_option_is_named_as_it_is_typed(tmp_path, command, options, option):

@@ -66,11 +66,13 @@ def run(config, games, seed, players, threads, out, as_json, no_report, dry_run,
             cfg = cfg.with_overrides(players=players)
     cfg = cfg.with_overrides(games=games, seed=seed, threads=threads)
     if dry_run:
+        from sim.cluster import cluster_shape
         from sim.estimates import plan_run, run_plan_text
         from sim.runner import check_out_dir, out_path
 
-        if out is not None:  # the run's refusal of its --out, said by the dry run too
+        if out is not None:  # the run's refusals of its --out and its cluster, said by the dry run too
             check_out_dir(out_path(out))
+        cluster_shape(workers=workers, scheduler=scheduler)
         plan = plan_run(cfg, report=not no_report)
         click.echo(json.dumps(plan) if as_json else run_plan_text(plan))
         return
