@@ -719,6 +719,17 @@ def test_an_empty_seat_list_is_refused_as_empty(tmp_path, seats, with_config):
     refused(lvsim("duel", *path, "--seats", seats, "--players", 2), "--seats", "is empty")
 
 
+@pytest.mark.parametrize("args,name", [
+    (["run", ""], "CONFIG"), (["run", " ", "--dry-run"], "CONFIG"), (["duel", "", "--games", 10], "CONFIG"),
+    (["decisions", "", "--dry-run"], "CONFIG"), (["sensitivity", "", "--dry-run"], "CONFIG"),
+    (["sweep", "", "--dry-run"], "SWEEP"), (["tune", "", "--dry-run"], "TUNE"), (["confirm", "", "--dry-run"], "FILE"),
+    (["confirm", "--config", "", "--dry-run"], "--config"), (["replay", ""], "SCRIPT"), (["report", ""], "RESULTS_DIR"),
+])
+def test_an_empty_path_is_refused_as_empty_not_read_as_none_or_this_directory(in_tmp, args, name):
+    refused(lvsim(*args), f"{name}: is empty")
+    assert not list(in_tmp.iterdir())
+
+
 @EVERY_GAME
 def test_run_at_another_player_count_than_the_configs_seat_list_names_players(tmp_path, game):
     if other_players(get_game(game)) is None:

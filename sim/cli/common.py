@@ -21,6 +21,26 @@ class FloatRange(click.FloatRange):
     name = "number"
 
 
+class GivenPath(click.Path):
+    """A path a command reads: an empty one is refused, naming the argument or option (``error: CONFIG: is
+    empty``), rather than read as this directory or as no path given."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            what = "a directory" if not self.file_okay else "a file"
+            raise ConfigError(_typed_name(param), f"is empty: name {what}")
+        return super().convert(value, param, ctx)
+
+
+def _typed_name(param: click.Parameter | None) -> str:
+    """An argument or option as it is typed or shown in help: CONFIG, FILE, --config."""
+    if isinstance(param, click.Option):
+        return max(param.opts, key=len)
+    if param is None:
+        return "path"
+    return (param.metavar or param.name or "path").strip("[].").upper()
+
+
 def game_option(help_text: str, default: str = f"{DEFAULT_GAME}; `lvsim games` lists them"):
     """--game ID: the game of a command that reads no config; ``default`` says what no --game means."""
     return click.option(

@@ -9,7 +9,7 @@ import sys
 import click
 
 from sim.cli.common import (
-    FloatRange, IntRange, cluster_options, comma_list_option, dry_run_option, out_dir_option, player_counts,
+    FloatRange, GivenPath, IntRange, cluster_options, comma_list_option, dry_run_option, out_dir_option, player_counts,
     threads_option,
 )
 from sim.cli.group import main
@@ -17,8 +17,8 @@ from sim.config import MAX_SEED
 
 
 @main.command()
-@click.argument("tune_file", metavar="[FILE]", required=False, type=click.Path(dir_okay=False))
-@click.option("--config", "config_file", type=click.Path(dir_okay=False), default=None,
+@click.argument("tune_file", metavar="[FILE]", required=False, type=GivenPath(dir_okay=False))
+@click.option("--config", "config_file", type=GivenPath(dir_okay=False), default=None,
               help="Confirm these rules instead of the tune file's base (e.g. the tune's best.toml); alone, "
                    "judge them against stronger players only.")
 @comma_list_option("--players", "players", "N", "Player counts to confirm at (default: the tune file's, or the "

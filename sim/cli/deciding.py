@@ -7,7 +7,9 @@ import sys
 
 import click
 
-from sim.cli.common import IntRange, _rules_for, config_at, dry_run_option, out_dir_option, players_option, threads_option
+from sim.cli.common import (
+    GivenPath, IntRange, _rules_for, config_at, dry_run_option, out_dir_option, players_option, threads_option,
+)
 from sim.cli.group import main
 from sim.config import MAX_SEED
 from sim.errors import ConfigError, counted
@@ -17,7 +19,7 @@ MAX_DECISION_GAMES = 10_000_000
 
 
 @main.command()
-@click.argument("config", type=click.Path(dir_okay=False))
+@click.argument("config", type=GivenPath(dir_okay=False))
 @players_option("Player count (default: the config's).")
 @click.option("--games", type=IntRange(1, MAX_DECISION_GAMES), default=2000, show_default=True,
               help="Deals to play; each kind of decision is restricted at every seat in turn on these deals.")

@@ -7,7 +7,9 @@ import sys
 
 import click
 
-from sim.cli.common import IntRange, _game, _rules_for, _seats_example, game_option, players_option, threads_option
+from sim.cli.common import (
+    GivenPath, IntRange, _game, _rules_for, _seats_example, game_option, players_option, threads_option,
+)
 from sim.cli.group import main
 from sim.config import MAX_SEED
 from sim.errors import ConfigError, counted, shown
@@ -17,7 +19,7 @@ MAX_DUEL_GAMES = 100_000_000
 
 
 @main.command()
-@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.argument("config", required=False, type=GivenPath(dir_okay=False))
 @game_option("The game, when no CONFIG gives it.")
 @click.option(
     "--seats",

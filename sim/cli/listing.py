@@ -6,7 +6,7 @@ import json
 
 import click
 
-from sim.cli.common import game_option
+from sim.cli.common import GivenPath, game_option
 from sim.cli.group import main
 
 
@@ -43,7 +43,7 @@ def games(game_id, as_json):
 
 
 @main.command()
-@click.argument("results_dir", type=click.Path(file_okay=False))
+@click.argument("results_dir", type=GivenPath(file_okay=False))
 @click.option(
     "-o", "--out", "out_file", type=click.Path(dir_okay=False), default=None,
     help="HTML file to write (default: RESULTS_DIR/report.html).",

@@ -8,6 +8,7 @@ import json
 import click
 
 from sim.cli.common import (
+    GivenPath,
     IntRange,
     _game,
     _rules_for,
@@ -30,7 +31,7 @@ BENCH_GAMES_SLOW = 1_000
 
 
 @main.command()
-@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.argument("config", required=False, type=GivenPath(dir_okay=False))
 @click.option("--games", type=IntRange(1, MAX_GAMES), default=None, help="Games to play (overrides run.games).")
 @click.option("--seed", type=IntRange(0, MAX_SEED), default=None, help="Base seed (overrides run.seed).")
 @players_option("Player count (overrides rules.players; the rules are checked again for it).")
@@ -122,7 +123,7 @@ def _say_first_result(cfg, decided: bool, report: bool = True):
 
 
 @main.command()
-@click.argument("script", type=click.Path(dir_okay=False))
+@click.argument("script", type=GivenPath(dir_okay=False))
 @game_option("The game the script is a game of.")
 def replay(script, game_id):
     """Play the hand-scripted game in SCRIPT (JSON) and print its trace as JSON.

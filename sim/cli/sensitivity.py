@@ -7,7 +7,7 @@ import json
 import click
 
 from sim.cli.common import (
-    IntRange, comma_list_options, dry_run_option, out_dir_option, player_counts, threads_option,
+    GivenPath, IntRange, comma_list_options, dry_run_option, out_dir_option, player_counts, threads_option,
 )
 from sim.cli.group import main
 from sim.config import MAX_GAMES, MAX_SEED
@@ -43,7 +43,7 @@ METHODS = ("one-step", "morris")
 
 
 @main.command()
-@click.argument("config", type=click.Path(dir_okay=False))
+@click.argument("config", type=GivenPath(dir_okay=False))
 @click.option("--method", type=click.Choice(METHODS), default="one-step", show_default=True,
               help="one-step: every printed value of CONFIG moved one step. morris: CONFIG is a tune file, and its "
                    "[search] domains are screened with Morris elementary effects (SALib), the one-step view of the "

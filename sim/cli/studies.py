@@ -7,13 +7,15 @@ import json
 
 import click
 
-from sim.cli.common import FloatRange, IntRange, cluster_options, dry_run_option, out_dir_option, threads_option
+from sim.cli.common import (
+    FloatRange, GivenPath, IntRange, cluster_options, dry_run_option, out_dir_option, threads_option,
+)
 from sim.cli.group import main
 from sim.config import MAX_GAMES, MAX_SEED
 
 
 @main.command()
-@click.argument("sweep_file", metavar="SWEEP", type=click.Path(dir_okay=False))
+@click.argument("sweep_file", metavar="SWEEP", type=GivenPath(dir_okay=False))
 @out_dir_option(
     "Sweep directory: new, empty, or that of an interrupted sweep to resume "
     "(default: reports/<sweep name>-<timestamp>/).",
@@ -120,7 +122,7 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
 
 
 @main.command()
-@click.argument("tune_file", metavar="TUNE", type=click.Path(dir_okay=False))
+@click.argument("tune_file", metavar="TUNE", type=GivenPath(dir_okay=False))
 @out_dir_option(
     "Tune directory: new, empty, or that of a stopped tune to resume (default: the newest unfinished "
     "reports/<tune name>-*/ of the same tune, else a new reports/<tune name>-<timestamp>/).",
