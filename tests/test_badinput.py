@@ -599,6 +599,30 @@ def test_out_dot_in_a_folder_that_is_not_empty_is_refused_before_playing(in_tmp,
     refused(lvsim("run", path, "--out", "."), "out", "not empty")
 
 
+@pytest.mark.parametrize("failing", ["records", "summary"])
+def test_a_full_disk_names_the_results_directory_and_leaves_nothing(in_tmp, monkeypatch, failing):
+    import errno
+
+    import sim.runner.parquet
+    import sim.runner.running
+
+    def records_full(self, tables):  # as Parquet's writer says it: with the errno, and no file named
+        raise OSError(errno.ENOSPC, "Error writing bytes to file. Detail: [errno 28] No space left on device")
+
+    def summary_full(path, data):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    if failing == "records":
+        monkeypatch.setattr(sim.runner.parquet.ParquetRecords, "_write_group", records_full)
+    else:
+        monkeypatch.setattr(sim.runner.running, "write_json", summary_full)
+    path = config(in_tmp, "lasvegan")
+    line = refused(lvsim("run", path, "--json", "--no-report", "--out", "small/r"), "--out", "small/r",
+                   "No space left on device")
+    assert ".partial" not in line and "Error writing bytes" not in line, line
+    assert [p.name for p in in_tmp.iterdir()] == ["c.toml"]
+
+
 @pytest.mark.parametrize("length", [238, 255])
 def test_out_names_up_to_255_bytes_are_used(in_tmp, length):
     path = config(in_tmp, "lasvegan")

@@ -10,6 +10,7 @@ run into the same place names.
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 import shutil
@@ -198,7 +199,25 @@ def staged_directory(out_dir: Path) -> Iterator[Path]:
         if isinstance(err, KeyboardInterrupt):
             print(f"interrupted: the unfinished results in {staging} were removed; nothing was written",
                   file=sys.stderr)
+        if isinstance(err, OSError) and _in_writing(err, staging):
+            problem = os.strerror(err.errno) if err.errno else err.strerror or str(err)
+            raise ConfigError("--out", f"cannot write the results to {out_dir}: {problem}; nothing was "
+                                       "written") from None
         raise
+
+
+# A write that fails with one of these names no file (Parquet's writer names none): the disk is full, over its
+# quota, read-only or failing.
+_WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})
+
+
+def _in_writing(err: OSError, staging: Path) -> bool:
+    """Whether ``err`` is the failure of a result file being written in ``staging``: a line naming the results
+    directory says more than one naming a hidden staging file, or nothing."""
+    if err.filename is None:
+        return err.errno in _WRITE_ERRNOS
+    written = Path(os.fsdecode(err.filename)).absolute()
+    return written == staging.absolute() or staging.absolute() in written.parents
 
 
 def _make_parents(directory: Path) -> list[Path]:
