@@ -384,7 +384,7 @@ def test_a_failing_report_keeps_the_results(tmp_path, monkeypatch, capsys):
     assert sorted(p.name for p in out.iterdir()) == sorted(RESULT_FILES)
     assert results.summary["games"] == 50
     err = capsys.readouterr().err
-    assert "could not be written (RuntimeError: figure failed)" in err
+    assert "could not be written: internal error, a bug in lvsim (RuntimeError: figure failed)" in err
     assert f"run 'lvsim report {out}' to write it" in err
 
 

@@ -282,3 +282,29 @@ def test_a_run_report_whose_figure_fails_is_written_with_the_line_in_its_place(t
     page = (tmp_path / "run" / "report.html").read_text()
     assert [line.split(":")[0] for line in not_drawn(page)] == ["This figure could not be drawn"]
     assert page.count("<img") >= 1
+
+
+@pytest.mark.parametrize("failure", ["full disk", "bug"])
+def test_a_run_whose_report_fails_says_why_in_words_not_an_exception_class(tmp_path, monkeypatch, failure):
+    import analysis.report
+    from sim.errors import ConfigError
+
+    def full_disk(out_dir, *args, **kwargs):
+        raise ConfigError(f"{out_dir}/report.html", "No space left on device")
+
+    monkeypatch.setattr(analysis.report, "write_report", full_disk if failure == "full disk" else broken)
+    out = tmp_path / "run"
+    config = tmp_path / "c.toml"
+    config.write_text('game = "lasvegan"\n[run]\ngames = 40\nskill_gap_games = 0\nstrength_games = 0\nstrength_slow_games = 0\n'
+                      'sensitivity_games = 0\n')
+    result = CliRunner().invoke(main, ["run", str(config), "--json", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    [warning] = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    if failure == "full disk":  # the problem in words; an exception's class is for a bug's line alone
+        assert f"could not be written: {out}/report.html: No space left on device;" in warning, warning
+        assert "ConfigError" not in warning, warning
+    else:
+        assert "could not be written: internal error, a bug in lvsim" in warning, warning
+        traceback_file(warning)
+    assert warning.endswith(f"run 'lvsim report {out}' to write it"), warning
+    assert (out / "summary.json").is_file() and not (out / "report.html").exists()

@@ -253,6 +253,7 @@ def write_report_or_say_how(out_dir: Path) -> float | None:
     the job. Ctrl-C still ends the program, after that line.
     """
     from analysis.report import write_report
+    from analysis.report_html import failure_reason
 
     finish = f"the results are complete in {out_dir}; run 'lvsim report {shlex.quote(str(out_dir))}' to write it"
     started = time.perf_counter()
@@ -264,7 +265,6 @@ def write_report_or_say_how(out_dir: Path) -> float | None:
     except Exception as err:  # the games and their records are worth keeping without the report
         for leftover in out_dir.glob("report.html*"):
             leftover.unlink()
-        print(f"warning: the HTML report could not be written ({type(err).__name__}: {err}); {finish}",
-              file=sys.stderr)
+        print(f"warning: the HTML report could not be written: {failure_reason(err)}; {finish}", file=sys.stderr)
         return None
     return time.perf_counter() - started
