@@ -72,11 +72,23 @@ def _os_message(err: OSError) -> str:
     if err.errno == errno.ENAMETOOLONG:
         problem = "a name in the path is too long (at most 255 bytes)"
     if err.filename is None:
-        return problem
+        return f"could not write to standard output: {problem}" if _printing(err) else problem
     path = os.fsdecode(err.filename)
     if err.filename2 is not None:
         return f"{path} -> {os.fsdecode(err.filename2)}: {problem}"
     return f"{path}: {problem}"
+
+
+def _printing(err: OSError) -> bool:
+    """Whether ``err`` was raised printing to standard output (``lvsim games > /dev/full``): by ``click.echo``
+    without ``err=True``, the way every command prints its answer."""
+    tb = err.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code is click.echo.__code__ and not frame.f_locals.get("err"):
+            return True
+        tb = tb.tb_next
+    return False
 
 
 def report_bug(err: BaseException) -> str:

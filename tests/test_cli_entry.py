@@ -1,8 +1,12 @@
 """The `lvsim` program as installed: it leaves without the interpreter's teardown, losing nothing on the way."""
 
+import os
+import stat
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from sim.cli import main
@@ -42,3 +46,19 @@ def test_a_thread_still_at_work_is_waited_for(tmp_path):
     done = lvsim("--version", before=before)
     assert done.returncode == 0
     assert flag.read_text() == "yes"
+
+
+def test_a_full_standard_output_is_named_as_standard_output(tmp_path):
+    """``lvsim games > /dev/full``: the line says what could not be written, as a file's would."""
+    full_disk = Path("/dev/full")
+    if os.geteuid() == 0:  # as root, a twin of /dev/full of our own: nothing may ever replace the real one
+        full_disk = tmp_path / "full"
+        os.mknod(full_disk, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+    if not full_disk.is_char_device():
+        pytest.skip("no /dev/full to print to")
+    with open(os.open(full_disk, os.O_WRONLY), "w") as full:  # never created if it is missing
+        code = "from sim.cli import entry\nimport sys\nsys.argv = ['lvsim', 'games']\nentry()"
+        done = subprocess.run([sys.executable, "-c", code], stdout=full, stderr=subprocess.PIPE, text=True,
+                              timeout=300)
+    assert done.returncode == 2
+    assert done.stderr == "error: could not write to standard output: No space left on device\n"
