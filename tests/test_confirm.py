@@ -159,6 +159,20 @@ def test_the_dry_run_plays_nothing_it_reports(tmp_path):
     assert "expert up to 3,000 games" in small.output and "on the same deals up to 3,000" in small.output, small.output
 
 
+def test_the_help_of_max_games_says_the_cap_the_dry_run_plans_with_a_config_alone():
+    from sim.confirm.running import DEFAULT_MAX_GAMES, DEFAULT_MAX_SLOW_GAMES
+
+    plan = CliRunner().invoke(main, ["confirm", "--config", str(CONFIGS / "default.toml"), "--players", "4",
+                                     "--dry-run", "--json"])
+    assert plan.exit_code == 0, plan.output
+    [line] = [x for x in json.loads(plan.stdout)["text"].splitlines() if x.startswith("  4 players")]
+    assert f"up to {DEFAULT_MAX_SLOW_GAMES:,} games" in line and f"{DEFAULT_MAX_GAMES:,}" not in line
+    help_text = " ".join(CliRunner().invoke(main, ["confirm", "--help"]).output.split())
+    max_games = help_text[help_text.index("--max-games"):help_text.index("--max-slow-games INTEGER")]
+    assert f"default {DEFAULT_MAX_GAMES:,}" in max_games
+    assert "With --config alone it plays only the stronger tables' deals: at most --max-slow-games" in max_games
+
+
 @pytest.mark.parametrize("args,field", [
     ([], "FILE"),
     (["--config", "missing.toml"], "missing.toml"),

@@ -207,7 +207,8 @@ def test_the_confirm_page_states_its_budgets_defaults():
 
     options = page("docs/confirm.md")
     assert (f"| `--max-games N` | most games of the judged policy at each setting (default {DEFAULT_MAX_GAMES:,}; "
-            f"at least {FIRST_LOOK:,}, the first look) |") in options
+            f"at least {FIRST_LOOK:,}, the first look); with `--config` alone it plays only the stronger tables' "
+            "deals: at most `--max-slow-games` |") in options
     assert f"(default {DEFAULT_MAX_SLOW_GAMES:,}; 0 plays none, else at least {FIRST_LOOK:,})" in options
     assert f"time budget for the whole confirmation (default {DEFAULT_MAX_MINUTES:g})" in options
 

@@ -25,7 +25,8 @@ from sim.config import MAX_SEED
                    "config's).")
 @click.option("--max-games", type=IntRange(1), default=None,
               help="Most games of the judged policy at each setting (default 5,000,000; at least 1,000, the "
-                   "first look).")
+                   "first look). With --config alone it plays only the stronger tables' deals: at most "
+                   "--max-slow-games.")
 @click.option("--max-slow-games", type=IntRange(0), default=None,
               help="Most games of the stronger tables at each setting (default 200,000; 0 plays none, else at "
                    "least 1,000).")
