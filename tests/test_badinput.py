@@ -806,6 +806,36 @@ def test_help_of_bench_says_it_times_the_game_given():
     assert "rulebook game" not in text
 
 
+@EVERY_GAME
+def test_bench_times_the_rulebook_player_count_of_its_game(monkeypatch, game):
+    import sim.bench
+
+    timed = []
+
+    def bench_core(game, rules, *, policy, games, threads, seed):
+        timed.append(rules.players)
+        return {"games": games, "threads": 1, "seconds": 1.0, "games_per_second": float(games)}
+
+    monkeypatch.setattr(sim.bench, "bench_core", bench_core)
+    result = lvsim("bench", "--game", game, "--games", 10)
+    assert result.exit_code == 0, result.output
+    players = get_game(game).Rules().players
+    assert timed == [players] and f"at {players} players" in result.stdout
+    assert "rulebook's of --game" in " ".join(lvsim("bench", "--help").stdout.split())
+
+
+def test_bench_says_it_played_on_fewer_threads_than_asked(monkeypatch):
+    import sim.bench
+
+    def bench_core(game, rules, *, policy, games, threads, seed):
+        return {"games": games, "threads": 2, "seconds": 1.0, "games_per_second": float(games)}
+
+    monkeypatch.setattr(sim.bench, "bench_core", bench_core)
+    assert ", 2 threads (8 asked: at most one a core of this machine):" in lvsim("bench", "--threads", 8).stdout
+    assert ", 2 threads:" in lvsim("bench", "--threads", 2).stdout
+    assert "more than the machine's cores are not used" in " ".join(lvsim("bench", "--help").stdout.split())
+
+
 @pytest.mark.parametrize("command,default", [
     ("games", "every game"), ("bench", "lasvegan"), ("duel", "lasvegan"), ("replay", "lasvegan"),
 ])

@@ -164,14 +164,16 @@ def _game_replaying(script: str, refused_by):
 
 @main.command()
 @game_option("The game to time.")
-@click.option("--players", type=IntRange(1), default=4, show_default=True, help="Player count.")
+@click.option("--players", type=IntRange(1), default=None,
+              help="Player count (default: the rulebook's of --game, its players in `lvsim games`).")
 @click.option("--policy", default=None,
               help="Policy for every seat (e.g. random, greedy; default: the game's default player, "
               "expert for Las Vegan).")
 @click.option("--games", type=IntRange(1), default=None,
               help=f"Games to time (default: {BENCH_GAMES:,}, or {BENCH_GAMES_SLOW:,} with a slow policy such as "
               "lookahead or montecarlo; at most 20,000,000: their records are held in memory).")
-@click.option("--threads", type=IntRange(1), default=None, help="Threads (default: all cores).")
+@click.option("--threads", type=IntRange(1), default=None,
+              help="Threads (default: all cores; more than the machine's cores are not used, and the line says so).")
 @click.option("--seed", type=IntRange(0, MAX_SEED), default=1, show_default=True, help="Base seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 def bench(game_id, players, policy, games, threads, seed, as_json):
@@ -179,6 +181,7 @@ def bench(game_id, players, policy, games, threads, seed, as_json):
     from sim.bench import bench_core
 
     game = _game(game_id)
+    players = game.Rules().players if players is None else players
     rules = _rules_for(game, {}, players)
     policy = game.default_policy if policy is None else policy
     if games is None:
@@ -186,9 +189,9 @@ def bench(game_id, players, policy, games, threads, seed, as_json):
     result = bench_core(game, rules, policy=policy, games=games, threads=threads, seed=seed)
     if as_json:
         click.echo(json.dumps(result))
-    else:
-        click.echo(
-            f"{game.title}: {counted(result['games'], 'game')} at {counted(players, 'player')} ({policy}), "
-            f"{result['threads']} thread{'' if result['threads'] == 1 else 's'}: "
-            f"{result['seconds']:.2f} s, {result['games_per_second']:,.0f} games/s"
-        )
+        return
+    used = counted(result["threads"], "thread")
+    if threads is not None and result["threads"] < threads:
+        used += f" ({threads:,} asked: at most one a core of this machine)"
+    click.echo(f"{game.title}: {counted(result['games'], 'game')} at {counted(players, 'player')} ({policy}), {used}: "
+               f"{result['seconds']:.2f} s, {result['games_per_second']:,.0f} games/s")
