@@ -277,10 +277,17 @@ def test_a_page_the_disk_has_no_room_for_leaves_no_partial_file(tmp_path, monkey
     assert sorted(p.name for p in out.iterdir()) == ["sensitivity.parquet"]
 
 
+# A study small enough to play, were it not refused.
+FEW = ["--games", "20", "--knobs", "rules.rounds"]
+
+
 @pytest.mark.parametrize("args,option", [
     (["--players", "3,x"], "--players"), (["--players", "9"], "--players"), (["--players", "4,4"], "--players"),
     (["--seats", "nobody"], "--seats"),
     (["--knobs", "rules.cabbages"], "--knobs"), (["--knobs", "players"], "--knobs"), (["--games", "0"], "--games"),
+    (["--also-seats", "expert", *FEW], "--also-seats"), (["--also-seats", "expert", *FEW, "--dry-run"], "--also-seats"),
+    (["--also-seats", "expert,expert,expert,expert", *FEW], "--also-seats"),
+    (["--seats", "greedy", "--also-seats", "greedy", "--players", "3,4", "--dry-run"], "--also-seats"),
 ])
 def test_bad_input_is_one_line_naming_the_option(args, option):
     from click.testing import CliRunner

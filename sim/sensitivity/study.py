@@ -48,6 +48,19 @@ def tables(config, players: Sequence[int] | None = None, seats: str | Sequence[s
     return out
 
 
+def also_tables(config, players: Sequence[int] | None, seats: str | Sequence[str], first: Sequence) -> list:
+    """The tables played again with ``seats`` (``--also-seats``) beside the ``first`` ones; seats already played
+    there are refused: the second table would be the first again, its games doubled for nothing."""
+    also = tables(config, players, seats, field="--also-seats")
+    for one, played in zip(also, first):
+        seated = one.seat_policies
+        if seated == played.seat_policies:
+            said = f"{seated[0]} at every seat" if len(set(seated)) == 1 else ",".join(seated)
+            raise ConfigError("--also-seats", f"{said} is the table already played at {one.players} players: "
+                                              "nothing to compare; give other policies")
+    return also
+
+
 def deviations_of(configs: Sequence, knobs: Sequence[str] | None) -> list[list[Deviation]]:
     """Each config's one-step deviations; a knob path that names none names ``--knobs``."""
     out = []
@@ -76,7 +89,7 @@ def study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | None =
     """
     configs = tables(config, players, seats)
     deviations = deviations_of(configs, knobs)
-    also = None if also_seats is None else tables(config, players, also_seats, field="--also-seats")
+    also = None if also_seats is None else also_tables(config, players, also_seats, configs)
     bar = games_bar(played_games(games, deviations) * (1 if also is None else 2), progress)
     rows: list[dict[str, Any]] = []
     also_rows: list[dict[str, Any]] = []
@@ -129,7 +142,7 @@ def plan_study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | N
     configs = tables(config, players, seats)
     deviations = deviations_of(configs, knobs)
     if also_seats is not None:
-        also = tables(config, players, also_seats, field="--also-seats")
+        also = also_tables(config, players, also_seats, configs)
         deviations = deviations + deviations
         configs = configs + also
     counts = [{"players": one.players, "seats": list(one.seat_policies), "deviations": len(devs),
