@@ -198,11 +198,20 @@ def test_bench_times_a_slow_policy_on_fewer_games_by_default(monkeypatch, game):
     assert set(get_game(game).slow_policies) - reference_only <= {form.split(":")[0] for form in forms}
 
 
-def test_duel_of_a_config_for_another_player_count_plays_its_one_policy(tmp_path):
+def test_duel_of_a_config_for_another_player_count_carries_its_one_policy_over_and_asks_for_two(tmp_path):
     path = config(tmp_path, "lasvegan", '[policies]\nseats = "random"\n')
-    result = lvsim("duel", path, "--players", 3, "--games", 20, "--json")
-    assert result.exit_code == 0, result.stderr
-    assert json.loads(result.stdout)["players"] == 3
+    line = refused(lvsim("duel", path, "--players", 3, "--games", 20, "--json"), "every seat plays random")
+    assert line.startswith("error: policies.seats: "), line
+
+
+@pytest.mark.parametrize("how", ["config", "--seats", "one seat"])
+def test_a_duel_of_one_policy_is_refused_naming_the_seats_and_how_to_give_two(tmp_path, how):
+    """Every seat one policy: its win share is its fair share whatever it plays; the duel answers nothing."""
+    args = {"config": [config(tmp_path, "lasvegan")], "--seats": ["--seats", "greedy,greedy"],
+            "one seat": ["--game", "fever", "--seats", "random"]}[how]
+    line = refused(lvsim("duel", *args, "--games", 50), "every seat plays", "at least two different policies",
+                   "--seats ")
+    assert line.startswith(f"error: {'policies.seats' if how == 'config' else '--seats'}: "), line
 
 
 def test_a_run_of_more_games_than_memory_holds_at_once_plays_them_chunk_by_chunk(tmp_path, monkeypatch):
@@ -332,8 +341,8 @@ def test_one_of_a_thing_is_said_in_the_singular(tmp_path):
     refused(lvsim("duel", "--seats", "greedy"), "lists 1 policy;")
     path = config(tmp_path, "lasvegan", '[policies]\nseats = ["greedy"]\n')
     refused(lvsim("run", path, "--out", tmp_path / "o"), "lists 1 policy for 4 players")
-    duel = lvsim("duel", "--game", "fever", "--seats", "random", "--games", 1)
-    assert duel.exit_code == 0 and "1 deal x 1 seat rotation at 1 player " in duel.stdout, duel.stdout
+    duel = lvsim("duel", "--game", "fever", "--seats", "random,greedy", "--games", 1)
+    assert duel.exit_code == 0 and "1 deal x 2 seat rotations at 2 players" in duel.stdout, duel.stdout
     path = write(tmp_path / "f.toml", 'game = "fever"\n' + FAST_RUN + "[rules]\nplayers = 1\ndeck = { cherry = 1, lemon = 1 }\n")
     refused(lvsim("run", path, "--out", tmp_path / "o"), "holds 2 cards, too few to deal 3 to each of 1 player and")
     bench = lvsim("bench", "--game", "fever", "--players", 1, "--games", 1)
@@ -346,7 +355,8 @@ def test_utf8_files_that_start_with_a_byte_order_mark_are_read(tmp_path, game):
     bom = "\ufeff".encode()
     path = write(tmp_path / "c.toml", bom + f'game = "{game}"\n{FAST_RUN}'.encode())
     assert lvsim("run", path, "--json", "--out", tmp_path / "o").exit_code == 0
-    assert lvsim("duel", path, "--games", 5, "--json").exit_code == 0
+    assert lvsim("duel", path, "--seats", ",".join(seats_of(get_game(game), get_game(game).default_policy)),
+                 "--games", 5, "--json").exit_code == 0
     write(tmp_path / "s.toml", bom + b'base = "c.toml"\n[sweep]\n"run.games" = [10, 20]\n')
     assert lvsim("sweep", tmp_path / "s.toml", "--dry-run").exit_code == 0
     path = write(tmp_path / "g.json", bom + script(game).encode())

@@ -93,6 +93,11 @@ def duel(config, game_id, seats, games, seed, players, threads, as_json):
                 )
     if players is not None and players != rules.players:
         rules = _rules_for(game, rules.to_dict(), players)
+    if len(set(seat_list)) < 2:
+        # Every seat one policy: its win share is its fair share whatever it plays, and answers nothing.
+        raise ConfigError("--seats" if seats is not None else "policies.seats",
+                          f"every seat plays {seat_list[0]}: a duel needs at least two different policies; give "
+                          f"them with --seats, e.g. --seats {_seats_example(game, max(2, len(seat_list)))}")
     result = play_duel(game, rules, seat_list, games, 1 if seed is None else seed, threads=threads,
                        progress=sys.stderr.isatty(), games_field="--games")
     if as_json:
