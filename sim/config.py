@@ -323,9 +323,9 @@ def _check_int(name: str, value: Any, low: int, high: int | None = None) -> None
     if not isinstance(value, int) or isinstance(value, bool):
         raise ConfigError(name, f"must be an integer, got {shown(value)}")
     if high is None and value < low:
-        raise ConfigError(name, f"must be at least {low}, got {value}")
+        raise ConfigError(name, f"must be at least {low}, got {shown(value)}")
     if high is not None and not low <= value <= high:
-        raise ConfigError(name, f"must be between {low} and {high}, got {value}")
+        raise ConfigError(name, f"must be between {low} and {high}, got {shown(value)}")
 
 
 def _check_choice(name: str, value: Any, options: tuple[str, ...]) -> None:

@@ -44,7 +44,7 @@ def int_in(field: str, value: Any, lo: int, hi: int) -> None:
     if not is_int(value):
         raise ConfigError(field, f"must be an integer, got {shown(value)}")
     if not lo <= value <= hi:
-        raise ConfigError(field, f"must be between {lo} and {hi}, got {value}")
+        raise ConfigError(field, f"must be between {lo} and {hi}, got {shown(value)}")
 
 
 def _either(options: Iterable[str]) -> str:

@@ -28,6 +28,7 @@ def script_rules(Rules, data: dict, listed: Mapping[str, tuple[int, int]] | None
     if not isinstance(table, dict):
         raise ScriptError("rules: must be an object with the keys of a config's [rules] table")
     table = dict(table)
+    top = "players" in data and "players" not in table  # the count is the script's own key, not its rules'
     if "players" in data:
         if isinstance(data["players"], bool) or not isinstance(data["players"], int):
             raise ScriptError(f"players: must be an integer, got {shown(data['players'])}")
@@ -42,6 +43,8 @@ def script_rules(Rules, data: dict, listed: Mapping[str, tuple[int, int]] | None
     try:
         return Rules.from_mapping(table, prefix="rules")
     except ConfigError as err:
+        if top and err.field == "rules.players":
+            raise ScriptError(f"players: {err.problem}") from None
         raise ScriptError(str(err)) from None
 
 

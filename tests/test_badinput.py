@@ -435,6 +435,15 @@ def test_a_replay_file_with_a_huge_integer_is_refused(tmp_path, game):
 
 
 @EVERY_GAME
+@pytest.mark.parametrize("players,said", [(10**400, "an integer of about 400 digits"), (9, "9")])
+def test_a_replay_of_too_many_players_names_its_players_key_and_quotes_the_count_short(tmp_path, game, players, said):
+    given = {**json.loads(hooks(get_game(game)).REPLAY_SCRIPT), "players": players}
+    given.get("rules", {}).pop("players", None)
+    line = refused(lvsim("replay", "--game", game, write(tmp_path / "s.json", json.dumps(given))), said)
+    assert line.startswith("error: players: ") and "0" * 201 not in line, line
+
+
+@EVERY_GAME
 @pytest.mark.parametrize("path", ["missing.json", ".", "a\0b.json", "x" * 300 + ".json"])
 def test_an_unusable_replay_path_is_refused(tmp_path, game, path, monkeypatch):
     monkeypatch.chdir(tmp_path)
