@@ -31,7 +31,7 @@ from sim.config import MAX_SEED
               help="Most games of the stronger tables at each setting (default 200,000; 0 plays none, else at "
                    "least 1,000).")
 @click.option("--max-minutes", type=FloatRange(min=0, min_open=True), default=None,
-              help="Time budget for the whole confirmation (default 10).")
+              help="Time budget for the whole confirmation (default 10; at least one second, 0.017).")
 @click.option("--seed", type=IntRange(0, MAX_SEED), default=None,
               help="Seed of the deals (default: one of the confirmation's own, neither the tune's search nor "
                    "its final replay).")
@@ -73,6 +73,9 @@ def confirm(tune_file, config_file, players, max_games, max_slow_games, max_minu
                                       f"{FIRST_LOOK:,} games; give {FIRST_LOOK:,} or more{zero}")
     if max_minutes is not None and not math.isfinite(max_minutes):
         raise ConfigError("--max-minutes", f"must be a finite number of minutes, got {max_minutes}")
+    if max_minutes is not None and max_minutes * 60 < 1:  # it would stop before its first look
+        raise ConfigError("--max-minutes", f"{max_minutes:g} minutes is less than a second; give at least "
+                                           f"{1 / 60:.3f} (one second)")
     spec = load_confirmation(tune_file, config_file, counts, threads=threads)
     seed = default_seed(spec) if seed is None else seed
     budget = {"max_games": max_games or DEFAULT_MAX_GAMES,
