@@ -31,7 +31,7 @@ from sim.config import MAX_SEED
               help="Most games of the stronger tables at each setting (default 200,000; 0 plays none, else at "
                    "least 1,000).")
 @click.option("--max-minutes", type=FloatRange(min=0, min_open=True), default=None,
-              help="Time budget for the whole confirmation (default 10; at least one second, 0.017).")
+              help="Time budget for the whole confirmation, in minutes (default 10; at least one second, 1/60).")
 @click.option("--seed", type=IntRange(0, MAX_SEED), default=None,
               help="Seed of the deals (default: one of the confirmation's own, neither the tune's search nor "
                    "its final replay).")
