@@ -191,7 +191,7 @@ def token_face_not_a_face(s):
         (too_few_plays, "round 1, trick 10, seat 3: plays lists 39 cards, the round needs 40"),
         (not_a_card, "round 1, trick 1, seat 0: 'X9' is not a card"),
         (unknown_rule, "rules.colour: unknown key"),
-        (bad_player_count, "rules.players: must be between 2 and 5, got 7"),
+        (bad_player_count, "players: must be between 2 and 5, got 7"),  # the script's own key
         (game_not_finished, "the game lasts 2 rounds (rules.rounds), but the script gives 1"),
         (machine_not_in_the_box, "round 1: machine value:7 is not left in the pile"),
         (malformed_placement, 'round 1, trick 3, seat 0: a placement is {"token": t, "machine": 0-2}'),
