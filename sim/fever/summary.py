@@ -262,7 +262,7 @@ def summary_table(summary: Mapping[str, Any]) -> str:
         lines.append("A race to the target alone: no seat to compare")
     turns, rounds = summary["game_length_turns"], summary["game_length_rounds"]
     lines += ["", "Game length (finished games)"]
-    lines.append(table_row("turns", num(turns["mean"], 1),
+    lines.append(table_row("turns", num(turns["mean"], 2),
                            f"{num_ci(summary['turns_mean_ci'])}  p05 {num(turns['p05'], 0)}, median "
                            f"{num(turns['p50'], 0)}, p95 {num(turns['p95'], 0)}"))
     lines.append(table_row("rounds", num(rounds["mean"], 1),
