@@ -211,3 +211,13 @@ def test_the_tally_round_trips_and_merges_whatever_the_chunking(tmp_path, player
     assert sum(s["points_by_combination"]) == pytest.approx(1.0)
     for m in re.findall(r"p(\d\d)", "p05 p50 p95"):
         assert s["game_length_turns"][f"p{m}"] == float(np.percentile(rec["turns"][rec["winner"] >= 0], int(m)))
+
+
+def test_the_text_summary_writes_the_mean_game_length_to_the_digits_of_its_interval():
+    from sim.fever.summary import summary_table
+
+    summary = run(Config(name="t", game="fever", games=200, seed=2, skill_gap_games=0, strength_games=0,
+                         strength_lookahead_games=0, sensitivity_games=0), out=None, progress=False).summary
+    line = next(ln for ln in summary_table(summary).splitlines() if ln.strip().startswith("turns "))
+    mean, low, high = re.findall(r"\d+\.\d+", line)[:3]
+    assert len(mean.split(".")[1]) == len(low.split(".")[1]) == len(high.split(".")[1]) == 2, line
