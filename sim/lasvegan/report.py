@@ -281,6 +281,17 @@ def _swings_section(results: RunResults) -> str:
     return _section("swings", "Cabbage swings", "\n".join(body))
 
 
+def loss_words(drivers: pd.DataFrame) -> str:
+    """The kind of machine most cabbages are lost on: "most" only when more than half are."""
+    if not drivers["losses"].sum():
+        return ""
+    biggest = drivers.loc[drivers["loss_share"].idxmax()]
+    share = biggest["loss_share"]
+    if share > 0.5:
+        return f" Most cabbages lost come from {biggest['kind']} machines ({_pct(share)} of all losses)."
+    return f" More cabbages are lost on {biggest['kind']} machines than on any other kind ({_pct(share)} of all losses)."
+
+
 def _drivers_section(results: RunResults) -> str:
     rec = results.tally
     drivers = tables.swing_drivers(rec)
@@ -293,13 +304,8 @@ def _drivers_section(results: RunResults) -> str:
          f"{_num(r['mean'], 3, sign=True)} <span class=\"muted\">({_num(r['low'], 3)} to {_num(r['high'], 3)})</span>"]
         for _, r in drivers.iterrows()
     ]
-    biggest_loss = drivers.loc[drivers["loss_share"].idxmax()] if drivers["losses"].sum() else None
-    lead = "Every amount a seat scores in a round, before settlement, comes from one kind of machine."
-    if biggest_loss is not None:
-        lead += (
-            f" Most cabbages lost come from {biggest_loss['kind']} machines "
-            f"({_pct(biggest_loss['loss_share'])} of all losses)."
-        )
+    lead = "Every amount a seat scores in a round, before settlement, comes from one kind of machine." + \
+        loss_words(drivers)
     placed = golden[golden["side"] != "not placed"].groupby("side")["count"].sum()
     golden_text = ""
     if placed.sum():

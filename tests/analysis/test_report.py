@@ -190,6 +190,17 @@ def test_most_such_games_means_more_than_half_of_the_eliminations():
         "most such games (70%) end in round 4.")
 
 
+def test_most_cabbages_lost_means_more_than_half_of_them():
+    from sim.lasvegan.report import loss_words
+
+    def drivers(shares):
+        return pd.DataFrame({"kind": ["golden", "colour", "value"], "loss_share": shares, "losses": [1, 1, 1]})
+
+    assert loss_words(drivers([0.466, 0.406, 0.128])) == (
+        " More cabbages are lost on golden machines than on any other kind (46.6% of all losses).")
+    assert loss_words(drivers([0.2, 0.7, 0.1])).startswith(" Most cabbages lost come from colour machines (70.0%")
+
+
 def test_the_length_verdict_says_when_every_game_goes_the_distance():
     summary = {"rounds": 4, "mean_rounds": 4.0, "mean_rounds_ci": [4.0, 4.0], "end_round_share": [0, 0, 0, 1.0]}
     assert length_verdict(summary) == "Every game is played to the last of its 4 rounds."
