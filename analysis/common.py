@@ -15,7 +15,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from analysis.stats import mean_and_sd, mean_interval, wilson_interval, win_unit  # noqa: F401  (win_unit: games import it from here)
+from analysis.stats import mean_and_sd, mean_interval, wilson_interval, win_share_interval, win_unit  # noqa: F401  (win_unit: games import it from here)
 from sim.errors import and_listed, counted
 from sim.metrics import SEAT_METRICS, Metric
 
@@ -59,7 +59,7 @@ def win_share_metrics(win_units: Sequence[int], win_units_sq: Sequence[int], uni
     n, players = games, len(win_units)
     win = [mean_and_sd(u, q, n) for u, q in zip(win_units, win_units_sq)]
     win_share = [m / unit for m, _ in win]
-    win_share_ci = [[x / unit for x in mean_interval(m, sd, n)] for m, sd in win]
+    win_share_ci = [list(win_share_interval(m, sd, n, unit)) for m, sd in win]
     fair = 1 / players
     worst, worst_ci = worst_seat_advantage(win_share, win_share_ci, fair)
     corrected = worst_seat_advantage_corrected(win_share, [sd / unit / math.sqrt(n) if n > 1 else math.nan

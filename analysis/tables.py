@@ -15,7 +15,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from analysis.stats import IntHistogram, mean_and_sd, mean_interval
+from analysis.stats import IntHistogram, mean_and_sd, mean_interval, win_share_interval
 
 
 def interval_row(interval) -> dict:
@@ -30,9 +30,16 @@ def mean_row(total, total_sq, n: int, scale: float = 1) -> dict:
     return {"mean": mean / scale, "low": low / scale, "high": high / scale}
 
 
+def share_row(total, total_sq, n: int, scale: float = 1) -> dict:
+    """:func:`mean_row` of a share within [0, 1] of each game (:func:`analysis.stats.win_share_interval`)."""
+    mean, sd = mean_and_sd(total, total_sq, n)
+    low, high = win_share_interval(mean, sd, n, scale)
+    return {"mean": mean / scale, "low": low, "high": high}
+
+
 def win_share_by_seat(win_units: Sequence, win_units_sq: Sequence, games: int, unit: int) -> pd.DataFrame:
     """Win share of each seat (tied winners share a win)."""
-    return pd.DataFrame([{"seat": s, **mean_row(win_units[s], win_units_sq[s], games, unit)}
+    return pd.DataFrame([{"seat": s, **share_row(win_units[s], win_units_sq[s], games, unit)}
                          for s in range(len(win_units))])
 
 
@@ -50,7 +57,7 @@ def win_share_by_policy(win_units: Sequence, win_cross, games: int, unit: int, s
         total = sum(int(win_units[s]) for s in mine)
         total_sq = sum(cross[i, j] for i in mine for j in mine)
         rows.append({"policy": name, "seats": ", ".join(map(str, mine)), "fair": len(mine) / players,
-                     **mean_row(total, total_sq, games, unit)})
+                     **share_row(total, total_sq, games, unit)})
     return pd.DataFrame(rows)
 
 

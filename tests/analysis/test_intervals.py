@@ -211,3 +211,19 @@ def test_the_report_says_too_few_deals_to_say_and_draws_no_bar_for_that_duel(tmp
     assert "One greedy seat among random seats wins 62.0% (50.0–72.0%) of games over 60 deals" in text
     gap = [labels for title, labels in drawn if title.startswith("Skill gap")]
     assert gap == [["one greedy vs random"]]  # the duel too short for an interval has no bar
+
+
+def test_a_seat_that_never_wins_has_a_win_share_interval_that_does_not_exclude_a_small_rate():
+    """Every game alike (seat 0 never wins): a t interval would have no width; the win shares take Wilson's."""
+    from analysis.common import win_share_metrics
+    from analysis.stats import wilson_interval
+    from analysis.tables import win_share_by_policy
+
+    n, unit = 1300, 2
+    found = win_share_metrics([0, n * unit], [0, n * unit * unit], unit, n, 0)
+    assert found["win_share_ci"][0] == list(wilson_interval(0, n)) and found["win_share_ci"][0][1] > 0.002
+    assert found["win_share_ci"][1] == list(wilson_interval(n, n)) and found["win_share_ci"][1][0] < 0.998
+    low, high = found["first_player_advantage_ci"]
+    assert low <= found["first_player_advantage"] < high
+    by_policy = win_share_by_policy([0, n * unit], [0, 0, 0, n * unit * unit], n, unit, ["random", "greedy"])
+    assert by_policy["low"].tolist()[1] < 1 and by_policy["high"].tolist()[0] > 0
