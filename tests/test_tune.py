@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import sim.tune as T
+from sim.errors import ConfigError
 from sim.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,6 +37,29 @@ def write_tune(d: Path, tune: str = PLANTED, base: str = PLANTED_BASE) -> Path:
     path = d / "t.toml"
     path.write_text(dedent(tune), encoding="utf-8")
     return path
+
+
+def test_a_knob_that_moves_in_steps_is_searched_in_its_steps_from_the_base(tmp_path):
+    """Las Vegas's casino minimum moves by the smallest bill: 62,474 plays as 70,000 does, and 48,250 as 50,000."""
+    base = 'game = "vegas-dice"\n[run]\ngames = 100\n[rules]\ncasino_minimum = 50000\n'
+    tune = ('base = "base.toml"\n[search]\n"rules.casino_minimum" = { range = [25000, 92000] }\n'
+            '[targets]\ntie_rate = { max = 0.1 }\n[tune]\nplayers = [4]\nbudget = 4\n')
+    [dim] = T.load_tune(write_tune(tmp_path, tune, base)).dims
+    assert dim.values() == [30000, 40000, 50000, 60000, 70000, 80000, 90000] and dim.step == 10_000
+    with pytest.raises(ConfigError, match=r'search."rules.casino_minimum": range = \[51000, 59000\] holds no value'):
+        T.load_tune(write_tune(tmp_path, tune.replace("[25000, 92000]", "[51000, 59000]"), base))
+
+
+@pytest.mark.slow("end to end")
+def test_a_tune_tries_only_the_steps_of_a_knob_that_moves_in_steps(tmp_path):
+    base = 'game = "vegas-dice"\n[run]\ngames = 100\n[rules]\ncasino_minimum = 50000\n'
+    tune = ('base = "base.toml"\n[search]\n"rules.casino_minimum" = { range = [25000, 92000] }\n'
+            '[targets]\ntie_rate = { max = 0.1 }\n[tune]\nplayers = [4]\nbudget = 4\n')
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["tune", str(write_tune(tmp_path, tune, base)), "--out", str(out)])
+    assert result.exit_code in (0, 1), result.output
+    tried = pd.read_parquet(out / T.CANDIDATES_FILE)["rules.casino_minimum"]
+    assert set(tried) <= set(range(30000, 90001, 10000)), sorted(set(tried))
 
 
 def comparable(out: Path) -> tuple[dict, pd.DataFrame]:

@@ -136,7 +136,7 @@ def tune(
             "max_games": tune_.max_games,
             "players": list(tune_.players),
             "policies": list(tune_.policies),
-            "search": [{"name": d.name, "base": d.base, "low": d.low, "high": d.high,
+            "search": [{"name": d.name, "base": d.base, "low": d.low, "high": d.high, "step": d.step,
                         "choices": None if d.choices is None else [json.loads(c) for c in d.choices]}
                        for d in tune_.dims],
             # ``style``: how the outputs write the target's values, as ``lvsim run`` writes its metric.

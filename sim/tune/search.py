@@ -68,7 +68,7 @@ def _suggest(study, trial, tune: Tune) -> dict[str, Any]:
         if d.choices is not None:
             values[d.name] = json.loads(trial.suggest_categorical(d.name, list(d.choices)))
         else:
-            values[d.name] = trial.suggest_int(d.name, d.low, d.high)
+            values[d.name] = trial.suggest_int(d.name, d.low, d.high, step=d.step)
     return values
 
 
@@ -187,15 +187,16 @@ def _simplify(tune: Tune, ranked: list[Judged], evals: _Evaluations, first_trial
 
 
 def _moves(tune: Tune, values: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """Each changed value put back to the base's (or, an integer, one step towards it), in the search's order."""
+    """Each changed value put back to the base's (or, an integer, one of its knob's steps towards it), in the
+    search's order."""
     moves = []
     for d in tune.dims:
         value = values[d.name]
         if value == d.base:
             continue
         tries = [d.base]
-        if d.choices is None and abs(value - d.base) > 1:
-            tries.append(value + (1 if d.base > value else -1))
+        if d.choices is None and abs(value - d.base) > d.step:
+            tries.append(value + (d.step if d.base > value else -d.step))
         for v in tries:
             moved = {**values, d.name: v}
             moves.append((_key(moved), moved))

@@ -49,11 +49,13 @@ class Dimension:
     low: int | None = None
     high: int | None = None
     choices: tuple[str, ...] | None = None  # JSON texts of the values
+    step: int = 1  # the knob's own step (``sim.knobs.Knob.step``: dollars by the smallest bill); the range holds
+    # the base's value and those whole steps from it
 
     def values(self) -> list[Any]:
         if self.choices is not None:
             return [json.loads(c) for c in self.choices]
-        return list(range(self.low, self.high + 1))
+        return list(range(self.low, self.high + 1, self.step))
 
 
 class Tables:
@@ -124,7 +126,8 @@ class Tune(Tables):
 
     def domain_size(self) -> int:
         """How many distinct candidates the search domain holds."""
-        return math.prod(len(d.choices) if d.choices is not None else d.high - d.low + 1 for d in self.dims)
+        return math.prod(len(d.choices) if d.choices is not None else (d.high - d.low) // d.step + 1
+                         for d in self.dims)
 
     def report_settings(self) -> list[tuple[int, str]]:
         """The settings the balance report of the recommended rules is played at: every tuned one."""
@@ -160,7 +163,8 @@ class Tune(Tables):
         return json.loads(json.dumps({
             "name": self.name,
             "base": base,
-            "search": [{"name": d.name, "low": d.low, "high": d.high, "choices": d.choices} for d in self.dims],
+            "search": [{"name": d.name, "low": d.low, "high": d.high, "choices": d.choices,
+                        **({"step": d.step} if d.step != 1 else {})} for d in self.dims],
             "targets": [t.as_dict() for t in self.targets],
             "players": list(self.players), "policies": list(self.policies), "budget": self.budget,
             "games": self.games, "seed": self.seed, "finalists": self.finalists, "max_games": self.max_games,

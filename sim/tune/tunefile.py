@@ -154,12 +154,14 @@ def _search(table: Mapping[str, Any], base: Config, game) -> tuple[Dimension, ..
             if other_knob == knob and (other_path[:len(path)] == path or path[:len(other_path)] == other_path):
                 raise ConfigError(where, f"overlaps {other_key}: search each value once")
         taken[(knob, path)] = f'"{key}"'
-        dims.extend(_dimensions(where, key, knob, path, value, domain))
+        declared = game.knobs[knob].step
+        step = declared(base.rules) if declared is not None and not path else 1
+        dims.extend(_dimensions(where, key, knob, path, value, domain, step))
     return tuple(dims)
 
 
 def _dimensions(where: str, key: str, knob: str, path: tuple[int, ...], base_value: Any,
-                domain: Any) -> list[Dimension]:
+                domain: Any, step: int = 1) -> list[Dimension]:
     if isinstance(domain, list):
         domain = {"choices": domain}
     if not isinstance(domain, dict):
@@ -186,7 +188,13 @@ def _dimensions(where: str, key: str, knob: str, path: tuple[int, ...], base_val
     if leaves is None:
         raise ConfigError(where, f"{kind}: the base value {cut(json.dumps(base_value))} is not made of integers; "
                                  "give its choices instead (a list of values)")
-    return [Dimension(key + "".join(f"[{i}]" for i in sub), key, knob, path + sub, v, low=low, high=high)
+    if step > 1 and _is_int(base_value):  # a knob moving in steps (a casino minimum, by the smallest bill)
+        low = low + (base_value - low) % step
+        if low > high:
+            raise ConfigError(where, f"{kind} = {spec} holds no value a whole step of {step:,} from the base's "
+                                     f"{base_value:,}")
+        high = low + (high - low) // step * step
+    return [Dimension(key + "".join(f"[{i}]" for i in sub), key, knob, path + sub, v, low=low, high=high, step=step)
             for sub, v in leaves]
 
 
