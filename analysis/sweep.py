@@ -514,20 +514,21 @@ def sweep_text(
             f"whatever the seats, and at another player count the cell with that count and cell "
             f"{baseline:03d}'s other values (same deals; 95% interval, and how much tighter it is than "
             "independent runs would give)", width)
-        # The rates and the advantage of the sweep's figure, in percentage points, as far as they fit.
-        wanted = [m for m, (_, scale, _) in metrics.items() if scale == 100 and m in game.paired_metrics]
+        # The paired metrics of the sweep's figure, as the page shows them, each in its own unit, as far as
+        # they fit: rates and the advantage in percentage points, counts (rounds played) as they are.
+        wanted = {m: scale for m, (_, scale, _) in metrics.items() if m in game.paired_metrics}
         paired_columns = [_Column("cell", [], keep=0), _Column("baseline", [], keep=0)]
-        paired_columns += [_Column(f"{game.paired_metrics[m]} (pp)", [], keep=0 if m == wanted[0] else 2)
-                           for m in wanted]
+        paired_columns += [_Column(game.paired_metrics[m] + (" (pp)" if scale == 100 else ""), [],
+                                   keep=0 if i == 0 else 2) for i, (m, scale) in enumerate(wanted.items())]
         for cell, group in paired.groupby("cell", sort=True):
             by_metric = group.set_index("metric")
             paired_columns[0].values.append(f"{cell:03d}")
             paired_columns[1].values.append(f"{int(group['baseline'].iloc[0]):03d}")
-            for column, m in zip(paired_columns[2:], wanted):
+            for column, (m, scale) in zip(paired_columns[2:], wanted.items()):
                 d = by_metric.loc[m]
-                interval = fmt_ci(d["difference_lo"], d["difference_hi"], signed=True)
+                interval = fmt_ci(d["difference_lo"], d["difference_hi"], scale, signed=True)
                 tighter = "" if is_missing(d["tighter"]) else f" x{ratio_text(d['tighter'])}"
-                column.values.append(f"{fmt(d['difference'], signed=True)} {interval}{tighter}")
+                column.values.append(f"{fmt(d['difference'], scale, signed=True)} {interval}{tighter}")
         paired_columns, paired_left_out = _fitted(paired_columns, width)
         lines += _aligned_rows(paired_columns)
         if paired_left_out:

@@ -779,6 +779,39 @@ def test_values_too_long_for_an_axis_are_numbered_in_the_sweeps_order():
     assert ticks == ["#1", "#2"] and label.startswith("rules.paytable") and "order" in label
 
 
+def two_cells(game, differences: dict[str, float], tighter: float = 1.5) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A sweep of ``game`` over rules.reserve, cell 1 against cell 0: its table and its paired differences, each
+    metric's interval 0.02 either side of its difference (in the metric's own unit)."""
+    metrics = {m: 0.5 for m in game.sweep_plotted} | {m: 0.0 for m in game.rule_holes}
+    table = pd.DataFrame([{"cell": c, "rules.reserve": r, "label": f"rules.reserve={r}", "games": 2000, "seed": 1,
+                           "players": 4, **{f"{m}{end}": v for m, v in metrics.items() for end in ("", "_lo", "_hi")}}
+                          for c, r in ((0, 10), (1, 40))])
+    paired = pd.DataFrame([{"cell": 1, "baseline": 0, "metric": m, "games": 2000, "difference": d,
+                            "difference_lo": d - 0.02, "difference_hi": d + 0.02, "unpaired_lo": d - 0.02 * tighter,
+                            "unpaired_hi": d + 0.02 * tighter, "tighter": tighter}
+                           for m, d in ({m: 0.01 for m in game.paired_metrics} | differences).items()])
+    return table, paired
+
+
+def test_the_printed_paired_table_shows_or_names_every_metric_the_page_pairs():
+    """Rounds played is paired but not in percentage points: it is shown in rounds, or named as left out."""
+    from analysis.sweep import sweep_text
+    from sim.games import get_game
+
+    game = get_game("lasvegan")
+    table, paired = two_cells(game, {"mean_rounds": -0.17})
+    text = sweep_text(table, paired, ["rules.reserve"], game=game, baseline=0)
+    assert max(map(len, text.splitlines())) <= 120
+    paired_text = text.split("Paired differences")[1].replace("\n  ", " ")
+    header = next(line for line in paired_text.splitlines() if line.startswith("cell  "))
+    left_out = paired_text[paired_text.index("Left out to fit"):] if "Left out to fit" in paired_text else ""
+    for m in game.sweep_plotted:
+        if m in game.paired_metrics:
+            assert game.paired_metrics[m] in header or game.paired_metrics[m] in left_out, m
+    assert "rounds played" in header and "rounds played (pp)" not in paired_text
+    assert "-0.17 [-0.19, -0.15]" in paired_text
+
+
 def test_a_rule_hole_rate_well_above_the_baseline_is_flagged():
     import pandas as pd
 
