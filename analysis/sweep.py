@@ -512,8 +512,8 @@ def sweep_text(
         lines += [""] + _wrapped(
             f"Paired differences of each cell from its baseline: cell {baseline:03d} at its player count, "
             f"whatever the seats, and at another player count the cell with that count and cell "
-            f"{baseline:03d}'s other values (same deals; 95% interval, and how much tighter it is than "
-            "independent runs would give)", width)
+            f"{baseline:03d}'s other values (same deals; 95% interval, and how many times tighter it is than "
+            "independent runs would give: below 1, pairing did not tighten it)", width)
         # The paired metrics of the sweep's figure, as the page shows them, each in its own unit, as far as
         # they fit: rates and the advantage in percentage points, counts (rounds played) as they are.
         wanted = {m: scale for m, (_, scale, _) in metrics.items() if m in game.paired_metrics}
@@ -683,4 +683,8 @@ def _pct(x) -> str:
 
 
 def ratio_text(x) -> str:
-    return "n/a" if is_missing(x) else f"{x:.1f}"
+    """A ratio of interval widths to two decimals: one below 1 (pairing widened the interval) is cut, not
+    rounded up, so that it never reads as 1.00."""
+    if is_missing(x):
+        return "n/a"
+    return f"{math.floor(x * 100) / 100:.2f}" if x < 1 else f"{x:.2f}"

@@ -294,7 +294,8 @@ def _paired_table(table: pd.DataFrame, paired: pd.DataFrame, baseline: int, game
         "the cell with that player count and cell "
         f"{baseline:03d}'s other values (the deals are the same only at the same player count, and the seats' "
         "policies never change them): game by game on the same deals. Beside each paired interval, how many "
-        "times narrower it is than the interval two independent runs of the same size would give.</p>"
+        "times narrower it is than the interval two independent runs of the same size would give (below 1, "
+        "pairing did not narrow it).</p>"
     )
     if uncompared:
         names = ", ".join(f"{c:03d}" for c in uncompared)

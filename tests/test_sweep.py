@@ -812,6 +812,22 @@ def test_the_printed_paired_table_shows_or_names_every_metric_the_page_pairs():
     assert "-0.17 [-0.19, -0.15]" in paired_text
 
 
+@pytest.mark.parametrize("tighter, shown", [(0.975, "0.97"), (0.9999, "0.99"), (1.0, "1.00"), (1.547, "1.55")])
+def test_a_paired_interval_pairing_did_not_tighten_never_reads_as_tighter(tighter, shown):
+    """A ratio of widths below 1 is printed below 1, on the page and in the text, which say what it means."""
+    from analysis.sweep import sweep_text
+    from analysis.sweep_report import _paired_table
+    from sim.games import get_game
+
+    game = get_game("lasvegan")
+    table, paired = two_cells(game, {}, tighter)
+    text = sweep_text(table, paired, ["rules.reserve"], game=game, baseline=0).split("Paired differences")[1]
+    assert f"+1.00 [-1.00, +3.00] x{shown}" in text
+    assert "below 1, pairing did not tighten it" in text.replace("\n  ", " ")
+    page = _paired_table(table, paired, 0, game)
+    assert f"[-1.00, +3.00] &times;{shown}" in page and "below 1, pairing did not narrow it" in page
+
+
 def test_a_rule_hole_rate_well_above_the_baseline_is_flagged():
     import pandas as pd
 
