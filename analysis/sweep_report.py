@@ -96,7 +96,7 @@ def sweep_report_html(
     uncompared = uncompared_cells(table, paired)
     if len(paired):
         parts += ["<h2>Paired differences</h2>",
-                  H.guarded(lambda: _paired_table(table, paired, baseline, game, uncompared), "table",
+                  H.guarded(lambda: _paired_table(table, paired, baseline, game, uncompared, parameters), "table",
                             "Paired differences")]
     parts.append(H.guarded(lambda: _holes(table, paired, game), "section", "Rule holes"))
     parts.append(H.guarded(lambda: _figures(table, varying, axes, game, baseline), "section", "Figures"))
@@ -285,9 +285,17 @@ def _value_cell(r: pd.Series, column: str, scale: float, signed: bool) -> str:
 
 
 def _paired_table(table: pd.DataFrame, paired: pd.DataFrame, baseline: int, game: Game,
-                  uncompared: Sequence[int] = ()) -> str:
+                  uncompared: Sequence[int] = (), parameters: Sequence[str] = ()) -> str:
     plotted = {m: v for m, v in game.sweep_plotted.items() if m in game.paired_metrics}
     labels = dict(zip(table["cell"], table["label"]))
+    rows_by_cell = table.set_index("cell")
+
+    def changes(cell: int, base: int) -> str:
+        """What the cell changes from its own baseline, which at another player count is not cell ``baseline``."""
+        here, there = rows_by_cell.loc[cell], rows_by_cell.loc[base]
+        changed = [f"{p}={format_value(here[p])}" for p in parameters
+                   if format_value(here[p]) != format_value(there[p])]
+        return ", ".join(changed) or "nothing"
     intro = (
         f"<p>Each cell minus its baseline, which has its player count: cell {baseline:03d} "
         f"({html.escape(str(labels[baseline]))}) at its own, whatever the seats, and at another player count "
@@ -301,13 +309,16 @@ def _paired_table(table: pd.DataFrame, paired: pd.DataFrame, baseline: int, game
         names = ", ".join(f"{c:03d}" for c in uncompared)
         intro += (f"<p class='note'>No other cell has the player count of cell{'s' * (len(uncompared) > 1)} "
                   f"{names}: {'they have' if len(uncompared) > 1 else 'it has'} no baseline and no row here.</p>")
-    head = "<tr><th class='text'>cell</th><th class='text'>changes</th><th class='text'>baseline</th>" + "".join(
-        f"<th>{html.escape(game.paired_metrics[m])}</th>" for m in plotted) + "</tr>"
+    head = ("<tr><th class='text'>cell</th><th class='text'>changes from the baseline</th>"
+            "<th class='text'>baseline</th>"
+            + "".join(f"<th>{html.escape(game.paired_metrics[m])}</th>" for m in plotted) + "</tr>")
     rows = []
     for cell, group in paired.groupby("cell", sort=True):
         d = group.set_index("metric")
-        cells = [f"<td class='text'>{int(cell):03d}</td>", f"<td class='text'>{html.escape(str(labels[cell]))}</td>",
-                 f"<td class='text'>{int(group['baseline'].iloc[0]):03d}</td>"]
+        base = int(group["baseline"].iloc[0])
+        cells = [f"<td class='text'>{int(cell):03d}</td>",
+                 f"<td class='text'>{html.escape(changes(int(cell), base))}</td>",
+                 f"<td class='text'>{base:03d}</td>"]
         for m, (_, scale, _) in plotted.items():
             x = d.loc[m]
             tighter = "" if H.is_missing(x["tighter"]) else f" &times;{ratio_text(x['tighter'])}"

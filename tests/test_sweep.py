@@ -828,6 +828,26 @@ def test_a_paired_interval_pairing_did_not_tighten_never_reads_as_tighter(tighte
     assert f"[-1.00, +3.00] &times;{shown}" in page and "below 1, pairing did not narrow it" in page
 
 
+def test_the_page_lists_only_what_a_cell_changes_from_its_own_baseline():
+    """White dice on and off at 2 and 3 players, against cell 001 (on, 3 players): cell 002 (off, 2 players) is
+    compared with cell 000 (on, 2 players), so it changes the white dice alone."""
+    from analysis.sweep_report import _paired_table
+    from sim.games import get_game
+
+    game = get_game("vegas-dice")
+    cells = [(0, "auto", 2), (1, "auto", 3), (2, "0", 2), (3, "0", 3)]
+    table = pd.DataFrame([{"cell": c, "rules.white_dice": w, "rules.players": n,
+                           "label": f"rules.white_dice={w}, rules.players={n}"} for c, w, n in cells])
+    paired = pd.DataFrame([{"cell": c, "baseline": b, "metric": m, "difference": 0.01, "difference_lo": 0.0,
+                            "difference_hi": 0.02, "tighter": 1.5} for c, b in ((2, 0), (3, 1))
+                           for m in game.paired_metrics])
+    page = _paired_table(table, paired, 1, game, parameters=["rules.white_dice", "rules.players"])
+    rows = {row.split("</td>")[0].rsplit(">", 1)[1]: row for row in page.split("<tr>")[2:]}
+    for cell, base in (("002", "000"), ("003", "001")):
+        assert f"<td class='text'>rules.white_dice=0</td><td class='text'>{base}</td>" in rows[cell]
+        assert "rules.players" not in rows[cell]
+
+
 def test_a_rule_hole_rate_well_above_the_baseline_is_flagged():
     import pandas as pd
 
