@@ -21,7 +21,7 @@ from matplotlib.figure import Figure
 from analysis import figure_style
 from analysis import report_html as H
 from analysis.report_html import e, figure, is_missing, num, page, section, table
-from sim.errors import counted
+from sim.errors import and_listed, counted
 
 TITLE = "What moves the verdict"
 ANCHOR = "sensitivity"
@@ -68,8 +68,28 @@ def unit(metric) -> str:
     return " points" if metric.kind in ("rate", "advantage") else ""
 
 
+def unmeasured(effects: Sequence[Mapping[str, Any]], metric, players: int) -> list[Mapping[str, Any]]:
+    """The changes that leave ``metric`` without a value at ``players`` (too few of their games measure it: none
+    finished, say): not counted among the changes tried for it."""
+    return [r for r in effects if r["metric"] == metric.name and r["players"] == players and is_missing(r["delta"])]
+
+
+def unmeasured_text(effects: Sequence[Mapping[str, Any]], metric, players: int) -> str:
+    """`` Under …, too few games measure the …, so that change is not counted.``, or ""."""
+    rows = unmeasured(effects, metric, players)
+    if not rows:
+        return ""
+    return (f" Under {and_listed(step_text(r) for r in rows)}, too few games measure the {metric.label} (it has no "
+            f"value), so {'that change is' if len(rows) == 1 else 'those changes are'} not counted.")
+
+
 def sentence(effects: Sequence[Mapping[str, Any]], metric, players: int) -> str:
-    """The printed number that moves ``metric`` most at ``players``, or that no single one does."""
+    """The printed number that moves ``metric`` most at ``players``, or that no single one does; and the changes
+    that leave it without a value, which are not counted among those tried."""
+    return _sentence(effects, metric, players) + unmeasured_text(effects, metric, players)
+
+
+def _sentence(effects: Sequence[Mapping[str, Any]], metric, players: int) -> str:
     rows = ranked(effects, metric.name, players)
     games = rows[0]["games"] if rows else 0
     moving = [r for r in rows if clear(r)]
@@ -144,11 +164,21 @@ def body(effects: Sequence[Mapping[str, Any]], game, players: Sequence[int]) -> 
         deviations = len({(r["knob"], json.dumps(r["to"])) for r in here})
         inert = sorted({r["label"] for r in here if r["inert"]})
         heading = f"<h3>{n} players</h3>" if len(players) > 1 else ""
+        # A change that leaves a metric without a value is not tried for it: that metric's correction is over fewer.
+        fewer: dict[int, list[str]] = {}
+        for metric in game.headline_metrics.values():
+            tried = len(ranked(here, metric.name, n))
+            if tried < deviations:
+                fewer.setdefault(tried, []).append(f"the {metric.label}")
+        but = "".join(f"; 1 − 0.05/{tried} for {e(and_listed(labels))}" for tried, labels in sorted(fewer.items()))
+        if fewer:
+            but += (": a change that leaves a metric without a value (too few of its games measure it) is not "
+                    "counted for it, and the metric's sentence below names it")
         note = (f"<p>{deviations} one-step changes of the printed rules, each played on the same {games:,} deals "
                 "with the same players as the rules as printed; each bar is the change of the metric (95% "
                 "interval, a delete-a-block jackknife over 10 blocks of games); a grey bar is inside the noise: not clear "
                 f"once corrected for the {deviations} changes tried (its interval at 1 − 0.05/{deviations} holds 0, "
-                "Bonferroni).")
+                f"Bonferroni{but}).")
         if inert:
             note += f" Inert under these rules, so exactly zero and not played: {e(', '.join(inert))}."
         parts.append(heading + note + "</p>")
@@ -158,8 +188,8 @@ def body(effects: Sequence[Mapping[str, Any]], game, players: Sequence[int]) -> 
         for metric in game.headline_metrics.values():
             parts.append(figure(lambda here=here, metric=metric, n=n: tornado(here, metric, n),
                                 f"Tornado of the one-step changes' effects on the {metric.label} at {n} players",
-                                f"The {metric.label}: the {min(SHOWN, deviations)} largest one-step changes, "
-                                "95% intervals; grey inside the noise."))
+                                f"The {metric.label}: the {min(SHOWN, len(ranked(here, metric.name, n)))} largest "
+                                "one-step changes, 95% intervals; grey inside the noise."))
     return "\n".join(parts)
 
 

@@ -403,6 +403,32 @@ def test_a_change_that_was_never_played_is_not_said_to_be_within_the_noise():
     assert "1 inert change counted in" in both, both
 
 
+def test_a_change_that_leaves_a_metric_without_a_value_is_named_and_the_counts_agree():
+    """$ Fever without reshuffling the discards finishes no game: its first-player advantage has no value. The
+    metric's sentence names that change and counts the others; the note above says its correction is over them."""
+    from analysis.sensitivity import body, sentence
+
+    game = get_game("fever")
+    changes = [("rules.target", "target", 10, 9), ("rules.reshuffle_discards", "reshuffle the discards", True, False)]
+    rows = [{"metric": m, "players": 4, "games": 153, "delta": 0.01, "delta_ci": [-0.02, 0.04], "clear": False,
+             "inert": False, "knob": knob, "label": label, "from": before, "to": after}
+            for knob, label, before, after in changes for m in game.headline_metrics]
+    for r in rows:
+        if r["metric"] == "first_player_advantage" and r["knob"] == "rules.reshuffle_discards":
+            r.update(delta=None, delta_ci=None)
+    advantage = game.headline_metrics["first_player_advantage"]
+    text = sentence(rows, advantage, 4)
+    assert "no one-step change of the 1 played is clear once corrected for trying 1 (Bonferroni)" in text, text
+    assert ("Under reshuffle the discards from true to false, too few games measure the first-player advantage"
+            in text), text
+    other = sentence(rows, game.headline_metrics["unfinished_rate"], 4)
+    assert "trying 2" in other and "too few games" not in other, other
+    page = body(rows, game, [4])
+    assert "corrected for the 2 changes tried (its interval at 1 − 0.05/2 holds 0, Bonferroni; 1 − 0.05/1 for " \
+           "the first-player advantage:" in page, page
+    assert "The first-player advantage: the 1 largest one-step changes" in page
+
+
 def test_a_knob_with_a_declared_step_moves_by_it():
     """Las Vegas's casino minimum moves by the smallest bill: a dollar more fills a casino no differently."""
     game = get_game("vegas-dice")
