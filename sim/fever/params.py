@@ -30,7 +30,7 @@ Decisions where the rules are silent (documented in ``docs/engine.md``):
 from __future__ import annotations
 
 from functools import cached_property
-from itertools import permutations
+from itertools import permutations, product
 from typing import Any
 
 import numpy as np
@@ -250,6 +250,25 @@ class Rules(RuleKnobs):
                         if p >= 0:
                             reached.add(int(p))
         return tuple(p for p in range(len(self.paytable)) if p not in reached)
+
+    def why_unreachable(self, p: int) -> tuple[dict[int, int], tuple[int, ...]]:
+        """Why pattern ``p`` is never scored: ``short``, each symbol some machine matching it needs more cards of
+        than the deck holds -> the cards it holds; ``instead``, the patterns that score in its place on the
+        machines matching it that the deck can show (each pays more, or as much and is listed first)."""
+        k = len(self.symbols)
+        counts = [n for _, n in self.deck]
+        masks = self.pattern_masks[p]
+        short: dict[int, int] = {}
+        instead: set[int] = set()
+        for reels in product(range(k), repeat=3):
+            orders = [reels] if self.reels_ordered else permutations(reels)
+            if not any(all(masks[i] >> order[i] & 1 for i in range(3)) for order in orders):
+                continue
+            over = {x: counts[x] for x in set(reels) if reels.count(x) > counts[x]}
+            short.update(over)
+            if not over and self.matching_pattern(reels) != p:
+                instead.add(self.matching_pattern(reels))
+        return dict(sorted(short.items())), tuple(sorted(instead))
 
     def pattern_label(self, p: int) -> str:
         """``seven seven seven``, ``bar|double_bar x3``: a pattern as a report names it."""

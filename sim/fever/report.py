@@ -29,7 +29,7 @@ from analysis.report_html import (
     table,
 )
 from analysis.results import RunResults
-from sim.errors import ConfigError
+from sim.errors import ConfigError, and_listed, counted
 from sim.fever.params import DEFAULT_DECK, DEFAULT_PAYTABLE
 from sim.fever.rules import play_game, player_named
 
@@ -280,10 +280,29 @@ def _combinations_section(results: RunResults) -> str:
     ]
     never = results.config.rules.unreachable_patterns
     if never:
-        labels = ", ".join(e(results.config.rules.pattern_label(p)) for p in never)
-        body.insert(1, f'<p class="lead neg" id="unreachable">Never scored, whatever the play: {labels}. No machine '
-                       "this deck can show matches it before a richer pattern (too few cards of a symbol).</p>")
+        why = "; ".join(f"{e(results.config.rules.pattern_label(p))} ({e(unreachable_reason(results.config.rules, p))})"
+                        for p in never)
+        body.insert(1, f'<p class="lead neg" id="unreachable">Never scored, whatever the play: {why}.</p>')
     return section("combinations", "Points by combination", "\n".join(body))
+
+
+def unreachable_reason(rules, p: int) -> str:
+    """Why pattern ``p`` is never scored (``Rules.why_unreachable``): the deck holds too few cards of a symbol it
+    needs, or every machine showing it matches a pattern that pays more (or as much, listed first) — or both."""
+    short, instead = rules.why_unreachable(p)
+    held = and_listed(f"{counted(n, 'card')} of {rules.symbols[x]}" for x, n in short.items())
+    one = len(instead) == 1
+    if all(rules.points[q] > rules.points[p] for q in instead):
+        first = "a richer pattern" if one else "richer patterns"
+    else:
+        first = "a pattern that pays as much and is listed before it" if one else \
+            "patterns that pay more, or as much and are listed before it"
+    first += ", " + and_listed(rules.pattern_label(q) for q in instead)
+    if not instead:
+        return f"the deck holds only {held}"
+    if not short:
+        return f"every machine the deck can show that matches it matches first {first}"
+    return f"the deck holds only {held}, and every other machine that matches it matches first {first}"
 
 
 def _doubling_section(results: RunResults) -> str:

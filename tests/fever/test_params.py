@@ -97,3 +97,6 @@ def test_a_pattern_the_deck_cannot_show_is_unreachable():
                                                          {"symbols": ["seven", "*", "*"], "points": 1},
                                                          {"symbols": ["seven", "seven", "*"], "points": 1}])
     assert r.unreachable_patterns == (2,)  # two sevens and a card always match the first-listed lone seven
+    # Three sevens score seven x3; two sevens and a cherry the lone seven, listed first at the same points.
+    assert r.why_unreachable(2) == ({}, (0, 1))
+    assert Rules().why_unreachable(7) == ({Rules().symbols.index("seven"): 2}, ())  # no machine of three sevens

@@ -100,9 +100,27 @@ def test_the_sections_show_the_summarys_numbers(fever_run, results):
     combos = visible(section(text, "combinations"))
     for label in ("seven x3", "cherry x3"):
         assert label in combos
-    assert "Never scored, whatever the play: seven x3." in combos
+    assert "Never scored, whatever the play: seven x3 (the deck holds only 2 cards of seven)." in combos
+    assert "richer pattern" not in combos
     assert f"{100 * s['double_rate']:.2f}%" in visible(section(text, "doubling"))
     assert f"{100 * s['drought_rate']:.2f}%" in visible(section(text, "droughts"))
+
+
+def test_a_pattern_never_scored_is_given_its_true_reason():
+    """Too few cards of its symbol, a pattern that always matches first, or both: each said only when true."""
+    from sim.fever.report import unreachable_reason
+
+    assert unreachable_reason(Rules(), 7) == "the deck holds only 2 cards of seven"  # seven x3, the richest
+    sevens = [{"symbols": ["seven"] * 3, "points": 6}, {"symbols": ["seven", "*", "*"], "points": 1},
+              {"symbols": ["seven", "seven", "*"], "points": 1}]
+    assert unreachable_reason(Rules(deck={"cherry": 20, "seven": 3}, paytable=sevens), 2) == (
+        "every machine the deck can show that matches it matches first patterns that pay more, or as much and are "
+        "listed before it, seven x3 and seven * *")
+    both = Rules(deck={"cherry": 20, "seven": 2}, paytable=[{"symbols": ["seven", "seven", "*"], "points": 6},
+                                                            {"symbols": ["seven", "seven", "seven|cherry"], "points": 1}])
+    assert both.unreachable_patterns == (1,)
+    assert unreachable_reason(both, 1) == ("the deck holds only 2 cards of seven, and every other machine that "
+                                           "matches it matches first a richer pattern, seven seven *")
 
 
 def test_the_tables_agree_with_the_records(results):
