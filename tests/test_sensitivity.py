@@ -117,6 +117,25 @@ def test_an_inert_knob_is_exactly_zero_without_playing_and_playing_it_changes_no
     assert all(base[m] == revealed[m] for m in game.headline_metrics)
 
 
+def test_reels_ordered_is_inert_when_every_pattern_is_three_of_one_entry_and_its_games_say_so():
+    from sim.config import config_from_mapping
+
+    def config_of(paytable):
+        return config_from_mapping({"game": "fever", "run": {"games": 300, "seed": 2, "skill_gap_games": 0,
+                                                              "strength_games": 0, "sensitivity_games": 0},
+                                    "rules": {"players": 3, "paytable": paytable}})
+
+    alike = config_of([{"symbols": ["bell", "bell", "bell"], "points": 2},
+                       {"symbols": ["bar|seven", "bar|seven", "bar|seven"], "points": 3}])
+    [dev] = one_step(alike.game_spec, alike.rules, ["reels_ordered"])
+    assert dev.inert
+    base = sim.run(alike, out=None, progress=False, report=False).summary
+    ordered = sim.run(replace(alike, rules=dev.rules), out=None, progress=False, report=False).summary
+    assert all(base[m] == ordered[m] for m in alike.game_spec.headline_metrics)
+    mixed = config_of([{"symbols": ["bell", "*", "bar"], "points": 2}])
+    assert not one_step(mixed.game_spec, mixed.rules, ["reels_ordered"])[0].inert
+
+
 def test_one_more_starting_cabbage_lowers_las_vegans_elimination():
     config = lasvegan(players=4)
     rows = effects(config, 2000, knobs=["starting_cabbages"])

@@ -70,7 +70,9 @@ KNOBS = knob_table(
                 "paytable"),
          "pay table", "[default: a stand-in for the lost pay table]"),
     Knob("reels_ordered", False, Flag(true="reel 1 matches entry 1, ...",
-                                      false="the reels match a pattern in any order"), "reels ordered"),
+                                      false="the reels match a pattern in any order"), "reels ordered",
+         # Order matters only to a pattern whose entries differ: three of one entry match in any order.
+         applies=lambda rules: any(len(set(masks)) > 1 for masks in rules.pattern_masks)),
     Knob("double_up", True, Flag(), "double up",
          "whether a player holding a combination may give it up to double"),
     Knob("double_extra_cards", 3, Int(0, E.MAX_DOUBLE_EXTRA), "cards a double draws",
