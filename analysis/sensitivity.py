@@ -420,12 +420,14 @@ def _listed(rows: Sequence[Mapping[str, Any]], text, shown: int = 4) -> str:
 def morris_sentences(result: Mapping[str, Any], metric, players: int) -> list[str]:
     """What the screen says of ``metric`` at ``players``: the value that moves it most over the domain, and the
     values a one-step view at the base rules misjudges (or that it reads it as Morris does)."""
-    rows = morris_rows(result, metric.name, players)
+    every = morris_rows(result, metric.name, players)
+    inert = [r for r in every if r.get("inert")]
+    rows = [r for r in every if not r.get("inert")]
     dims = {d["knob"]: d for d in result["dims"]}
     moving = [r for r in rows if r["clear"]]
     if not moving:
         first = (f"No searched value moves the {metric.label} beyond the noise of {result['games']:,} games over the "
-                 f"domain: none of its {rows[0]['effects'] * len(rows) if rows else 0} elementary effects is clear "
+                 f"domain: none of its {sum(r['effects'] for r in rows)} elementary effects is clear "
                  "once corrected for trying them all (Bonferroni).")
     else:
         top = moving[0]
@@ -470,6 +472,10 @@ def morris_sentences(result: Mapping[str, Any], metric, players: int) -> list[st
             ("s" if result["rank_move"] > 2 else "")
         second = ("A one-step view at the base rules reads it as Morris does: the same values clear, as steep a "
                   f"step, their ranks {close}.")
+    if inert:
+        labels = and_listed(r["label"] for r in inert)
+        second += (f" {labels[0].upper()}{labels[1:]} cannot change a game under any rule set screened (inert): "
+                   "its effects are exactly zero and not counted.")
     return [first, second]
 
 
@@ -529,7 +535,8 @@ def morris_table(result: Mapping[str, Any], metric, players: int) -> str:
         rows.append([str(r["rank"]), e(r["label"]), amount(metric, r["mu_star"], sign=False) +
                      f" ± {amount(metric, r['mu_star_conf'], sign=False)}", amount(metric, r["mu"]),
                      amount(metric, r["sigma"], sign=False), amount(metric, r["noise"], sign=False),
-                     "clear" if r["clear"] else "noise", "yes" if r["interacting"] else "", step,
+                     "inert" if r.get("inert") else "clear" if r["clear"] else "noise",
+                     "yes" if r["interacting"] else "", step,
                      str(o["rank"]), e("; ".join(r["why"]))])
     return table(["rank", "searched value", "mu* ± 95%", "mu", "sigma", "noise (se)", "reading", "interacting",
                   "one step at the base", "its rank", "misjudged"], rows, numeric_from=2)

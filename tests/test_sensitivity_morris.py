@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from analysis.sensitivity import morris_sentences, morris_table
 from sim.cli import main
 from sim.config import Config
 from sim.games import get_game
@@ -101,8 +102,13 @@ def test_morris_ranks_the_starting_cabbages_first_and_an_inert_value_is_exactly_
         ranks = sorted(rows[(d.name, metric)]["rank"] for d in tune.dims)
         assert ranks == [1, 2]
         inert = rows[("rules.set_aside_face", metric)]
+        assert inert["inert"] and not rows[("rules.starting_cabbages", metric)]["inert"]
         if inert["mu_star"] is not None:
             assert inert["mu_star"] == 0 and inert["sigma"] == 0 and not inert["clear"]
+        # Said inert, not noise, and its zero effects not counted among those corrected for.
+        sentences = " ".join(morris_sentences(result, game.metric[metric], 4))
+        assert "set-aside cards' face cannot change a game under any rule set screened (inert)" in sentences.lower()
+        assert "inert" in morris_table(result, game.metric[metric], 4)
     cabbages = rows[("rules.starting_cabbages", "elimination_rate")]
     assert cabbages["rank"] == 1 and cabbages["clear"] and cabbages["mu"] < 0
     assert cabbages["one_step"]["delta"] is not None and cabbages["one_step"]["changes"] == 2

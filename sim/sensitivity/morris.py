@@ -173,6 +173,14 @@ def elementary_effects(dims, values, played: Mapping[str, Mapping[str, list]], m
     return out
 
 
+def inert_everywhere(knob: str, rule_sets) -> bool:
+    """Whether the searched value ``knob`` (``rules.set_aside_face``, ``rules.seat_cabbages[3]``) cannot change a
+    game under any of ``rule_sets`` (``Rules.inert``): its elementary effects are exactly zero."""
+    name, _, index = knob.removeprefix("rules.").partition("[")
+    entry = f"{name}[{index.split(']')[0]}]" if index else None
+    return all(name in rules.inert() or (entry is not None and entry in rules.inert()) for rules in rule_sets)
+
+
 def screen(tune, *, trajectories: int = DEFAULT_TRAJECTORIES, levels: int | None = None, games: int | None = None,
            seed: int | None = None, players: Sequence[int] | None = None, seats=None,
            progress: bool | None = None) -> dict[str, Any]:
@@ -197,20 +205,22 @@ def screen(tune, *, trajectories: int = DEFAULT_TRAJECTORIES, levels: int | None
                 one = replace(config, rules=rules)
                 played[key] = metric_values(one, block_tallies(one, games, BLOCKS, bar.update))
             onestep = effects(config, games, deviations=devs, advance=bar.update)
+            # A value no rule set of the screen lets change a game: its effects are exactly zero, not counted.
+            inert = {d["knob"] for d in dims if inert_everywhere(d["knob"], [config.rules, *here.values()])}
             for metric in config.game_spec.headline_metrics:
                 Y = np.array([played[_key(v)][metric][0] for v in values], dtype=float)
                 ees = elementary_effects(dims, values, played, metric, trajectories)
-                tried = sum(e[0] is not None for per in ees.values() for e in per)
+                tried = sum(e[0] is not None for knob, per in ees.items() if knob not in inert for e in per)
                 stats = analyse(dims, X, Y, levels, seed) if np.all(np.isfinite(Y)) else None
                 for i, d in enumerate(dims):
                     per = ees[d["knob"]]
                     defined = [e for e in per if e[0] is not None and e[1] is not None]
-                    clear = any(is_clear(*e, tried) for e in defined)
+                    clear = d["knob"] not in inert and any(is_clear(*e, tried) for e in defined)
                     noise = math.sqrt(sum(e[1] ** 2 for e in defined) / len(defined)) if defined else None
                     row = {"players": config.players, "seats": list(config.seat_policies), "knob": d["knob"],
                            "label": d["label"], "metric": metric, "games": games, "effects": len(per),
                            "mu_star": None, "mu": None, "sigma": None, "mu_star_conf": None, "noise": noise,
-                           "clear": clear, "interacting": False}
+                           "clear": clear, "interacting": False, "inert": d["knob"] in inert}
                     if stats is not None:
                         row.update({k: float(stats[k][i]) for k in ("mu_star", "mu", "sigma", "mu_star_conf")})
                         beyond = math.sqrt(max(0.0, row["sigma"] ** 2 - (noise or 0.0) ** 2))
@@ -342,7 +352,8 @@ def screen_frame(result: Mapping[str, Any]):
         rows.append({"players": r["players"], "knob": r["knob"], "label": r["label"], "metric": r["metric"],
                      "games": r["games"], "effects": r["effects"], "mu_star": r["mu_star"], "mu": r["mu"],
                      "sigma": r["sigma"], "mu_star_conf": r["mu_star_conf"], "noise": r["noise"], "rank": r["rank"],
-                     "clear": r["clear"], "interacting": r["interacting"], "one_step_delta": o["delta"],
+                     "clear": r["clear"], "interacting": r["interacting"], "inert": r.get("inert", False),
+                     "one_step_delta": o["delta"],
                      "one_step_lo": ci[0], "one_step_hi": ci[1], "one_step_rank": o["rank"],
                      "one_step_clear": o["clear"], "misjudged": r["misjudged"], "why": "; ".join(r["why"]),
                      "seed": result["seed"], "trajectories": result["trajectories"], "levels": result["levels"]})
