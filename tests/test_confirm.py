@@ -136,6 +136,7 @@ def test_a_config_alone_is_judged_against_stronger_players_only(tmp_path, strong
     assert found["all_decided"] == all(d["verdict"] != "undecided" for d in found["strength"])
 
 
+@pytest.mark.slow("end to end")
 def test_a_config_alone_exits_1_while_a_comparison_is_undecided(tmp_path, stronger):
     # 1,000 games of the stronger tables, the first look: too few to decide every comparison.
     args = ["confirm", "--config", str(CONFIGS / "default.toml"), "--players", "3", "--max-slow-games", "1000",

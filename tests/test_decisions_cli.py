@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from sim.cli import main
@@ -97,6 +98,7 @@ def test_out_never_writes_over_a_runs_own_decisions(tmp_path):
     assert (tmp_path / "decisions.json").read_text() == '{"mine": true}'
 
 
+@pytest.mark.slow("end to end")
 def test_lvsim_report_refuses_a_garbled_decisions_file_and_says_why_a_missing_one_is_missing(small_run, tmp_path):
     import shutil
 

@@ -216,6 +216,7 @@ def test_a_standard_error_comes_from_the_interval_else_a_share_at_its_widest():
     assert E.spread_of({"x": 3.2}, "x", 100) is None
 
 
+@pytest.mark.slow("end to end")
 def test_the_dry_run_and_the_tune_say_which_targets_their_games_cannot_resolve(tmp_path):
     fine = PLANTED.replace("mean_rounds = [2.5, 3.5]", "mean_rounds = [2.5, 3.5]\nfirst_player_advantage = "
                                                        "[-0.005, 0.005]").replace("budget = 8", "budget = 2")
@@ -286,6 +287,7 @@ def test_a_run_dry_run_counts_which_decisions_matter_when_the_run_plays_them(tmp
     assert E.decisions_played(replace(config, seats=["lookahead:2"] + ["expert"] * 3)) == 0
 
 
+@pytest.mark.slow("end to end")
 def test_the_games_of_other_rules_are_timed_from_near_the_size_the_first_rules_took_to_time(monkeypatch):
     """A sweep's cells: the first rule set's calibration grows from two games; the next (here another player
     count), of the same game, seats and threads, starts where a call takes about a quarter of the time a

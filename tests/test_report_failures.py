@@ -149,6 +149,7 @@ def test_the_answer_is_written_and_told_before_the_reports_are_drawn(tmp_path, m
     assert final["report_page"] == "tune.html" and final["timing"]["report_seconds"] > 0
 
 
+@pytest.mark.slow("end to end")
 def test_a_tune_whose_figure_fails_ends_0_with_its_verdict_tune_json_and_the_page(tmp_path, monkeypatch):
     monkeypatch.setattr(analysis.tune_report, "_target_plot", broken)
     out = tmp_path / "out"
@@ -206,6 +207,7 @@ def write_sweep(d: Path) -> Path:
     return path
 
 
+@pytest.mark.slow("end to end")
 def test_a_sweep_whose_heatmap_fails_ends_0_with_its_tables_and_the_page(tmp_path, monkeypatch):
     monkeypatch.setattr(analysis.sweep_report, "_heatmap_figure", broken)
     out = tmp_path / "out"

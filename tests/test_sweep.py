@@ -642,6 +642,7 @@ def test_each_player_count_has_its_own_baseline(tmp_path):
     assert pairs == {1: 0, 3: 2}
 
 
+@pytest.mark.slow("end to end")
 def test_cells_that_differ_only_in_their_seats_are_paired_on_the_same_deals(tmp_path):
     """A policy draws from a stream of its own, so game i is the same deal whoever plays it: cells that
     change the seats are compared game by game with the baseline of their player count, as a rule change is."""

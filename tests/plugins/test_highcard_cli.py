@@ -40,6 +40,7 @@ def test_games_lists_high_card_with_its_knobs_and_policies():
     assert set(listed["policies"]) == {"random", "greedy"}
 
 
+@pytest.mark.slow("end to end")
 def test_run_writes_its_results_and_report_and_report_writes_it_again(here):
     out = here / "run"
     config = here / "highcard.toml"  # with what moves the verdict, small

@@ -22,6 +22,7 @@ def test_the_shipped_sweep_is_white_dice_on_and_off_at_each_player_count():
     assert sweep.values("rules.players") == [2, 3, 4]
 
 
+@pytest.mark.slow("end to end")
 def test_the_sweep_writes_its_table_and_a_report_with_the_white_dice(tmp_path):
     copy_sweep_on_quick_base(tmp_path, CONFIGS / "vegas-dice.toml", SHIPPED)
     out = tmp_path / "out"

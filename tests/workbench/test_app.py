@@ -206,6 +206,7 @@ def test_two_plays_asked_at_once_each_give_their_own_run(client):
         assert view["summary"]["mean_rounds"] == expected["mean_rounds"]
 
 
+@pytest.mark.slow("end to end")
 def test_a_queued_play_cancelled_never_plays():
     with Workbench() as own:
         ahead = own.submit(SMALL)

@@ -120,6 +120,7 @@ def test_a_tune_longer_than_the_workbench_allows_is_refused_before_it_plays():
         assert view["games_played"] == 0
 
 
+@pytest.mark.slow("end to end")
 def test_a_queued_tune_cancelled_never_plays():
     with Workbench() as own:
         ahead = own.submit(SMALL)
