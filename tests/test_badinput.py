@@ -660,6 +660,7 @@ def test_out_names_the_file_system_cannot_take_are_refused(in_tmp, out):
     assert sorted(p.name for p in in_tmp.iterdir()) == ["c.toml", "s.toml"]
 
 
+@pytest.mark.slow("end to end")
 def test_a_default_out_name_is_cut_to_fit(in_tmp):
     path = config(in_tmp, "lasvegan", name="c" * 250 + ".toml")
     result = lvsim("run", path, "--json")

@@ -254,6 +254,7 @@ def test_a_sweep_cell_with_a_target_ci_plays_the_games_its_interval_needs_and_sa
     assert (low, high, calls) == (1000, math.ceil(1250 * 1.3), (2, 3)) and res["resolved"]
 
 
+@pytest.mark.slow("end to end")
 def test_a_run_dry_run_says_its_time_and_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "c.toml").write_text('game = "lasvegan"\n[run]\ngames = 300\nskill_gap_games = 0\n'

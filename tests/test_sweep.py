@@ -416,6 +416,7 @@ def test_running_again_keeps_finished_cells_and_cleans_up_leftovers(tmp_path):
     pd.testing.assert_frame_equal(metrics(again.table), metrics(first.table), check_exact=True)
 
 
+@pytest.mark.slow("end to end")
 def test_resuming_with_a_different_config_is_refused(in_tmp):
     make_sweep(in_tmp, GOLDEN)
     assert lvsim_sweep("s.toml", "--games", 200, "--out", "out").exit_code == 0
@@ -440,6 +441,7 @@ def test_a_directory_holding_something_else_is_refused(in_tmp):
     assert [p.name for p in (in_tmp / "out").iterdir()] == ["notes.txt"]
 
 
+@pytest.mark.slow("end to end")
 def test_two_sweeps_never_write_the_same_directory_at_once(in_tmp):
     make_sweep(in_tmp, GOLDEN)
     assert lvsim_sweep("s.toml", "--games", 100, "--out", "out").exit_code == 0
@@ -590,6 +592,7 @@ def test_an_unreachable_scheduler_is_one_line():
             pass
 
 
+@pytest.mark.slow("end to end")
 def test_the_skill_gap_is_a_sweep_column_and_sorts(tmp_path):
     from sim.sweep import load_sweep, run_sweep
 

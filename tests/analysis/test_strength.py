@@ -391,6 +391,7 @@ def test_a_written_runs_sentence_names_the_confirm_command_of_the_config_in_its_
     assert re.search(r"4 deals cannot decide", verdict["sentence"])
 
 
+@pytest.mark.slow("end to end")
 def test_the_reports_strength_section_shows_each_paired_comparison_and_its_verdict(tmp_path):
     config = Config(name="t", games=300, seed=3, skill_gap_games=0, strength_games=200, strength_slow_games=4,
                     sensitivity_games=0)

@@ -148,6 +148,7 @@ def test_the_example_games_are_replays_equal_to_their_stored_records(fever_run, 
         assert len(trace["turns"]) == stored["turns"]
 
 
+@pytest.mark.slow("end to end")
 def test_a_replay_that_does_not_match_its_record_is_reported(results, monkeypatch):
     def wrong(rules, seed, game, seats):
         replayed, trace = replay_game(rules, seed, game, seats)

@@ -240,6 +240,7 @@ def test_lvsim_report_rewrites_the_report_of_a_dice_run(small_dice_run, tmp_path
     assert (copy / "report.html").read_text(encoding="utf-8") == small_dice_run.report.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow("end to end")
 def test_a_tally_an_older_version_wrote_is_rebuilt_from_the_records_and_a_garbled_one_refused(small_dice_run, tmp_path):
     """A run's tally.json from before the shares' moments were kept is not malformed: the records give it again."""
     copy = tmp_path / "copy"
