@@ -134,6 +134,12 @@ def test_a_config_alone_is_judged_against_stronger_players_only(tmp_path, strong
     # No target to miss: the exit code says whether every comparison is decided.
     assert code == (0 if found["all_decided"] else 1)
     assert found["all_decided"] == all(d["verdict"] != "undecided" for d in found["strength"])
+    # The text words each comparison's verdict as confirm.json does.
+    text = confirm_text(found, get_game("lasvegan"))
+    words = {"material": "material (it moves)", "immaterial": "immaterial (it holds)", "undecided": "undecided"}
+    for d in found["strength"]:
+        [line] = [ln for ln in text.splitlines() if ln.lstrip().startswith(d["setting"]) and d["label"] in ln]
+        assert f" {words[d['verdict']]} (material: " in line, line
 
 
 @pytest.mark.slow("end to end")

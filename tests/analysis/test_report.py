@@ -170,7 +170,9 @@ def test_seat_0s_advantage_is_not_called_a_first_player_edge_when_the_seats_play
              "first_player_advantage_ci": [0.17, 0.21]}
     sentence = first_player_verdict(mixed)
     assert "edge of" not in sentence and "seat 0 expert; the others greedy" in sentence
-    assert "mixes the first seat's place with its policy's strength" in " ".join(" ".join(seat_lines(mixed)).split())
+    said = " ".join(" ".join(seat_lines(mixed)).split())
+    assert "mixes the first seat's place with its policy's strength" in said
+    assert "as the worst seat's advantage mixes every seat's" in said and "worst seat's advantage" in sentence
     alike = {**mixed, "policies": ["expert"] * 4}
     assert "a first-player edge of" in first_player_verdict(alike)
     assert len(seat_lines(alike)) == 6
