@@ -29,7 +29,7 @@ import dataclasses
 import numbers
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
 
 from sim.errors import ConfigError, shown
 
@@ -351,6 +351,12 @@ def parse_path(path: str) -> tuple[str, tuple[int, ...]]:
     if match is None:
         raise ValueError(f"not a knob path: {path!r} (write rules.<knob>, optionally with [index])")
     return match.group(1), tuple(int(i) for i in _ENTRY.findall(match.group(2)))
+
+
+def inert_at(inert: Collection[str], name: str, path: Sequence[int] = ()) -> bool:
+    """Whether knob ``name``, or the entry ``path`` of it is under, is among ``inert`` (``RuleKnobs.inert``: what
+    cannot change a game under some rules)."""
+    return name in inert or (bool(path) and f"{name}[{path[0]}]" in inert)
 
 
 def knob_label(knobs: Mapping[str, Knob], path: str) -> str:

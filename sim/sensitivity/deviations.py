@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
 from sim.errors import ConfigError
-from sim.knobs import Choice, Domain, Flag, Int, Knob, ListOf, OrAuto, Pair, parse_path
+from sim.knobs import Choice, Domain, Flag, Int, Knob, ListOf, OrAuto, Pair, inert_at, parse_path
 from sim.overrides import entry_at, entry_name, put_entry
 
 # The knob that sizes the table: never a step (another count deals other games).
@@ -71,8 +71,8 @@ def one_step(game, rules, knobs: Sequence[str] | None = None, *, swaps: bool = T
             if deviated == rules:
                 continue
             where = entry_name(knob.name, path)
-            inert_here = knob.name in inert or (bool(path) and f"{knob.name}[{path[0]}]" in inert)
-            out.append(Deviation(where, game.knob_label(where), before, after, deviated, inert_here))
+            out.append(Deviation(where, game.knob_label(where), before, after, deviated,
+                                 inert_at(inert, knob.name, path)))
     return out
 
 

@@ -27,6 +27,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from sim.errors import ConfigError
+from sim.knobs import inert_at, parse_path
 from sim.sensitivity.playing import BLOCKS, block_tallies, effects, games_bar, jackknife, metric_values
 from sim.sensitivity.study import tables
 
@@ -176,9 +177,8 @@ def elementary_effects(dims, values, played: Mapping[str, Mapping[str, list]], m
 def inert_everywhere(knob: str, rule_sets) -> bool:
     """Whether the searched value ``knob`` (``rules.set_aside_face``, ``rules.seat_cabbages[3]``) cannot change a
     game under any of ``rule_sets`` (``Rules.inert``): its elementary effects are exactly zero."""
-    name, _, index = knob.removeprefix("rules.").partition("[")
-    entry = f"{name}[{index.split(']')[0]}]" if index else None
-    return all(name in rules.inert() or (entry is not None and entry in rules.inert()) for rules in rule_sets)
+    name, path = parse_path(knob)
+    return all(inert_at(rules.inert(), name, path) for rules in rule_sets)
 
 
 def screen(tune, *, trajectories: int = DEFAULT_TRAJECTORIES, levels: int | None = None, games: int | None = None,
