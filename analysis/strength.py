@@ -619,21 +619,23 @@ def _changes(metrics: Mapping[str, Any], c: Mapping[str, Any], moved: list[str])
     return "; ".join(parts)
 
 
-def _split(c: Mapping[str, Any], metrics: Mapping[str, Any]) -> tuple[list[str], list[str], list[str]]:
-    """The metrics that move, hold and are undecided; one with no value in either table (a first-player advantage
-    at 1 player) is in none: no number of games decides it."""
-    by = {MOVES: [], HOLDS: [], UNDECIDED: []}
+def _split(c: Mapping[str, Any], metrics: Mapping[str, Any]) -> tuple[list[str], list[str], list[str], list[str]]:
+    """The metrics that move, hold and are undecided, and those with no value in either table (a first-player
+    advantage at 1 player), which no number of games decides."""
+    by: dict[str, list[str]] = {MOVES: [], HOLDS: [], UNDECIDED: [], "undefined": []}
     for m in metrics:
-        if m not in _undefined(c, metrics):
-            by[c["metrics"][m]["verdict"]].append(m)
-    return by[MOVES], by[HOLDS], by[UNDECIDED]
+        e = c["metrics"][m]
+        by["undefined" if _no_value(e) else e["verdict"]].append(m)
+    return by[MOVES], by[HOLDS], by[UNDECIDED], by["undefined"]
 
 
-def _undefined(c: Mapping[str, Any], metrics: Mapping[str, Any]) -> list[str]:
-    return [m for m in metrics if c["metrics"][m].get("from") is None and c["metrics"][m].get("to") is None]
+def _no_value(entry: Mapping[str, Any]) -> bool:
+    """Whether a metric's comparison has no value in either table."""
+    return entry.get("from") is None and entry.get("to") is None
 
 
-def _rest(metrics: Mapping[str, Any], c: Mapping[str, Any], held: list[str], undecided: list[str]) -> str:
+def _rest(metrics: Mapping[str, Any], c: Mapping[str, Any], held: list[str], undecided: list[str],
+          undefined: list[str]) -> str:
     """What neither moved: ``A and B stay within the difference that matters, but 300 deals cannot decide C``;
     and what has no value in either table."""
     labels = [metrics[m].label for m in held]
@@ -643,7 +645,6 @@ def _rest(metrics: Mapping[str, Any], c: Mapping[str, Any], held: list[str], und
     if undecided:
         parts.append(f"{c['games']:,} deals cannot decide {_names([metrics[m].label for m in undecided])}")
     text = ", but ".join(parts)
-    undefined = _undefined(c, metrics)
     if undefined:
         labels = [metrics[m].label for m in undefined]
         none = f"{_names(labels)} {'has' if len(labels) == 1 else 'have'} no value in either table"
@@ -678,11 +679,12 @@ def verdict(strength: Mapping[str, Any], run_policy: str | None, metrics: Mappin
     undecided_anywhere = False
     for a, b in compared:
         c = found[(a, b)]
-        moved, held, undecided = _split(c, metrics)
+        moved, held, undecided, undefined = _split(c, metrics)
         undecided_anywhere |= bool(undecided)
-        every_held = not undecided and not _undefined(c, metrics)  # every headline metric has a verdict
+        every_held = not undecided and not undefined  # every headline metric has a verdict
         n = f"{c['games']:,}"
-        rest = _rest(metrics, c, held if not moved else [], undecided)
+        rest = _rest(metrics, c, held if not moved else [], undecided, undefined)
+        seats = f"{b[0].upper()}{b[1:]} seats"
         if b == chosen.strong:
             if moved:
                 parts.append(f"The verdict changes with player strength: from {a} to {b} seats on the same {n} deals, "
@@ -696,7 +698,7 @@ def verdict(strength: Mapping[str, Any], run_policy: str | None, metrics: Mappin
                              f"materially: {rest}.")
         elif a == chosen.strong:
             if moved:
-                parts.append(f"{b[0].upper()}{b[1:]} seats differ from {a} too, on the same {n} deals: "
+                parts.append(f"{seats} differ from {a} too, on the same {n} deals: "
                              f"{_changes(metrics, c, moved)}, so even {a} is not yet the strongest table"
                              + (f"; {rest}" if rest else "") + ".")
             elif every_held:
@@ -718,14 +720,14 @@ def verdict(strength: Mapping[str, Any], run_policy: str | None, metrics: Mappin
                              f"materially: {rest}.")
         else:  # down the game's order: not said to be weaker, which only a duel of the two would show
             if moved:
-                parts.append(f"{b[0].upper()}{b[1:]} seats instead would change it: {_changes(metrics, c, moved)}"
+                parts.append(f"{seats} instead would change it: {_changes(metrics, c, moved)}"
                              + (f"; {rest}" if rest else "")
                              + ". Judge these rules with players like the ones who will play them.")
             elif every_held:
-                parts.append(f"{b[0].upper()}{b[1:]} seats instead would not change it: every headline metric "
+                parts.append(f"{seats} instead would not change it: every headline metric "
                              f"stays within the difference that matters between {a} and {b} seats.")
             else:
-                parts.append(f"{b[0].upper()}{b[1:]} seats instead move no headline metric clearly and materially: "
+                parts.append(f"{seats} instead move no headline metric clearly and materially: "
                              f"{rest}.")
         if lead is None:  # the sentence leads with the first comparison: up from the run's policy
             lead = (b, moved, held, undecided)
@@ -756,7 +758,7 @@ def comparison_lines(strength: Mapping[str, Any], metrics: Sequence[Any], width:
         cells = []
         for c in shown:
             e = c["metrics"].get(metric.name)
-            if e is None or (e.get("from") is None and e.get("to") is None):  # not compared, or no value
+            if e is None or _no_value(e):  # not compared, or no value in either table
                 cells.append("n/a".rjust(width))
                 continue
             number = {"pct": "{:+.1f}", "pts": "{:+.1f}"}.get(metric.style, "{:+.2f}")
