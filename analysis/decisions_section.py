@@ -13,12 +13,17 @@ def decisions_section(results) -> str:
 
 
 def decisions_body(results) -> str:
-    found = results.decisions
+    return decisions_of(results.decisions, results.config)
+
+
+def decisions_of(found: dict | None, config, what: str = "run") -> str:
+    """The section's body from a run's ``decisions.json`` (None: it wrote none), or why it holds no table;
+    ``what`` the run is to a reader ("run", or the workbench's "play")."""
     if found is None:
-        return f"<p>Not measured in this run: {not_measured(results.config)}. <code>lvsim decisions</code> on its " \
+        return f"<p>Not measured in this {what}: {not_measured(config)}. <code>lvsim decisions</code> on its " \
                "config measures it.</p>"
     if "skipped" in found:
-        return f"<p>Not measured in this run: {e(found['skipped'])}.</p>"
+        return f"<p>Not measured in this {what}: {e(found['skipped'])}.</p>"
     return decisions_html(found)
 
 

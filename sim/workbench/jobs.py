@@ -21,7 +21,6 @@ records would not fit on the disk is refused before it is queued.
 
 from __future__ import annotations
 
-import html
 import itertools
 import json
 import shutil
@@ -353,17 +352,13 @@ class Workbench:
 
     def decisions_section(self, job_id: str) -> str:
         """The report's "Which decisions matter" of a finished play (its table and sentence)."""
-        from analysis.decisions_section import decisions_html, not_measured
+        from analysis.decisions_section import decisions_of
         from sim.layout import DECISIONS_FILE
 
         job = self.finished(job_id)
         path = job.results_dir / DECISIONS_FILE
-        if not path.is_file():
-            return f"<p>Not measured for this play: {not_measured(job.config)}.</p>"
-        found = json.loads(path.read_text(encoding="utf-8"))
-        if "skipped" in found:
-            return f"<p>Not measured for this play: {html.escape(found['skipped'])}.</p>"
-        return decisions_html(found)
+        found = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+        return decisions_of(found, job.config, "play")
 
     def close(self) -> None:
         """Cancel every play, wait for the one playing to stop, and remove every file the workbench wrote."""
