@@ -165,12 +165,12 @@ def body(effects: Sequence[Mapping[str, Any]], game, players: Sequence[int]) -> 
         inert = sorted({r["label"] for r in here if r["inert"]})
         heading = f"<h3>{n} players</h3>" if len(players) > 1 else ""
         # A change that leaves a metric without a value is not tried for it: that metric's correction is over fewer.
+        tried = {m: len(ranked(here, m, n)) for m in game.headline_metrics}
         fewer: dict[int, list[str]] = {}
         for metric in game.headline_metrics.values():
-            tried = len(ranked(here, metric.name, n))
-            if tried < deviations:
-                fewer.setdefault(tried, []).append(f"the {metric.label}")
-        but = "".join(f"; 1 − 0.05/{tried} for {e(and_listed(labels))}" for tried, labels in sorted(fewer.items()))
+            if tried[metric.name] < deviations:
+                fewer.setdefault(tried[metric.name], []).append(f"the {metric.label}")
+        but = "".join(f"; 1 − 0.05/{k} for {e(and_listed(labels))}" for k, labels in sorted(fewer.items()))
         if fewer:
             but += (": a change that leaves a metric without a value (too few of its games measure it) is not "
                     "counted for it, and the metric's sentence below names it")
@@ -188,7 +188,7 @@ def body(effects: Sequence[Mapping[str, Any]], game, players: Sequence[int]) -> 
         for metric in game.headline_metrics.values():
             parts.append(figure(lambda here=here, metric=metric, n=n: tornado(here, metric, n),
                                 f"Tornado of the one-step changes' effects on the {metric.label} at {n} players",
-                                f"The {metric.label}: the {min(SHOWN, len(ranked(here, metric.name, n)))} largest "
+                                f"The {metric.label}: the {min(SHOWN, tried[metric.name])} largest "
                                 "one-step changes, 95% intervals; grey inside the noise."))
     return "\n".join(parts)
 
