@@ -175,13 +175,24 @@ class Rules(RuleKnobs):
         return {}  # machine -> matching pattern, memoised: the reference engine asks often
 
     def _richest_match(self, reels: tuple[int, int, int]) -> int | None:
-        orders = [tuple(reels)] if self.reels_ordered else list(permutations(reels))
         best = None
-        for p, masks in enumerate(self.pattern_masks):
-            if any(all(masks[i] >> order[i] & 1 for i in range(3)) for order in orders):
-                if best is None or self.paytable[p][1] > self.paytable[best][1]:
-                    best = p
+        for p in self._patterns_matching(reels):
+            if best is None or self.paytable[p][1] > self.paytable[best][1]:
+                best = p
         return best
+
+    def _patterns_matching(self, reels: tuple[int, int, int]) -> list[int]:
+        """Every pattern the machine ``reels`` (three symbols) matches, in pay-table order: in any order of the
+        reels unless ``reels_ordered``."""
+        orders = [tuple(reels)] if self.reels_ordered else list(permutations(reels))
+        return [p for p, masks in enumerate(self.pattern_masks)
+                if any(all(masks[i] >> order[i] & 1 for i in range(3)) for order in orders)]
+
+    def _short_of(self, reels: tuple[int, int, int]) -> dict[int, int]:
+        """The symbols the machine ``reels`` shows more cards of than the deck holds -> the cards it holds (empty:
+        the deck can show it)."""
+        counts = [n for _, n in self.deck]
+        return {x: counts[x] for x in set(reels) if reels.count(x) > counts[x]}
 
     @cached_property
     def symbol_best(self) -> tuple[int, ...]:
@@ -239,37 +250,28 @@ class Rules(RuleKnobs):
         """Patterns no machine the deck can show ever scores: they need more cards of a symbol than the
         deck holds (three sevens from two), or a richer pattern always wins over them."""
         k = len(self.symbols)
-        counts = [n for _, n in self.deck]
         reached = set()
-        for a in range(k):
-            for b in range(k):
-                for c in range(k):
-                    need = [0] * k
-                    for x in (a, b, c):
-                        need[x] += 1
-                    if all(need[x] <= counts[x] for x in range(k)):
-                        p = self.combination_table[(a * k + b) * k + c]
-                        if p >= 0:
-                            reached.add(int(p))
+        for a, b, c in product(range(k), repeat=3):
+            if not self._short_of((a, b, c)):
+                p = self.combination_table[(a * k + b) * k + c]
+                if p >= 0:
+                    reached.add(int(p))
         return tuple(p for p in range(len(self.paytable)) if p not in reached)
 
     def why_unreachable(self, p: int) -> tuple[dict[int, int], tuple[int, ...]]:
         """Why pattern ``p`` is never scored: ``short``, each symbol some machine matching it needs more cards of
         than the deck holds -> the cards it holds; ``instead``, the patterns that score in its place on the
         machines matching it that the deck can show (each pays more, or as much and is listed first)."""
-        k = len(self.symbols)
-        counts = [n for _, n in self.deck]
-        masks = self.pattern_masks[p]
         short: dict[int, int] = {}
         instead: set[int] = set()
-        for reels in product(range(k), repeat=3):
-            orders = [reels] if self.reels_ordered else permutations(reels)
-            if not any(all(masks[i] >> order[i] & 1 for i in range(3)) for order in orders):
+        for reels in product(range(len(self.symbols)), repeat=3):
+            if p not in self._patterns_matching(reels):
                 continue
-            over = {x: counts[x] for x in set(reels) if reels.count(x) > counts[x]}
+            over = self._short_of(reels)
             short.update(over)
-            if not over and self.matching_pattern(reels) != p:
-                instead.add(self.matching_pattern(reels))
+            scored = self.matching_pattern(reels)
+            if not over and scored != p:
+                instead.add(scored)
         return dict(sorted(short.items())), tuple(sorted(instead))
 
     def pattern_label(self, p: int) -> str:
