@@ -1,9 +1,5 @@
-"""High Card as lvsim sees it: found under the entry-point group ``lvsim.games`` as ``highcard``.
-
-The package writes no summary of its own: each metric below says its value in each game (``of_games``, from the
-records of ``records.py``), and lvsim derives the tally, the summary, its text table and the values a sweep and a
-strength profile compare game by game (``analysis.declared``).
-"""
+"""High Card as lvsim sees it (found under the entry-point group ``lvsim.games`` as ``highcard``). The package
+writes no summary: each metric says its value in each game (``of_games``), and lvsim derives the rest."""
 
 from __future__ import annotations
 

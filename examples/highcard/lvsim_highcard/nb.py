@@ -1,11 +1,5 @@
-"""The jitted core of High Card: batches of games over numpy arrays, in parallel.
-
-The order of events and draws is the reference engine's (``rules``): the
-deck in ``rules.deck`` order shuffled once from the table stream, seat
-``s`` dealt cards ``s * hand ..``; each seat's policy draws from its own
-stream. Game ``i`` depends on ``(seed, i)`` alone, so threads and chunks
-never change a record.
-"""
+"""The jitted core of High Card: batches of games, in parallel, in the reference engine's order of events and
+draws (the README's); game ``i`` depends on ``(seed, i)`` alone, so threads and chunks never change a record."""
 
 from __future__ import annotations
 
@@ -24,10 +18,8 @@ GAMES_PER_CHUNK = 4096
 
 @njit(cache=True, nogil=True)
 def play_chunk_nb(seed, first_game, lo, hi, rules, policy_ids, policy_params, out):
-    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``.
-
-    Scratch is allocated once here and reset per game; ``rngs[stream]`` is each stream's state.
-    """
+    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``; scratch is allocated
+    once and reset per game, ``rngs[stream]`` is each stream's state."""
     deck = rules.deck
     players, rounds, top = rules.players, rules.rounds, rules.top
     hand, ties = rules.hand, rules.ties

@@ -1,9 +1,5 @@
-"""Policies of High Card, declared once (``sim.policy_spec``), and their jitted decisions.
-
-A decision sees ``pub`` (the table, ``enums``), ``hand`` (the seat's own
-cards, counts by value) and the seat's own stream, and returns the card
-value to play.
-"""
+"""Policies of High Card, declared once (``sim.policy_spec``), and their jitted decisions: each sees ``pub``,
+``hand`` (the seat's own cards) and the seat's own stream, and returns the card value to play."""
 
 from __future__ import annotations
 

@@ -1,68 +1,22 @@
-"""The reference engine of High Card, in the shared state protocol (``sim.state``): plain Python, the source of
-truth the jitted core is checked against, stepped one action at a time.
-
-Chance deals the cards one at a time, seat 0's hand first, each value with
-its share of the cards left; a seat's action is the value of the card it
-plays. :data:`PLAY_LOOP` plays a whole game as the jitted core does: the
-deck in ``rules.deck`` order shuffled once from the table stream and dealt
-off the top, each seat's policy (``choose_card(obs, rng)``) drawing from its
-own stream. A move the rules forbid raises :class:`~sim.reference.IllegalMove`
-naming the rule. From this the OpenSpiel game, the replay of named steps,
-the duels and the conformance suite's walks are derived by the shared code.
-"""
+"""The reference engine of High Card in the shared state protocol (``sim.state``): plain Python, the source of
+truth the jitted core is checked against, stepped one action at a time: chance deals the cards one at a time, seat
+0's hand first; a seat's action is the value of the card it plays. From it the shared code derives the OpenSpiel
+game, the replay of named steps, the duels and the conformance suite's walks."""
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 
 import numpy as np
 
 from sim import reference
 from sim.errors import shown
 from sim.reference import IllegalMove, PlayLoop
-from sim.state import CHANCE, TERMINAL, Seen, Sizes, State, fields_text
+from sim.state import CHANCE, TERMINAL, Seen, Sizes, State
 
 from lvsim_highcard import enums as E
 from lvsim_highcard import policies as jitted_policies
 from lvsim_highcard.records import LAYOUT
-
-
-@dataclass(frozen=True)
-class Observation:
-    """What the seat to move may know: its own hand, every card played so far, the points."""
-
-    seat: int
-    players: int
-    rounds: int
-    top: int
-    ties: str
-    round: int
-    leader: int
-    turn: int  # cards played this round before this one
-    best: int  # highest card played this round, 0 if none
-    points: tuple[int, ...]
-    played: tuple[int, ...]  # per seat, its card this round (0: not yet)
-    seen: tuple[int, ...]  # [value]: cards of that value played in the game so far
-    hand: tuple[int, ...]  # [value]: the seat's cards of that value
-
-    def to_pub(self) -> np.ndarray:
-        """The table as the jitted policies read it (``enums.P_*``)."""
-        pub = np.zeros(E.PUB_SIZE, dtype=np.int64)
-        pub[E.P_PLAYERS], pub[E.P_ROUNDS], pub[E.P_TOP] = self.players, self.rounds, self.top
-        pub[E.P_TIES] = E.TIES_SHARED if self.ties == "shared" else E.TIES_NOBODY
-        pub[E.P_ROUND], pub[E.P_LEADER], pub[E.P_SEAT] = self.round, self.leader, self.seat
-        pub[E.P_TURN], pub[E.P_BEST] = self.turn, self.best
-        pub[E.P_POINTS:E.P_POINTS + self.players] = self.points
-        pub[E.P_PLAYED:E.P_PLAYED + self.players] = self.played
-        pub[E.P_SEEN:E.P_SEEN + self.top + 1] = self.seen
-        return pub
-
-    def hand_array(self) -> np.ndarray:
-        """The seat's own cards as the jitted policies read them: counts by value, ``MAX_TOP + 1`` long."""
-        hand = np.zeros(E.MAX_TOP + 1, dtype=np.int64)
-        hand[:self.top + 1] = self.hand
-        return hand
 
 
 class HighCardState(State):
@@ -139,16 +93,21 @@ class HighCardState(State):
                                    "high": high, "scorers": scorers, "points": list(self.points)})
         self.round, self.plays = self.round + 1, []
 
-    def observe(self, seat: int) -> Observation:
-        rules, played = self.rules, [0] * self.rules.players
+    def observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """What ``seat`` may know, as its jitted policy reads it: ``pub``, the table as every seat sees it
+        (``enums.P_*``), and its own hand (counts by value, ``MAX_TOP + 1`` long); nothing of the other hands."""
+        rules, pub, hand = self.rules, np.zeros(E.PUB_SIZE, dtype=np.int64), np.zeros(E.MAX_TOP + 1, dtype=np.int64)
+        pub[E.P_PLAYERS], pub[E.P_ROUNDS], pub[E.P_TOP] = rules.players, rules.rounds, rules.top
+        pub[E.P_TIES] = E.TIES_SHARED if rules.ties == "shared" else E.TIES_NOBODY
+        pub[E.P_ROUND], pub[E.P_LEADER], pub[E.P_SEAT] = self.round, self.leader, seat
+        pub[E.P_TURN], pub[E.P_BEST] = len(self.plays), self.best
+        pub[E.P_POINTS:E.P_POINTS + rules.players] = self.points
         for s, card in self.plays:
-            played[s] = card
-        return Observation(
-            seat=seat, players=rules.players, rounds=rules.rounds, top=rules.top, ties=rules.ties,
-            round=self.round, leader=self.leader, turn=len(self.plays), best=self.best,
-            points=tuple(self.points), played=tuple(played), seen=tuple(self.seen),
-            hand=tuple(self.hands[seat][v] for v in range(rules.top + 1)),
-        )
+            pub[E.P_PLAYED + s] = card
+        pub[E.P_SEEN:E.P_SEEN + rules.top + 1] = self.seen
+        for value, n in self.hands[seat].items():
+            hand[value] = n
+        return pub, hand
 
     def rounds_scored(self) -> int:
         return self.round
@@ -172,13 +131,11 @@ class HighCardState(State):
     def public_view(self) -> str:
         if not self.hands:
             return f"dealing, {len(self.dealt)} cards dealt"
-        return fields_text(self.observe(0), seat=None, hand=None)
+        return f"round {self.round + 1} plays {self.plays} points {self.points} seen {self.seen}"
 
     def private(self, seat: int) -> str:
-        if not self.hands:
-            h = self.rules.hand
-            return f"hand {sorted(self.dealt[seat * h:(seat + 1) * h])}"
-        return f"hand {sorted(self.hands[seat].elements())}"
+        h = self.rules.hand
+        return f"hand {sorted(self.hands[seat].elements() if self.hands else self.dealt[seat * h:(seat + 1) * h])}"
 
     def resample(self, seat: int, words: np.ndarray) -> "HighCardState":
         """The other hands dealt again from the cards ``seat`` has not seen, each keeping its size."""
@@ -203,8 +160,7 @@ STATE = HighCardState
 
 # A seat's one decision: ``choose_card(obs, rng)`` of a player, ``choose_card_nb(policy_id, params, pub, hand,
 # states, row)`` of a jitted policy (the game kernel calls it so too). Every seat plays its jitted policy.
-DECISIONS = (reference.Decision("choose_card", jitted_policies.choose_card_nb,
-                                lambda obs: (obs.to_pub(), obs.hand_array()), ("pub", "hand"), "card"),)
+DECISIONS = (reference.Decision("choose_card", jitted_policies.choose_card_nb, lambda obs: obs, ("pub", "hand"), "card"),)
 PLAYERS = reference.Players.of(DECISIONS, jitted_policies.POLICIES, stream_rows=True)
 seat_player, player_named = PLAYERS.seat_player, PLAYERS.player_named
 
