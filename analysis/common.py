@@ -205,6 +205,37 @@ def num_ci(ci) -> str:
     return "" if ci is None or None in ci else f"[{ci[0]:.2f}, {ci[1]:.2f}]"
 
 
+def _g4(x: float | None) -> str:
+    return "n/a" if x is None else f"{x:.4g}"
+
+
+# Each metric style's value and interval as ``lvsim run`` writes them; a style the game leaves undeclared to 4
+# significant digits.
+_STYLED = {"pct": (pct, pct_ci), "pts": (pts, pts_ci), "num": (num, num_ci),
+           None: (_g4, lambda ci: f"[{_g4(ci[0])}, {_g4(ci[1])}]")}
+
+
+def _measured(x: float | None) -> float | None:
+    return None if x is None or x != x else x  # nan: not measured
+
+
+def value_ci(style: str, x: float | None, lo: float | None = None, hi: float | None = None) -> str:
+    """A value and its 95% interval as ``lvsim run`` writes a metric of ``style`` (``Metric.style``): ``pct``
+    ``84.56% [83.06%, 86.05%]``, ``pts`` ``+1.20 pp [-0.40, +2.80]``, ``num`` ``3.41 [3.38, 3.44]``; a value the
+    game leaves undeclared to 4 significant digits. Without an interval, the value alone."""
+    x = _measured(x)
+    if x is None:
+        return "n/a"
+    interval = interval_text(style, lo, hi)
+    return f"{_STYLED.get(style, _STYLED[None])[0](x)} {interval}".rstrip()
+
+
+def interval_text(style: str, lo: float | None, hi: float | None) -> str:
+    """A 95% interval as :func:`value_ci` writes it; empty without both ends."""
+    lo, hi = _measured(lo), _measured(hi)
+    return "" if lo is None or hi is None else _STYLED.get(style, _STYLED[None])[1]([lo, hi])
+
+
 def table_row(label: str, value: str, note: str = "") -> str:
     return f"  {label:<25}{value:>9}  {note}".rstrip()
 

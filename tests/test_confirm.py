@@ -396,3 +396,17 @@ def test_undecided_beside_undecided_is_not_a_verdict_that_holds():
     # A judged verdict beside an undecided one at the stronger tables does not hold either.
     result["targets"][0]["verdict"] = "met"
     assert "hold" not in sentence(result)
+
+
+@pytest.mark.parametrize("style, x, lo, hi", [("num", 9.3471, 9.30449, 9.39), ("pct", 0.84561, 0.83064, 0.86049),
+                                              ("pts", 0.01204, -0.00404, 0.02804)])
+def test_confirm_writes_a_value_and_its_interval_as_run_and_tune_do(style, x, lo, hi):
+    """One metric, one spelling: ``lvsim confirm`` once wrote a mean to 3 decimals where run and tune write 2."""
+    from analysis.common import num, num_ci, pct, pct_ci, pts, pts_ci
+    from sim.confirm.text import interval, value
+    from sim.tune import value_ci
+
+    shown, ends = {"num": (num, num_ci), "pct": (pct, pct_ci), "pts": (pts, pts_ci)}[style]
+    assert value(style, x) == shown(x) and interval(style, lo, hi) == ends([lo, hi])
+    assert f"{value(style, x)} {interval(style, lo, hi)}" == value_ci(style, x, lo, hi)
+    assert interval(style, None, hi) == "[not yet: too few games]"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Mapping
 
+from analysis.common import interval_text, value_ci
 from analysis.sequential import FIRST_LOOK
 from sim.confirm.values import WORST_SEAT_NAMES
 from sim.errors import and_listed, counted
@@ -18,20 +19,12 @@ def _style(game, metric: str) -> str:
     return game.metric[metric].style if metric in game.metric else "num"
 
 
-# Each style's scale, its value, and each end of its interval.
-_SHOWN = {"pct": (100, "{:.2f}%", "{:.2f}%"), "pts": (100, "{:+.2f} pp", "{:+.2f}"), "num": (1, "{:.3f}", "{:.3f}")}
-
-
 def value(style: str, x: float | None) -> str:
-    scale, shown, _ = _SHOWN.get(style, _SHOWN["num"])
-    return "n/a" if x is None else shown.format(scale * x)
+    return value_ci(style, x)
 
 
 def interval(style: str, lo: float | None, hi: float | None) -> str:
-    if lo is None or hi is None:
-        return "[not yet: too few games]"
-    scale, _, end = _SHOWN.get(style, _SHOWN["num"])
-    return f"[{end.format(scale * lo)}, {end.format(scale * hi)}]"
+    return interval_text(style, lo, hi) or "[not yet: too few games]"
 
 
 def _diff_style(style: str) -> str:

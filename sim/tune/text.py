@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Mapping, Sequence
 
+from analysis.common import value_ci
 from sim.errors import counted
 from sim.tune.directory import STATE_DIR, TuneResults
 from sim.tune.evaluation import Judged
@@ -88,23 +89,6 @@ def side_effect_words(tune: Tune, effects: Sequence[Mapping[str, Any]] | None) -
         parts.append(f"{metric} ({mine[0]['meaning']}): {where}")
     return ("Side effects, untargeted and much worse than with the base rules (95% intervals, these rules against "
             "the base rules): " + "; and ".join(parts) + ".")
-
-
-def value_ci(style: str, x: float | None, lo: float | None = None, hi: float | None = None) -> str:
-    """A value and its 95% interval as ``lvsim run`` writes a metric of ``style`` (``Metric.style``): ``pct``
-    ``84.56% [83.06%, 86.05%]``, ``pts`` ``+1.20 pp [-0.40, +2.80]``, ``num`` ``3.41 [3.38, 3.44]``; a value the
-    game leaves undeclared to 4 significant digits. Without an interval, the value alone."""
-    from analysis.common import num, num_ci, pct, pct_ci, pts, pts_ci
-
-    def g4(v):
-        return "n/a" if v is None else f"{v:.4g}"
-
-    value, interval = {"pct": (pct, pct_ci), "pts": (pts, pts_ci), "num": (num, num_ci)}.get(
-        style, (g4, lambda ci: f"[{g4(ci[0])}, {g4(ci[1])}]"))
-    x, lo, hi = (None if v is None or v != v else v for v in (x, lo, hi))  # nan: not measured
-    if x is None:
-        return "n/a"
-    return value(x) if lo is None or hi is None else f"{value(x)} {interval([lo, hi])}"
 
 
 def policies_apart_words(apart: Sequence[Mapping[str, Any]]) -> str:
