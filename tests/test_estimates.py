@@ -127,19 +127,34 @@ def test_the_said_range_is_never_wider_than_four_times():
 def test_a_tunes_evaluations_follow_its_halving_and_final_replay():
     counts = E.tune_games(budget=150, domain=10**9, games=2000, max_games=54_000, finalists=3, dims=10, halving=3,
                           final_growth=4)
-    # 150 at 2,000; 50 at 6,000; 17 at 18,000; 6 at 54,000; the 3 finalists and the base at 54,000 again.
-    assert counts.low == {2000: 150, 6000: 50, 18000: 17, 54000: 10}
+    # 150 at 2,000; 50 at 6,000; 17 at 18,000; 6 at 54,000; the 3 finalists at 54,000 again, the base among them
+    # at the fewest.
+    assert counts.low == {2000: 150, 6000: 50, 18000: 17, 54000: 9}
     # At the most, 60 simplified candidates join the halving: 210, 70, 24, 8 and the final 4.
     assert counts.high == {2000: 150 + 60, 6000: 70, 18000: 24, 54000: 8 + 4}
     small = E.tune_games(budget=8, domain=8, games=200, max_games=20_000, finalists=2, dims=2, halving=3,
                          final_growth=4, decided_games=3000)
-    # 8 at 200, 3 at 600, 2 at 1,800; the final replay of the 2 finalists and the base at 1,800, then
-    # 7,200 (past the 3,000 that decide a candidate off a target's edge), then 20,000 for one on an edge.
-    assert small.low == {200: 8, 600: 3, 1800: 2 + 3, 7200: 3}
+    # 8 at 200, 3 at 600, 2 at 1,800; the final replay of the 2 finalists and the base (at the fewest, one of
+    # them) at 1,800, then 7,200 (past the 3,000 that decide a candidate off a target's edge), then 20,000 for
+    # one on an edge.
+    assert small.low == {200: 8, 600: 3, 1800: 2 + 2, 7200: 2}
     assert small.likely == {200: 8 + 2 * 2, 600: 4, 1800: 5, 7200: 3, 20_000: 1}
     assert small.high == {200: 8 + 2 * 2 * 2, 600: 6, 1800: 5, 7200: 3, 20_000: 3}
     assert E.tune_games(budget=100, domain=6, games=200, max_games=5400, finalists=2, dims=2, halving=3,
                         final_growth=4).low[200] == 6
+
+
+def test_the_games_a_tune_says_it_plays_bracket_what_it_plays_when_the_base_is_its_finalist(tmp_path):
+    """High Card's example tune keeps the base rules as its one finalist: its final replay plays them once, not
+    as a finalist and again as the base, which the fewest games once counted (4,800 said; 3,400 played)."""
+    from pathlib import Path
+
+    tune = T.load_tune(Path(__file__).resolve().parents[1] / "examples" / "highcard" / "highcard-tune.toml")
+    said = E.plan_tune(tune, report=False)["games_per_setting"]  # as the dry run says it
+    result = T.tune(tune, out=tmp_path / "out", progress=False, report=False)
+    assert result.summary["recommendation"]["changes"] == []  # the base rules won
+    played = result.summary["timing"]["games_played_now"]
+    assert said["low"] <= played <= said["high"], (said, played)
 
 
 def test_a_skill_gap_duels_start_up_is_counted_once_per_evaluation_not_once_per_game():

@@ -78,10 +78,10 @@ def tune_games(*, budget: int, domain: int, games: int, max_games: int, finalist
             g *= halving
             _add(counts, g, n)
         kept = min(n, finalists)
-        # The finalists and the base rules (unless the base is a finalist) on the fresh seed, each replayed
-        # with more games until its targets are decided: one in a target's middle half at ``decided_games``,
-        # one on a target's edge (a finalist met the targets on the search's deals, often only just) at
-        # ``max_games``.
+        # The finalists and the base rules (unless the base is a finalist: at the low end it is) on the fresh
+        # seed, each replayed with more games until its targets are decided: one in a target's middle half at
+        # ``decided_games``, one on a target's edge (a finalist met the targets on the search's deals, often
+        # only just) at ``max_games``.
         steps = [min(max_games, g * final_growth ** k) for k in range(_growth_steps(g, max_games, final_growth))]
         decided_steps = []
         for step in steps:
@@ -93,7 +93,7 @@ def tune_games(*, budget: int, domain: int, games: int, max_games: int, finalist
                 _add(counts, step, finalists + 1)
         else:
             for step in decided_steps:
-                _add(counts, step, kept + 1)
+                _add(counts, step, kept + (end == "likely"))
             if end == "likely":
                 for step in steps[len(decided_steps):]:
                     _add(counts, step, 1)

@@ -50,7 +50,7 @@ class TuneJob:
     dir: Path
     state: str = QUEUED
     games_played: int = 0
-    games_expected: int | None = None  # the estimate's likely count, for the progress bar
+    games_said: list[int] | None = None  # the games the estimate says the tune plays: fewest, likely, most
     estimate: list[float] | None = None
     answer: dict[str, Any] | None = None
     best_fields: dict[str, str] | None = None  # the recommended rules as the form's fields
@@ -66,7 +66,7 @@ class TuneJob:
     def view(self) -> dict[str, Any]:
         """The tune as the page reads it."""
         return {"id": self.id, "state": self.state, "fields": fields_of(self.config), "tables": self.tables,
-                "games_played": self.games_played, "games_expected": self.games_expected,
+                "games_played": self.games_played, "games_said": self.games_said,
                 "estimate": self.estimate, "answer": self.answer, "best_fields": self.best_fields,
                 "error": self.error, "seconds": self.seconds}
 
@@ -153,13 +153,13 @@ class Counted:
 
 def refusal(job: TuneJob, tune, max_seconds: float) -> str | None:
     """The line refusing a tune estimated to take longer than the workbench allows; None if it may play.
-    Sets the job's estimate and expected games."""
+    Sets the job's estimate and the games it says."""
     from sim.estimates import plan_tune, span_text
 
     plan = plan_tune(tune, report=False)
     low, high = plan["seconds"]
     job.estimate = [low, high]
-    job.games_expected = plan["games_per_setting"]["likely"] * len(plan["settings"])
+    job.games_said = [plan["games_per_setting"][end] * len(plan["settings"]) for end in ("low", "likely", "high")]
     if low <= max_seconds:
         return None
     return (f"tune.budget: {counted(tune.budget, 'candidate')} of {tune.games:,} games would take about "

@@ -231,6 +231,11 @@ def test_a_designer_tunes_the_forms_rules_and_loads_the_answer_into_the_form(bro
     answer = json.loads(page.evaluate(f"fetch('/api/tunes/{tune_id}').then(r => r.text())"))
     assert page.text_content("[data-tune-headline]") == answer["answer"]["verdict"]["headline"]
     assert page.text_content("[data-tune-sentence]") == answer["answer"]["recommendation"]["sentence"]
+    # The progress line's games are the estimate's range, as the dry run says it, which held the games played.
+    (low, likely, high), played = answer["games_said"], answer["games_played"]
+    assert low <= played <= high
+    assert page.text_content("[data-tune-status]").endswith(
+        f"{played:,} games of likely {likely:,} ({low:,} to {high:,})")
     SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
     shot = SCREENSHOT.with_name(SCREENSHOT.stem + "-tune.png")
     page.screenshot(path=str(shot), full_page=True)

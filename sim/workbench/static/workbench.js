@@ -382,11 +382,15 @@ function showTune(t) {
   $("#tune").dataset.tune = t.id;
   $("#tune").dataset.state = t.state;
   const bar = $("#tune-progress progress");
-  const expected = Math.max(t.games_expected || 1, t.games_played);
-  bar.max = expected;
-  bar.value = t.games_played;
-  $("[data-tune-status]").textContent = `${TUNE_STATUS[t.state] || t.state}: ` +
-    `${t.games_played.toLocaleString("en")} games of about ${expected.toLocaleString("en")}`;
+  const played = t.games_played;
+  const [low, likely, high] = t.games_said || [0, 0, 0];
+  const n = (x) => x.toLocaleString("en");
+  bar.max = Math.max(likely, played, 1);
+  bar.value = played;
+  // The estimate's range, as the dry run says it: a tune plays fewer when its finalists are decided early.
+  const said = !t.games_said ? "" : played > high ? `, more than the ${n(high)} estimated at most`
+    : ` of likely ${n(likely)} (${n(low)} to ${n(high)})`;
+  $("[data-tune-status]").textContent = `${TUNE_STATUS[t.state] || t.state}: ${n(played)} games${said}`;
   $("#tune-progress").hidden = finished(t);
   $("#tune-result").hidden = t.state !== "done";
   if (!finished(t)) return;
