@@ -281,12 +281,14 @@ def decisions(game: Game, rules, games: int, seed: int, seats: str | Sequence[st
     """What each kind of decision is worth under these rules: restricted play over ``games`` deals.
 
     Returns ``{"game", "players", "games", "seed", "seats", "slow_policy", "near_free", "census_games",
-    "decisions": [{"kind", "cost", "low", "high", "verdict", "decisions", "choice_rate", "asked",
+    "most_skill", "decisions": [{"kind", "cost", "low", "high", "verdict", "decisions", "choice_rate", "asked",
     "agreement", "agreement_low", "agreement_high"}], "every_kind": {...}, "sentence"}``. ``cost`` is the
     win share the restriction costs (the unrestricted seat's minus the restricted seat's, paired by deal),
     ``low``/``high`` its 95% interval (None below ``MIN_SAMPLES`` deals); ``choice_rate`` the share of the
     kind's decisions offering more than one option (0 if the census met none: ``decisions`` is then 0); ``agreement`` the share of
-    ``asked`` such decisions on which the slow policy decides alike (None if not asked).
+    ``asked`` such decisions on which the slow policy decides alike (None if not asked). ``most_skill`` names
+    the costliest kind whose interval lies above 0 and every such kind its paired difference does not tell from
+    it (empty when none lies above 0).
     """
     from tqdm import tqdm
 
@@ -304,11 +306,12 @@ def decisions(game: Game, rules, games: int, seed: int, seats: str | Sequence[st
                file=sys.stderr, leave=False)
     with bar:
         table = table_win_shares(game, rules, seats, games, seed, threads, bar)
-        rows = []
+        rows, per_deal = [], []
         for k, kind in enumerate(kinds):
             cost = table - restricted_win_shares(game, rules, seats, 1 << k, games, seed, threads, bar)
             mean, low, high = _interval(cost)
             rows.append({"kind": kind, "cost": mean, "low": low, "high": high, "verdict": verdict(low, high)})
+            per_deal.append(cost)
         every = None
         if every_kind:
             cost = table - restricted_win_shares(game, rules, seats, (1 << len(kinds)) - 1, games, seed, threads, bar)
@@ -327,10 +330,28 @@ def decisions(game: Game, rules, games: int, seed: int, seats: str | Sequence[st
     result = {
         "game": game.id, "players": players, "games": games, "seed": seed, "seats": list(seats),
         "slow_policy": slow, "near_free": NEAR_FREE, "census_games": census_games,
-        "decisions": rows, "every_kind": every,
+        "decisions": rows, "every_kind": every, "most_skill": most_skill(rows, per_deal),
     }
     result["sentence"] = sentence(result)
     return result
+
+
+def most_skill(rows: list[dict], per_deal: list[np.ndarray]) -> list[str]:
+    """The kinds that carry the most skill: the costliest kind whose interval lies above 0, with every other such
+    kind its paired difference on the same deals does not tell from it (the interval of the difference holds 0).
+    Empty when no kind's interval lies above 0."""
+    skill = [k for k, row in enumerate(rows) if row["verdict"] == "skill"]
+    if not skill:
+        return []
+    top = max(skill, key=lambda k: rows[k]["cost"])
+    tied = []
+    for k in skill:
+        if k == top:
+            continue
+        _, low, _ = _interval(per_deal[top] - per_deal[k])
+        if low is None or low <= 0:
+            tied.append(k)
+    return [rows[k]["kind"] for k in [top] + sorted(tied, key=lambda k: -rows[k]["cost"])]
 
 
 def _cost(row: dict) -> str:
@@ -350,9 +371,18 @@ def sentence(result: dict) -> str:
     parts = []
     if by["skill"]:
         top = max(by["skill"], key=lambda r: r["cost"])
-        parts.append(f"{top['kind']} carries the most skill: made at random it costs {_cost(top)} of a win share "
-                     f"(95% interval, {deals})")
-        others = [r["kind"] for r in by["skill"] if r is not top]
+        # A decisions.json of an earlier lvsim has no most_skill: its costliest kind alone, as it then said.
+        named = {r["kind"]: r for r in rows}
+        most = [named[k] for k in result.get("most_skill", [top["kind"]])]
+        if len(most) == 1:
+            parts.append(f"{top['kind']} carries the most skill: made at random it costs {_cost(top)} of a win "
+                         f"share (95% interval, {deals})")
+        else:
+            names = ", ".join(r["kind"] for r in most[:-1]) + f" and {most[-1]['kind']}"
+            costs = ", ".join(f"{r['kind']} {_cost(r)}" for r in most)
+            parts.append(f"{names} carry the most skill, not told apart at {deals} (the paired difference's 95% "
+                         f"interval holds 0): made at random they cost {costs} of a win share")
+        others = [r["kind"] for r in by["skill"] if r not in most]
         if others:
             parts.append(f"{', '.join(others)} also cost{'s' if len(others) == 1 else ''} something "
                          "(interval above 0)")

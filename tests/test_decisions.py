@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 
 from sim import restricted as R
-from sim.decisions import census, decisions, kind_mask, restricted_win_shares, restriction_cost
+from sim.decisions import (
+    census, decisions, kind_mask, most_skill, restricted_win_shares, restriction_cost, sentence, verdict,
+)
 from sim.errors import ConfigError
 from sim.games import get_game
 
@@ -136,3 +138,40 @@ def test_bad_games_and_seats_are_refused():
         decisions(LASVEGAN, rules, 0, 1)
     with pytest.raises(ConfigError, match="--seats"):
         decisions(LASVEGAN, rules, 10, 1, seats=["expert", "nobody", "expert"])
+
+
+def _rows_of(per_deal):
+    """The rows decisions() makes of these per-deal costs, one kind each."""
+    from sim.decisions import _interval
+
+    rows = []
+    for k, cost in enumerate(per_deal):
+        mean, low, high = _interval(cost)
+        rows.append({"kind": f"k{k}", "cost": mean, "low": low, "high": high, "verdict": verdict(low, high)})
+    return rows
+
+
+def test_kinds_the_paired_difference_cannot_tell_apart_share_the_most_skill():
+    """Two kinds costing about as much on the same deals are both named; the costliest alone only when its
+    paired difference to each other kind lies above 0."""
+    rng = np.random.default_rng(1)
+    base = rng.normal(0.15, 0.1, 40)
+    wobble = np.resize([0.05, -0.05], 40)  # the second kind's paired difference: 0.01 on average, spread 0.05
+    close = [base + 0.01, base + wobble, np.resize([0.03, -0.03], 40)]
+    rows = _rows_of(close)
+    assert [r["verdict"] for r in rows[:2]] == ["skill", "skill"]
+    assert most_skill(rows, close) == ["k0", "k1"]
+    said = sentence({"decisions": rows, "near_free": 0.02, "games": 40, "most_skill": most_skill(rows, close)})
+    assert said.startswith("k0 and k1 carry the most skill, not told apart at 40 deals")
+    assert "carries the most skill" not in said
+
+    apart = [base + 0.1, base, np.resize([0.03, -0.03], 40)]
+    rows = _rows_of(apart)
+    assert most_skill(rows, apart) == ["k0"]
+    said = sentence({"decisions": rows, "near_free": 0.02, "games": 40, "most_skill": most_skill(rows, apart)})
+    assert said.startswith("k0 carries the most skill") and "k1 also costs something" in said
+
+
+def test_equal_costs_on_every_deal_are_not_told_apart():
+    same = [np.linspace(0.1, 0.3, 20), np.linspace(0.1, 0.3, 20)]
+    assert most_skill(_rows_of(same), same) == ["k0", "k1"]
