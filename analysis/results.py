@@ -93,6 +93,8 @@ def load_results(results_dir: str | Path) -> RunResults:
     config = load_config(directory / CONFIG_FILE)
     # config.toml's file name is not the experiment's name; meta.json keeps it.
     config = replace(config, name=meta.get("config_name", config.name))
+    if "players" not in summary:
+        raise ConfigError(str(directory / SUMMARY_FILE), "has no 'players'; was the file edited? (lvsim run writes it)")
     if summary.get("players") != config.players:
         raise ConfigError(
             str(directory / SUMMARY_FILE),
@@ -107,6 +109,8 @@ def load_results(results_dir: str | Path) -> RunResults:
     _check_summary(directory / SUMMARY_FILE, summary, config)
     _check_records(directory / RECORDS_FILE, tally.games)
     decisions = _read_json(directory / DECISIONS_FILE) if (directory / DECISIONS_FILE).is_file() else None
+    if decisions is not None:
+        _check_decisions(directory / DECISIONS_FILE, decisions)
     return RunResults(directory, config, config_text, summary, meta, tally, decisions)
 
 
@@ -154,6 +158,51 @@ def _check_summary(path: Path, summary: dict, config: Config) -> None:
         problem = _form_problem(summary[key], want)
         if problem:
             raise ConfigError(str(path), f"{key} {problem}; was the file edited?")
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_DECISIONS_FORM = {"games": _whole, "census_games": _whole, "near_free": _number,
+                   "sentence": lambda v: isinstance(v, str),
+                   "seats": lambda v: isinstance(v, list) and bool(v) and all(isinstance(x, str) for x in v),
+                   "decisions": lambda v: isinstance(v, list)}
+_COST_FORM = {"cost": _number, "low": lambda v: v is None or _number(v), "high": lambda v: v is None or _number(v),
+              "verdict": lambda v: isinstance(v, str)}
+_KIND_FORM = {"kind": lambda v: isinstance(v, str), **_COST_FORM, "choice_rate": _number, "asked": _whole,
+              "agreement": lambda v: v is None or _number(v)}
+
+
+def _check_decisions(path: Path, found: dict) -> None:
+    """``decisions.json`` is as a run writes it (its table, or why it was skipped), so that the report's section
+    reads it; an edited or truncated one is refused naming the key."""
+    if "skipped" in found:
+        if not isinstance(found["skipped"], str):
+            raise ConfigError(str(path), f"skipped is {shown(found['skipped'], 60)}, not a reason; was the file "
+                                         "edited?")
+        return
+
+    def check(where: str, value: Any, form: dict) -> None:
+        if not isinstance(value, dict):
+            raise ConfigError(str(path), f"{where} is {shown(value, 60)}, not an object; was the file edited?")
+        for key, ok in form.items():
+            name = f"{where}.{key}" if where else key
+            if key not in value:
+                raise ConfigError(str(path), f"has no {name!r}; was the file edited? (lvsim run writes it)")
+            if not ok(value[key]):
+                raise ConfigError(str(path), f"{name} is {shown(value[key], 60)}, not what lvsim run writes; was "
+                                             "the file edited?")
+
+    check("", found, _DECISIONS_FORM)
+    for i, row in enumerate(found["decisions"]):
+        check(f"decisions[{i}]", row, _KIND_FORM)
+    if found.get("every_kind") is not None:
+        check("every_kind", found["every_kind"], _COST_FORM)
 
 
 def _form_problem(value: Any, want: Any) -> str | None:

@@ -527,6 +527,23 @@ def test_a_results_directory_with_edited_or_unreadable_files_is_refused(results,
     assert not [p for p in results.iterdir() if p.name.endswith(".partial")]
 
 
+DECISIONS_ROW = '{"games": 10, "census_games": 10, "near_free": 0.02, "sentence": "s.", "seats": ["expert"], ' \
+    '"decisions": [{"kind": "lead", "cost": "x"}]}'
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda d: edit_json(d / "summary.json", lambda s: s.pop("players")), "summary.json: has no 'players'"),
+    (lambda d: write(d / "decisions.json", '{"a": 1}'), "decisions.json: has no 'games'"),
+    (lambda d: write(d / "decisions.json", DECISIONS_ROW), "decisions.json: decisions[0].cost is 'x'"),
+    (lambda d: write(d / "decisions.json", '{"skipped": 3}'), "decisions.json: skipped is 3"),
+], ids=["summary without players", "decisions without its table", "decisions cost a string", "skipped a number"])
+def test_an_edited_summary_or_decisions_file_is_refused_naming_the_key(results, edit, said):
+    """Not a report whose section calls the edited file a bug in lvsim, nor a player count of None."""
+    edit(results)
+    refused(lvsim("report", results), said)
+    assert not (results / "report.html").exists()
+
+
 @pytest.mark.parametrize("target", ["a directory", "under a file", "a fifo", "no such directory", "/proc", "empty"])
 def test_a_report_file_that_cannot_be_written_is_refused(results, tmp_path, target):
     if target == "/proc" and not Path("/proc/version").exists():
