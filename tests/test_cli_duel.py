@@ -104,3 +104,18 @@ def test_every_option_has_help():
     for param in command.params:
         if param.param_type_name == "option":
             assert param.help, param.name
+
+
+@pytest.mark.parametrize("no_winner", [0.03749999999999998, 0.0125, 0.2345, 0.0004])
+def test_the_games_with_no_winner_and_the_rest_add_up_to_every_game_as_printed(no_winner):
+    """3.7% with no winner leaves the other 96.3%, not 96.2%: the two shares printed make up every game."""
+    import re
+
+    from sim.duel import duel_table
+
+    result = {"games": 20, "players": 4, "seed": 1, "no_winner_share": no_winner, "policies": {
+        "a": {"seats": 1, "fair_share": 0.25, "win_share": 1 - no_winner, "win_share_ci": [0.5, 1.0],
+              "win_share_ci_reason": None}}}
+    line = duel_table(result).splitlines()[-1]
+    shares = [float(x) for x in re.findall(r"([\d.]+)%", line)]
+    assert len(shares) == 2 and shares[0] + shares[1] == pytest.approx(100.0), line
