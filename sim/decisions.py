@@ -252,12 +252,14 @@ def seconds_of(game: Game, rules, seats: str | Sequence[str] | None, games: int,
     return seconds
 
 
-def _interval(values: np.ndarray) -> tuple[float, float | None, float | None]:
+def _interval(values: np.ndarray, bound: float = 1.0) -> tuple[float, float | None, float | None]:
+    """The mean of ``values`` and its 95% interval, kept within ``[-bound, bound]``: a cost in win share lies
+    within ±1 (Student t's interval over few deals near the edge would reach past it)."""
     if np.all(values == values[0]):  # no spread: nothing uncertain (a kind never offering a choice costs 0)
         v = float(values[0])
         return v, (v if len(values) >= MIN_SAMPLES else None), (v if len(values) >= MIN_SAMPLES else None)
     mean, low, high = sample_mean_interval(values)
-    return mean, (None if math.isnan(low) else low), (None if math.isnan(high) else high)
+    return mean, (None if math.isnan(low) else max(low, -bound)), (None if math.isnan(high) else min(high, bound))
 
 
 def verdict(low: float | None, high: float | None, band: float = NEAR_FREE) -> str:
@@ -348,7 +350,7 @@ def most_skill(rows: list[dict], per_deal: list[np.ndarray]) -> list[str]:
     for k in skill:
         if k == top:
             continue
-        _, low, _ = _interval(per_deal[top] - per_deal[k])
+        _, low, _ = _interval(per_deal[top] - per_deal[k], bound=2.0)
         if low is None or low <= 0:
             tied.append(k)
     return [rows[k]["kind"] for k in [top] + sorted(tied, key=lambda k: -rows[k]["cost"])]

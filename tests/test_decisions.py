@@ -175,3 +175,15 @@ def test_kinds_the_paired_difference_cannot_tell_apart_share_the_most_skill():
 def test_equal_costs_on_every_deal_are_not_told_apart():
     same = [np.linspace(0.1, 0.3, 20), np.linspace(0.1, 0.3, 20)]
     assert most_skill(_rows_of(same), same) == ["k0", "k1"]
+
+
+def test_a_cost_s_interval_stays_within_a_whole_win_share():
+    """A seat that wins nearly every deal unrestricted and loses when restricted: Student t's interval over 30
+    deals would reach past a cost of 1, which no deal can show."""
+    from sim.decisions import _interval
+
+    costs = np.array([1.0] * 28 + [0.0] * 2)
+    mean, low, high = _interval(costs)
+    assert low < mean < high == 1.0
+    mean, low, high = _interval(-costs)
+    assert low == -1.0 < mean < high
