@@ -252,12 +252,21 @@ def seconds_of(game: Game, rules, seats: str | Sequence[str] | None, games: int,
     return seconds
 
 
-def _interval(values: np.ndarray, bound: float = 1.0) -> tuple[float, float | None, float | None]:
+def _interval(values: np.ndarray, bound: float = 1.0, offered: bool = False) -> tuple[float, float | None, float | None]:
     """The mean of ``values`` and its 95% interval, kept within ``[-bound, bound]``: a cost in win share lies
-    within ±1 (Student t's interval over few deals near the edge would reach past it)."""
-    if np.all(values == values[0]):  # no spread: nothing uncertain (a kind never offering a choice costs 0)
+    within ±1 (Student t's interval over few deals near the edge would reach past it).
+
+    Values all alike have no spread to measure. Of a kind that ``offered`` no choice, nothing is uncertain (the
+    value itself: it never costs). Of one that did, some deal may differ from the rest unseen: with none in
+    ``n``, such deals are at most a share ``1 - 0.05^(1/n)`` of all (95%), each within ``bound + |v|`` of the
+    value ``v``, and the interval is that far either side."""
+    n = len(values)
+    if np.all(values == values[0]):
         v = float(values[0])
-        return v, (v if len(values) >= MIN_SAMPLES else None), (v if len(values) >= MIN_SAMPLES else None)
+        if n < MIN_SAMPLES:
+            return v, None, None
+        reach = (bound + abs(v)) * (1 - 0.05 ** (1 / n)) if offered else 0.0
+        return v, max(v - reach, -bound), min(v + reach, bound)
     mean, low, high = sample_mean_interval(values)
     return mean, (None if math.isnan(low) else max(low, -bound)), (None if math.isnan(high) else min(high, bound))
 
@@ -308,18 +317,22 @@ def decisions(game: Game, rules, games: int, seed: int, seats: str | Sequence[st
                file=sys.stderr, leave=False)
     with bar:
         table = table_win_shares(game, rules, seats, games, seed, threads, bar)
-        rows, per_deal = [], []
-        for k, kind in enumerate(kinds):
-            cost = table - restricted_win_shares(game, rules, seats, 1 << k, games, seed, threads, bar)
-            mean, low, high = _interval(cost)
-            rows.append({"kind": kind, "cost": mean, "low": low, "high": high, "verdict": verdict(low, high)})
-            per_deal.append(cost)
-        every = None
+        per_deal = [table - restricted_win_shares(game, rules, seats, 1 << k, games, seed, threads, bar)
+                    for k in range(len(kinds))]
+        every_cost = None
         if every_kind:
-            cost = table - restricted_win_shares(game, rules, seats, (1 << len(kinds)) - 1, games, seed, threads, bar)
-            mean, low, high = _interval(cost)
-            every = {"cost": mean, "low": low, "high": high, "verdict": verdict(low, high)}
+            every_cost = table - restricted_win_shares(game, rules, seats, (1 << len(kinds)) - 1, games, seed,
+                                                       threads, bar)
         counts = census(game, rules, seats, census_games, seed, agreement, bar) if census_games > 0 else None
+    # Whether each kind offered a choice: without a census, it may have.
+    offered = [counts is None or int(counts[k][1]) > 0 for k in range(len(kinds))]
+
+    def cost_of(values: np.ndarray, any_choice: bool) -> dict:
+        mean, low, high = _interval(values, offered=any_choice)
+        return {"cost": mean, "low": low, "high": high, "verdict": verdict(low, high)}
+
+    rows = [{"kind": kind, **cost_of(per_deal[k], offered[k])} for k, kind in enumerate(kinds)]
+    every = None if every_cost is None else cost_of(every_cost, any(offered))
     slow = game.strength_slow_policy
     for k, row in enumerate(rows):
         seen, choices, asked, agreed = (0, 0, 0, 0) if counts is None else (int(x) for x in counts[k])

@@ -187,3 +187,17 @@ def test_a_cost_s_interval_stays_within_a_whole_win_share():
     assert low < mean < high == 1.0
     mean, low, high = _interval(-costs)
     assert low == -1.0 < mean < high
+
+
+def test_a_kind_offering_choices_whose_deals_all_cost_alike_is_not_called_near_free_on_a_few_deals():
+    """Thirty deals alike do not show a cost within ±0.02: a deal unlike them may be up to 1 - 0.05^(1/30) of
+    all (95%), each up to a whole win share away. Only a kind that offered no choice costs exactly nothing."""
+    game = get_game("fever")
+    found = decisions(game, game.Rules.from_mapping({"players": 1}), 30, 1)
+    keep = next(row for row in found["decisions"] if row["kind"] == "keep")
+    assert keep["choice_rate"] > 0.5 and keep["cost"] == 0.0
+    reach = 1 - 0.05 ** (1 / 30)
+    assert (keep["low"], keep["high"]) == pytest.approx((-reach, reach))
+    assert keep["verdict"] == "undecided" and "near-free" not in found["sentence"]
+    every = found["every_kind"]  # every deal lost at random: the interval stays within a whole win share
+    assert every["cost"] == 1.0 and every["low"] == pytest.approx(1 - 2 * reach) and every["high"] == 1.0
