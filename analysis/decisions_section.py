@@ -3,7 +3,7 @@ the run's ``decisions.json``, as a table and the sentence a designer reads."""
 
 from __future__ import annotations
 
-from analysis.report_html import ci_pct, e, guarded_section, pct, table
+from analysis.report_html import e, guarded_section, pct, table
 from sim.layout import DECISIONS_FILE
 
 
@@ -38,29 +38,33 @@ def not_measured(config) -> str:
            "was removed)"
 
 
+def _cost_cells(row: dict) -> list[str]:
+    """A cost and its interval in win share, as the sentence under the table and ``lvsim decisions`` write them."""
+    ci = "too few deals" if row["low"] is None else f"[{row['low']:.3f}, {row['high']:.3f}]"
+    return [f"{row['cost']:.3f}", ci]
+
+
 def decisions_html(found: dict) -> str:
     slow = found.get("slow_policy")
     header = ["decision", "cost", "95% CI", "verdict", "choice rate"] + ([f"agrees with {slow}"] if slow else [])
     rows = []
     for row in found["decisions"]:
-        ci = "too few deals" if row["low"] is None else ci_pct(row["low"], row["high"], 1)
-        cells = [f"<code>{e(row['kind'])}</code>", pct(row["cost"], 1), ci, e(row["verdict"]),
-                 pct(row["choice_rate"], 0)]
+        cells = [f"<code>{e(row['kind'])}</code>", *_cost_cells(row), e(row["verdict"]), pct(row["choice_rate"], 0)]
         if slow:
             cells.append("-" if row.get("agreement") is None
                          else f"{pct(row['agreement'], 0)} of {row['asked']:,}")
         rows.append(cells)
     every = found.get("every_kind")
     if every:
-        ci = "too few deals" if every["low"] is None else ci_pct(every["low"], every["high"], 1)
-        rows.append(["every kind", pct(every["cost"], 1), ci, e(every["verdict"]), ""] + ([""] if slow else []))
+        rows.append(["every kind", *_cost_cells(every), e(every["verdict"]), ""] + ([""] if slow else []))
     seats = found["seats"]
     table_of = f"<code>{e(seats[0])}</code> at every seat" if len(set(seats)) == 1 else "the run's seats"
     return "\n".join([
         f"<p>Each kind of decision made uniformly at random by one seat, every seat in turn, the others and the "
         f"rest of its own play unchanged ({table_of}), on the same {found['games']:,} deals as the unrestricted "
-        "table. The cost is the win share the seat loses, paired deal by deal, with its 95% interval; near-free "
-        f"means the interval lies within ±{pct(found['near_free'], 0)} of a win share. The choice rate is how often "
+        "table. The cost is the win share the seat loses (a whole win is 1), paired deal by deal, with its 95% "
+        f"interval; near-free means the interval lies within ±{found['near_free']:g} of a win share. The choice rate "
+        "is how often "
         f"the kind offers more than one legal option (over {found['census_games']:,} deals at each seat)"
         + (f"; the agreement, how often <code>{e(slow)}</code> decides alike, on the decisions counted." if slow
            else ".") + "</p>",

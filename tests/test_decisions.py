@@ -201,3 +201,20 @@ def test_a_kind_offering_choices_whose_deals_all_cost_alike_is_not_called_near_f
     assert keep["verdict"] == "undecided" and "near-free" not in found["sentence"]
     every = found["every_kind"]  # every deal lost at random: the interval stays within a whole win share
     assert every["cost"] == 1.0 and every["low"] == pytest.approx(1 - 2 * reach) and every["high"] == 1.0
+
+
+def test_the_reports_table_writes_each_cost_as_the_sentence_under_it_and_the_command_do():
+    """One number, one spelling in one section: the table once wrote a cost as 4.5% [1.5%, 7.5%] above a sentence
+    saying 0.045 [0.015, 0.075] of a win share."""
+    from analysis.decisions_section import decisions_html
+    from sim.decisions import decisions_table
+
+    game = get_game("highcard")
+    found = decisions(game, game.Rules(), 80, 2)
+    html, text = decisions_html(found), decisions_table(found)
+    for row in [*found["decisions"], found["every_kind"]]:
+        cost, ci = f"{row['cost']:.3f}", f"[{row['low']:.3f}, {row['high']:.3f}]"
+        assert f'<td class="num">{cost}</td><td class="num">{ci}</td>' in html
+        assert cost in text and ci in text
+    skill = next(row for row in found["decisions"] if row["verdict"] == "skill")
+    assert f"{skill['cost']:.3f} [{skill['low']:.3f}, {skill['high']:.3f}]" in found["sentence"]
