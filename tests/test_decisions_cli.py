@@ -126,3 +126,20 @@ def test_a_game_of_one_player_plays_no_skill_gap_and_says_why_it_has_no_decision
     alone = config_from_mapping({"game": "fever", "rules": {"players": 1}, "run": {"skill_gap_games": 64}})
     assert alone.skill_gap_deals == 0
     assert "1 player" in not_measured(alone)
+
+
+def test_a_dry_run_that_compiles_says_so_once(monkeypatch):
+    """Every command says on stderr what compiles; the dry run once said it a second time itself."""
+    import sim.decisions
+    from sim.estimates.compiling import compiles
+
+    timed = sim.decisions.seconds_of
+
+    def compiling(*args, **kwargs):  # as a first use after an install is heard
+        compiles().tell("Compiling the kernels of Las Vegan …")
+        return timed(*args, **kwargs)
+
+    monkeypatch.setattr(sim.decisions, "seconds_of", compiling)
+    result = lvsim("configs/default.toml", "--games", 100, "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("Compiling the kernels of Las Vegan") == 1, result.stderr
