@@ -17,7 +17,14 @@ from sim.inputs import read_json
 
 def read_script(path) -> Any:
     """The JSON of the script file at ``path``; a ScriptError naming it if it cannot be read."""
-    return read_json(path, lambda problem: ScriptError(f"{path}: {problem}"), what="script")
+    data = read_json(path, lambda problem: ScriptError(f"{path}: {problem}"), what="script")
+    if not isinstance(data, dict):
+        raise ScriptError(f"{path}: a script is a JSON object of named keys (docs/replay.md), not {_json_kind(data)}")
+    return data
+
+
+def _json_kind(value: Any) -> str:
+    return {list: "a list", str: "a string", bool: "true or false", type(None): "null"}.get(type(value), "a number")
 
 
 def script_rules(Rules, data: dict, listed: Mapping[str, tuple[int, int]] | None = None):

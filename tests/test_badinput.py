@@ -337,6 +337,22 @@ def test_a_replay_given_the_wrong_game_says_which_game_the_script_is_of(tmp_path
             f"--game {game}")
 
 
+@EVERY_GAME
+@pytest.mark.parametrize("text, kind", [("[]", "a list"), ('"rounds"', "a string"), ("3", "a number"),
+                                        ("null", "null")])
+def test_a_replay_file_that_is_not_a_json_object_is_refused_naming_the_file(tmp_path, game, text, kind):
+    refused(lvsim("replay", "--game", game, write(tmp_path / "s.json", text)), "s.json: a script is a JSON object",
+            f"not {kind}")
+
+
+@pytest.mark.parametrize("text", ["{}", '{"players": 3}', '{"rules": {}}'])
+def test_a_script_of_no_game_s_own_key_is_not_said_to_be_another_games(tmp_path, text):
+    """$ Fever takes a script without turns (a game not yet begun), but such a script is of no game in
+    particular: the refusal is Las Vegan's, without 'it is a script of $ Fever'."""
+    line = refused(lvsim("replay", write(tmp_path / "s.json", text)), "rounds")
+    assert "script of" not in line, line
+
+
 def test_one_of_a_thing_is_said_in_the_singular(tmp_path):
     refused(lvsim("duel", "--seats", "greedy"), "lists 1 policy;")
     path = config(tmp_path, "lasvegan", '[policies]\nseats = ["greedy"]\n')

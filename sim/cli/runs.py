@@ -148,9 +148,17 @@ def replay(script, game_id):
 
 
 def _game_replaying(script: str, refused_by):
-    """The other game whose replay takes the script ``refused_by`` refused (a --game left out), else None."""
+    """The other game whose replay takes the script ``refused_by`` refused (a --game left out), else None; none
+    for a script of no key but those every game's has (``{}`` is an unfinished game of $ Fever's, of no one's in
+    particular)."""
     from sim.games import all_games
+    from sim.scripts import read_script
 
+    try:
+        if not set(read_script(script)) - {"players", "rules"}:
+            return None
+    except ScriptError:
+        return None
     for game in all_games():
         if game.id == refused_by.id:
             continue
