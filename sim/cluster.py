@@ -32,6 +32,7 @@ import numpy as np
 
 from sim.config import Config
 from sim.errors import ConfigError
+from sim.memory import check_fits
 from sim.chunk import play_chunk_on_worker, warm_up_worker
 from sim.runner import CHUNK_GAMES, chunk_ranges
 
@@ -45,6 +46,9 @@ IN_FLIGHT_PER_WORKER = 2
 # the last ones to finish leave the others idle for a fraction of the batch only.
 CHUNKS_PER_WORKER = 4
 CONNECT_TIMEOUT = "10s"
+# Memory a local worker process takes once it has loaded a game's kernels (about 200 MB measured on Las Vegan):
+# more workers than this machine's free memory holds are refused before one is started.
+WORKER_BYTES = 256 * 2**20
 
 def chunk_size(n_games: Sequence[int], workers: int, threads: int = 1) -> int:
     """Games per chunk of a batch of jobs of ``n_games`` each on ``workers`` workers of ``threads`` threads:
@@ -201,11 +205,14 @@ class ClusterShape:
 
 
 def _checked(workers: int | None, scheduler: str | None) -> bool:
-    """Whether a cluster is asked for; a ConfigError for both at once or no worker."""
+    """Whether a cluster is asked for; a ConfigError for both at once, no worker, or more local workers than
+    this machine's free memory holds."""
     if workers is not None and scheduler is not None:
         raise ConfigError("--workers", "give either --workers N (local worker processes) or --scheduler ADDRESS, not both")
     if workers is not None and workers < 1:
         raise ConfigError("--workers", f"must be at least 1, got {workers}")
+    if workers is not None:
+        check_fits("--workers", workers, WORKER_BYTES, "local worker processes")
     return workers is not None or scheduler is not None
 
 

@@ -314,6 +314,21 @@ def test_a_refused_option_is_named_as_it_is_typed(tmp_path, command, options, op
     assert (tmp_path / "full" / "notes.txt").read_text() == "mine"
 
 
+@pytest.mark.parametrize("command", ["run", "sweep", "tune", "confirm"])
+@pytest.mark.parametrize("dry_run", [False, True])
+def test_more_local_workers_than_memory_holds_are_refused_before_one_starts(tmp_path, command, dry_run):
+    """Each local worker is a process that loads the kernels: a million of them would never start."""
+    base = config(tmp_path, "lasvegan", name="b.toml")
+    path = {"run": base,
+            "sweep": write(tmp_path / "s.toml", 'base = "b.toml"\n[sweep]\n"run.games" = [10, 20]\n'),
+            "tune": write(tmp_path / "t.toml", TUNE),
+            "confirm": write(tmp_path / "t.toml", TUNE)}[command]
+    line = refused(lvsim(command, path, "--workers", 10**6, "--out", tmp_path / "o", *(["--dry-run"] if dry_run else [])),
+                   "--workers: 1,000,000 local worker processes", "at most about")
+    assert line.startswith("error: --workers: "), line
+    assert not (tmp_path / "o").exists()
+
+
 def test_report_of_a_sweep_or_tune_directory_says_what_it_is_and_where_its_report_is(tmp_path):
     write(tmp_path / "b.toml", LASVEGAN)
     sweep = write(tmp_path / "s.toml", 'base = "b.toml"\n[sweep]\n"run.games" = [10, 20]\n')
