@@ -60,11 +60,12 @@ KNOBS = knob_table(
     Knob("deck", DEFAULT_DECK,
          Custom(lambda v, field: _coerce_deck(v, field),
                 f"table symbol = cards: names of letters, digits and _, 1 to {E.MAX_SYMBOLS} symbols, "
-                f"at most {E.MAX_CARDS} cards", lambda deck: {name: count for name, count in deck}, "table"),
+                f"each 1 to {E.MAX_SYMBOL_CARDS} cards, at most {E.MAX_CARDS} cards in all",
+                lambda deck: {name: count for name, count in deck}, "table"),
          "symbol deck", "[default: a stand-in for the lost card list]"),
     Knob("paytable", DEFAULT_PAYTABLE,
          Custom(lambda v, field: _coerce_paytable(v, field),
-                f"list of {{symbols = [3 entries], points = 1 to {E.MAX_POINTS}}}; an entry is a symbol, "
+                f"list of 1 to {E.MAX_PATTERNS} {{symbols = [3 entries], points = 1 to {E.MAX_POINTS}}}; an entry is a symbol, "
                 "alternatives joined by '|', or '*' for any",
                 lambda table: [{"symbols": list(entries), "points": points} for entries, points in table],
                 "paytable"),

@@ -100,3 +100,17 @@ def test_a_pattern_the_deck_cannot_show_is_unreachable():
     # Three sevens score seven x3; two sevens and a cherry the lone seven, listed first at the same points.
     assert r.why_unreachable(2) == ({}, (0, 1))
     assert Rules().why_unreachable(7) == ({Rules().symbols.index("seven"): 2}, ())  # no machine of three sevens
+
+
+def test_the_listed_values_of_the_deck_and_the_pay_table_name_every_bound_they_are_checked_against():
+    """`lvsim games` and the game's page say what a config may hold: a bound the check enforces is in the listing."""
+    from sim.fever import enums as E
+    from sim.fever.params import KNOBS
+
+    deck, paytable = KNOBS["deck"].values_text(), KNOBS["paytable"].values_text()
+    with pytest.raises(ConfigError, match=f"between 1 and {E.MAX_SYMBOL_CARDS}"):
+        Rules.from_mapping({"deck": {"cherry": E.MAX_SYMBOL_CARDS + 1, "lemon": 10}})
+    assert f"each 1 to {E.MAX_SYMBOL_CARDS} cards" in deck and f"at most {E.MAX_CARDS} cards" in deck
+    with pytest.raises(ConfigError, match=f"needs 1 to {E.MAX_PATTERNS} patterns"):
+        Rules.from_mapping({"paytable": [{"symbols": ["cherry"] * 3, "points": 1}] * (E.MAX_PATTERNS + 1)})
+    assert f"list of 1 to {E.MAX_PATTERNS} " in paytable
