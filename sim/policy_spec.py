@@ -45,6 +45,13 @@ class Param:
     default: str | None
     read: Callable[[str, Callable[[str], tuple[int, np.ndarray]]], Sequence[float]]
     rest: bool = False
+    domain: str = ""  # what it may be, as a listing says it ("1 to 100,000"); "" when the symbol says it all
+
+    @property
+    def said(self) -> str:
+        """``N from 1 to 100,000, default 64``: the parameter as a listing of the policies says it."""
+        text = self.symbol + (f" {self.domain}" if self.domain else "")
+        return text + ("" if self.default is None else f", default {self.default}")
 
 
 def whole(symbol: str, what: str, lowest: int, highest: int, default: int | None = None,
@@ -57,7 +64,7 @@ def whole(symbol: str, what: str, lowest: int, highest: int, default: int | None
             raise Refused(f"{what} must be {number} from {lowest:,} to {highest:,}")
         return (int(text),)
 
-    return Param(symbol, None if default is None else str(default), read)
+    return Param(symbol, None if default is None else str(default), read, domain=f"from {lowest:,} to {highest:,}")
 
 
 def fraction(symbol: str, what: str, default: float | None = None, scale: int | None = None) -> Param:
@@ -72,7 +79,7 @@ def fraction(symbol: str, what: str, default: float | None = None, scale: int | 
             raise Refused(f"{what} must be between 0 and 1")
         return (p if scale is None else round(p * scale),)
 
-    return Param(symbol, None if default is None else str(default), read)
+    return Param(symbol, None if default is None else str(default), read, domain="from 0 to 1")
 
 
 def choice(what: str, values: Mapping[str, int], default: str) -> Param:
@@ -99,7 +106,7 @@ def base_policy(symbol: str, owner: str, owner_id: int, n_params: int) -> Param:
             raise Refused(f"the base of {owner} cannot itself be {owner}")
         return (policy_id, *params[:n_params])
 
-    return Param(symbol, None, read, rest=True)
+    return Param(symbol, None, read, rest=True, domain=f"any other policy of the game than {owner}")
 
 
 # The most games a run or duel plays with a reference-only seat: at a few seconds a game, about an hour.
@@ -152,7 +159,7 @@ def openspiel_search(name: str, policy_id: int, default: int = DEFAULT_ISMCTS_SI
         f"OpenSpiel's information-set Monte Carlo tree search: N simulations per decision, each on {sampled}, "
         f"one tree over what the seat knows, random play to {until}. Pure Python, played by the reference engine: "
         "hundreds of times a jitted search's cost.",
-        params=(Param(counted.symbol, counted.default, read),),
+        params=(Param(counted.symbol, counted.default, read, domain=counted.domain),),
         reference_only=True,
         slow=True,
     )
@@ -189,6 +196,13 @@ class PolicySpec:
                 closing += "]"
         return text + closing
 
+    @property
+    def listed(self) -> str:
+        """The description, then each parameter's values and default (``N from 1 to 100,000, default 64``)."""
+        if not self.params:
+            return self.description
+        return f"{self.description} Settings: {'; '.join(p.said for p in self.params)}."
+
 
 class Policies:
     """A game's policies, declared once: parsing, seats, syntax and descriptions derive from them.
@@ -206,7 +220,7 @@ class Policies:
         self.restricted_id = restricted_id
         self.ids = {spec.name: spec.policy_id for spec in specs}
         self.syntax = {spec.name: spec.syntax for spec in specs}
-        self.descriptions = {spec.name: spec.description for spec in specs}
+        self.descriptions = {spec.name: spec.listed for spec in specs}
         self.reference_only_ids = frozenset(spec.policy_id for spec in specs if spec.reference_only)
 
     def needs_reference(self, policy_ids) -> bool:

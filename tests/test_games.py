@@ -236,3 +236,41 @@ def test_a_sweep_reads_the_record_fields_the_paired_values_read_and_no_others(ga
     assert set(game.paired_metrics) <= set(whole) | set(ratios)  # a paired ratio is compared as one
     assert all(np.array_equal(whole[m], read[m]) for m in whole)
     assert all(np.array_equal(a, b) for m in ratios for a, b in zip(ratios[m], read_ratios[m]))
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_policy_setting_listed_is_taken_within_its_listed_values_and_refused_just_outside(game_id):
+    """`lvsim games` says each setting's values and default ("N from 1 to 100,000, default 64"): a config is held
+    to exactly those, and a setting left out reads as the default listed."""
+    import re
+
+    game = get_game(game_id)
+    checked = 0
+    for name, listed in game.policy_descriptions.items():
+        settings = re.search(r"Settings: (.*)\.$", listed)
+        if settings is None:
+            continue
+        said = [s.strip() for s in settings.group(1).split(";")]
+        for k, setting in enumerate(said):
+            bounds = re.search(r"from ([\d.,]+) to ([\d.,]+)", setting)
+            if bounds is None:
+                continue
+            low, high = (float(b.replace(",", "")) for b in bounds.groups())
+            step = 1 if high > 1 else 0.01  # a whole number, or a probability
+            # The other settings at their defaults; a required one (a base policy) is random.
+            others = [default.group(1) if (default := re.search(r", default (\S+)$", other)) else "random"
+                      for other in said]
+
+            entries = {value: ":".join([name, *others[:k], f"{value:g}" if step < 1 else f"{int(value)}",
+                                        *others[k + 1:]]) for value in (low, high, low - step, high + step)}
+            for value in (low, high):
+                game.parse_policy(entries[value], "policies.seats")
+            for value in (low - step, high + step):
+                with pytest.raises(ConfigError):
+                    game.parse_policy(entries[value], "policies.seats")
+            checked += 1
+        defaults = [re.search(r", default (\S+)$", s) for s in said]
+        if all(defaults):
+            full = ":".join([name, *(d.group(1) for d in defaults)])
+            assert np.array_equal(game.parse_policy(name, "policies.seats")[1], game.parse_policy(full, "x")[1])
+    assert checked or game_id == "highcard"

@@ -72,19 +72,19 @@ POLICIES = Policies(
         PolicySpec(
             "random", E.POLICY_RANDOM,
             "Plays any legal play (a symbol on one reel, or on two, three when doubling), each equally likely; "
-            "doubles with probability P (default 0.1) when it holds a combination: the floor of skill.",
+            "doubles with probability P when it holds a combination: the floor of skill.",
             params=(fraction("P", "the probability of doubling", DEFAULT_DOUBLE_PROBABILITY, PERMILLE),),
         ),
         PolicySpec(
             "greedy", E.POLICY_GREEDY,
             "Scores the richest combination it can now, with fewest cards; else plays the one card that leaves the "
             "machine least useful to the next player, judged on the cards it has not seen; doubles when the "
-            "combination a double gives up is worth less than T points (default 2); keeps its pairs.",
+            "combination a double gives up is worth less than T points; keeps its pairs.",
             params=(whole("T", "the doubling threshold", 0, E.MAX_POINTS + 1, DEFAULT_DOUBLE_THRESHOLD, "points"),),
         ),
         search(
             "montecarlo", E.POLICY_MONTECARLO,
-            "Weighs every legal play on N draws of the cards it has not seen (default 16): the points it scores now "
+            "Weighs every legal play on N draws of the cards it has not seen: the points it scores now "
             "minus what the next player could score on the machine it leaves (alone: plus what it could score next "
             "turn); doubles and keeps like greedy.",
             "draws per decision", MAX_MONTECARLO_SAMPLES, DEFAULT_MONTECARLO_SAMPLES,
