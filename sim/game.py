@@ -246,7 +246,7 @@ class Game:
         """The game as ``lvsim games --json`` prints it: title, knobs (default, domain), policies."""
         knobs = {name: knob.describe() for name, knob in self.knobs.items()}
         policies = {
-            name: {"syntax": self.policy_syntax[name], "description": self.policy_descriptions[name]}
+            name: {"syntax": self.policy_syntax[name], "description": self.policies.listed[name]}
             for name in self.policy_syntax
         }
         return {"title": self.title, "players": [self.min_players, self.max_players], "knobs": knobs,

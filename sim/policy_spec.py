@@ -220,7 +220,8 @@ class Policies:
         self.restricted_id = restricted_id
         self.ids = {spec.name: spec.policy_id for spec in specs}
         self.syntax = {spec.name: spec.syntax for spec in specs}
-        self.descriptions = {spec.name: spec.listed for spec in specs}
+        self.descriptions = {spec.name: spec.description for spec in specs}  # as a report names the seats
+        self.listed = {spec.name: spec.listed for spec in specs}  # as lvsim games lists them, settings too
         self.reference_only_ids = frozenset(spec.policy_id for spec in specs if spec.reference_only)
 
     def needs_reference(self, policy_ids) -> bool:

@@ -246,7 +246,7 @@ def test_every_policy_setting_listed_is_taken_within_its_listed_values_and_refus
 
     game = get_game(game_id)
     checked = 0
-    for name, listed in game.policy_descriptions.items():
+    for name, listed in game.policies.listed.items():
         settings = re.search(r"Settings: (.*)\.$", listed)
         if settings is None:
             continue

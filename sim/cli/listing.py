@@ -37,7 +37,7 @@ def games(game_id, as_json):
             lines += item(name, f"{json.dumps(knob.describe()['default'])}; {knob.values_text()}")
         lines.append("  policies ([policies] seats)")
         for name, syntax in g.policy_syntax.items():
-            lines += item(syntax, g.policy_descriptions[name])
+            lines += item(syntax, g.policies.listed[name])
         blocks.append("\n".join(lines))
     click.echo("\n\n".join(blocks))
 
