@@ -205,6 +205,11 @@ def num_ci(ci) -> str:
     return "" if ci is None or None in ci else f"[{ci[0]:.2f}, {ci[1]:.2f}]"
 
 
+def decimal_interval(low: float | None, high: float | None, missing: str, digits: int = 3) -> str:
+    """``[0.015, 0.075]``: an interval to ``digits`` decimals; ``missing`` when it has no ends."""
+    return missing if low is None or high is None else f"[{low:.{digits}f}, {high:.{digits}f}]"
+
+
 def _g4(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.4g}"
 

@@ -27,6 +27,7 @@ from typing import Sequence
 
 import numpy as np
 
+from analysis.common import decimal_interval
 from analysis.stats import MIN_SAMPLES, TOO_FEW, sample_mean_interval, wilson_interval
 from sim import restricted as R
 from sim.errors import ConfigError, counted, shown
@@ -369,9 +370,14 @@ def most_skill(rows: list[dict], per_deal: list[np.ndarray]) -> list[str]:
     return [rows[k]["kind"] for k in [top] + sorted(tied, key=lambda k: -rows[k]["cost"])]
 
 
+def cost_interval(row: dict, too_few: str = TOO_FEW) -> str:
+    """A cost's 95% interval in win share, as the sentence, the text table and the report write it; ``too_few``
+    when there is none."""
+    return decimal_interval(row["low"], row["high"], too_few)
+
+
 def _cost(row: dict) -> str:
-    interval = TOO_FEW if row["low"] is None else f"[{row['low']:.3f}, {row['high']:.3f}]"
-    return f"{row['cost']:.3f} {interval}"
+    return f"{row['cost']:.3f} {cost_interval(row)}"
 
 
 def sentence(result: dict) -> str:
@@ -430,7 +436,7 @@ def decisions_table(result: dict, title: str = "") -> str:
         f"{'agrees with ' + slow if slow else ''}",
     ]
     for row in result["decisions"]:
-        ci = "-" if row["low"] is None else f"[{row['low']:.3f}, {row['high']:.3f}]"  # the verdict says why
+        ci = cost_interval(row, "-")  # the verdict says why
         rate = "-" if row["choice_rate"] is None else f"{row['choice_rate']:.2f}"
         agree = ""
         if slow:
@@ -438,8 +444,7 @@ def decisions_table(result: dict, title: str = "") -> str:
         lines.append(f"{row['kind']:<12}{row['cost']:>8.3f}   {ci:<18}{row['verdict']:<18}{rate:>12}   {agree}")
     every = result.get("every_kind")
     if every:
-        ci = "-" if every["low"] is None else f"[{every['low']:.3f}, {every['high']:.3f}]"
-        lines.append(f"{EVERY_KIND:<12}{every['cost']:>8.3f}   {ci:<18}{every['verdict']}")
+        lines.append(f"{EVERY_KIND:<12}{every['cost']:>8.3f}   {cost_interval(every, '-'):<18}{every['verdict']}")
     census_note = (f"Choice rate over {counted(result['census_games'], 'deal')} x "
                    f"{counted(result['players'], 'seat')}")
     if slow:
