@@ -183,10 +183,10 @@ def duel_table(result: dict) -> str:
         lines.append(f"{name:<28}{row['seats']:>6}{row['fair_share']:>12.3f}{row['win_share']:>11.3f}   {ci}")
     no_winner = result.get("no_winner_share", 0.0)
     if no_winner:
-        # The two shares as printed add up to 100.0%: the other is taken from the first as rounded.
-        some = f"{no_winner:.1%}"
-        tenths = round(float(some[:-1]) * 10)
-        some, rest = (some, f"the other {(1000 - tenths) / 10:.1f}%") if tenths else ("Under 0.1%", "over 99.9%")
+        # The two shares as printed add up to 100.0%: both are written from the first rounded to tenths of a point.
+        tenths = round(no_winner * 1000)
+        some, rest = ((f"{tenths / 10:.1f}%", f"the other {(1000 - tenths) / 10:.1f}%") if tenths
+                      else ("Under 0.1%", "over 99.9%"))
         lines += ["", f"{some} of the games ended with no winner: win shares are of all games, and equal players "
                       f"would share only {rest}."]
     return "\n".join(lines)

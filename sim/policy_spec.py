@@ -16,7 +16,7 @@ number from 1 to 100,000``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Mapping, Sequence
 
 import numpy as np
@@ -159,7 +159,7 @@ def openspiel_search(name: str, policy_id: int, default: int = DEFAULT_ISMCTS_SI
         f"OpenSpiel's information-set Monte Carlo tree search: N simulations per decision, each on {sampled}, "
         f"one tree over what the seat knows, random play to {until}. Pure Python, played by the reference engine: "
         "hundreds of times a jitted search's cost.",
-        params=(Param(counted.symbol, counted.default, read, domain=counted.domain),),
+        params=(replace(counted, read=read),),
         reference_only=True,
         slow=True,
     )
