@@ -16,6 +16,7 @@ from sim.state import CHANCE, TERMINAL, Seen, Sizes, State
 
 from lvsim_highcard import enums as E
 from lvsim_highcard import policies as jitted_policies
+from lvsim_highcard.params import TIES
 from lvsim_highcard.records import LAYOUT
 
 
@@ -97,8 +98,7 @@ class HighCardState(State):
         """What ``seat`` may know, as its jitted policy reads it: ``pub``, the table as every seat sees it
         (``enums.P_*``), and its own hand (counts by value, ``MAX_TOP + 1`` long); nothing of the other hands."""
         rules, pub, hand = self.rules, np.zeros(E.PUB_SIZE, dtype=np.int64), np.zeros(E.MAX_TOP + 1, dtype=np.int64)
-        pub[E.P_PLAYERS], pub[E.P_ROUNDS], pub[E.P_TOP] = rules.players, rules.rounds, rules.top
-        pub[E.P_TIES] = E.TIES_SHARED if rules.ties == "shared" else E.TIES_NOBODY
+        pub[E.P_PLAYERS], pub[E.P_ROUNDS], pub[E.P_TOP], pub[E.P_TIES] = rules.players, rules.rounds, rules.top, TIES[rules.ties]
         pub[E.P_ROUND], pub[E.P_LEADER], pub[E.P_SEAT] = self.round, self.leader, seat
         pub[E.P_TURN], pub[E.P_BEST] = len(self.plays), self.best
         pub[E.P_POINTS:E.P_POINTS + rules.players] = self.points
