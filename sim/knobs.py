@@ -310,8 +310,9 @@ class Knob:
     ``auto``: the value ``'auto'`` stands for under these rules (a knob of
     domain :class:`OrAuto`), so that a one-step deviation starts from the
     number the rulebook prints (``sim.sensitivity``); None: it has no steps.
-    ``step``: one step of an integer knob under these rules, for the same study (dollars move by the smallest
-    bill, not by one dollar); None: one.
+    ``step``: one step of an integer under these rules, for the same study and for a tune's search, as
+    ``step(rules, path)``, ``path`` the entry of the knob (``()`` the knob itself; ``(2, 0)`` a bill's value):
+    dollars move by the smallest bill or the bills' common divisor, not by one dollar; None: one.
     """
 
     name: str
@@ -323,7 +324,7 @@ class Knob:
     applies: Callable[[Any], bool] | None = None
     auto: Callable[[Any], Any] | None = None
     entry_applies: Callable[[Any, int], bool] | None = None
-    step: Callable[[Any], int] | None = None
+    step: Callable[[Any, tuple[int, ...]], int] | None = None
 
     def values_text(self) -> str:
         """What ``lvsim games`` prints after the default: the values, then what the knob does."""

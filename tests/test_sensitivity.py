@@ -457,6 +457,24 @@ def test_a_knob_with_a_declared_step_moves_by_it():
         assert steps == [rules.casino_minimum - low, rules.casino_minimum + low]
 
 
+def test_a_bills_value_moves_by_the_dollars_the_bills_are_counted_in_and_its_count_by_one_bill():
+    """Las Vegas's bills of 10,000 to 90,000 dollars: a value one dollar off is no printed change. A value moves by
+    10,000, where it takes no other bill's value (90,000 to 100,000 alone); a count by one bill, both ways."""
+    game = get_game("vegas-dice")
+    moved = {d.knob: [] for d in one_step(game, game.Rules(), ["bills"])}
+    for d in one_step(game, game.Rules(), ["bills"]):
+        moved[d.knob].append(d.after)
+    assert moved.pop("rules.bills[8][0]") == [100_000]
+    assert all(knob.endswith("[1]") for knob in moved), sorted(moved)
+    assert {knob: sorted(after) for knob, after in moved.items()} == {
+        f"rules.bills[{i}][1]": [count - 1, count + 1] for i, (_, count) in enumerate(game.Rules().bills)}
+    rules = game.Rules(bills=[[5000, 10], [20000, 20], [90000, 5]], casino_minimum=60_000)
+    values = {d.knob: sorted(x.after for x in one_step(game, rules, [d.knob])) for d in one_step(game, rules, ["bills"])
+              if d.knob.endswith("[0]")}
+    assert values == {"rules.bills[0][0]": [10_000], "rules.bills[1][0]": [15_000, 25_000],
+                      "rules.bills[2][0]": [85_000, 95_000]}
+
+
 @pytest.mark.parametrize("games, sensitivity_games, said", [
     (200, "auto", "leave fewer than 50 each"),
     (100_000, 0, "run.sensitivity_games = 0"),

@@ -50,6 +50,17 @@ def test_a_knob_that_moves_in_steps_is_searched_in_its_steps_from_the_base(tmp_p
         T.load_tune(write_tune(tmp_path, tune.replace("[25000, 92000]", "[51000, 59000]"), base))
 
 
+def test_a_bills_value_is_searched_by_the_dollars_the_bills_are_counted_in_and_its_count_by_one(tmp_path):
+    """The 90,000-dollar bill: its value in steps of 10,000 dollars from the base's, its count by one bill."""
+    base = 'game = "vegas-dice"\n[run]\ngames = 100\n'
+    tune = ('base = "base.toml"\n[search]\n"rules.bills[8][0]" = { range = [95000, 125000] }\n'
+            '"rules.bills[8][1]" = { range = [4, 9] }\n'
+            '[targets]\ntie_rate = { max = 0.1 }\n[tune]\nplayers = [4]\nbudget = 4\n')
+    value, count = T.load_tune(write_tune(tmp_path, tune, base)).dims
+    assert value.values() == [100_000, 110_000, 120_000] and value.step == 10_000
+    assert count.values() == [4, 5, 6, 7, 8, 9] and count.step == 1
+
+
 @pytest.mark.slow("end to end")
 def test_a_tune_tries_only_the_steps_of_a_knob_that_moves_in_steps(tmp_path):
     base = 'game = "vegas-dice"\n[run]\ngames = 100\n[rules]\ncasino_minimum = 50000\n'

@@ -2,7 +2,8 @@
 
 The steps come from each knob's declared domain (``sim.knobs``): an
 integer (and each face of a pair, each entry of a list of integers) one
-up and one down within its range; a choice (a flag, a machine sticker in
+up and one down within its range, by the knob's declared step where it
+has one (dollars by the bills they are counted in); a choice (a flag, a machine sticker in
 a list) each of its other options; ``'auto'`` starts from the number it
 stands for under the rules (the knob's ``auto``). A step the rules refuse
 as a whole (cards set aside that no longer divide among the players) is
@@ -101,7 +102,7 @@ def _steps(knob: Knob, domain: Domain, value: Any, path: tuple[int, ...], rules)
     elif isinstance(domain, Flag):
         yield path, value, not value
     elif isinstance(domain, Int):
-        size = 1 if knob.step is None else knob.step(rules)
+        size = 1 if knob.step is None else knob.step(rules, path)
         for after in (value - size, value + size):
             if domain.lo <= after <= domain.hi:
                 yield path, value, after

@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from sim.config import MAX_SEED, Config, read_base
 from sim.errors import ConfigError, cut, shown
@@ -155,13 +156,16 @@ def _search(table: Mapping[str, Any], base: Config, game) -> tuple[Dimension, ..
                 raise ConfigError(where, f"overlaps {other_key}: search each value once")
         taken[(knob, path)] = f'"{key}"'
         declared = game.knobs[knob].step
-        step = declared(base.rules) if declared is not None and not path else 1
+        step = (lambda at: 1) if declared is None else partial(declared, base.rules)
         dims.extend(_dimensions(where, key, knob, path, value, domain, step))
     return tuple(dims)
 
 
 def _dimensions(where: str, key: str, knob: str, path: tuple[int, ...], base_value: Any,
-                domain: Any, step: int = 1) -> list[Dimension]:
+                domain: Any, step_at: Callable[[tuple[int, ...]], int]) -> list[Dimension]:
+    """The dimensions of one searched key: one of its choices, or each integer under it over ``[lowest, highest]``
+    in the step ``step_at(path)`` declares for the integer at ``path`` in the knob (a knob that moves in steps is
+    searched in whole steps from the base's value)."""
     if isinstance(domain, list):
         domain = {"choices": domain}
     if not isinstance(domain, dict):
@@ -188,14 +192,18 @@ def _dimensions(where: str, key: str, knob: str, path: tuple[int, ...], base_val
     if leaves is None:
         raise ConfigError(where, f"{kind}: the base value {cut(json.dumps(base_value))} is not made of integers; "
                                  "give its choices instead (a list of values)")
-    if step > 1 and _is_int(base_value):  # a knob moving in steps (a casino minimum, by the smallest bill)
-        low = low + (base_value - low) % step
-        if low > high:
-            raise ConfigError(where, f"{kind} = {spec} holds no value a whole step of {step:,} from the base's "
-                                     f"{base_value:,}")
-        high = low + (high - low) // step * step
-    return [Dimension(key + "".join(f"[{i}]" for i in sub), key, knob, path + sub, v, low=low, high=high, step=step)
-            for sub, v in leaves]
+    dims = []
+    for sub, v in leaves:
+        step, lo, hi = step_at(path + sub), low, high
+        if step > 1:  # a knob moving in steps (a casino minimum, by the smallest bill)
+            lo = low + (v - low) % step
+            if lo > high:
+                raise ConfigError(where, f"{kind} = {spec} holds no value a whole step of {step:,} from the base's "
+                                         f"{v:,}")
+            hi = lo + (high - lo) // step * step
+        dims.append(Dimension(key + "".join(f"[{i}]" for i in sub), key, knob, path + sub, v, low=lo, high=hi,
+                              step=step))
+    return dims
 
 
 def _is_int(x: Any) -> bool:

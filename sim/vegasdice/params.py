@@ -58,10 +58,13 @@ KNOBS = knob_table(
          ListOf(Pair((Int(1, E.MAX_BILL_VALUE), Int(0, E.MAX_BILLS)), ("value", "count"),
                      "a [value, count] integer pair"),
                 None, None, "bill {n}", "a list of [value, count] integer pairs"),
-         "banknotes", f"distinct values in dollars, at most {E.MAX_BILL_KINDS} values and {E.MAX_BILLS} bills"),
+         "banknotes", f"distinct values in dollars, at most {E.MAX_BILL_KINDS} values and {E.MAX_BILLS} bills",
+         # a bill's value moves by the dollars the bills are counted in (one dollar is no printed change), its count
+         # by one bill
+         step=lambda rules, path: rules.money_unit if path[-1:] == (0,) else 1),
     Knob("casino_minimum", 50_000, Int(1, MAX_MINIMUM), "casino minimum",
          "dollars each casino is filled to at the start of a round",
-         step=lambda rules: min(rules.bill_values)),  # a casino fills bill by bill: one dollar is rarely a change
+         step=lambda rules, path: min(rules.bill_values)),  # a casino fills bill by bill: a dollar is rarely a change
     Knob("white_dice", "auto", OrAuto(Int(0, E.MAX_WHITE_DICE), "4/2/2/0 at 2/3/4/5 players"), "white dice",
          "white dice per player; 0 turns the variant off", auto=lambda rules: rules.n_white),
     Knob("white_dice_extra_at_3", "auto", OrAuto(Flag(), "on at 3 players when white_dice > 0"),
@@ -102,12 +105,12 @@ class Rules(RuleKnobs):
                 "the casinos can never all be filled",
             )
         # Summaries count money in steps of the bills' common divisor.
-        steps = self.total_money // math.gcd(*self.bill_values)
+        steps = self.total_money // self.money_unit
         if steps > MAX_MONEY_STEPS:
             raise ConfigError(
                 "bills",
                 f"total {self.total_money:,} dollars is {steps:,} steps of the values' common divisor "
-                f"{math.gcd(*self.bill_values):,}, at most {MAX_MONEY_STEPS:,}",
+                f"{self.money_unit:,}, at most {MAX_MONEY_STEPS:,}",
             )
         # A casino filled with the smallest bills holds the most of them.
         most = math.ceil(self.casino_minimum / min(self.bill_values))
@@ -143,6 +146,11 @@ class Rules(RuleKnobs):
     def bill_values(self) -> tuple[int, ...]:
         """The distinct bill values, largest first."""
         return tuple(sorted({value for value, count in self.bills if count > 0}, reverse=True))
+
+    @property
+    def money_unit(self) -> int:
+        """The dollars every bill is a whole number of: the bill values' greatest common divisor."""
+        return math.gcd(*self.bill_values)
 
     @property
     def total_money(self) -> int:
