@@ -38,6 +38,8 @@ BATCH = 65_536
 SLOW_BATCH = 64
 # A kind whose cost's 95% interval lies within this much win share of 0 is called near-free.
 NEAR_FREE = 0.02
+# Per-deal values no further apart than this are alike: a difference of win shares rounds by far less.
+ALIKE = 1e-9
 # Decisions of each kind the slow policy is asked about in the census, at most (spread over the seats).
 AGREEMENT_DECISIONS = 200
 # Deals of the census at each seat, at most.
@@ -257,13 +259,14 @@ def _interval(values: np.ndarray, bound: float = 1.0, offered: bool = False) -> 
     """The mean of ``values`` and its 95% interval, kept within ``[-bound, bound]``: a cost in win share lies
     within ±1 (Student t's interval over few deals near the edge would reach past it).
 
-    Values all alike have no spread to measure. Of a kind that ``offered`` no choice, nothing is uncertain (the
+    Values all alike (to within :data:`ALIKE`, the rounding of a difference of win shares) have no spread to
+    measure. Of a kind that ``offered`` no choice, nothing is uncertain (the
     value itself: it never costs). Of one that did, some deal may differ from the rest unseen: with none in
     ``n``, such deals are at most a share ``1 - 0.05^(1/n)`` of all (95%), each within ``bound + |v|`` of the
     value ``v``, and the interval is that far either side."""
     n = len(values)
-    if np.all(values == values[0]):
-        v = float(values[0])
+    if np.ptp(values) <= ALIKE:
+        v = float(values[0] if np.all(values == values[0]) else values.mean())
         if n < MIN_SAMPLES:
             return v, None, None
         reach = (bound + abs(v)) * (1 - 0.05 ** (1 / n)) if offered else 0.0
@@ -364,7 +367,9 @@ def most_skill(rows: list[dict], per_deal: list[np.ndarray]) -> list[str]:
     for k in skill:
         if k == top:
             continue
-        _, low, _ = _interval(per_deal[top] - per_deal[k], bound=2.0)
+        # Both kinds offered choices (each costs something): a difference alike on every deal seen is bounded
+        # as a cost alike on every deal is, for the deals unlike them that few deals may not show.
+        _, low, _ = _interval(per_deal[top] - per_deal[k], bound=2.0, offered=True)
         if low is None or low <= 0:
             tied.append(k)
     return [rows[k]["kind"] for k in [top] + sorted(tied, key=lambda k: -rows[k]["cost"])]

@@ -165,11 +165,20 @@ def test_kinds_the_paired_difference_cannot_tell_apart_share_the_most_skill():
     assert said.startswith("k0 and k1 carry the most skill, not told apart at 40 deals")
     assert "carries the most skill" not in said
 
-    apart = [base + 0.1, base, np.resize([0.03, -0.03], 40)]
+    apart = [base + 0.1 + wobble / 5, base, np.resize([0.03, -0.03], 40)]  # 0.1 apart, spread 0.01
     rows = _rows_of(apart)
     assert most_skill(rows, apart) == ["k0"]
     said = sentence({"decisions": rows, "near_free": 0.02, "games": 40, "most_skill": most_skill(rows, apart)})
     assert said.startswith("k0 carries the most skill") and "k1 also costs something" in said
+
+
+def test_a_difference_alike_on_every_deal_tells_two_kinds_apart_only_over_enough_deals():
+    """A paired difference of 0.1 on each of 40 deals does not rule out a deal unlike them (at most 7% of deals
+    at 95%, each up to 2.1 away); on 400 deals it does, as a cost alike on every deal is judged."""
+    for deals, told in ((40, False), (400, True)):
+        base = np.random.default_rng(2).normal(0.15, 0.1, deals)
+        costs = [base + 0.1, base]
+        assert most_skill(_rows_of(costs), costs) == (["k0"] if told else ["k0", "k1"]), deals
 
 
 def test_equal_costs_on_every_deal_are_not_told_apart():
