@@ -101,12 +101,31 @@ _SLOW_LEFT_OUT = pytest.StashKey[dict]()
 STARTED_FIRST = ("tests/workbench/test_workbench_browser.py::",)
 
 
+# Fixtures that play (and report) a run, built once by each worker whose tests ask for one: the tests asking for
+# one of them are an xdist group of its name, kept on one worker, so that it is played once.
+PLAYED_ONCE = ("small_run", "small_dice_run", "small_fever_run", "fever_run", "rulebook_play", "fewer_cabbages_play")
+
+
+def played_fixture(item) -> str | None:
+    """The first of :data:`PLAYED_ONCE` that ``item`` asks for, by name or as its ``fixture`` parameter."""
+    asked = {*getattr(item, "fixturenames", ()), getattr(getattr(item, "callspec", None), "params", {}).get("fixture")}
+    return next((name for name in PLAYED_ONCE if name in asked), None)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_collection_modifyitems(session, config, items):
+    for item in items:
+        played = played_fixture(item)
+        if played is not None and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(played))
     # Only a selection by marker (`-m "not slow"`, as make test-fast asks) leaves slow tests out; `-k` picks others.
     by_marker = "slow" in (config.getoption("markexpr") or "")
     slow = [item for item in items if by_marker and item.get_closest_marker("slow") is not None]
     yield
+    if config.getvalue("loadgroup") and any(item.get_closest_marker("xdist_group") and "@" not in item.nodeid
+                                            for item in items):
+        raise pytest.UsageError("--dist loadgroup left the tests of an xdist_group without their group: this "
+                                "pytest-xdist cannot group under this pytest (see pyproject.toml's dev extra)")
     items.sort(key=lambda item: not item.nodeid.startswith(STARTED_FIRST))
     kept = set(map(id, items))
     kinds: dict[str, int] = {}
