@@ -8,7 +8,9 @@ Every command of the ``lvsim`` group runs inside :func:`error_boundary`
   more than memory holds, a usage error — prints one line on stderr,
   ``error: <file or field>: <problem>``, and exits with code 2;
 * anything else is a bug: one line says so and names the file the
-  traceback was written to; the exit code is 1.
+  traceback was written to; the exit code is 1. A game package at fault
+  (``sim.errors.GameError``: it does not load, or declares what cannot be
+  used) is named as such, not as a bug in lvsim, the same way.
 
 Long values quoted in a message are shortened (:func:`sim.errors.shown`)
 and the line as a whole is kept to :data:`MAX_LINE` characters, so a bad
@@ -28,7 +30,7 @@ from typing import Iterator
 
 import click
 
-from sim.errors import ConfigError, ScriptError, one_line
+from sim.errors import ConfigError, GameError, ScriptError, one_line
 
 EXIT_BAD_INPUT = 2
 EXIT_BUG = 1
@@ -92,8 +94,10 @@ def _printing(err: OSError) -> bool:
 
 
 def report_bug(err: BaseException) -> str:
-    """Write ``err``'s traceback to a new file; the line that says so."""
-    what = one_line(f"{type(err).__name__}: {err}", limit=200)
+    """Write ``err``'s traceback to a new file; the line that says so. A game package at fault (``GameError``)
+    is named as its own, not as a bug in lvsim: its author reads the traceback of what it raised, if anything."""
+    if isinstance(err, GameError) and err.__cause__ is None:
+        return one_line(str(err), limit=400)
     try:
         fd, path = tempfile.mkstemp(prefix="lvsim-traceback-", suffix=".txt")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -102,6 +106,9 @@ def report_bug(err: BaseException) -> str:
         where = f"its traceback is in {path}"
     except OSError:
         where = "its traceback could not be written (set LVSIM_TRACEBACK=1 to see it)"
+    if isinstance(err, GameError):
+        return f"{one_line(str(err), limit=400)}; {where}"
+    what = one_line(f"{type(err).__name__}: {err}", limit=200)
     return f"internal error, a bug in lvsim ({what}); {where}; please report it"
 
 

@@ -1,4 +1,5 @@
-"""Errors the command line reports as one line and exit code 2, and how values are quoted in them."""
+"""Errors the command line reports as one line (exit code 2 for the user's input, 1 for a game package at fault),
+and how values are quoted in them."""
 
 import datetime
 from typing import Any, Iterable
@@ -24,6 +25,12 @@ class ConfigError(ValueError):
 
 class ScriptError(ValueError):
     """A replay script is illegal or inconsistent; the message names where."""
+
+
+class GameError(Exception):
+    """An installed game's package does not load, or declares what the machinery cannot use: a fault of that
+    package, not of the user's input nor of lvsim. The message names the game and, where it can, the file and
+    the declaration."""
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:

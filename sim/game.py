@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
+from sim.errors import GameError
 from sim.knobs import Knob, knob_label, table_at_players
 from sim.metrics import (
     CLUSTER, FIRST_PLAYER_ADVANTAGE, RATE, ROUND, STUDENT_T, TIE_RATE, WILSON, Metric, by_name,
@@ -300,18 +301,33 @@ def laid_out(package: str, summary: str | None = None, report: str | None = None
     import importlib.util
 
     def part(module: str):
-        return importlib.import_module(f"{package}.{module}")
+        name = f"{package}.{module}"
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as missing:
+            if missing.name != name:
+                raise
+            raise GameError(f"{package} has no module {module}.py, which every game has (docs/developing.md, "
+                            "'The package')") from None
 
-    enums = part("enums")
+    def declared(module: str, name: str):
+        found = getattr(part(module), name, None)
+        if found is None:
+            raise GameError(f"{package}.{module} declares no {name}, which every game's {module}.py does "
+                            "(docs/developing.md, 'The package')")
+        return found
+
+    if importlib.util.find_spec(f"{package}.nb") is None:  # imported when first used, but refused now
+        part("nb")
     report = report or f"{package}.report"
     fields = dict(
-        id=enums.GAME_ID,
-        title=enums.TITLE,
-        min_players=enums.MIN_PLAYERS,
-        max_players=enums.MAX_PLAYERS,
-        Rules=part("params").Rules,
-        policies=part("policies").POLICIES,
-        records=part("records").LAYOUT,
+        id=declared("enums", "GAME_ID"),
+        title=declared("enums", "TITLE"),
+        min_players=declared("enums", "MIN_PLAYERS"),
+        max_players=declared("enums", "MAX_PLAYERS"),
+        Rules=declared("params", "Rules"),
+        policies=declared("policies", "POLICIES"),
+        records=declared("records", "LAYOUT"),
         play_games=routed(package),
         replay_path=replayed(package),
         conformance=f"{package}.conformance",
@@ -457,6 +473,9 @@ def replayed(package: str) -> Callable[[str | Path], dict]:
         from sim.replay import replay_script
         from sim.scripts import read_script
 
+        if importlib.util.find_spec(f"{package}.state") is None:
+            raise GameError(f"{package} has neither replay.py nor state.py, so no script of it can be replayed "
+                            "(docs/porting.md)")
         state, params = (importlib.import_module(f"{package}.{part}") for part in ("state", "params"))
         return replay_script(state.STATE, params.Rules, read_script(path))
 

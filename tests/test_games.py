@@ -1,6 +1,7 @@
 """The registry and the game contract as a designer meets them: lvsim games, game ids, a dice run."""
 
 import json
+import sys
 
 import numpy as np
 import pytest
@@ -9,7 +10,7 @@ from click.testing import CliRunner
 import sim
 from sim.cli import main
 from sim.config import config_from_mapping
-from sim.errors import ConfigError
+from sim.errors import ConfigError, GameError
 from sim.games import GAME_IDS, all_games, get_game
 
 
@@ -142,18 +143,90 @@ def test_games_come_from_the_entry_point_group_shipped_ones_first(monkeypatch):
     shipped = [EntryPoint(g, sim.games.ENTRY_POINTS[g].value, sim.games.GROUP) for g in reversed(shipped_order)]
     extra = EntryPoint("aardvark", "somewhere.game:GAME", sim.games.GROUP)
     monkeypatch.setattr(sim.games, "entry_points", lambda group: [extra, *shipped] if group == sim.games.GROUP else [])
-    assert list(sim.games._registered()) == [*shipped_order, "aardvark"]
+    assert list(sim.games._registered()[0]) == [*shipped_order, "aardvark"]
 
 
-def test_two_packages_registering_one_id_are_refused(monkeypatch):
+def test_two_packages_registering_one_id_are_refused_when_that_game_is_asked_for(monkeypatch):
+    """Found as the registry is first imported, but said only for that game: every other command still runs."""
     from importlib.metadata import EntryPoint
 
     import sim.games
 
     clash = [EntryPoint("fever", "a.game:GAME", sim.games.GROUP), EntryPoint("fever", "b.game:GAME", sim.games.GROUP)]
     monkeypatch.setattr(sim.games, "entry_points", lambda group: clash)
-    with pytest.raises(RuntimeError, match="two games register the id 'fever'"):
-        sim.games._registered()
+    entries, clashes = sim.games._registered()
+    assert list(entries) == ["fever"] and set(clashes) == {"fever"}
+    assert clashes["fever"].startswith("two games register the id 'fever': a.game:GAME and b.game:GAME; rename one")
+    monkeypatch.setattr(sim.games, "CLASHES", clashes)
+    sim.games.get_game.cache_clear()
+    try:
+        with pytest.raises(GameError, match="two games register the id 'fever'"):
+            get_game("fever")
+        assert get_game("highcard").id == "highcard"
+        result = CliRunner().invoke(main, ["games", "--game", "fever"])
+        assert result.exit_code == 1 and result.stderr.startswith("error: two games register the id 'fever'")
+        assert "traceback" not in result.stderr and len(result.stderr.splitlines()) == 1
+    finally:
+        sim.games.get_game.cache_clear()
+
+
+BROKEN = {
+    "syntax": ("policies.py", "def choose(:\n", "SyntaxError: invalid syntax"),
+    "import": ("policies.py", "from sim.rng import no_such_draw\n", "ImportError: cannot import name 'no_such_draw'"),
+    "no GAME": ("game.py", "from sim.game import Game\n\nGAMES = None\n", "defines no GAME, the Game its entry point names"),
+}
+
+
+@pytest.fixture
+def installed_as_highcard(tmp_path, monkeypatch):
+    """Install a package ``brokengame`` as the game ``highcard``: ``install(files)`` writes its modules."""
+    from importlib.metadata import EntryPoint
+
+    import sim.games
+
+    def install(files: dict[str, str]):
+        (tmp_path / "brokengame").mkdir()
+        (tmp_path / "brokengame" / "__init__.py").write_text("", encoding="utf-8")
+        for name, text in files.items():
+            (tmp_path / "brokengame" / name).write_text(text, encoding="utf-8")
+        monkeypatch.syspath_prepend(str(tmp_path))
+        monkeypatch.setitem(sim.games.ENTRY_POINTS, "highcard",
+                            EntryPoint("highcard", "brokengame.game:GAME", sim.games.GROUP))
+        sim.games.get_game.cache_clear()
+
+    yield install
+    sim.games.get_game.cache_clear()
+    for name in [m for m in sys.modules if m == "brokengame" or m.startswith("brokengame.")]:
+        del sys.modules[name]
+
+
+@pytest.mark.parametrize("mistake", list(BROKEN))
+def test_a_game_package_that_does_not_load_is_named_with_the_line_that_failed(installed_as_highcard, tmp_path,
+                                                                              mistake):
+    module, text, problem = BROKEN[mistake]
+    installed_as_highcard({"game.py": "from brokengame import policies  # noqa: F401\nGAME = None\n",
+                           "policies.py": "", module: text})
+    result = CliRunner().invoke(main, ["games", "--game", "highcard"])
+    assert result.exit_code == 1, result.output
+    line = result.stderr
+    assert len(line.splitlines()) == 1 and "bug in lvsim" not in line, line
+    assert line.startswith(f"error: game 'highcard' (brokengame.game:GAME) does not load: "
+                           f"{tmp_path / 'brokengame' / module}"), line
+    assert problem in line, line
+
+
+def test_a_game_package_that_does_not_load_stops_no_other_game(installed_as_highcard):
+    """The hints that look at every game (a rule of another game, how long a compile takes, the help) skip it."""
+    from sim.estimates.compiling import usual_text
+
+    installed_as_highcard({"game.py": "GAME = None\n"})
+    assert "highcard" not in [g.id for g in sim.games.loaded_games()]
+    with pytest.raises(ConfigError, match="rules.top: "):
+        config_from_mapping({"game": "fever", "rules": {"top": 3}})
+    assert usual_text("no such game")
+    for args in (["games", "--game", "fever"], ["--help"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, (args, result.output)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

@@ -12,9 +12,9 @@ class _Main(BoundedGroup):
     """The group whose help names the games installed, read from the registry when the help is shown."""
 
     def format_help_text(self, ctx, formatter):
-        from sim.games import all_games
+        from sim.games import loaded_games
 
-        games = [f'{g.title} (`game = "{g.id}"`)' for g in all_games()]
+        games = [f'{g.title} (`game = "{g.id}"`)' for g in loaded_games()]
         listed = games[0] if len(games) == 1 else ", ".join(games[:-1]) + " and " + games[-1]
         self.help = self.help.replace("{games}", listed)
         super().format_help_text(ctx, formatter)

@@ -151,7 +151,7 @@ def _game_replaying(script: str, refused_by):
     """The other game whose replay takes the script ``refused_by`` refused (a --game left out), else None; none
     for a script of no key but those every game's has (``{}`` is an unfinished game of $ Fever's, of no one's in
     particular)."""
-    from sim.games import all_games
+    from sim.games import loaded_games
     from sim.scripts import read_script
 
     try:
@@ -159,7 +159,7 @@ def _game_replaying(script: str, refused_by):
             return None
     except ScriptError:
         return None
-    for game in all_games():
+    for game in loaded_games():
         if game.id == refused_by.id:
             continue
         try:

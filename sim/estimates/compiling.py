@@ -54,11 +54,11 @@ def _about(seconds: float) -> str:
 
 def usual_text(game_id: str | None) -> str:
     """How long compiling ``game_id``'s kernels usually takes, as said before it starts."""
-    from sim.games import GAME_IDS, get_game
+    from sim.games import GAME_IDS, get_game, loaded_games
 
     if game_id in GAME_IDS and get_game(game_id).compile_seconds is not None:
         return f"usually about {_about(get_game(game_id).compile_seconds)} on {MEASURED_ON}"
-    known = [g.compile_seconds for g in map(get_game, GAME_IDS) if g.compile_seconds is not None]
+    known = [g.compile_seconds for g in loaded_games() if g.compile_seconds is not None]
     if not known:
         return "a minute or two is usual"
     return f"the games measured take {_about(min(known))} to {_about(max(known))} on {MEASURED_ON}"
