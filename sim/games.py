@@ -88,6 +88,10 @@ def get_game(game_id: str, field: str = "game") -> Game:
     if game.id != game_id:
         raise GameError(f"{said} is the Game of {game.id!r}: its enums.GAME_ID and the name of its entry point "
                         "must be the same")
+    try:
+        game.Rules()  # a config without [rules] plays the defaults: they must be rules the game takes
+    except ConfigError as err:
+        raise GameError(f"{said}: its knobs' defaults are not rules it takes ({err})") from None
     return game
 
 

@@ -28,10 +28,11 @@ from __future__ import annotations
 import dataclasses
 import numbers
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any, Callable, Collection, Iterable, Iterator, Mapping, Sequence
 
-from sim.errors import ConfigError, shown
+from sim.errors import ConfigError, GameError, shown
 
 
 def is_int(value: Any) -> bool:
@@ -336,9 +337,11 @@ class Knob:
 
 
 def knob_table(*knobs: Knob) -> dict[str, Knob]:
-    table = {k.name: k for k in knobs}
-    if len(table) != len(knobs):
-        raise ValueError("a knob is declared twice")
+    table: dict[str, Knob] = {}
+    for k in knobs:
+        if k.name in table:
+            raise ValueError(f"knob {k.name} is declared twice")
+        table[k.name] = k
     return table
 
 
@@ -405,11 +408,11 @@ class RuleKnobs:
 
     def __post_init__(self):
         for knob in self.KNOBS.values():
-            value = getattr(self, knob.name)
-            checked = knob.domain.check(value, knob.name)
-            object.__setattr__(self, knob.name, checked)
+            with _default_checked(knob, getattr(self, knob.name), type(self).__module__):
+                object.__setattr__(self, knob.name, knob.domain.check(getattr(self, knob.name), knob.name))
         for knob in self.KNOBS.values():
-            object.__setattr__(self, knob.name, knob.domain.check_entries(getattr(self, knob.name), knob.name))
+            with _default_checked(knob, getattr(self, knob.name), type(self).__module__):
+                object.__setattr__(self, knob.name, knob.domain.check_entries(getattr(self, knob.name), knob.name))
         self.check_combinations()
 
     def check_combinations(self) -> None:
@@ -451,6 +454,19 @@ class RuleKnobs:
         """Fields whose value differs from the rulebook game (same player count)."""
         base = type(self)(players=self.players).to_dict()
         return {k: v for k, v in self.to_dict().items() if base[k] != v}
+
+
+@contextmanager
+def _default_checked(knob: Knob, value: Any, module: str) -> Iterator[None]:
+    """Refuse a knob's own default, should its domain refuse it, as the fault of the game that declares it (in
+    ``module``): as the config's, it would be blamed on every config, naming a value no config gave."""
+    try:
+        yield
+    except ConfigError as err:
+        if err.field != knob.name or value != knob.default:
+            raise
+        raise GameError(f"knob {knob.name} of {module}: its default {shown(knob.default)} is not one "
+                        f"of its own values ({err.problem})") from None
 
 
 def declared(knobs: Mapping[str, Knob]):

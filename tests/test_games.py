@@ -347,3 +347,52 @@ def test_every_policy_setting_listed_is_taken_within_its_listed_values_and_refus
             full = ":".join([name, *(d.group(1) for d in defaults)])
             assert np.array_equal(game.parse_policy(name, "policies.seats")[1], game.parse_policy(full, "x")[1])
     assert checked or game_id == "highcard"
+
+
+def test_a_knob_declared_twice_is_named():
+    from sim.knobs import Int, Knob, knob_table
+
+    with pytest.raises(ValueError, match="knob top is declared twice"):
+        knob_table(Knob("players", 3, Int(2, 5), "players"), Knob("top", 4, Int(2, 9), "top"),
+                   Knob("top", 5, Int(2, 9), "top"))
+
+
+def test_a_default_outside_its_knobs_values_is_the_games_fault_not_the_configs():
+    """Every config without the knob plays its default: refused as the config's, it would name rules.top in a
+    config that never gave it."""
+    from sim.knobs import Int, Knob, RuleKnobs, declared, knob_table
+
+    @declared(knob_table(Knob("players", 3, Int(2, 5), "players"), Knob("top", 30, Int(2, 20), "top")))
+    class Rules(RuleKnobs):
+        pass
+
+    for make in (Rules, lambda: Rules.from_mapping({"players": 4})):
+        with pytest.raises(GameError, match=rf"^knob top of {__name__}: its default 30 is not one of its own values "
+                                            r"\(must be between 2 and 20, got 30\)$"):
+            make()
+    with pytest.raises(ConfigError, match="^rules.top: must be between 2 and 20, got 40$"):
+        Rules.from_mapping({"top": 40})
+
+
+def test_defaults_the_game_refuses_together_are_the_games_fault(monkeypatch):
+    import dataclasses
+    from types import SimpleNamespace
+
+    import sim.games
+
+    game = get_game("highcard")
+
+    class Rules(game.Rules):
+        def check_combinations(self):
+            raise ConfigError("rounds", "6 rounds need 6 cards in each hand, but hand is 5")
+
+    entry = SimpleNamespace(load=lambda: dataclasses.replace(game, Rules=Rules), value="lvsim_highcard.game:GAME")
+    monkeypatch.setitem(sim.games.ENTRY_POINTS, "highcard", entry)
+    sim.games.get_game.cache_clear()
+    try:
+        result = CliRunner().invoke(main, ["duel", "--game", "highcard", "--seats", "greedy,random", "--games", "10"])
+    finally:
+        sim.games.get_game.cache_clear()
+    assert result.exit_code == 1
+    assert result.stderr == ("error: game 'highcard' (lvsim_highcard.game:GAME): its knobs' defaults are not rules it "
+                             "takes (rounds: 6 rounds need 6 cards in each hand, but hand is 5)\n")
