@@ -16,8 +16,11 @@ class _Main(BoundedGroup):
 
         games = [f'{g.title} (`game = "{g.id}"`)' for g in loaded_games()]
         listed = games[0] if len(games) == 1 else ", ".join(games[:-1]) + " and " + games[-1]
-        self.help = self.help.replace("{games}", listed)
-        super().format_help_text(ctx, formatter)
+        template, self.help = self.help, self.help.replace("{games}", listed)
+        try:  # read afresh each time: the games that load may change within one process
+            super().format_help_text(ctx, formatter)
+        finally:
+            self.help = template
 
 
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
