@@ -27,6 +27,7 @@ from analysis.common import (
 )
 from analysis.stats import cluster_ratio_interval, mean_and_sd, mean_interval, wilson_interval
 from analysis.tally import READ_BATCH_GAMES, MergeableTally, tally_of_records_file, win_unit_sums
+from sim.errors import GameError, shown
 from sim.metrics import CLUSTER, FIRST_PLAYER_ADVANTAGE, SEAT, STUDENT_T, TIE_RATE, WILSON, Metric
 
 # How many integer sums a metric keeps, by its interval.
@@ -74,7 +75,7 @@ def tally_of(game, rec: Mapping[str, np.ndarray]) -> DeclaredTally:
     return DeclaredTally(
         players=players, sizes=tuple(_axis(game.records, rec, axis) for _, axis in game.record_sizes),
         size_names=tuple(name for name, _ in game.record_sizes), games=games, **win_unit_sums(units),
-        sums=tuple(_sums(m, rec, players) for m in tallied_metrics(game)),
+        sums=tuple(_sums(game, m, rec, players) for m in tallied_metrics(game)),
     )
 
 
@@ -97,14 +98,50 @@ def _axis(layout, rec: Mapping[str, np.ndarray], letter: str) -> int:
     raise ValueError(f"no record field has an axis {letter!r}")
 
 
-def _sums(metric: Metric, rec: Mapping[str, np.ndarray], players: int) -> tuple[int, ...]:
+def values_of(game, metric: Metric, rec: Mapping[str, np.ndarray]) -> np.ndarray | tuple[np.ndarray, ...]:
+    """``metric.of_games(rec)`` as integers: one a game (a column per seat for a per-seat metric), or a tuple of
+    such for a ratio. What the game's declaration gets wrong (it raises, gives another shape, or a fraction a
+    sum of integers would cut) is a GameError naming the metric and where its of_games is written."""
+    win = np.asarray(rec["win_share"])
+    shape = win.shape if metric.per == SEAT else win.shape[:1]
+    said = f"{game.id}: metric {metric.name}{_written_at(metric.of_games)}"
+    try:
+        value = metric.of_games(rec)
+    except Exception as err:  # noqa: BLE001  (whatever it raises, the declaration is at fault)
+        raise GameError(f"{said}: its of_games raised {type(err).__name__}: {err}") from err
+    if metric.interval == CLUSTER and not (isinstance(value, tuple) and len(value) == 2):
+        raise GameError(f"{said}: a ratio of sums ({CLUSTER}) gives (numerators, denominators) in each game, not "
+                        f"{type(value).__name__}")
+    out = []
+    for part in value if isinstance(value, tuple) else (value,):
+        v = np.asarray(part)
+        if v.shape != shape:
+            raise GameError(f"{said}: its of_games gives an array of shape {v.shape} for {shape[0]:,} games; one "
+                            f"value a game{' and seat' if metric.per == SEAT else ''} is of shape {shape}")
+        if v.dtype.kind not in "biu":
+            whole = np.isfinite(v) & (v == np.trunc(v)) if v.dtype.kind == "f" else np.zeros(v.shape, bool)
+            if not whole.all():
+                raise GameError(f"{said}: its of_games gives {shown(v[~whole].ravel()[0].item())}, but a value "
+                                "in each game is a whole number, summed exactly: count in smaller units (half "
+                                "points as points x 2), or declare a ratio")
+        out.append(v.astype(np.int64))
+    return tuple(out) if isinstance(value, tuple) else out[0]
+
+
+def _written_at(function) -> str:
+    """`` (<file>, line <n>)``: where a function is written, when Python says."""
+    code = getattr(function, "__code__", None)
+    return f" ({code.co_filename}, line {code.co_firstlineno})" if code is not None else ""
+
+
+def _sums(game, metric: Metric, rec: Mapping[str, np.ndarray], players: int) -> tuple[int, ...]:
     """The integer sums the tally keeps of ``metric`` over a batch of records (seat by seat for a per-seat one)."""
-    value = metric.of_games(rec)
+    value = values_of(game, metric, rec)
     if metric.interval == CLUSTER:
-        x, y = (np.asarray(v).astype(np.int64) for v in value)
+        x, y = value
         parts = [x, y, x * x, x * y, y * y]
     else:
-        v = np.asarray(value).astype(np.int64)
+        v = value
         if metric.interval == WILSON and not np.isin(v, (0, 1)).all():
             raise ValueError(f"metric {metric.name}: a rate of games is 1 in a game it counts and 0 in the others, "
                              f"but its of_games gives {sorted(set(v.ravel().tolist()) - {0, 1})[:3]}")
@@ -187,9 +224,9 @@ def paired_values(game, rec: Mapping[str, np.ndarray], players: int, unit: int) 
             if m.of_games is None:
                 raise ValueError(f"{game.id}: metric {m.name} is paired, so a sweep compares its value in each "
                                  "game: the metric declares it (of_games)")
-            value = m.of_games(rec)
+            value = values_of(game, m, rec)
             if not isinstance(value, tuple):
-                out[m.name] = np.asarray(value).astype(np.int64)
+                out[m.name] = value
     return out
 
 
@@ -199,7 +236,7 @@ def ratio_values(game, rec: Mapping[str, np.ndarray], players: int) -> dict[str,
     out = {}
     for m in game.metrics:
         if m.of_games is not None and m.per != SEAT:
-            value = m.of_games(rec)
+            value = values_of(game, m, rec)
             if isinstance(value, tuple):
-                out[m.name] = tuple(np.asarray(v).astype(np.int64) for v in value)
+                out[m.name] = value
     return out

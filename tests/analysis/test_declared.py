@@ -3,11 +3,13 @@
 import dataclasses
 import json
 import pickle
+import re
 
 import numpy as np
 import pytest
 
 from analysis.stats import ratio_interval, sample_mean_interval, wilson_interval
+from sim.errors import GameError
 from sim.game import DERIVED
 from sim.games import get_game
 from sim.metrics import CLUSTER, MEAN, RATE, SEATS, STUDENT_T, WILSON, Metric
@@ -111,3 +113,21 @@ def test_a_rate_of_games_that_is_not_one_or_zero_in_each_game_is_refused_by_name
                                **dict.fromkeys(DERIVED))
     with pytest.raises(ValueError, match="metric shutout_rate: a rate of games is 1 in a game it counts"):
         game.tally(rec)
+
+
+@pytest.mark.parametrize("of_games, problem", [
+    (lambda rec: rec["margin"] / 2, r"its of_games gives \d+\.5, but a value in each game is a whole number"),
+    (lambda rec: rec["margin"][:, None], r"its of_games gives an array of shape \(300, 1\) for 300 games"),
+    (lambda rec: rec["margn"], r"its of_games raised KeyError: 'margn'"),
+])
+def test_values_in_each_game_the_tally_cannot_sum_are_refused_naming_the_metric_and_where_it_is_written(
+        records, of_games, problem):
+    """A fraction would be cut to a whole number and summed, printing a wrong mean as if it were right."""
+    _, rec = records
+    rec = {name: values[:300] for name, values in rec.items()}
+    wrong = Metric("winner_margin", "winner's lead", MEAN, STUDENT_T, paired=True, of_games=of_games)
+    game = dataclasses.replace(GAME, metrics=tuple(wrong if m.name == wrong.name else m for m in GAME.metrics),
+                               **dict.fromkeys(DERIVED))
+    for values in (game.tally, lambda rec: game.per_game(rec, 4, 12)):
+        with pytest.raises(GameError, match=rf"^highcard: metric winner_margin \({re.escape(__file__)}, line \d+\): {problem}"):
+            values(rec)
