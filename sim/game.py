@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 from sim.errors import GameError
 from sim.knobs import Knob, knob_label, table_at_players
 from sim.metrics import (
-    CLUSTER, FIRST_PLAYER_ADVANTAGE, RATE, ROUND, STUDENT_T, TIE_RATE, WILSON, Metric, by_name,
+    CLUSTER, FIRST_PLAYER_ADVANTAGE, RATE, ROUND, SEAT_METRICS, STUDENT_T, TIE_RATE, WILSON, Metric, by_name,
 )
 
 if TYPE_CHECKING:  # the machinery's command line starts without numpy
@@ -367,6 +367,11 @@ class OwnOrDeclared:
         return call
 
 
+# What every derived summary holds besides the metrics (analysis.common.run_fields, the runner's sections): no
+# metric of a game's own may take one of these names.
+SUMMARY_KEYS = ("game", "title", "players", "games", "seed", "policies", "seconds", "games_per_second", "skill_gap",
+                "strength", "sensitivity")
+
 # The fields of a Game derived from its declared metrics when its package has no summary module.
 DERIVED = ("tally", "summarize", "summary_table", "per_game", "per_game_ratios", "report_tally_io")
 
@@ -378,7 +383,11 @@ def derived(game: Game) -> dict[str, Any]:
     def bound(name: str) -> Callable[..., Any]:
         return functools.partial(lazy(f"analysis.declared:{name}"), game)
 
+    taken = {*SUMMARY_KEYS, *(m.name for m in (*SEAT_METRICS, TIE_RATE)), *(name for name, _ in game.record_sizes)}
     for m in game.metrics:
+        if m.of_games is not None and m.name in taken:
+            raise ValueError(f"{game.id}: metric {m.name} has the name of a number every summary has of its own, "
+                             "which it would overwrite: name the game's metric otherwise")
         if m.paired and m.name not in (FIRST_PLAYER_ADVANTAGE.name, TIE_RATE.name) and (m.of_games is None or m.per):
             raise ValueError(f"{game.id}: metric {m.name} is paired, so a sweep compares its value in each game: "
                              "it declares that value (of_games), one number (or one ratio) per game, not one a seat")

@@ -131,3 +131,15 @@ def test_values_in_each_game_the_tally_cannot_sum_are_refused_naming_the_metric_
     for values in (game.tally, lambda rec: game.per_game(rec, 4, 12)):
         with pytest.raises(GameError, match=rf"^highcard: metric winner_margin \({re.escape(__file__)}, line \d+\): {problem}"):
             values(rec)
+
+
+@pytest.mark.parametrize("name", ["first_player_advantage", "tie_rate", "win_share", "games", "rounds"])
+def test_a_metric_of_the_games_own_named_as_a_number_every_summary_has_is_refused(name):
+    """Its value would overwrite that number in the summary: a margin printed as the first-player advantage."""
+    from analysis.common import run_fields
+    from sim.game import SUMMARY_KEYS
+
+    assert set(run_fields(game="g", title="t", players=3, games=1, seed=1, seconds=1.0, policies=[])) <= set(SUMMARY_KEYS)
+    own = Metric(name, "winner's lead", MEAN, STUDENT_T, of_games=lambda rec: rec["margin"])
+    with pytest.raises(ValueError, match=f"highcard: metric {name} has the name of a number every summary has"):
+        dataclasses.replace(GAME, metrics=(*(m for m in GAME.metrics if m.name != name), own), **dict.fromkeys(DERIVED))
