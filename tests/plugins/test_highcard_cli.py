@@ -120,3 +120,26 @@ def test_one_card_each_from_two_pairs_ties_a_third_of_the_games(tmp_path, ties, 
     assert abs(summary["tie_rate"] - tie_rate) < tolerance
     assert abs(summary["shutout_rate"] - shutout_rate) < tolerance
     assert summary["win_share"][0] == pytest.approx(0.5, abs=tolerance)
+
+
+def test_a_run_the_reference_engine_does_not_replay_says_its_results_may_be_wrong(tmp_path, monkeypatch):
+    """A kernel that plays otherwise than the engine (a policy's illegal card, a rule only one of them has)
+    gives numbers that look as fine as any: the run says so, on the games its report replays."""
+    import lvsim_highcard.nb
+
+    config = tmp_path / "c.toml"
+    config.write_text('game = "highcard"\n[run]\ngames = 40\nseed = 3\nskill_gap_games = 0\nstrength_games = 0\n'
+                      'sensitivity_games = 0\n', encoding="utf-8")
+    agreed = CliRunner().invoke(main, ["run", str(config), "--out", str(tmp_path / "agreed")])
+    assert agreed.exit_code == 0 and "warning" not in agreed.stderr, agreed.stderr
+    kernel = lvsim_highcard.nb.play_chunk_nb
+
+    def one_more_point(seed, first_game, lo, hi, rules, ids, params, out):
+        kernel(seed, first_game, lo, hi, rules, ids, params, out)
+        out.points[lo:hi, 0] += 1
+
+    monkeypatch.setattr(lvsim_highcard.nb, "play_chunk_nb", one_more_point)
+    result = CliRunner().invoke(main, ["run", str(config), "--out", str(tmp_path / "run")])
+    assert result.exit_code == 0, result.output
+    assert ("warning: the reference engine does not play games 0 and 39 of this run as the jitted core did"
+            in result.stderr), result.stderr
