@@ -122,8 +122,8 @@ def pytest_collection_modifyitems(session, config, items):
     by_marker = "slow" in (config.getoption("markexpr") or "")
     slow = [item for item in items if by_marker and item.get_closest_marker("slow") is not None]
     yield
-    if config.getvalue("loadgroup") and any(item.get_closest_marker("xdist_group") and "@" not in item.nodeid
-                                            for item in items):
+    grouping = getattr(config.option, "loadgroup", False)  # set on an xdist worker under --dist loadgroup
+    if grouping and any(item.get_closest_marker("xdist_group") and "@" not in item.nodeid for item in items):
         raise pytest.UsageError("--dist loadgroup left the tests of an xdist_group without their group: this "
                                 "pytest-xdist cannot group under this pytest (see pyproject.toml's dev extra)")
     items.sort(key=lambda item: not item.nodeid.startswith(STARTED_FIRST))
