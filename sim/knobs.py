@@ -463,7 +463,7 @@ def _default_checked(knob: Knob, value: Any, module: str) -> Iterator[None]:
     try:
         yield
     except ConfigError as err:
-        if err.field != knob.name or value != knob.default:
+        if err.field != knob.name or value is not knob.default:  # the default itself, not a value equal to it (1, True)
             raise
         raise GameError(f"knob {knob.name} of {module}: its default {shown(knob.default)} is not one "
                         f"of its own values ({err.problem})") from None

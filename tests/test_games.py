@@ -360,7 +360,7 @@ def test_a_knob_declared_twice_is_named():
 def test_a_default_outside_its_knobs_values_is_the_games_fault_not_the_configs():
     """Every config without the knob plays its default: refused as the config's, it would name rules.top in a
     config that never gave it."""
-    from sim.knobs import Int, Knob, RuleKnobs, declared, knob_table
+    from sim.knobs import Flag, Int, Knob, RuleKnobs, declared, knob_table
 
     @declared(knob_table(Knob("players", 3, Int(2, 5), "players"), Knob("top", 30, Int(2, 20), "top")))
     class Rules(RuleKnobs):
@@ -372,6 +372,14 @@ def test_a_default_outside_its_knobs_values_is_the_games_fault_not_the_configs()
             make()
     with pytest.raises(ConfigError, match="^rules.top: must be between 2 and 20, got 40$"):
         Rules.from_mapping({"top": 40})
+
+    @declared(knob_table(Knob("players", 3, Int(2, 5), "players"), Knob("on", True, Flag(), "on")))
+    class Good(RuleKnobs):
+        pass
+
+    # a value equal to a good default but of another form is the config's to mend
+    with pytest.raises(ConfigError, match="^rules.on: must be true or false, got 1$"):
+        Good.from_mapping({"on": 1})
 
 
 def test_defaults_the_game_refuses_together_are_the_games_fault(monkeypatch):
