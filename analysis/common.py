@@ -201,13 +201,9 @@ def num(x: float | None, digits: int = 2) -> str:
     return "n/a" if x is None else f"{x:.{digits}f}"
 
 
-def num_ci(ci) -> str:
-    return "" if ci is None or None in ci else f"[{ci[0]:.2f}, {ci[1]:.2f}]"
-
-
-def decimal_interval(low: float | None, high: float | None, missing: str, digits: int = 3) -> str:
-    """``[0.015, 0.075]``: an interval to ``digits`` decimals; ``missing`` when it has no ends."""
-    return missing if low is None or high is None else f"[{low:.{digits}f}, {high:.{digits}f}]"
+def num_ci(ci, digits: int = 2, missing: str = "") -> str:
+    """``[0.02, 0.08]``: an interval to ``digits`` decimals; ``missing`` when it has no ends."""
+    return missing if ci is None or None in ci else f"[{ci[0]:.{digits}f}, {ci[1]:.{digits}f}]"
 
 
 def _g4(x: float | None) -> str:

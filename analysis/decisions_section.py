@@ -3,7 +3,7 @@ the run's ``decisions.json``, as a table and the sentence a designer reads."""
 
 from __future__ import annotations
 
-from analysis.common import decimal_interval
+from analysis.common import num_ci
 from analysis.report_html import e, guarded_section, pct, table
 from sim.layout import DECISIONS_FILE
 
@@ -41,7 +41,7 @@ def not_measured(config) -> str:
 
 def _cost_cells(row: dict) -> list[str]:
     """A cost and its interval in win share, as the sentence under the table and ``lvsim decisions`` write them."""
-    return [f"{row['cost']:.3f}", decimal_interval(row["low"], row["high"], "too few deals")]
+    return [f"{row['cost']:.3f}", num_ci((row["low"], row["high"]), 3, "too few deals")]
 
 
 def decisions_html(found: dict) -> str:

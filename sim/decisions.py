@@ -27,7 +27,7 @@ from typing import Sequence
 
 import numpy as np
 
-from analysis.common import decimal_interval
+from analysis.common import num_ci
 from analysis.stats import MIN_SAMPLES, TOO_FEW, sample_mean_interval, wilson_interval
 from sim import restricted as R
 from sim.errors import ConfigError, counted, shown
@@ -378,7 +378,7 @@ def most_skill(rows: list[dict], per_deal: list[np.ndarray]) -> list[str]:
 def cost_interval(row: dict, too_few: str = TOO_FEW) -> str:
     """A cost's 95% interval in win share, as the sentence, the text table and the report write it; ``too_few``
     when there is none."""
-    return decimal_interval(row["low"], row["high"], too_few)
+    return num_ci((row["low"], row["high"]), 3, too_few)
 
 
 def _cost(row: dict) -> str:
