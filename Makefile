@@ -28,11 +28,11 @@ run: setup
 # --dist loadgroup keeps the tests of one xdist_group (kernels no run plays) on one worker, compiled once.
 test: test-setup browser
 	$(COMPILE_SOURCES)
-	$(BIN)/python -m pytest -q -n auto --dist loadgroup --durations=15
+	$(PYTEST) -q -n auto --dist loadgroup --durations=15
 
 test-fast: test-setup
 	$(COMPILE_SOURCES)
-	$(BIN)/python -m pytest -q -n auto --dist loadgroup -m "not slow"
+	$(PYTEST) -q -n auto --dist loadgroup -m "not slow"
 
 lint: setup
 	$(BIN)/ruff check sim analysis tests bench
@@ -70,6 +70,10 @@ PIP_INSTALL := $(BIN)/python -m pip install --quiet
 # hundred Python processes (its workers, commands run as subprocesses, Dask workers), each of which compiles
 # them again when the environment writes no byte code (PYTHONDONTWRITEBYTECODE).
 COMPILE_SOURCES := -@$(BIN)/python -m compileall -q -j 0 sim analysis tests examples bench >/dev/null
+# pytest rewrites the asserts of every test module it imports (about 5 s of each worker's start) and keeps the
+# result beside the module's byte code, in tests/__pycache__, unless the environment writes no byte code: the
+# suite lets it, so that each worker and each later run loads them instead.
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest
 SITE_PACKAGES = $(shell $(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 COMPILE_LIBRARIES = -@$(BIN)/python -m compileall -q -j 0 -x 'site-packages/.*/tests?/' "$(SITE_PACKAGES)" >/dev/null
 
