@@ -233,3 +233,42 @@ class PlayLoop:
         if trace:
             return records, self.trace(state)
         return records
+
+
+def unlike_the_kernel(game, rules, seed: int, seats: Sequence[str], games: Sequence[int] = (0,)) -> list[int]:
+    """Those of ``games`` (of ``seed``, every seat as ``seats`` names it) that the reference engine does not play
+    as the jitted core records them, or cannot play: a policy's illegal move, or a rule the two engines read
+    differently. Empty when the game's package has no reference loop to ask (``PLAY_LOOP`` and a player for a
+    policy name), or a seat plays a policy only the reference engine plays."""
+    import importlib
+    import importlib.util
+
+    package = game.conformance.rpartition(".")[0]
+    ids, params = game.parse_seats(list(seats), rules.players)
+    if not package or game.policies.needs_reference(ids):
+        return []
+    found = [f"{package}.{name}" for name in ("rules", "state") if importlib.util.find_spec(f"{package}.{name}")]
+    engine = importlib.import_module(found[0]) if found else None
+    loop, named = getattr(engine, "PLAY_LOOP", None), player_named_of(engine) if engine else None
+    if loop is None or named is None:
+        return []
+    unlike = []
+    for number in games:
+        recorded = game.play_games(rules, seed, number, 1, ids, params, threads=1)
+        try:
+            replayed = loop.play_game(rules, seed, number, [named(rules, s) for s in seats])
+        except Exception:  # an illegal move, most often: the kernel played a game the rules do not allow
+            unlike.append(number)
+            continue
+        if game.records.differences(replayed, {name: values[0] for name, values in recorded.items()}):
+            unlike.append(number)
+    return unlike
+
+def unlike_warning(games: Sequence[int], played: str, how: str = "") -> str:
+    """The warning that the reference engine does not play ``games`` of what was ``played`` ("this run") as the
+    jitted core did; ``how`` says where the reader sees how (" (the report's example games say how)")."""
+    from sim.errors import and_listed
+
+    named = ("game " if len(games) == 1 else "games ") + and_listed(map(str, games))
+    return (f"warning: the reference engine does not play {named} of {played} as the jitted core did{how}: the two "
+            "disagree, so these results may be wrong; the conformance suite finds where (docs/developing.md)")

@@ -47,6 +47,7 @@ def decisions(config, players, games, seed, seats, threads, as_json, out, dry_ru
     from sim.config import load_config
     from sim.decisions import decisions as play
     from sim.decisions import decisions_table
+    from sim.reference import unlike_the_kernel, unlike_warning
 
     # Read at the count given, so that a rule holding only there (a deck that deals it) is judged there; a
     # config's seat list of another count is left to --seats when it is given.
@@ -95,6 +96,9 @@ def decisions(config, players, games, seed, seats, threads, as_json, out, dry_ru
         click.echo(about_text(seconds))
         return
     result = play(game, rules, games, seed, seats=table, threads=threads, progress=sys.stderr.isatty())
+    unlike = unlike_the_kernel(game, rules, seed, result["seats"])
+    if unlike:  # the numbers come from the jitted core alone: its first deal, played again, vouches for them
+        click.echo(unlike_warning(unlike, "this unrestricted table"), err=True)
     if out is not None:
         from sim.runner import staged_directory
 

@@ -52,6 +52,7 @@ def duel(config, game_id, seats, games, seed, players, threads, as_json):
     """
     from sim.duel import duel as play_duel
     from sim.duel import duel_table
+    from sim.reference import unlike_the_kernel, unlike_warning
 
     seat_list = [s.strip() for s in seats.split(",")] if seats is not None and seats.strip() else None
     if config:
@@ -100,6 +101,9 @@ def duel(config, game_id, seats, games, seed, players, threads, as_json):
                           f"them with --seats, e.g. --seats {_seats_example(game, max(2, len(seat_list)))}")
     result = play_duel(game, rules, seat_list, games, 1 if seed is None else seed, threads=threads,
                        progress=sys.stderr.isatty(), games_field="--games")
+    unlike = unlike_the_kernel(game, rules, 1 if seed is None else seed, seat_list)
+    if unlike:  # the numbers come from the jitted core alone: its first deal, played again, vouches for them
+        click.echo(unlike_warning(unlike, "this duel"), err=True)
     if as_json:
         for row in result["policies"].values():
             row["win_share_ci"] = [None if x != x else x for x in row["win_share_ci"]]

@@ -22,9 +22,8 @@ import numpy as np
 import pandas as pd
 
 from sim.config import Config, load_config
-from sim.errors import and_listed
 from sim.estimates.compiling import Alongside, compiles, other_tables
-from sim.layout import CONFIG_FILE, DECISIONS_FILE, META_FILE, RECORDS_FILE, REPORT_FILE, SUMMARY_FILE, TALLY_FILE
+from sim.layout import CONFIG_FILE, DECISIONS_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE
 from sim.runner.chunks import IN_PROCESS, Cluster
 from sim.runner.played import GamesPlayed
 from sim.runner.provenance import run_meta
@@ -254,7 +253,7 @@ def write_report_or_say_how(out_dir: Path) -> float | None:
     the job. Ctrl-C still ends the program, after that line.
     """
     from analysis.report import write_report
-    from analysis.report_html import failure_reason, replay_mismatches
+    from analysis.report_html import failure_reason
 
     finish = f"the results are complete in {out_dir}; run 'lvsim report {shlex.quote(str(out_dir))}' to write it"
     started = time.perf_counter()
@@ -268,12 +267,4 @@ def write_report_or_say_how(out_dir: Path) -> float | None:
             leftover.unlink()
         print(f"warning: the HTML report could not be written: {failure_reason(err)}; {finish}", file=sys.stderr)
         return None
-    # The run's numbers come from the jitted core alone: a game the reference engine does not play the same way
-    # (a policy's illegal move, a kernel rule the engine does not have) makes them suspect, whatever they look like.
-    mismatched = replay_mismatches((out_dir / REPORT_FILE).read_text(encoding="utf-8"))
-    if mismatched:
-        games = ("game " if len(mismatched) == 1 else "games ") + and_listed(map(str, mismatched))
-        print(f"warning: the reference engine does not play {games} of this run as the jitted core did (the "
-              "report's example games say how): the two disagree, so these results may be wrong; the conformance "
-              "suite finds where (docs/developing.md)", file=sys.stderr)
     return time.perf_counter() - started

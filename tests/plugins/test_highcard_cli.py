@@ -122,24 +122,68 @@ def test_one_card_each_from_two_pairs_ties_a_third_of_the_games(tmp_path, ties, 
     assert summary["win_share"][0] == pytest.approx(0.5, abs=tolerance)
 
 
-def test_a_run_the_reference_engine_does_not_replay_says_its_results_may_be_wrong(tmp_path, monkeypatch):
-    """A kernel that plays otherwise than the engine (a policy's illegal card, a rule only one of them has)
-    gives numbers that look as fine as any: the run says so, on the games its report replays."""
+def one_more_point(monkeypatch) -> None:
+    """High Card's kernel made to give seat 0 a point the rules do not: numbers that look as fine as any."""
     import lvsim_highcard.nb
 
+    kernel = lvsim_highcard.nb.play_chunk_nb
+
+    def played(seed, first_game, lo, hi, rules, ids, params, out):
+        kernel(seed, first_game, lo, hi, rules, ids, params, out)
+        out.points[lo:hi, 0] += 1
+
+    monkeypatch.setattr(lvsim_highcard.nb, "play_chunk_nb", played)
+
+
+def test_a_run_the_reference_engine_does_not_replay_says_its_results_may_be_wrong(tmp_path, monkeypatch):
+    """A kernel that plays otherwise than the engine (a policy's illegal card, a rule only one of them has)
+    gives numbers that look as fine as any: the run says so, on its first and last games, report or not."""
     config = tmp_path / "c.toml"
     config.write_text('game = "highcard"\n[run]\ngames = 40\nseed = 3\nskill_gap_games = 0\nstrength_games = 0\n'
                       'sensitivity_games = 0\n', encoding="utf-8")
     agreed = CliRunner().invoke(main, ["run", str(config), "--out", str(tmp_path / "agreed")])
     assert agreed.exit_code == 0 and "warning" not in agreed.stderr, agreed.stderr
-    kernel = lvsim_highcard.nb.play_chunk_nb
-
-    def one_more_point(seed, first_game, lo, hi, rules, ids, params, out):
-        kernel(seed, first_game, lo, hi, rules, ids, params, out)
-        out.points[lo:hi, 0] += 1
-
-    monkeypatch.setattr(lvsim_highcard.nb, "play_chunk_nb", one_more_point)
+    one_more_point(monkeypatch)
     result = CliRunner().invoke(main, ["run", str(config), "--out", str(tmp_path / "run")])
     assert result.exit_code == 0, result.output
-    assert ("warning: the reference engine does not play games 0 and 39 of this run as the jitted core did"
-            in result.stderr), result.stderr
+    assert ("warning: the reference engine does not play games 0 and 39 of this run as the jitted core did (the "
+            "report's example games say how)" in result.stderr), result.stderr
+    bare = CliRunner().invoke(main, ["run", str(config), "--out", str(tmp_path / "bare"), "--no-report"])
+    assert ("warning: the reference engine does not play games 0 and 39 of this run as the jitted core did: "
+            in bare.stderr), bare.stderr
+
+
+@pytest.mark.parametrize("command", [["duel", "--seats", "greedy,random,random"], ["decisions"]])
+def test_a_duel_or_decisions_the_reference_engine_does_not_replay_says_its_results_may_be_wrong(
+        tmp_path, monkeypatch, command):
+    config = tmp_path / "c.toml"
+    config.write_text('game = "highcard"\n[run]\nseed = 3\n', encoding="utf-8")
+    agreed = CliRunner().invoke(main, [*command, str(config), "--games", "40"])
+    assert agreed.exit_code == 0 and "warning" not in agreed.stderr, agreed.output
+    one_more_point(monkeypatch)
+    result = CliRunner().invoke(main, [*command, str(config), "--games", "40"])
+    assert result.exit_code == 0, result.output
+    played = "this duel" if command[0] == "duel" else "this unrestricted table"
+    assert (f"warning: the reference engine does not play game 0 of {played} as the jitted core did: the two "
+            "disagree, so these results may be wrong" in result.stderr), result.stderr
+
+
+def test_a_game_the_reference_engine_refuses_is_one_it_does_not_play_as_the_kernel_did(monkeypatch):
+    """A policy's illegal card stops the reference engine: that game is named, as a game it plays otherwise."""
+    import dataclasses
+
+    import lvsim_highcard.state
+
+    from sim.games import get_game
+    from sim.reference import IllegalMove, unlike_the_kernel
+
+    game = get_game("highcard")
+    rules = game.Rules()
+    assert unlike_the_kernel(game, rules, 3, ["greedy", "random", "random"], (0, 7)) == []
+
+    def refused(*args):
+        raise IllegalMove(1, "seat 1 plays a card of its hand (2, 5), not 9")
+
+    monkeypatch.setattr(lvsim_highcard.state, "PLAY_LOOP",
+                        dataclasses.replace(lvsim_highcard.state.PLAY_LOOP, play_out=refused))
+    assert unlike_the_kernel(game, rules, 3, ["greedy", "random", "random"], (0, 7)) == [0, 7]
