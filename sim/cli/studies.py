@@ -79,6 +79,8 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
     """
     from analysis.sweep import sweep_text
     from sim.cluster import cluster_shape, open_cluster
+    from sim.errors import and_listed
+    from sim.reference import unlike_the_kernel, unlike_warning
     from sim.runner import DEFAULT_OUT, check_creatable, out_path
     from sim.sweep import check_options, load_sweep, plan_sweep, plan_text, report_seconds, run_sweep
 
@@ -108,6 +110,11 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
             baseline=baseline, sort_by=sort_by, target_metric=target_metric, report=not no_report,
             say=lambda line: click.echo(line, err=True), answered=answered,
         )
+    # Every cell's first game played again by the reference engine: the numbers come from the jitted core alone.
+    unlike = [cell.name for cell in swp.cells if unlike_the_kernel(cell.config.game_spec, cell.config.rules,
+                                                                   cell.config.seed, cell.config.seat_policies)]
+    if unlike:
+        click.echo(unlike_warning([0], f"cell{'s' if len(unlike) > 1 else ''} {and_listed(unlike)}"), err=True)
     if as_json:
         return
     resumed = f"; {len(results.resumed)} cells were already played" if results.resumed else ""

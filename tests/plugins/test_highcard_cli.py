@@ -153,6 +153,17 @@ def test_a_run_the_reference_engine_does_not_replay_says_its_results_may_be_wron
             in bare.stderr), bare.stderr
 
 
+def test_a_sweep_the_reference_engine_does_not_replay_says_which_cells_may_be_wrong(here, tmp_path, monkeypatch):
+    sweep = ["sweep", str(here / "highcard-sweep.toml"), "--games", "40", "--no-report"]
+    agreed = CliRunner().invoke(main, [*sweep, "--out", str(tmp_path / "agreed")])
+    assert agreed.exit_code == 0 and "warning" not in agreed.stderr, agreed.output
+    one_more_point(monkeypatch)
+    result = CliRunner().invoke(main, [*sweep, "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert ("warning: the reference engine does not play game 0 of cells 000 and 001 "
+            "as the jitted core did" in result.stderr), result.stderr
+
+
 @pytest.mark.parametrize("command", [["duel", "--seats", "greedy,random,random"], ["decisions"]])
 def test_a_duel_or_decisions_the_reference_engine_does_not_replay_says_its_results_may_be_wrong(
         tmp_path, monkeypatch, command):
