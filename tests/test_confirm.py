@@ -327,6 +327,7 @@ def test_a_metric_with_no_value_in_each_game_is_refused_before_anything_plays(tm
     assert not (tmp_path / "g").exists()
 
 
+@pytest.mark.slow("end to end")
 def test_a_file_only_confirmed_needs_no_search_table_which_a_tune_of_it_asks_for(tmp_path):
     path = tune_file(tmp_path, "elimination_rate = [0.40, 0.60]", players="[3]", search="")
     code, found = confirm(str(path), "--dry-run")

@@ -155,6 +155,7 @@ def test_the_example_games_are_told_round_by_round(small_dice_run, results):
     assert all(f"${m:,}" in story for m in money.tolist())
 
 
+@pytest.mark.slow("end to end")
 def test_a_replay_that_does_not_match_its_record_is_reported(results, monkeypatch):
     def replay_with_a_wrong_record(rules, seed, game, seats):
         replayed, trace = replay_game(rules, seed, game, seats)
@@ -228,6 +229,7 @@ def test_win_share_by_policy_sums_its_seats():
 # --- the command and odd runs ------------------------------------------------------------------
 
 
+@pytest.mark.slow("end to end")
 def test_lvsim_report_rewrites_the_report_of_a_dice_run(small_dice_run, tmp_path):
     copy = tmp_path / "copy"
     shutil.copytree(small_dice_run.directory, copy)

@@ -218,6 +218,7 @@ def test_a_queued_play_cancelled_never_plays():
         assert until_finished(lambda path: own.job(path.rsplit("/", 1)[1]).view(), ahead.id)["state"] == DONE
 
 
+@pytest.mark.slow("end to end")
 def test_a_play_cancelled_while_playing_stops_between_chunks_and_leaves_no_results():
     import time
 
