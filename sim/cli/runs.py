@@ -55,7 +55,6 @@ def run(config, games, seed, players, threads, out, as_json, no_report, dry_run,
     """
     from sim.cluster import open_cluster
     from sim.config import default_config, load_config
-    from sim.reference import unlike_the_kernel, unlike_warning
     from sim.runner import DEFAULT_OUT
     from sim.runner import run as run_config
 
@@ -88,12 +87,6 @@ def run(config, games, seed, players, threads, out, as_json, no_report, dry_run,
         results = run_config(cfg, out=DEFAULT_OUT if out is None else out, cluster=cluster, report=not no_report,
                              on_played=None if as_json else _say_first_result(cfg, decided, report=not no_report))
         wall = time.perf_counter() - started
-    # The numbers come from the jitted core alone: a game the reference engine does not play the same way (a
-    # policy's illegal move, a kernel rule the engine does not have) makes them suspect, whatever they look like.
-    unlike = unlike_the_kernel(cfg.game_spec, cfg.rules, cfg.seed, cfg.seat_policies, sorted({0, cfg.games - 1}))
-    if unlike:
-        how = " (the report's example games say how)" if (results.out_dir / "report.html").is_file() else ""
-        click.echo(unlike_warning(unlike, "this run", how), err=True)
     if as_json:
         click.echo(json.dumps(results.summary))
         return

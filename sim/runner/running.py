@@ -24,6 +24,7 @@ import pandas as pd
 from sim.config import Config, load_config
 from sim.estimates.compiling import Alongside, compiles, other_tables
 from sim.layout import CONFIG_FILE, DECISIONS_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE
+from sim.reference import unlike_the_kernel, unlike_warning
 from sim.runner.chunks import IN_PROCESS, Cluster
 from sim.runner.played import GamesPlayed
 from sim.runner.provenance import run_meta
@@ -164,6 +165,13 @@ def _run(config: Config, out_dir: Path | None, keep_records: bool, progress: boo
     # The results are complete and in place: whatever happens to the report
     # from here on, they stay.
     report_seconds = write_report_or_say_how(out_dir) if report else None
+    # The numbers come from the jitted core alone: a game the reference engine does not play the same way (a
+    # policy's illegal move, a kernel rule the engine does not have) makes them suspect, whatever they look like.
+    unlike = unlike_the_kernel(config.game_spec, config.rules, config.seed, config.seat_policies,
+                               sorted({0, config.games - 1}))
+    if unlike:
+        how = " (the report's example games say how)" if report_seconds is not None else ""
+        print(unlike_warning(unlike, "this run", how), file=sys.stderr)
     return Results(config, summary, out_dir, played.records(), played.tally.report, report_seconds)
 
 

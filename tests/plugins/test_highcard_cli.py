@@ -164,6 +164,17 @@ def test_a_sweep_the_reference_engine_does_not_replay_says_which_cells_may_be_wr
             "as the jitted core did" in result.stderr), result.stderr
 
 
+@pytest.mark.slow("end to end")
+def test_a_tune_whose_recommendation_the_reference_engine_does_not_replay_says_so(here, monkeypatch):
+    """The tune's balance report is a run of the recommended rules: it says so as any run does."""
+    one_more_point(monkeypatch)
+    result = CliRunner().invoke(main, ["tune", str(here / "highcard-tune.toml"), "--budget", "2", "--games", "50",
+                                       "--out", str(here / "tune")])
+    assert result.exit_code == 0, result.output
+    assert ("warning: the reference engine does not play games 0 and 49 of this run as the jitted core did (the "
+            "report's example games say how)" in result.stderr), result.stderr
+
+
 @pytest.mark.parametrize("command", [["duel", "--seats", "greedy,random,random"], ["decisions"]])
 def test_a_duel_or_decisions_the_reference_engine_does_not_replay_says_its_results_may_be_wrong(
         tmp_path, monkeypatch, command):
