@@ -92,6 +92,8 @@ def confirm(tune_file, config_file, players, max_games, max_slow_games, max_minu
         found = plan(spec, seed=seed, **budget)
         click.echo(json.dumps(found) if as_json else found["text"])
         return
+    from sim.errors import and_listed
+    from sim.reference import unlike_the_kernel, unlike_warning
     from sim.runner import staged_directory, warn_about_partial_runs
 
     progress = sys.stderr.isatty()
@@ -104,6 +106,15 @@ def confirm(tune_file, config_file, players, max_games, max_slow_games, max_minu
                           say=lambda line: click.echo(line, err=True), **budget)
         result["out"] = str(out_dir)
         (staging / CONFIRM_FILE).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    # Each table's first game played again by the reference engine: the verdicts come from the jitted core alone.
+    unlike = []
+    for players, policy in spec.settings:
+        table = spec.config({}, players, policy)
+        if unlike_the_kernel(spec.game, table.rules, seed, table.seat_policies):
+            unlike.append(f"{players} players with {policy}")
+    if unlike:
+        click.echo(unlike_warning([0], f"the table{'s' if len(unlike) > 1 else ''} of {and_listed(unlike)}"),
+                   err=True)
     if as_json:
         click.echo(json.dumps(result))
     else:

@@ -175,6 +175,16 @@ def test_a_tune_whose_recommendation_the_reference_engine_does_not_replay_says_s
             "report's example games say how)" in result.stderr), result.stderr
 
 
+def test_a_confirmation_the_reference_engine_does_not_replay_says_its_verdicts_may_be_wrong(here, monkeypatch):
+    confirm = ["confirm", str(here / "highcard-tune.toml"), "--max-games", "1000"]
+    agreed = CliRunner().invoke(main, [*confirm, "--out", str(here / "agreed")])
+    assert agreed.exit_code in (0, 1) and "warning" not in agreed.stderr, agreed.output
+    one_more_point(monkeypatch)
+    result = CliRunner().invoke(main, [*confirm, "--out", str(here / "out")])
+    assert ("warning: the reference engine does not play game 0 of the table of 3 players with greedy as the jitted "
+            "core did" in result.stderr), result.output
+
+
 @pytest.mark.parametrize("command", [["duel", "--seats", "greedy,random,random"], ["decisions"]])
 def test_a_duel_or_decisions_the_reference_engine_does_not_replay_says_its_results_may_be_wrong(
         tmp_path, monkeypatch, command):
