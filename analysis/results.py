@@ -299,7 +299,7 @@ def read_game_rows(path: Path, games: Sequence[int], config: Config) -> list[dic
     layout, rules = config.game_spec.records, config.rules
     wanted = {int(g) for g in games}
     found: dict[int, dict[str, np.ndarray]] = {}
-    with pq.ParquetFile(path) as parquet:
+    with pq.ParquetFile(Path(path).absolute()) as parquet:  # absolute: pyarrow reads a leading "~" as the home
         game_column = parquet.schema_arrow.get_field_index("game")
         for group in range(parquet.metadata.num_row_groups):
             stats = parquet.metadata.row_group(group).column(game_column).statistics

@@ -235,11 +235,13 @@ class PlayLoop:
         return records
 
 
-def unlike_the_kernel(game, rules, seed: int, seats: Sequence[str], games: Sequence[int] = (0,)) -> list[int]:
+def unlike_the_kernel(game, rules, seed: int, seats: Sequence[str], games: Sequence[int] = (0,),
+                      recorded: Sequence[Mapping[str, np.ndarray]] | None = None) -> list[int]:
     """Those of ``games`` (of ``seed``, every seat as ``seats`` names it) that the reference engine does not play
     as the jitted core records them, or cannot play: a policy's illegal move, or a rule the two engines read
-    differently. Empty when the game's package has no reference loop to ask (``PLAY_LOOP`` and a player for a
-    policy name), or a seat plays a policy only the reference engine plays."""
+    differently. ``recorded`` holds the games' records as a run stored them (one per game, without the games
+    axis); without it the jitted core plays them here. Empty when the game's package has no reference loop to ask
+    (``PLAY_LOOP`` and a player for a policy name), or a seat plays a policy only the reference engine plays."""
     import importlib
     import importlib.util
 
@@ -253,14 +255,18 @@ def unlike_the_kernel(game, rules, seed: int, seats: Sequence[str], games: Seque
     if loop is None or named is None:
         return []
     unlike = []
-    for number in games:
-        recorded = game.play_games(rules, seed, number, 1, ids, params, threads=1)
+    for at, number in enumerate(games):
+        if recorded is None:
+            row = {name: values[0] for name, values in game.play_games(rules, seed, number, 1, ids, params,
+                                                                        threads=1).items()}
+        else:
+            row = recorded[at]
         try:
             replayed = loop.play_game(rules, seed, number, [named(rules, s) for s in seats])
         except Exception:  # an illegal move, most often: the kernel played a game the rules do not allow
             unlike.append(number)
             continue
-        if game.records.differences(replayed, {name: values[0] for name, values in recorded.items()}):
+        if game.records.differences(replayed, row):
             unlike.append(number)
     return unlike
 

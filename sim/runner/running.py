@@ -165,10 +165,13 @@ def _run(config: Config, out_dir: Path | None, keep_records: bool, progress: boo
     # The results are complete and in place: whatever happens to the report
     # from here on, they stay.
     report_seconds = write_report_or_say_how(out_dir) if report else None
-    # The numbers come from the jitted core alone: a game the reference engine does not play the same way (a
-    # policy's illegal move, a kernel rule the engine does not have) makes them suspect, whatever they look like.
-    unlike = unlike_the_kernel(config.game_spec, config.rules, config.seed, config.seat_policies,
-                               sorted({0, config.games - 1}))
+    # The numbers come from the jitted core alone: a stored game the reference engine does not play the same way
+    # (a policy's illegal move, a kernel rule the engine does not have) makes them suspect, whatever they look like.
+    from analysis.results import read_game_rows
+
+    checked = sorted({0, config.games - 1})
+    unlike = unlike_the_kernel(config.game_spec, config.rules, config.seed, config.seat_policies, checked,
+                               read_game_rows(out_dir / RECORDS_FILE, checked, config))
     if unlike:
         how = " (the report's example games say how)" if report_seconds is not None else ""
         print(unlike_warning(unlike, "this run", how), file=sys.stderr)
