@@ -50,20 +50,17 @@ def default_report(results, package: str) -> str:
     sections, the run's first and last games replayed by the reference engine (``PLAY_LOOP`` and
     ``player_named`` of ``<package>.rules``, or of ``<package>.state`` when the state is the engine) and
     told from their traces, the config and how each metric's interval is computed."""
-    import importlib
-    import importlib.util
 
     from analysis.report_html import (
         CLOSING_SECTIONS, PLAYER_SECTIONS, e, examples_section, first_player_card, first_player_verdict,
         headline, method_section, metric, num, pct, section, seat_cells, setup_facts, table,
     )
-    from sim.reference import player_named_of
+    from sim.reference import engine_of, player_named_of
 
     game, s = results.config.game_spec, results.summary
     keys = list(s)
     shown_elsewhere = RUN_FIELDS | set(keys[:keys.index("win_share")] if "win_share" in keys else ())
-    engine = "rules" if importlib.util.find_spec(f"{package}.rules") is not None else "state"
-    rules_module = importlib.import_module(f"{package}.{engine}")
+    rules_module = engine_of(package)
     player_named = player_named_of(rules_module)
 
     def shown(value, m) -> str:

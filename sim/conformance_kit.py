@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping, NamedTuple, Sequence
 import numpy as np
 from hypothesis import strategies as st
 
-from sim.reference import PlayLoop, player_named_of
+from sim.reference import PlayLoop, engine_of, player_named_of
 from sim.rng import Stream
 
 # (rules, policy name) -> the reference engine's player for it
@@ -171,7 +171,7 @@ def completed(module: ModuleType | None, package: str | None = None) -> SimpleNa
             if found is not None:
                 setattr(hooks, name, found)
 
-    rules_module = part(package, "rules") or part(package, "state")  # the reference engine
+    rules_module = engine_of(package)
     policies = importlib.import_module(f"{package}.policies").POLICIES
     game = importlib.import_module(f"{package}.game").GAME
     Rules = game.Rules

@@ -235,6 +235,16 @@ class PlayLoop:
         return records
 
 
+def engine_of(package: str):
+    """A game package's reference engine: its ``rules`` module, else its ``state`` module (the state is then the
+    engine); None when it has neither."""
+    import importlib
+    import importlib.util
+
+    found = [f"{package}.{name}" for name in ("rules", "state") if importlib.util.find_spec(f"{package}.{name}")]
+    return importlib.import_module(found[0]) if found else None
+
+
 def unlike_the_kernel(game, rules, seed: int, seats: Sequence[str], games: Sequence[int] = (0,),
                       recorded: Sequence[Mapping[str, np.ndarray]] | None = None) -> list[int]:
     """Those of ``games`` (of ``seed``, every seat as ``seats`` names it) that the reference engine does not play
@@ -242,15 +252,11 @@ def unlike_the_kernel(game, rules, seed: int, seats: Sequence[str], games: Seque
     differently. ``recorded`` holds the games' records as a run stored them (one per game, without the games
     axis); without it the jitted core plays them here. Empty when the game's package has no reference loop to ask
     (``PLAY_LOOP`` and a player for a policy name), or a seat plays a policy only the reference engine plays."""
-    import importlib
-    import importlib.util
-
-    package = game.conformance.rpartition(".")[0]
+    package = game.conformance.rpartition(".")[0]  # laid_out names it <package>.conformance
     ids, params = game.parse_seats(list(seats), rules.players)
     if not package or game.policies.needs_reference(ids):
         return []
-    found = [f"{package}.{name}" for name in ("rules", "state") if importlib.util.find_spec(f"{package}.{name}")]
-    engine = importlib.import_module(found[0]) if found else None
+    engine = engine_of(package)
     loop, named = getattr(engine, "PLAY_LOOP", None), player_named_of(engine) if engine else None
     if loop is None or named is None:
         return []
@@ -269,6 +275,7 @@ def unlike_the_kernel(game, rules, seed: int, seats: Sequence[str], games: Seque
         if game.records.differences(replayed, row):
             unlike.append(number)
     return unlike
+
 
 def unlike_warning(games: Sequence[int], played: str, how: str = "") -> str:
     """The warning that the reference engine does not play ``games`` of what was ``played`` ("this run") as the

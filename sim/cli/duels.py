@@ -99,9 +99,10 @@ def duel(config, game_id, seats, games, seed, players, threads, as_json):
         raise ConfigError("--seats" if seats is not None else "policies.seats",
                           f"every seat plays {seat_list[0]}: a duel needs at least two different policies; give "
                           f"them with --seats, e.g. --seats {_seats_example(game, max(2, len(seat_list)))}")
-    result = play_duel(game, rules, seat_list, games, 1 if seed is None else seed, threads=threads,
-                       progress=sys.stderr.isatty(), games_field="--games")
-    unlike = unlike_the_kernel(game, rules, 1 if seed is None else seed, seat_list)
+    seed = 1 if seed is None else seed
+    result = play_duel(game, rules, seat_list, games, seed, threads=threads, progress=sys.stderr.isatty(),
+                       games_field="--games")
+    unlike = unlike_the_kernel(game, rules, seed, seat_list)
     if unlike:  # the numbers come from the jitted core alone: its first deal, played again, vouches for them
         click.echo(unlike_warning(unlike, "this duel"), err=True)
     if as_json:
