@@ -750,6 +750,12 @@ def _example_game(results, anchor: str, title: str, game: int, why: str, stored:
     )
 
 
+def replay_mismatches(page: str) -> list[int]:
+    """The example games of a report page whose replay by the reference engine failed or differs from the
+    stored row (as :func:`_example_game` and :func:`replay_failed` mark them)."""
+    return [int(game) for game in re.findall(r'data-game="(\d+)" data-replay-match="false"', page)]
+
+
 def replay_check(game: int, seed: int, differences: Sequence[str]) -> str:
     """Whether an example game's replay equals the run's stored record of it, as a coloured line."""
     if differences:

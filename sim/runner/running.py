@@ -23,7 +23,7 @@ import pandas as pd
 
 from sim.config import Config, load_config
 from sim.estimates.compiling import Alongside, compiles, other_tables
-from sim.layout import CONFIG_FILE, DECISIONS_FILE, META_FILE, RECORDS_FILE, SUMMARY_FILE, TALLY_FILE
+from sim.layout import CONFIG_FILE, DECISIONS_FILE, META_FILE, RECORDS_FILE, REPORT_FILE, SUMMARY_FILE, TALLY_FILE
 from sim.reference import unlike_the_kernel, unlike_warning
 from sim.runner.chunks import IN_PROCESS, Cluster
 from sim.runner.played import GamesPlayed
@@ -167,14 +167,17 @@ def _run(config: Config, out_dir: Path | None, keep_records: bool, progress: boo
     report_seconds = write_report_or_say_how(out_dir) if report else None
     # The numbers come from the jitted core alone: a stored game the reference engine does not play the same way
     # (a policy's illegal move, a kernel rule the engine does not have) makes them suspect, whatever they look like.
+    # The first and last games are asked here; the report asked of its example games (picked by the game).
+    from analysis.report_html import replay_mismatches
     from analysis.results import read_game_rows
 
     checked = sorted({0, config.games - 1})
     unlike = unlike_the_kernel(config.game_spec, config.rules, config.seed, config.seat_policies, checked,
                                read_game_rows(out_dir / RECORDS_FILE, checked, config))
-    if unlike:
-        how = " (the report's example games say how)" if report_seconds is not None else ""
-        print(unlike_warning(unlike, "this run", how), file=sys.stderr)
+    shown = [] if report_seconds is None else replay_mismatches((out_dir / REPORT_FILE).read_text(encoding="utf-8"))
+    if unlike or shown:
+        how = " (the report's example games say how)" if shown else ""
+        print(unlike_warning(sorted({*unlike, *shown}), "this run", how), file=sys.stderr)
     return Results(config, summary, out_dir, played.records(), played.tally.report, report_seconds)
 
 

@@ -252,6 +252,29 @@ def test_a_replay_that_does_not_match_its_record_is_reported(small_run, monkeypa
     assert "The replay does <strong>not</strong> match the stored record: final_cabbages differ" in text
 
 
+@pytest.mark.slow("end to end")
+def test_a_run_whose_report_example_does_not_replay_says_so_whichever_games_it_picked(tmp_path, monkeypatch):
+    """Las Vegan's report picks its example games (a typical one, the quickest elimination), not the first and
+    last the run checks itself: an example the engine does not replay as stored is named too."""
+    def replay_with_a_wrong_record(rules, seed, game, seats):
+        replayed = replay_game(rules, seed, game, seats)
+        replayed.records["final_cabbages"][0] += 1
+        return replayed
+
+    monkeypatch.setattr(sim.lasvegan.report, "replay_game", replay_with_a_wrong_record)
+    config = tmp_path / "c.toml"
+    config.write_text('game = "lasvegan"\n[run]\ngames = 300\nseed = 2\nskill_gap_games = 0\n'
+                      'strength_games = 0\nsensitivity_games = 0\n[policies]\nseats = "greedy"\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["run", str(config), "--out", str(tmp_path / "run")])
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
+    examples = sorted(int(g) for g in re.findall(r'data-game="(\d+)"', page))
+    assert examples and set(examples) != {0, 299}
+    named = ("game " if len(examples) == 1 else "games ") + " and ".join(map(str, examples))
+    assert (f"warning: the reference engine does not play {named} of this run as the jitted core did (the "
+            "report's example games say how)" in result.stderr), result.stderr
+
+
 # --- the command ----------------------------------------------------------------------------
 
 
