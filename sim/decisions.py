@@ -30,7 +30,7 @@ import numpy as np
 from analysis.common import num_ci
 from analysis.stats import MIN_SAMPLES, TOO_FEW, sample_mean_interval, wilson_interval
 from sim import restricted as R
-from sim.errors import ConfigError, counted, shown
+from sim.errors import ConfigError, and_listed, counted, shown
 from sim.game import Game
 from sim.memory import check_fits
 
@@ -94,20 +94,47 @@ def _wide(game: Game, params: np.ndarray) -> np.ndarray:
     return out
 
 
+def restricted_seats(game: Game, ids: np.ndarray, params: np.ndarray, seat: int, mask: int,
+                     **watched) -> tuple[np.ndarray, np.ndarray]:
+    """A table's seats as the kernel takes them, ``seat`` playing its policy with the kinds of ``mask`` made at
+    random (``watched``: its census, ``sim.restricted.row``)."""
+    seat_ids = np.array(ids, dtype=np.int64)
+    seat_ids[seat] = game.policies.restricted_id
+    seat_params = _wide(game, params)
+    seat_params[seat] = R.row(game.n_policy_params, mask, int(ids[seat]), params[seat], **watched)
+    return seat_ids, seat_params
+
+
+def unlike_restricted(game: Game, rules, seats: Sequence[str], seed: int, every_kind: bool = True) -> list[str]:
+    """The kinds (and ``EVERY_KIND``) whose restricted table the reference engine does not play as the jitted core
+    does on its first deal: the ``k``-th made at random by seat ``k % players``, the restricted player's own code
+    (``sim.restricted``) played by both engines."""
+    from sim.reference import unlike_the_kernel
+
+    ids, params = game.parse_seats(list(seats), rules.players, field="--seats")
+    kinds = list(game.policies.decision_kinds)
+    masks = [(kind, 1 << k) for k, kind in enumerate(kinds)]
+    if every_kind:
+        masks.append((EVERY_KIND, (1 << len(kinds)) - 1))
+    return [kind for at, (kind, mask) in enumerate(masks) if unlike_the_kernel(
+        game, rules, seed, seats, seated=restricted_seats(game, ids, params, at % rules.players, mask))]
+
+
+def restricted_tables(kinds: Sequence[str]) -> str:
+    """``the table with lead made at random``, as a warning names what it played."""
+    return f"the table{'s' if len(kinds) > 1 else ''} with {and_listed(kinds)} made at random"
+
+
 def restricted_win_shares(game: Game, rules, seats: Sequence[str], mask: int, games: int, seed: int,
                           threads: int | None = None, bar=None) -> np.ndarray:
     """Per deal, the mean over seats of the win share of that seat playing its policy with the kinds of ``mask``
     made at random, the others unrestricted: ``games`` values (every seat in turn, on the same deals)."""
     players = rules.players
     ids, params = game.parse_seats(list(seats), players, field="--seats")
-    n = game.n_policy_params
     batch = SLOW_BATCH if game.is_slow(seats) else BATCH
     out = np.zeros(games)
     for s in range(players):
-        seat_ids = np.array(ids, dtype=np.int64)
-        seat_ids[s] = game.policies.restricted_id
-        seat_params = _wide(game, params)
-        seat_params[s] = R.row(n, mask, int(ids[s]), params[s])
+        seat_ids, seat_params = restricted_seats(game, ids, params, s, mask)
         for first in range(0, games, batch):
             k = min(batch, games - first)
             rec = game.play_games(rules, seed, first, k, seat_ids, seat_params, threads=threads)
@@ -139,7 +166,6 @@ def census(game: Game, rules, seats: Sequence[str], games: int, seed: int, agree
     players = rules.players
     kinds = len(game.policies.decision_kinds)
     ids, params = game.parse_seats(list(seats), players, field="--seats")
-    n = game.n_policy_params
     slow_id, slow_params = -1, None
     slow = game.strength_slow_policy
     if slow is not None and agreement > 0:
@@ -149,11 +175,8 @@ def census(game: Game, rules, seats: Sequence[str], games: int, seed: int, agree
     budget = max(1, agreement // players)
     total = np.zeros((kinds, R.COUNTED))
     for s in range(players):
-        seat_ids = np.array(ids, dtype=np.int64)
-        seat_ids[s] = game.policies.restricted_id
-        seat_params = _wide(game, params)
-        seat_params[s] = R.row(n, 0, int(ids[s]), params[s], watch=True, budget=budget, slow_id=int(slow_id),
-                               slow_params=slow_params)
+        seat_ids, seat_params = restricted_seats(game, ids, params, s, 0, watch=True, budget=budget,
+                                                 slow_id=int(slow_id), slow_params=slow_params)
         # One thread: the census adds to the row it is given (sim.restricted).
         game.play_games(rules, seed, 0, games, seat_ids, seat_params, threads=1)
         total += R.counts(seat_params[s], kinds)

@@ -246,19 +246,28 @@ def engine_of(package: str):
 
 
 def unlike_the_kernel(game, rules, seed: int, seats: Sequence[str], games: Sequence[int] = (0,),
-                      recorded: Sequence[Mapping[str, np.ndarray]] | None = None) -> list[int]:
+                      recorded: Sequence[Mapping[str, np.ndarray]] | None = None,
+                      seated: tuple[np.ndarray, np.ndarray] | None = None) -> list[int]:
     """Those of ``games`` (of ``seed``, every seat as ``seats`` names it) that the reference engine does not play
     as the jitted core records them, or cannot play: a policy's illegal move, or a rule the two engines read
     differently. ``recorded`` holds the games' records as a run stored them (one per game, without the games
-    axis); without it the jitted core plays them here. Empty when the game's package has no reference loop to ask
-    (``PLAY_LOOP`` and a player for a policy name), or a seat plays a policy only the reference engine plays."""
+    axis); without it the jitted core plays them here. ``seated`` gives the seats as the kernel takes them, ``(ids,
+    params)``, in place of their names (a table with a restricted seat, ``sim.decisions``). Empty when the game's
+    package has no reference loop to ask (``PLAY_LOOP`` and a player for a policy name, or for a parsed seat when
+    ``seated`` is given), or a seat plays a policy only the reference engine plays."""
     package = game.conformance.rpartition(".")[0]  # laid_out names it <package>.conformance
-    ids, params = game.parse_seats(list(seats), rules.players)
+    ids, params = game.parse_seats(list(seats), rules.players) if seated is None else seated
     if not package or game.policies.needs_reference(ids):
         return []
     engine = engine_of(package)
-    loop, named = getattr(engine, "PLAY_LOOP", None), player_named_of(engine) if engine else None
-    if loop is None or named is None:
+    loop = getattr(engine, "PLAY_LOOP", None)
+    if seated is None:
+        named = player_named_of(engine) if engine else None
+        players = None if named is None else lambda: [named(rules, s) for s in seats]
+    else:
+        seat_player = getattr(engine, "seat_player", None)
+        players = None if seat_player is None else lambda: [seat_player(rules, int(i), p) for i, p in zip(ids, params)]
+    if loop is None or players is None:
         return []
     unlike = []
     for at, number in enumerate(games):
@@ -268,7 +277,7 @@ def unlike_the_kernel(game, rules, seed: int, seats: Sequence[str], games: Seque
         else:
             row = recorded[at]
         try:
-            replayed = loop.play_game(rules, seed, number, [named(rules, s) for s in seats])
+            replayed = loop.play_game(rules, seed, number, players())
         except Exception:  # an illegal move, most often: the kernel played a game the rules do not allow
             unlike.append(number)
             continue

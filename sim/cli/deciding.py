@@ -46,7 +46,7 @@ def decisions(config, players, games, seed, seats, threads, as_json, out, dry_ru
     """
     from sim.config import load_config
     from sim.decisions import decisions as play
-    from sim.decisions import decisions_table
+    from sim.decisions import decisions_table, restricted_tables, unlike_restricted
     from sim.reference import unlike_the_kernel, unlike_warning
 
     # Read at the count given, so that a rule holding only there (a deck that deals it) is judged there; a
@@ -99,6 +99,9 @@ def decisions(config, players, games, seed, seats, threads, as_json, out, dry_ru
     unlike = unlike_the_kernel(game, rules, seed, result["seats"])
     if unlike:  # the numbers come from the jitted core alone: its first deal, played again, vouches for them
         click.echo(unlike_warning(unlike, "this unrestricted table"), err=True)
+    restricted = unlike_restricted(game, rules, result["seats"], seed)
+    if restricted:  # and of each restricted table, the restricted player's own code included
+        click.echo(unlike_warning([0], restricted_tables(restricted)), err=True)
     if out is not None:
         from sim.runner import staged_directory
 

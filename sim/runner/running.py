@@ -150,7 +150,7 @@ def _run(config: Config, out_dir: Path | None, keep_records: bool, progress: boo
             _play(played, cluster, progress)
         if on_played is not None:
             on_played(played.summary())
-        from sim.decisions import run_decisions
+        from sim.decisions import restricted_tables, run_decisions, unlike_restricted
 
         alongside.wait()
         with compiles().as_one(other_tables(config.game_spec.title)):
@@ -178,6 +178,10 @@ def _run(config: Config, out_dir: Path | None, keep_records: bool, progress: boo
     if unlike or shown:
         how = " (the report's example games say how)" if shown else ""
         print(unlike_warning(sorted({*unlike, *shown}), "this run", how), file=sys.stderr)
+    restricted = [] if decided is None or "skipped" in decided else unlike_restricted(
+        config.game_spec, config.rules, config.seat_policies, config.seed)
+    if restricted:  # which decisions matter played tables of their own, the restricted player's code in them
+        print(unlike_warning([0], restricted_tables(restricted)), file=sys.stderr)
     return Results(config, summary, out_dir, played.records(), played.tally.report, report_seconds)
 
 

@@ -122,15 +122,18 @@ def test_one_card_each_from_two_pairs_ties_a_third_of_the_games(tmp_path, ties, 
     assert summary["win_share"][0] == pytest.approx(0.5, abs=tolerance)
 
 
-def one_more_point(monkeypatch) -> None:
-    """High Card's kernel made to give seat 0 a point the rules do not: numbers that look as fine as any."""
+def one_more_point(monkeypatch, restricted_only: bool = False) -> None:
+    """High Card's kernel made to give seat 0 a point the rules do not: numbers that look as fine as any. With
+    ``restricted_only``, only at a table where a seat plays restricted (which decisions matter)."""
     import lvsim_highcard.nb
+    from lvsim_highcard.policies import POLICY_RESTRICTED
 
     kernel = lvsim_highcard.nb.play_chunk_nb
 
     def played(seed, first_game, lo, hi, rules, ids, params, out):
         kernel(seed, first_game, lo, hi, rules, ids, params, out)
-        out.points[lo:hi, 0] += 1
+        if not restricted_only or POLICY_RESTRICTED in ids:
+            out.points[lo:hi, 0] += 1
 
     monkeypatch.setattr(lvsim_highcard.nb, "play_chunk_nb", played)
 
@@ -198,6 +201,24 @@ def test_a_duel_or_decisions_the_reference_engine_does_not_replay_says_its_resul
     played = "this duel" if command[0] == "duel" else "this unrestricted table"
     assert (f"warning: the reference engine does not play game 0 of {played} as the jitted core did: the two "
             "disagree, so these results may be wrong" in result.stderr), result.stderr
+
+
+def test_restricted_tables_the_reference_engine_does_not_replay_are_named_by_decisions_and_run(tmp_path,
+                                                                                               monkeypatch):
+    """The tables of which decisions matter play the restricted player's own code: checked as the table is."""
+    config = tmp_path / "c.toml"
+    config.write_text('game = "highcard"\n[run]\ngames = 40\nseed = 3\nskill_gap_games = 2\nstrength_games = 0\n'
+                      'sensitivity_games = 0\n', encoding="utf-8")
+    one_more_point(monkeypatch, restricted_only=True)
+    decided = CliRunner().invoke(main, ["decisions", str(config), "--games", "40"])
+    assert decided.exit_code == 0, decided.output
+    assert "this unrestricted table" not in decided.stderr, decided.stderr
+    assert ("warning: the reference engine does not play game 0 of the tables with play and every kind made at "
+            "random as the jitted core did" in decided.stderr), decided.stderr
+    run = CliRunner().invoke(main, ["run", str(config), "--out", str(tmp_path / "run"), "--no-report"])
+    assert run.exit_code == 0, run.output
+    assert "of this run" not in run.stderr, run.stderr
+    assert "game 0 of the tables with play and every kind made at random" in run.stderr, run.stderr
 
 
 def test_a_game_the_reference_engine_refuses_is_one_it_does_not_play_as_the_kernel_did(monkeypatch):
