@@ -411,3 +411,31 @@ def test_confirm_writes_a_value_and_its_interval_as_run_and_tune_do(style, x, lo
     assert value(style, x) == shown(x) and interval(style, lo, hi) == ends([lo, hi])
     assert f"{value(style, x)} {interval(style, lo, hi)}" == value_ci(style, x, lo, hi)
     assert interval(style, None, hi) == "[not yet: too few games]"
+
+
+def test_a_time_budget_holds_even_when_a_stronger_tables_first_batch_would_not_fit(tmp_path, monkeypatch, stronger):
+    """Each game costs a known time on a clock the confirmation reads: a stronger table at 0.05 s a game once
+    played its first 2,000 games before it knew its speed, 100 s of a 60 s budget. It now measures its speed on
+    a few games first and sizes every batch to end within the budget."""
+    import sim.confirm.running as running
+    from sim.confirm import confirm as play, load_confirmation
+    from sim.runner import IN_PROCESS
+
+    now = [0.0]
+
+    class Timed:  # plays in this process, and moves the clock by what the games would cost
+        def __getattr__(self, name):
+            return getattr(IN_PROCESS, name)
+
+        def play(self, config, first, n):
+            for rec, tally in IN_PROCESS.play(config, first, n):
+                now[0] += len(rec["win_share"]) * (0.05 if "lookahead" in str(config.seats) else 0.001)
+                yield rec, tally
+
+    monkeypatch.setattr(running.time, "perf_counter", lambda: now[0])
+    spec = load_confirmation(str(tune_file(tmp_path, "elimination_rate = [0.10, 0.11]", players="[3]")), None, None)
+    found = play(spec, seed=5, max_minutes=1.0, cluster=Timed(), clock=lambda: now[0])
+    assert found["stopped"] == "max-minutes"
+    assert found["seconds"] <= 60.0, found["seconds"]
+    [g] = found["games"].values()
+    assert 0 < g["stronger"] < 2000 and g["judged"] >= g["stronger"], g

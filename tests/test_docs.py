@@ -203,7 +203,7 @@ def test_the_tune_page_states_the_searchs_constants_and_defaults():
 
 def test_the_confirm_page_states_its_budgets_defaults():
     from analysis.sequential import FIRST_LOOK
-    from sim.confirm.running import DEFAULT_MAX_GAMES, DEFAULT_MAX_MINUTES, DEFAULT_MAX_SLOW_GAMES
+    from sim.confirm.running import DEFAULT_MAX_GAMES, DEFAULT_MAX_MINUTES, DEFAULT_MAX_SLOW_GAMES, PILOT
 
     options = page("docs/confirm.md")
     assert (f"| `--max-games N` | most games of the judged policy at each setting (default {DEFAULT_MAX_GAMES:,}; "
@@ -211,6 +211,7 @@ def test_the_confirm_page_states_its_budgets_defaults():
             "deals: at most `--max-slow-games` |") in options
     assert f"(default {DEFAULT_MAX_SLOW_GAMES:,}; 0 plays none, else at least {FIRST_LOOK:,})" in options
     assert f"time budget for the whole confirmation (default {DEFAULT_MAX_MINUTES:g})" in options
+    assert f"(a slow table plays {PILOT:,} games to measure its speed first)" in options
 
 
 def test_the_openspiel_page_states_the_most_games_a_reference_engine_seat_plays():

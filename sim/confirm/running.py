@@ -37,6 +37,10 @@ FIRST_BATCH = 2 * FIRST_LOOK
 FIRST_FAST_BATCH = 20_000
 # The share of the time budget the stronger tables may take while targets are still undecided.
 SLOW_SHARE = 0.5
+# A slow table's first games under a time budget, played to measure its speed before its first batch is sized.
+PILOT = FIRST_LOOK // 8
+# A batch is sized to take this share of the time it is given at the speed measured so far: speeds vary.
+SAFETY = 0.9
 # What a confirmation writes into its --out directory.
 CONFIRM_FILE = "confirm.json"
 DEFAULT_MAX_GAMES = 5_000_000
@@ -132,22 +136,27 @@ def confirm(
         slow_time_used = sum(s.slow_seconds for s in settings)
         if fast and slow_time_used >= SLOW_SHARE * budget:
             slow = []  # the stronger tables' share is spent while targets are open
+        played = _played(settings)
         for s in fast:
             _play_judged(s, game, cluster, _next_batch(s.games, FIRST_FAST_BATCH, max_games,
                                                        _rate(s.games, s.seconds), left / (len(fast) + len(slow))))
             left = budget - (clock() - started)
         for s, d in duels:
             # Timed on its own: a duel's deals cost what its policies cost, not what the judged table's games do.
-            _play_duel(s, d, game, _next_batch(d[3], FIRST_BATCH, max_games, _rate(d[3], d[4]), left / len(duels)),
-                       seed)
+            pilot = PILOT if game.is_slow([d[1].policy, d[1].against]) else None
+            _play_duel(s, d, game, _next_batch(d[3], FIRST_BATCH, max_games, _rate(d[3], d[4]), left / len(duels),
+                                               pilot), seed)
             left = budget - (clock() - started)
         # While targets are open the stronger tables play within their share of the budget, not past it.
         slow_left = min(left, SLOW_SHARE * budget - slow_time_used) if fast else left
         for s in slow:
             n = _next_batch(s.slow_games, FIRST_BATCH, max_slow_games, _rate(s.slow_games, s.slow_seconds),
-                            max(0.0, slow_left) / len(slow))
+                            max(0.0, slow_left) / len(slow), PILOT)
             _play_slow(s, game, cluster, n, max_games)
             left = budget - (clock() - started)
+        if _played(settings) == played:  # the time left holds not one more game of any open table
+            stopped = "max-minutes"
+            break
         if say is not None and progress:
             say(_progress_line(settings, clock() - started))
     _look(settings)
@@ -265,13 +274,24 @@ def _rate(games: int, seconds: float) -> float | None:
     return games / seconds if games and seconds > 0 else None
 
 
-def _next_batch(done: int, first: int, most: int, rate: float | None, seconds: float) -> int:
-    """The next batch: the first, then as many games as played so far (the total doubles), within the budget
-    (at the speed measured so far) and the most games allowed."""
-    n = first if done == 0 else done
-    if rate is not None and math.isfinite(seconds):
-        n = min(n, max(FIRST_LOOK, int(rate * seconds)))
+def _next_batch(done: int, first: int, most: int, rate: float | None, seconds: float,
+                pilot: int | None = None) -> int:
+    """The next batch: the first, then as many games as played so far (the total doubles), within ``seconds`` at
+    the speed measured so far and the most games allowed. A table whose speed is not measured yet plays
+    ``pilot`` games first when it is given (a slow table) and the time is limited, so that the budget sizes even
+    its first batch; the first batch is then played out."""
+    n = first if done == 0 else done if done >= first else first - done
+    if math.isfinite(seconds):
+        if rate is not None:
+            n = min(n, int(SAFETY * rate * seconds))
+        elif pilot is not None:
+            n = min(n, pilot)
     return max(0, min(n, most - done))
+
+
+def _played(settings: list[Setting]) -> int:
+    """Every game played so far, at every table of every setting."""
+    return sum(s.games + s.slow_games + sum(d[3] for d in s.duels) for s in settings)
 
 
 def _play(config, first: int, n: int, game, cluster):
@@ -459,7 +479,7 @@ def plan(spec, *, seed: int, max_games: int, max_slow_games: int, max_minutes: f
     most = sum((r["seconds_at_most_games"] for r in rows), 0.0)
     # A skill-gap duel is not timed here: with one, only the budget bounds the time.
     limit = 60 * max_minutes if any(s.duels for s in settings) else min(most, 60 * max_minutes)
-    lines.append(f"At most {seconds_text(limit)}: it stops at every decision, at {max_minutes:g} minutes "
+    lines.append(f"At most about {seconds_text(limit)}: it stops at every decision, at {max_minutes:g} minutes "
                  "(--max-minutes) or at the most games allowed, whichever comes first.")
     return {"seed": seed, "settings": rows, "targets": [t.as_dict() for t in spec.targets],
             "seconds_at_most": limit, "text": "\n".join(lines)}
