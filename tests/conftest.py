@@ -205,6 +205,7 @@ class SmallRun:
     directory: Path
     summary: dict  # as `lvsim run --json` printed it
     output: str
+    figures: list  # the report's figures, as the run drew them (tests/analysis/figure_text.py)
 
     @property
     def report(self) -> Path:
@@ -212,13 +213,17 @@ class SmallRun:
 
 
 def _small_run(tmp_path_factory, name: str, config: list[str], games: int, seed: int) -> SmallRun:
-    """``lvsim run [CONFIG] --json`` of ``games`` games; the run writes its report itself."""
+    """``lvsim run [CONFIG] --json`` of ``games`` games; the run writes its report itself, its figures caught."""
+    from tests.analysis.figure_text import catch_figures
+
     out = tmp_path_factory.mktemp(name) / "results"
-    result = CliRunner().invoke(
-        main, ["run", *config, "--games", str(games), "--seed", str(seed), "--out", str(out), "--json"]
-    )
+    with pytest.MonkeyPatch.context() as patch:
+        figures = catch_figures(patch)
+        result = CliRunner().invoke(
+            main, ["run", *config, "--games", str(games), "--seed", str(seed), "--out", str(out), "--json"]
+        )
     assert result.exit_code == 0, result.output
-    return SmallRun(out, json.loads(result.stdout), result.output)
+    return SmallRun(out, json.loads(result.stdout), result.output, figures)
 
 
 @pytest.fixture(scope="session")

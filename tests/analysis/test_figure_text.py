@@ -4,8 +4,7 @@ import pytest
 
 from analysis import figure_style
 from analysis.figure_style import png_bytes, styled
-from analysis.results import load_results
-from tests.analysis.figure_text import catch_figures, cut_texts
+from tests.analysis.figure_text import cut_texts
 
 LONG = "Win share from the last round's leader, seats clockwise from that leader (selected by play)"
 
@@ -33,12 +32,10 @@ def test_titles_and_labels_too_long_for_their_room_are_wrapped_not_cut():
 
 
 @pytest.mark.parametrize("fixture", ["small_run", "small_dice_run", "small_fever_run"])
-@pytest.mark.slow("end to end")
-def test_no_title_or_axis_label_of_a_run_report_is_cut(request, monkeypatch, fixture):
+@pytest.mark.slow("report figures measured")
+def test_no_title_or_axis_label_of_a_run_report_is_cut(request, fixture):
+    """The figures of the report the run wrote, as it drew them."""
     run = request.getfixturevalue(fixture)
-    results = load_results(run.directory)
-    figures = catch_figures(monkeypatch)
-    results.config.game_spec.build_report(results)
-    assert len(figures) >= 4
-    problems = [problem for fig in figures for problem in cut_texts(fig)]
+    assert len(run.figures) >= 4
+    problems = [problem for fig in run.figures for problem in cut_texts(fig)]
     assert problems == []
