@@ -942,11 +942,15 @@ games = 20
         (("budget = 2", "budget = 0"), ["tune.budget", "between 1"]),
         (("[0.40, 0.60]", "[0.60, 0.40]"), ["targets.elimination_rate", "empty range"]),
         (("[0.40, 0.60]", "{ at_least = 0.4 }"), ["targets.elimination_rate.at_least", "unknown key"]),
+        (("[0.40, 0.60]", "{ near = 0.5, scale = 0 }"), ["targets.elimination_rate.scale", "above 0, got 0"]),
+        (("[0.40, 0.60]", "{ near = 0.5, scale = -1 }"), ["targets.elimination_rate.scale", "above 0, got -1"]),
+        (("[0.40, 0.60]", "{ min = 0.4, scale = 0 }"), ["targets.elimination_rate.scale", "above 0, got 0"]),
         (('policies = ["random"]', 'policies = ["randoom"]'), ["tune.policies", "randoom"]),
         (("players = [3]", "players = [7]"), ["tune.players", "between 2 and 5"]),
     ],
     ids=["unknown metric", "not a knob", "not a rule", "no such token", "empty range", "no choices",
-         "impossible faces", "budget 0", "empty target", "unknown target key", "unknown policy", "player count"],
+         "impossible faces", "budget 0", "empty target", "unknown target key", "near scale 0", "near scale below 0",
+         "min scale 0", "unknown policy", "player count"],
 )
 def test_bad_tune_files_are_refused_naming_the_key_before_anything_is_played(tmp_path, change, phrases):
     write(tmp_path / "b.toml", LASVEGAN)

@@ -300,6 +300,8 @@ def _parsed(where: str, metric: str, spec: Any) -> Target:
             raise ConfigError(f"{where}.relative", "must be " + " or ".join(
                 f'"{k}" ({v})' for k, v in RELATIVE.items()) + f", got {shown(relative)}")
     values = {k: _number(f"{where}.{k}", v) for k, v in spec.items() if k != "relative"}
+    if values.get("scale", 1) <= 0:  # a shortfall and a distance are measured in it: near targets too
+        raise ConfigError(f"{where}.scale", f"must be above 0, got {_g(values['scale'])}")
     if "near" in values:
         if "min" in values or "max" in values:
             raise ConfigError(where, "give near, or min and/or max, not both")
@@ -318,8 +320,6 @@ def _parsed(where: str, metric: str, spec: Any) -> Target:
         raise ConfigError(where, f"min {_g(low)} is above max {_g(high)}: no value can meet it")
     scale = values.get("scale", high - low if low is not None and high is not None and high > low
                        else _default_scale(low if low is not None else high))
-    if scale <= 0:
-        raise ConfigError(f"{where}.scale", f"must be above 0, got {_g(scale)}")
     return Target(metric, low, high, scale, relative=relative)
 
 
