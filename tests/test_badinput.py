@@ -115,6 +115,13 @@ def other_digits_are_refused_by_duel_bench_and_sweep(tmp_path, game):
     assert not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize("command", [["sensitivity", "configs/default.toml", "--seats", "greedy", "--games", "20"],
+                                     ["confirm", "--config", "configs/default.toml"]])
+@pytest.mark.parametrize("players", ["²", "٤", "3,²", "٣,4"])
+def test_player_counts_in_other_digits_are_refused(command, players):
+    refused(lvsim(*command, "--players", players, "--dry-run"), "--players", "player counts separated by commas")
+
+
 # --- deep nesting -------------------------------------------------------------------
 
 

@@ -120,7 +120,7 @@ def player_counts(text: str | None, option: str = "--players") -> tuple[int, ...
     if text is None:
         return None
     items = [t.strip() for t in text.split(",")]
-    if not all(t.isdigit() for t in items):
+    if not all(t.isascii() and t.isdigit() for t in items):  # '²' is a digit to str.isdigit, but not to int()
         raise ConfigError(option, f"must be player counts separated by commas (e.g. 3,4,5), got {text!r}")
     counts = tuple(int(t) for t in items)
     twice = sorted({p for p in counts if counts.count(p) > 1})
