@@ -457,6 +457,14 @@ def test_an_unknown_sort_column_is_named_in_a_short_line(tmp_path):
 # --- replay -------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("sticker", ["value:²", "value:٥", "value:05", "value:"])
+def test_a_replay_machine_sticker_is_spelled_as_in_rules_machines(tmp_path, sticker):
+    data = json.loads(Path("tests/data/replay_example.json").read_text(encoding="utf-8"))
+    data["rounds"][0]["machines"][1] = sticker  # value:5 in the example
+    path = write(tmp_path / "s.json", json.dumps(data))
+    refused(lvsim("replay", path), "round 1: machines[1]: unknown machine sticker")
+
+
 @EVERY_GAME
 @pytest.mark.parametrize("encoding", ["latin-1", "utf-16", "utf-32"])
 def test_a_replay_file_that_is_not_utf8_is_refused(tmp_path, game, encoding):

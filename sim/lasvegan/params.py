@@ -79,7 +79,7 @@ def machine_code(sticker: str) -> int:
     kind, _, arg = sticker.partition(":")
     if kind == "suit" and arg in E.SUIT_NAMES:
         return E.SUIT_NAMES.index(arg)
-    if kind == "value" and arg.isdigit() and 0 <= int(arg) <= 9:
+    if kind == "value" and len(arg) == 1 and arg in "0123456789":  # as rules.machines spells them: not '05', '٥', '²'
         return E.POINTS_BASE + int(arg)
     raise ValueError(
         f"unknown machine sticker {shown(sticker)} (expected 'suit:green|blue|red|purple' or 'value:0'..'value:9')"
