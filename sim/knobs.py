@@ -345,13 +345,13 @@ def knob_table(*knobs: Knob) -> dict[str, Knob]:
     return table
 
 
-_ENTRY = re.compile(r"\[(\d+)\]")
-_PATH = re.compile(r"^(?:rules\.)?([A-Za-z_][A-Za-z0-9_]*)((?:\[\d+\])*)$")
+_ENTRY = re.compile(r"\[([0-9]+)\]")  # ASCII digits: \d also takes other scripts'
+_PATH = re.compile(r"(?:rules\.)?([A-Za-z_][A-Za-z0-9_]*)((?:\[[0-9]+\])*)")
 
 
 def parse_path(path: str) -> tuple[str, tuple[int, ...]]:
     """``"rules.tokens[2][1]"`` (or ``"tokens[2][1]"``) as ``("tokens", (2, 1))``; ValueError if malformed."""
-    match = _PATH.match(path)
+    match = _PATH.fullmatch(path)
     if match is None:
         raise ValueError(f"not a knob path: {path!r} (write rules.<knob>, optionally with [index])")
     return match.group(1), tuple(int(i) for i in _ENTRY.findall(match.group(2)))

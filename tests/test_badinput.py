@@ -975,6 +975,17 @@ def test_bad_tune_files_are_refused_naming_the_key_before_anything_is_played(tmp
     refused(lvsim("tune", tune, "--dry-run"), *phrases)
 
 
+@pytest.mark.parametrize("key", ["rules.tokens[١]", "rules.tokens[²]", "rules.tokens[٢][0]"])
+def test_an_entry_of_a_knob_is_indexed_in_ascii_digits_by_sensitivity_sweep_and_tune(tmp_path, key):
+    base = write(tmp_path / "b.toml", LASVEGAN)
+    refused(lvsim("sensitivity", base, "--seats", "greedy", "--knobs", key, "--dry-run"), "--knobs", "rules.tokens[")
+    quoted = json.dumps(key)
+    sweep = write(tmp_path / "s.toml", f'base = "b.toml"\n[sweep]\n{quoted} = [[1, 2], [2, 3]]\n')
+    refused(lvsim("sweep", sweep, "--dry-run"), "sweep.", "unknown key")
+    tune = write(tmp_path / "t.toml", TUNE.replace('"rules.tokens[2]"', quoted))
+    refused(lvsim("tune", tune, "--dry-run"), "search.", "not a knob of Las Vegan")
+
+
 def test_a_tune_of_the_dice_game_names_a_knob_of_the_dice_game(tmp_path):
     write(tmp_path / "b.toml", DICE)
     tune = write(tmp_path / "t.toml", TUNE)
