@@ -103,7 +103,7 @@ def _sentence(effects: Sequence[Mapping[str, Any]], metric, players: int) -> str
         return (f"No printed number tried moves the {metric.label}: {'the' if tried == 1 else 'each'} one-step "
                 f"change tried changes nothing a game plays (inert), so none was played.")
     if not moving:
-        return (f"No single printed number moves the {metric.label} beyond the noise of {games:,} games: no "
+        return (f"No single printed number moves the {metric.label} beyond the noise of {counted(games, 'game')}: no "
                 f"one-step change of the {played:,} played is clear once corrected for trying {tried:,} "
                 f"(Bonferroni{counted_in}).")
     top = moving[0]
@@ -426,7 +426,7 @@ def morris_sentences(result: Mapping[str, Any], metric, players: int) -> list[st
     dims = {d["knob"]: d for d in result["dims"]}
     moving = [r for r in rows if r["clear"]]
     if not moving:
-        first = (f"No searched value moves the {metric.label} beyond the noise of {result['games']:,} games over the "
+        first = (f"No searched value moves the {metric.label} beyond the noise of {counted(result['games'], 'game')} over the "
                  f"domain: none of its {sum(r['effects'] for r in rows)} elementary effects is clear "
                  "once corrected for trying them all (Bonferroni).")
     else:

@@ -266,8 +266,13 @@ def read_base(data: Mapping[str, Any], base_dir: Path, *, known: tuple[str, ...]
     mapping and the Config, once every key of the file is one of ``known``.
 
     ``starts`` says in the refusal of a missing ``base`` what the config is
-    to the file: "every cell starts from, relative to the sweep file".
+    to the file, ending with the file it is: "every cell starts from, relative to the sweep file".
     """
+    config_keys = sorted(set(data) & set(TOP_LEVEL))
+    if config_keys and not set(data) & set(known):  # a config given where the file naming one is wanted
+        file = starts.rsplit("relative to the ", 1)[-1]
+        raise ConfigError("base", f"missing: this file is a config (it has {', '.join(config_keys)}), not a {file}, "
+                                  "which names the config it starts from in base")
     _reject_unknown("", data, known)
     if "base" not in data:
         raise ConfigError("base", f"missing (the config file {starts})")

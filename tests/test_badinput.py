@@ -1060,3 +1060,23 @@ def test_a_fever_replay_with_a_bad_pay_table_names_the_key(tmp_path):
     script = write(tmp_path / "r.json", json.dumps({"rules": {"paytable": [{"symbols": ["x", "x", "x"], "points": 1}]},
                                                     "turns": []}))
     refused(lvsim("replay", script, "--game", "fever"), "rules.paytable[0].symbols")
+
+
+@pytest.mark.parametrize("command", [["tune"], ["confirm"], ["sweep"]])
+def test_a_config_given_where_a_tune_or_sweep_file_is_wanted_says_which_it_is(tmp_path, command):
+    config = write(tmp_path / "b.toml", LASVEGAN)
+    file = "sweep file" if command == ["sweep"] else "tune file"
+    refused(lvsim(*command, config, "--dry-run"), "base: missing: this file is a config (it has",
+            f"not a {file}, which names the config it starts from in base")
+
+
+def test_a_tune_of_one_value_and_one_target_says_them_in_the_singular(tmp_path):
+    write(tmp_path / "b.toml", LASVEGAN)
+    tune = write(tmp_path / "t.toml", TUNE.replace('"rules.tokens[2]" = { faces = [-4, 0] }',
+                                                   '"rules.starting_cabbages" = { range = [10, 12] }'))
+    plan = lvsim("tune", tune, "--dry-run")
+    assert plan.exit_code == 0, plan.output
+    assert ": Las Vegan, 1 value searched, 1 target, seed" in plan.stdout, plan.stdout
+    screen = lvsim("sensitivity", tune, "--method", "morris", "--dry-run")
+    assert screen.exit_code == 0, screen.output
+    assert ": 1 searched value, " in screen.stdout, screen.stdout

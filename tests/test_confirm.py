@@ -199,6 +199,7 @@ def test_bad_input_is_refused_in_one_line(args, field):
     (["--max-minutes", "x"], "--max-minutes"),
     (["--max-minutes", "1e-9"], "--max-minutes"),
     (["--max-minutes", "1e-9", "--dry-run"], "--max-minutes"),
+    (["--max-minutes", "1e308", "--dry-run"], "--max-minutes"),
     (["--players", "3,3"], "--players"),
     (["--max-games", "999"], "--max-games"),
     (["--max-slow-games", "10"], "--max-slow-games"),

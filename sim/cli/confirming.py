@@ -15,6 +15,9 @@ from sim.cli.common import (
 from sim.cli.group import main
 from sim.config import MAX_SEED
 
+# The longest time budget --max-minutes takes: a week.
+MOST_MINUTES = 7 * 24 * 60
+
 
 @main.command()
 @click.argument("tune_file", metavar="[FILE]", required=False, type=GivenPath(dir_okay=False))
@@ -31,7 +34,8 @@ from sim.config import MAX_SEED
               help="Most games of the stronger tables at each setting (default 200,000; 0 plays none, else at "
                    "least 1,000).")
 @click.option("--max-minutes", type=FloatRange(min=0, min_open=True), default=None,
-              help="Time budget for the whole confirmation, in minutes (default 10; at least one second, 1/60).")
+              help="Time budget for the whole confirmation, in minutes (default 10; at least one second, 1/60; at "
+                   "most a week, 10,080).")
 @click.option("--seed", type=IntRange(0, MAX_SEED), default=None,
               help="Seed of the deals (default: one of the confirmation's own, neither the tune's search nor "
                    "its final replay).")
@@ -73,6 +77,8 @@ def confirm(tune_file, config_file, players, max_games, max_slow_games, max_minu
                                       f"{FIRST_LOOK:,} games; give {FIRST_LOOK:,} or more{zero}")
     if max_minutes is not None and not math.isfinite(max_minutes):
         raise ConfigError("--max-minutes", f"must be a finite number of minutes, got {max_minutes}")
+    if max_minutes is not None and max_minutes > MOST_MINUTES:
+        raise ConfigError("--max-minutes", f"must be at most {MOST_MINUTES:,} (a week), got {max_minutes:g}")
     if max_minutes is not None and max_minutes * 60 < 1:  # it would stop before its first look
         raise ConfigError("--max-minutes", f"{max_minutes:g} minutes is less than a second; give at least "
                                            f"{1 / 60:.3f} (one second)")

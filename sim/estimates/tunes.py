@@ -22,6 +22,7 @@ from sim.estimates.compiling import usual_text
 from sim.estimates.costs import Clock, Cost, Timed, band, calibrate, compiled_text, kept, now, seconds_text, span_text
 from sim.estimates.resolution import RESOLVING_SHARE, Z95, Resolution, resolution, resolution_lines, target_spread
 from sim.estimates.runs import RunSize, report_seconds, run_costs, run_seconds
+from sim.errors import counted
 
 # What the search spends per candidate beyond its games, per value searched: the sampler's ask and
 # tell and the journal (measured on this machine: about 35 ms a trial with 10 values, at 150 trials).
@@ -275,8 +276,8 @@ def tune_plan_text(tune, plan: Mapping[str, Any]) -> str:
     g = plan["games_per_setting"]
     skill = any(t.metric.startswith("skill_gap_") for t in tune.targets)
     lines = [
-        f"Tune {tune.name}: {tune.game.title}, {len(tune.dims)} values searched, {len(tune.targets)} targets, "
-        f"seed {tune.seed}",
+        f"Tune {tune.name}: {tune.game.title}, {counted(len(tune.dims), 'value')} searched, "
+        f"{counted(len(tune.targets), 'target')}, seed {tune.seed}",
         f"judged at: {'; '.join(plan['settings'])}",
         "",
         f"search      {tune.budget:,} candidates x {tune.games:,} games (fewer if the domain is smaller)",

@@ -26,7 +26,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from sim.errors import ConfigError
+from sim.errors import ConfigError, counted
 from sim.knobs import inert_at, parse_path
 from sim.sensitivity.playing import BLOCKS, block_tallies, effects, games_bar, jackknife, metric_values
 from sim.sensitivity.study import tables
@@ -325,7 +325,7 @@ def plan_text(plan: Mapping[str, Any]) -> str:
     from sim.estimates.costs import about_text, seconds_text
     from sim.sensitivity.study import cost_words
 
-    lines = [f"Morris screen of {plan['tune']} ({plan['game']}): {plan['dims']} searched values, "
+    lines = [f"Morris screen of {plan['tune']} ({plan['game']}): {counted(plan['dims'], 'searched value')}, "
              f"{plan['trajectories']} trajectories on {plan['levels']} levels, {plan['games']:,} games per rule set, "
              f"seed {plan['seed']}"]
     for c in plan["counts"]:
