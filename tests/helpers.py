@@ -215,3 +215,20 @@ def games_declared_for(counts: Callable[[Any], tuple[int, int]]):
         sim.games.ENTRY_POINTS.update(saved)
         sim.games.get_game.cache_clear()
 
+
+
+TABLE_WIDTH = 120  # the widest line a summary table may print
+
+
+def table_block(text: str, heading: str) -> dict[str, str]:
+    """The rows of the block of a summary table under ``heading`` (a block ends at a blank line), by label:
+    what follows the label (value, interval and note), single spaces."""
+    blocks = {b.splitlines()[0]: b.splitlines()[1:] for b in text.split("\n\n") if b.strip()}
+    assert heading in blocks, f"no block {heading!r} in:\n{text}"
+    return {line[2:27].strip(): " ".join(line[27:].split()) for line in blocks[heading]}
+
+
+def assert_table_fits(text: str) -> None:
+    """No line of a summary table is wider than :data:`TABLE_WIDTH` characters."""
+    wide = [line for line in text.splitlines() if len(line) > TABLE_WIDTH]
+    assert not wide, f"lines wider than {TABLE_WIDTH} characters: {wide}"

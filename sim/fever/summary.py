@@ -249,7 +249,8 @@ TEXT_STRENGTH_METRICS = ("first_player_advantage", "unfinished_rate", "turns_mea
 
 
 def summary_table(summary: Mapping[str, Any]) -> str:
-    """The summary as the text table ``lvsim run`` prints."""
+    """The summary as the text table ``lvsim run`` prints: every estimate with its 95% interval where the summary
+    holds one, game lengths by their spread."""
     from analysis.common import (
         num, num_ci, pct, pct_ci, played_line, seat_lines, skill_gap_lines, strength_lines, table_row, title_line,
     )
@@ -265,6 +266,8 @@ def summary_table(summary: Mapping[str, Any]) -> str:
     lines.append(table_row("turns", num(turns["mean"], 2),
                            f"{num_ci(summary['turns_mean_ci'])}  p05 {num(turns['p05'], 0)}, median "
                            f"{num(turns['p50'], 0)}, p95 {num(turns['p95'], 0)}"))
+    # The summary keeps no interval for the mean rounds, nor for the shares of points and of turns below (a
+    # game's turns are not independent): those rows give their value alone.
     lines.append(table_row("rounds", num(rounds["mean"], 1),
                            f"p05 {num(rounds['p05'], 0)}, median {num(rounds['p50'], 0)}, p95 {num(rounds['p95'], 0)}"))
     lines.append(table_row("unfinished", pct(summary["unfinished_rate"]),
@@ -278,7 +281,8 @@ def summary_table(summary: Mapping[str, Any]) -> str:
     lines.append(table_row("turns that double", pct(summary["double_rate"]), pct_ci(summary["double_rate_ci"])))
     lines.append(table_row("gain of a double", num(summary["double_gain"], 2),
                            f"{num_ci(summary['double_gain_ci'])}  points scored minus points given up"))
-    lines.append(table_row("reshuffles per game", num(summary["reshuffles_per_game"], 2)))
+    lines.append(table_row("reshuffles per game", num(summary["reshuffles_per_game"], 2),
+                           num_ci(summary["reshuffles_per_game_ci"])))
     lines += skill_gap_lines(summary)
     from sim.games import get_game
 

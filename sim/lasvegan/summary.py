@@ -156,20 +156,24 @@ def _distribution(hist: IntHistogram) -> dict[str, float]:
 
 
 def summary_table(summary: Mapping[str, Any]) -> str:
-    """The summary as the text table ``lvsim run`` prints."""
+    """The summary as the text table ``lvsim run`` prints: every estimate with its 95% interval, the
+    distributions of swings and final cabbages by their spread."""
     title = GAME_TITLES.get(summary["game"], summary["game"])
+    games = summary["games"]
     lines = [title_line(title, summary), "", *seat_lines(summary, first_seat="leads round 1")]
     lines += ["", "Games"]
     lines.append(row("elimination rate", _pct(summary["elimination_rate"]), _pct_ci(summary["elimination_rate_ci"])))
     lines.append(row("rounds played", _num(summary["mean_rounds"]), _num_ci(summary["mean_rounds_ci"])))
-    ends = "  ".join(f"{r + 1}: {_pct(x)}" for r, x in enumerate(summary["end_round_share"]))
-    lines.append(f"  {'ended after round':<25}{ends}")
-    lines.append(row("tie rate", _pct(summary["tie_rate"]), "of games"))
+    for r, x in enumerate(summary["end_round_share"]):
+        lines.append(row(f"ended after round {r + 1}", _pct(x), _games_share_ci(x, games)))
+    lines.append(row("mean |swing| per round", _num(summary["mean_abs_swing"]),
+                     f"{_num_ci(summary['mean_abs_swing_ci'])}  cabbages a seat gains or loses in a round".lstrip()))
+    lines.append(row("tie rate", _pct(summary["tie_rate"]), f"{_pct_ci(summary['tie_rate_ci'])}  of games".lstrip()))
+    # A share of rounds: a game's rounds are not independent, and the summary keeps no interval for it.
     lines.append(row("reserve shortfall rate", _pct(summary["shortfall_rate"]), "of rounds"))
-    if summary.get("seven_no_slot_rate"):
-        lines.append(row("7s with no free slot", _pct(summary["seven_no_slot_rate"]), "of games"))
-    if summary.get("zero_playing_on_rate"):
-        lines.append(row("seat playing on at 0", _pct(summary["zero_playing_on_rate"]), "of games"))
+    for key, label in (("seven_no_slot_rate", "7s with no free slot"), ("zero_playing_on_rate", "seat playing on at 0")):
+        if summary.get(key):
+            lines.append(row(label, _pct(summary[key]), f"{_games_share_ci(summary[key], games)}  of games".lstrip()))
     lines += ["", f"Cabbages{'mean':>29}{'sd':>8}{'p05':>7}{'p50':>7}{'p95':>7}"]
     for label, key in (("swing (seat, round)", "swing"), ("final (seat)", "final_cabbages")):
         d = summary[key]
@@ -177,8 +181,9 @@ def summary_table(summary: Mapping[str, Any]) -> str:
             f"  {label:<25}{_num(d['mean']):>10}{_num(d['sd']):>8}"
             f"{_short(d['p05']):>7}{_short(d['p50']):>7}{_short(d['p95']):>7}"
         )
-    finals = "  ".join(f"{s}: {_num(m)}" for s, m in enumerate(summary["final_cabbages_mean"]))
-    lines.append(f"  {'final mean by seat':<25}{finals}")
+    lines += ["", "Final cabbages by seat, mean (95% CI)"]
+    for s, (m, ci) in enumerate(zip(summary["final_cabbages_mean"], summary["final_cabbages_mean_ci"])):
+        lines.append(row(f"seat {s}", _num(m), _num_ci(ci)))
     lines += skill_gap_lines(summary)
     from sim.games import get_game
 
@@ -186,6 +191,13 @@ def summary_table(summary: Mapping[str, Any]) -> str:
     lines.append("")
     lines.append(played_line(summary))
     return "\n".join(lines)
+
+
+def _games_share_ci(x: float | None, games: int) -> str:
+    """The Wilson interval of a share of the games (a count of games over all of them); empty without games."""
+    if x is None or not games:
+        return ""
+    return _pct_ci(wilson_interval(round(x * games), games))
 
 
 def _short(x: float | None) -> str:

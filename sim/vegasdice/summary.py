@@ -301,29 +301,41 @@ TEXT_STRENGTH_METRICS = ("first_player_advantage", "worst_seat_advantage", "tie_
 
 
 def summary_table(summary: Mapping[str, Any]) -> str:
-    """The summary as the text table ``lvsim run`` prints."""
+    """The summary as the text table ``lvsim run`` prints: every estimate with its 95% interval, the winner's
+    margin by its spread."""
     from analysis.common import (
-        num, pct, played_line, seat_lines, skill_gap_lines, strength_lines, table_row, title_line,
+        num, pct, pct_ci, played_line, seat_lines, skill_gap_lines, strength_lines, table_row, title_line,
     )
+
+    def noted(interval: str, note: str) -> str:
+        return f"{interval}  {note}".lstrip()
 
     lines = [title_line(E.TITLE, summary), "", *seat_lines(summary)]
     lines.append(table_row("first-player card", _dollars(summary["first_card_advantage"]),
-                           "won per round by its holder beyond the fair share"))
+                           noted(_dollars_ci(summary["first_card_advantage_ci"]),
+                                 "won per round by its holder beyond the fair share")))
+    lines += ["", "Money by seat, mean (95% CI)"]
+    for s, (m, ci) in enumerate(zip(summary["money_mean"], summary["money_mean_ci"])):
+        lines.append(table_row(f"seat {s}", _dollars(m), _dollars_ci(ci)))
     lines += ["", "Money"]
-    money = "  ".join(f"{s}: {_dollars(m)}" for s, m in enumerate(summary["money_mean"]))
-    lines.append(f"  {'mean by seat':<25}{money}")
     bills = "  ".join(f"{s}: {num(b, 1)}" for s, b in enumerate(summary["bills_mean"]))
     lines.append(f"  {'bills by seat':<25}{bills}")
     margin = summary["winner_margin"]
     lines.append(table_row("winner's margin", _dollars(margin["mean"]),
                            f"median {_dollars(margin['p50'])}, p95 {_dollars(margin['p95'])}"))
     lines += ["", "Games"]
-    lines.append(table_row("tie rate", pct(summary["tie_rate"]), "of games, after the tie-break"))
-    lines.append(table_row("money tie rate", pct(summary["money_tie_rate"]), "of games, before it"))
-    lines.append(table_row("ties cancelling", pct(summary["tie_cancel_rate"]), "of casino payouts"))
-    lines.append(table_row("won by white dice", pct(summary["white_dice_share"]), "of the money laid out"))
-    lines.append(table_row("unclaimed", pct(summary["unclaimed_share"]), "of the money laid out"))
+    lines.append(table_row("tie rate", pct(summary["tie_rate"]),
+                           noted(pct_ci(summary["tie_rate_ci"]), "of games, after the tie-break")))
+    lines.append(table_row("money tie rate", pct(summary["money_tie_rate"]),
+                           noted(pct_ci(summary["money_tie_rate_ci"]), "of games, before it")))
+    lines.append(table_row("ties cancelling", pct(summary["tie_cancel_rate"]),
+                           noted(pct_ci(summary["tie_cancel_rate_ci"]), "of casino payouts")))
+    lines.append(table_row("won by white dice", pct(summary["white_dice_share"]),
+                           noted(pct_ci(summary["white_dice_share_ci"]), "of the money laid out")))
+    lines.append(table_row("unclaimed", pct(summary["unclaimed_share"]),
+                           noted(pct_ci(summary["unclaimed_share_ci"]), "of the money laid out")))
     if summary.get("short_casino_rate"):
+        # A share of the casinos set up: a game's casinos are not independent, and the summary keeps no interval.
         lines.append(table_row("casinos short", pct(summary["short_casino_rate"]), "of casinos set up"))
     lines += skill_gap_lines(summary)
     from sim.games import get_game
@@ -337,3 +349,8 @@ def _dollars(x: float | None) -> str:
     if x is None:
         return "n/a"
     return f"{'-' if x < 0 else ''}${abs(x):,.0f}"
+
+
+def _dollars_ci(ci) -> str:
+    """``[-$2,410, -$1,254]``: an interval in whole dollars; empty when it has no ends."""
+    return "" if ci is None or None in ci else f"[{_dollars(ci[0])}, {_dollars(ci[1])}]"

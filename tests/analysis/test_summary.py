@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 from analysis.stats import Z95, IntHistogram, mean_and_sd, mean_interval, t95, wilson_interval
 from sim.lasvegan.summary import Tally, summarize, summarize_records, summary_table
 from sim.lasvegan.records import empty_records, slice_records
+from analysis.common import num, num_ci, pct, pct_ci
+from tests.helpers import assert_table_fits, table_block
 
 
 def fake_records(n_games: int, players: int = 4, rounds: int = 4, seed: int = 0) -> dict[str, np.ndarray]:
@@ -210,3 +212,25 @@ def test_summary_table_shows_every_seat_and_the_headline_figures():
     for phrase in ("first-player advantage", "elimination rate", "ended after round", "swing", "final",
                    "tie rate", "reserve shortfall rate", "Played 500 games in 0.25 s (2,000 games/s)"):
         assert phrase in text
+
+
+def test_summary_table_gives_each_estimate_its_interval():
+    rec = fake_records(600, players=4, seed=5)
+    rec["zero_playing_on"][:] = np.random.default_rng(6).random(600) < 0.03
+    s = summarize_records(rec, seed=3, policies=["random"] * 4)
+    text = summary_table(s)
+    games = table_block(text, "Games")
+    assert games["tie rate"] == f"{pct(s['tie_rate'])} {pct_ci(s['tie_rate_ci'])} of games"
+    assert games["mean |swing| per round"].startswith(f"{num(s['mean_abs_swing'])} {num_ci(s['mean_abs_swing_ci'])} ")
+    # Shares of the games, counted exactly: the Wilson interval of their count.
+    ends = np.bincount(rec["rounds_played"] - 1, minlength=4)
+    for r, count in enumerate(ends):
+        assert games[f"ended after round {r + 1}"] == f"{pct(count / 600)} {pct_ci(wilson_interval(count, 600))}"
+    for label, field in (("7s with no free slot", "seven_no_slot"), ("seat playing on at 0", "zero_playing_on")):
+        count = int(np.count_nonzero(rec[field]))
+        assert 0 < count < 600
+        assert games[label] == f"{pct(count / 600)} {pct_ci(wilson_interval(count, 600))} of games"
+    by_seat = table_block(text, "Final cabbages by seat, mean (95% CI)")
+    assert by_seat == {f"seat {i}": f"{num(m)} {num_ci(ci)}"
+                       for i, (m, ci) in enumerate(zip(s["final_cabbages_mean"], s["final_cabbages_mean_ci"]))}
+    assert_table_fits(text)

@@ -14,7 +14,7 @@ import sim.fever.report
 from sim.fever import tables
 from sim.fever.report import SECTIONS, build_report, replay_game, standin_warning
 from sim.fever.summary import Tally, summarize
-from analysis.common import title_line
+from analysis.common import num, num_ci, pct, pct_ci, title_line
 from analysis.results import load_results
 from sim.cli import main
 from sim.config import Config
@@ -24,6 +24,7 @@ from sim.fever.policies import parse_seats
 from sim.fever.records import LAYOUT
 from sim.runner import run
 from tests.analysis.test_report import page_of, section, visible
+from tests.helpers import assert_table_fits, table_block
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
@@ -240,3 +241,22 @@ def test_the_text_summary_writes_the_mean_game_length_to_the_digits_of_its_inter
     line = next(ln for ln in summary_table(summary).splitlines() if ln.strip().startswith("turns "))
     mean, low, high = re.findall(r"\d+\.\d+", line)[:3]
     assert len(mean.split(".")[1]) == len(low.split(".")[1]) == len(high.split(".")[1]) == 2, line
+
+
+def test_the_text_summary_gives_each_estimate_its_interval():
+    from sim.fever.summary import summary_table
+
+    rec = play_games(Rules(players=4), 3, 0, 400, *parse_seats("greedy", 4))
+    s = summarize(Tally.of(rec), seed=3, policies=["greedy"] * 4)
+    text = summary_table(s)
+    length, scoring = table_block(text, "Game length (finished games)"), table_block(text, "Scoring")
+    assert length["turns"].startswith(f"{num(s['turns_mean'])} {num_ci(s['turns_mean_ci'])} p05 ")
+    assert length["unfinished"] == (f"{pct(s['unfinished_rate'])} {pct_ci(s['unfinished_rate_ci'])} "
+                                    "of games, ended by the turn cap")
+    assert scoring["drought rounds"] == (f"{pct(s['drought_rate'])} {pct_ci(s['drought_rate_ci'])} "
+                                         "rounds in which no seat could score")
+    assert scoring["turns that double"] == f"{pct(s['double_rate'])} {pct_ci(s['double_rate_ci'])}"
+    assert scoring["gain of a double"] == (f"{num(s['double_gain'])} {num_ci(s['double_gain_ci'])} "
+                                           "points scored minus points given up")
+    assert scoring["reshuffles per game"] == f"{num(s['reshuffles_per_game'])} {num_ci(s['reshuffles_per_game_ci'])}"
+    assert_table_fits(text)

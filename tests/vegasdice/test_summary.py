@@ -11,7 +11,9 @@ from sim.vegasdice.params import Rules
 from sim.vegasdice.policies import parse_seats
 from sim.vegasdice.records import slice_records
 from analysis.stats import t95
-from sim.vegasdice.summary import Tally, summarize
+from sim.vegasdice.summary import Tally, _dollars, summarize, summary_table
+from analysis.common import pct, pct_ci
+from tests.helpers import assert_table_fits, table_block
 
 
 def records(players=4, n=4000, seats="random", seed=3, **knobs):
@@ -107,3 +109,24 @@ def test_an_empty_tally_summarizes_to_undefined_values():
 def test_tallies_of_other_shapes_do_not_merge():
     with pytest.raises(ValueError, match="cannot merge"):
         Tally.empty(3, 4).merge(Tally.empty(4, 4))
+
+
+def test_the_summary_table_gives_each_estimate_its_interval():
+    _, rec = records(4, n=600)
+    s = summarize(Tally.of(rec), seed=3, policies=["random"] * 4)
+    text = summary_table(s)
+    seats = table_block(text, "Win share by seat (95% CI)")
+    low, high = s["first_card_advantage_ci"]
+    assert seats["first-player card"] == (f"{_dollars(s['first_card_advantage'])} [{_dollars(low)}, {_dollars(high)}] "
+                                          "won per round by its holder beyond the fair share")
+    money = table_block(text, "Money by seat, mean (95% CI)")
+    assert money == {f"seat {i}": f"{_dollars(m)} [{_dollars(lo)}, {_dollars(hi)}]"
+                     for i, (m, (lo, hi)) in enumerate(zip(s["money_mean"], s["money_mean_ci"]))}
+    games = table_block(text, "Games")
+    for label, key, note in (("tie rate", "tie_rate", "of games, after the tie-break"),
+                             ("money tie rate", "money_tie_rate", "of games, before it"),
+                             ("ties cancelling", "tie_cancel_rate", "of casino payouts"),
+                             ("won by white dice", "white_dice_share", "of the money laid out"),
+                             ("unclaimed", "unclaimed_share", "of the money laid out")):
+        assert games[label] == f"{pct(s[key])} {pct_ci(s[f'{key}_ci'])} {note}", label
+    assert_table_fits(text)
