@@ -72,7 +72,8 @@ def create_app(workbench: Workbench | None = None) -> FastAPI:
 
     @app.exception_handler(ConfigError)
     async def refused(request: Request, err: ConfigError):
-        return JSONResponse({"field": err.field, "error": one_line(str(err))},
+        # The field as the line names it: a key the request made up may hold what JSON text cannot (a lone surrogate).
+        return JSONResponse({"field": one_line(err.field), "error": one_line(str(err))},
                             status_code=404 if isinstance(err, Unknown) else 400)
 
     @app.exception_handler(RequestValidationError)

@@ -16,6 +16,7 @@ player count chosen.
 from __future__ import annotations
 
 import json
+import sys
 import tomllib
 from typing import Any, Mapping
 
@@ -41,6 +42,9 @@ def parse_value(text: str, key: str = "value") -> Any:
         value = _literal(text.strip())
     except RecursionError:
         raise fail(too_deep()) from None
+    except ValueError:  # an integer of more digits than Python converts, which neither JSON nor TOML reads
+        raise ConfigError(key, f"holds a number too long to read (more than {sys.get_int_max_str_digits():,} digits)") \
+            from None
     check_depth(value, fail)
     return value
 

@@ -80,6 +80,11 @@ def tune_of(fields: Mapping[str, str], tables: str, where: Path):
     config = config_of(fields)
     if not isinstance(tables, str):
         raise ConfigError("tune", "must be the tune file's tables as TOML text")
+    try:  # JSON's \u escapes may spell half a character, which no file holds (TOML reads it in a comment)
+        tables.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise ConfigError("tune", f"is not UTF-8 text: character {err.start + 1:,} is {tables[err.start]!r}, half "
+                                  "of a surrogate pair") from None
     data = parse_toml(tables, lambda problem: ConfigError("tune", f"is {problem}"))
     if "base" in data:
         raise ConfigError("tune.base", "is the page's rules: leave `base` out and set the rules in the form")

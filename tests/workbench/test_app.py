@@ -15,7 +15,7 @@ from sim.games import GAME_IDS, get_game  # noqa: E402
 from sim.workbench.fields import config_of, fields_of, game_form, parse_value  # noqa: E402
 from sim.workbench.jobs import Workbench  # noqa: E402
 from sim.workbench.states import CANCELLED, DONE, ESTIMATING, FAILED, MEASURING, QUEUED, REFUSED  # noqa: E402
-from tests.workbench.conftest import SMALL, until_finished  # noqa: E402
+from tests.workbench.conftest import SMALL, TUNE_TABLES, until_finished  # noqa: E402
 
 FEWER_CABBAGES = {**SMALL, "rules.starting_cabbages": "10"}
 
@@ -101,6 +101,9 @@ def test_lists_and_words_are_read_as_a_config_file_writes_them():
     ({**SMALL, "rules.tokens": "{a=" * 300 + "1" + "}" * 300}, "rules.tokens"),
     ({**SMALL, "policies.seats": '["expert", 3]'}, "policies.seats"),
     ({k: v for k, v in SMALL.items() if k != "game"}, "game"),
+    # A number of more digits than Python converts, alone or in a list.
+    ({**SMALL, "run.games": "9" * 5000}, "run.games"),
+    ({**SMALL, "rules.tokens": "[[1, " + "9" * 5000 + "]]"}, "rules.tokens"),
 ])
 def test_a_malformed_field_is_refused_in_one_line_naming_it(client, fields, field):
     response = client.post("/api/plays", json=fields)
@@ -108,6 +111,33 @@ def test_a_malformed_field_is_refused_in_one_line_naming_it(client, fields, fiel
     body = response.json()
     assert body["field"].split("[")[0] == field
     assert body["error"].startswith(f"{body['field']}: ") and "\n" not in body["error"]
+
+
+def test_a_number_too_long_to_read_is_refused_naming_its_field_wherever_a_form_is_read(client, bench):
+    before = (set(bench.jobs), set(bench.tunes))
+    long = {**SMALL, "run.games": "9" * 5000}
+    for response in (client.get("/api/config.toml", params=long), client.get("/api/tune-template", params=long),
+                     client.post("/api/tunes", json={"fields": long, "tables": TUNE_TABLES})):
+        assert response.status_code == 400, response.text
+        body = response.json()
+        assert body["field"] == "run.games" and "too long" in body["error"] and "\n" not in body["error"]
+    assert (set(bench.jobs), set(bench.tunes)) == before
+
+
+def test_half_a_character_in_a_request_is_refused_in_one_line(client, bench):
+    """JSON's \\u escapes may spell a lone surrogate, which is not text: refused naming where it is, never a 500."""
+    before = (set(bench.jobs), set(bench.tunes))
+    response = client.post("/api/plays", content=b'{"game": "lasvegan", "rules.\\ud800": "4"}',
+                           headers={"Content-Type": "application/json"})
+    assert response.status_code == 400, response.text
+    assert response.json()["field"] == "rules.\\ud800" and "unknown key" in response.json()["error"]
+    for tables in (TUNE_TABLES + "# \ud800\n", TUNE_TABLES.replace('"greedy"', '"greedy\ud800"')):
+        response = client.post("/api/tunes", content=json.dumps({"fields": SMALL, "tables": tables}),
+                               headers={"Content-Type": "application/json"})
+        assert response.status_code == 400, response.text
+        assert response.json()["field"] == "tune" and "surrogate" in response.json()["error"]
+    assert (set(bench.jobs), set(bench.tunes)) == before
+    assert client.get("/api/plays").status_code == 200
 
 
 def test_the_refusal_is_the_line_lvsim_run_prints(client, tmp_path):
