@@ -147,7 +147,8 @@ def openspiel_search(name: str, policy_id: int, default: int = DEFAULT_ISMCTS_SI
     game's rooted state ends). Naming it without OpenSpiel installed says
     how to install it.
     """
-    counted = whole("N", "simulations per decision", 1, highest, default)
+    # One simulation only expands the root: OpenSpiel's search needs a second to visit a move and choose one.
+    counted = whole("N", "simulations per decision", 2, highest, default)
 
     def read(text: str, parse) -> Sequence[float]:
         if not openspiel_installed():

@@ -104,6 +104,8 @@ def test_lists_and_words_are_read_as_a_config_file_writes_them():
     # A number of more digits than Python converts, alone or in a list.
     ({**SMALL, "run.games": "9" * 5000}, "run.games"),
     ({**SMALL, "rules.tokens": "[[1, " + "9" * 5000 + "]]"}, "rules.tokens"),
+    # One simulation only expands the search's root: it never chooses a move.
+    ({**SMALL, "policies.seats": "ismcts:1"}, "policies.seats"),
 ])
 def test_a_malformed_field_is_refused_in_one_line_naming_it(client, fields, field):
     response = client.post("/api/plays", json=fields)
