@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import textwrap
 from typing import Any, Mapping, Sequence
 
@@ -309,8 +310,16 @@ def strength_lines(summary: dict, metrics: Sequence[Metric]) -> list[str]:
     from analysis.strength import comparison_lines  # it reads the table rows above; imported late, as it is large
 
     lines += comparison_lines(strength, metrics)
-    lines.append(f"  {strength['verdict']['sentence']}")
+    lines += paragraph(strength["verdict"]["sentence"])
     return lines
+
+
+def paragraph(text: str, width: int = 118) -> list[str]:
+    """``text`` as lines of a summary table, indented, none wider than ``width`` + 2; a quoted command (``'lvsim
+    ...'``) kept on one line, to be copied whole."""
+    kept = re.sub(r"'lvsim [^']*'", lambda m: m.group(0).replace(" ", "\0"), text)
+    return [line.replace("\0", " ") for line in textwrap.wrap(kept, width, initial_indent="  ", subsequent_indent="  ",
+                                                               break_long_words=False, break_on_hyphens=False)]
 
 
 def _strength_ci(kind: str, low: float | None, high: float | None) -> str:

@@ -234,3 +234,14 @@ def test_summary_table_gives_each_estimate_its_interval():
     assert by_seat == {f"seat {i}": f"{num(m)} {num_ci(ci)}"
                        for i, (m, ci) in enumerate(zip(s["final_cabbages_mean"], s["final_cabbages_mean_ci"]))}
     assert_table_fits(text)
+
+
+def test_a_long_sentence_of_the_table_is_wrapped_with_its_command_whole():
+    from analysis.common import paragraph
+
+    command = "'lvsim confirm --config RESULTS_DIR/config.toml --players 4'"
+    sentence = "Stronger seats move nothing clearly: " + "many deals cannot decide it, " * 12 + f"and {command} plays on."
+    lines = paragraph(sentence)
+    assert len(lines) > 1 and all(len(line) <= 120 and line.startswith("  ") for line in lines)
+    assert " ".join(line.strip() for line in lines) == sentence
+    assert any(command in line for line in lines)
