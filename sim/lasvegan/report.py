@@ -93,12 +93,27 @@ def elimination_verdict(summary: dict, ends: pd.DataFrame, end_on_elimination: b
     ran_out = ends[ends["reason"] != tables.END_REASONS[2]].groupby("round")["count"].sum()
     text = f"Someone runs out of cabbages in {_pct(rate, d)} of games (95% CI {_ci_pct(low, high, d)})"
     if end_on_elimination:
-        peak = int(ran_out.idxmax())
-        share = ran_out[peak] / ran_out.sum()
-        if share > 0.5:
-            return f"{text}, which ends the game; most such games ({_pct(share, 0)}) end in round {peak}."
-        return f"{text}, which ends the game; more such games end in round {peak} ({_pct(share, 0)}) than in any other."
+        return f"{text}, which ends the game; {_peak_round_words(ran_out)}."
     return f"{text}; elimination does not end the game here, so they play on at 0."
+
+
+def _peak_round_words(ran_out: pd.Series) -> str:
+    """In which round most eliminations come, as far as the games tell: "most" when the round's share of them has
+    a 95% interval above one half; "more … than in any other" when, of the eliminations in it and in each other
+    round, its part has a 95% interval above one half (two counts of the same games compared, as a sign test
+    does); else the rounds the games do not tell apart from it."""
+    total = int(ran_out.sum())
+    order = ran_out.sort_values(ascending=False, kind="stable")
+    peak, count = int(order.index[0]), int(order.iloc[0])
+    share = count / total
+    if wilson_interval(count, total)[0] > 0.5:
+        return f"most such games ({_pct(share, 0)}) end in round {peak}"
+    close = [(int(r), int(c)) for r, c in order.iloc[1:].items()
+             if c and wilson_interval(count, count + int(c))[0] <= 0.5]
+    if not close:
+        return f"more such games end in round {peak} ({_pct(share, 0)}) than in any other"
+    rounds = " or ".join(f"round {r} ({_pct(c / total, 0)})" for r, c in [(peak, count), *close])
+    return f"{total:,} such games cannot tell in which round most of them end: {rounds}"
 
 
 def length_verdict(summary: dict) -> str:
@@ -282,14 +297,24 @@ def _swings_section(results: RunResults) -> str:
 
 
 def loss_words(drivers: pd.DataFrame) -> str:
-    """The kind of machine most cabbages are lost on: "most" only when more than half are."""
+    """The kind of machine most cabbages are lost on, as far as the games tell: "most" only when more than half
+    are, the share's 95% interval above one half; "more … than on any other kind" only when its interval lies
+    above every other kind's. Two shares of the same losses are correlated, but intervals apart tell them apart
+    whatever the correlation (the difference's standard error is at most the sum of theirs)."""
     if not drivers["losses"].sum():
         return ""
-    biggest = drivers.loc[drivers["loss_share"].idxmax()]
-    share = biggest["loss_share"]
-    if share > 0.5:
+    order = drivers.sort_values("loss_share", ascending=False, kind="stable")
+    biggest = order.iloc[0]
+    share, low = biggest["loss_share"], biggest["loss_low"]
+    if low > 0.5:
         return f" Most cabbages lost come from {biggest['kind']} machines ({_pct(share)} of all losses)."
-    return f" More cabbages are lost on {biggest['kind']} machines than on any other kind ({_pct(share)} of all losses)."
+    close = [r for _, r in order.iloc[1:].iterrows() if r["losses"] and not low > r["loss_high"]]
+    if not close:
+        return (f" More cabbages are lost on {biggest['kind']} machines than on any other kind ({_pct(share)} of "
+                "all losses).")
+    kinds = " or ".join(f"{r['kind']} machines ({_pct(r['loss_share'])})" for r in [biggest, *close])
+    return (f" These games do not tell which kind of machine most cabbages are lost on: {kinds} of all losses, "
+            "their 95% intervals overlapping.")
 
 
 def _drivers_section(results: RunResults) -> str:

@@ -190,17 +190,39 @@ def test_most_such_games_means_more_than_half_of_the_eliminations():
         "more such games end in round 4 (49%) than in any other.")
     assert elimination_verdict(summary, ends([10, 40, 100, 350]), True).endswith(
         "most such games (70%) end in round 4.")
+    # 63 against 60 eliminations: the games do not tell the two rounds apart, nor 52% from a half.
+    close = elimination_verdict(summary, ends([5, 31, 60, 63]), True)
+    assert "more such games" not in close and "most such games" not in close, close
+    assert close.endswith("159 such games cannot tell in which round most of them end: round 4 (40%) or round 3 (38%).")
+    assert "most such games" not in elimination_verdict(summary, ends([0, 10, 20, 32]), True)
 
 
 def test_most_cabbages_lost_means_more_than_half_of_them():
     from sim.lasvegan.report import loss_words
 
-    def drivers(shares):
-        return pd.DataFrame({"kind": ["golden", "colour", "value"], "loss_share": shares, "losses": [1, 1, 1]})
+    def drivers(shares, half=0.01):
+        return pd.DataFrame({"kind": ["golden", "colour", "value"], "loss_share": shares, "losses": [1, 1, 1],
+                             "loss_low": [x - half for x in shares], "loss_high": [x + half for x in shares]})
 
     assert loss_words(drivers([0.466, 0.406, 0.128])) == (
         " More cabbages are lost on golden machines than on any other kind (46.6% of all losses).")
     assert loss_words(drivers([0.2, 0.7, 0.1])).startswith(" Most cabbages lost come from colour machines (70.0%")
+    # 70% of them, but over so few games that the interval reaches below a half: not "most".
+    assert "Most" not in loss_words(drivers([0.2, 0.7, 0.1], half=0.25))
+
+
+def test_the_kind_most_cabbages_are_lost_on_is_named_only_when_the_intervals_tell_it_apart():
+    """Points and golden machines at 42.7% and 42.3% of the losses over 5,000 games, their intervals overlapping:
+    neither is said to lose more."""
+    from sim.lasvegan.report import loss_words
+
+    drivers = pd.DataFrame({"kind": ["colour", "points", "golden"], "loss_share": [0.150, 0.427, 0.423],
+                            "losses": [1, 1, 1], "loss_low": [0.148, 0.423, 0.419],
+                            "loss_high": [0.153, 0.431, 0.426]})
+    words = loss_words(drivers)
+    assert "More cabbages" not in words and "Most" not in words, words
+    assert words == (" These games do not tell which kind of machine most cabbages are lost on: points machines "
+                     "(42.7%) or golden machines (42.3%) of all losses, their 95% intervals overlapping.")
 
 
 def test_the_length_verdict_says_when_every_game_goes_the_distance():
