@@ -424,10 +424,12 @@ def _method_section() -> str:
         "per round. Dollars per round by place from the card: the ratio of per-game sums to rounds played, "
         "with a cluster-robust standard error and Student's t, games as clusters.",
         "Ties cancelling: the share of casino payouts (casinos with dice on them) where equal numbers of dice "
-        "removed at least one owner; Wilson score interval over payouts, which treats the payouts of one game "
-        "as independent and so is somewhat narrow.",
+        "removed at least one owner.",
         "Shares of money (won by the white dice, by nobody, by the card's holder) are exact ratios of dollar "
-        "totals over every round of every game; they are shown without an interval.",
+        "totals over every round of every game.",
+        "Ties cancelling and the money won by the white dice and by nobody: a ratio of per-game sums with a "
+        "cluster-robust standard error and Student's t, games as clusters, since the payouts and rounds of one "
+        "game are not independent. The card holder's share of the dollars won is shown without an interval.",
         "Percentiles (final money, winner's margin) are exact, from integer histograms of every game.",
     ])
 

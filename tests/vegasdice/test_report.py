@@ -55,6 +55,19 @@ def test_every_section_is_present_and_listed_in_the_contents(small_dice_run):
         assert f"<h2>{html.escape(title)}</h2>" in text
 
 
+def test_the_method_says_how_the_shares_with_an_interval_get_it(small_dice_run):
+    """The three headline shares carry a cluster interval over games: the method neither calls the ties' a
+    Wilson interval over payouts nor says the money shares have none."""
+    s = small_dice_run.summary
+    assert all(s[f"{name}_ci"][0] is not None for name in ("tie_cancel_rate", "white_dice_share", "unclaimed_share"))
+    text, _ = page_of(small_dice_run.report)
+    method = " ".join(visible(section(text, "method")).split())
+    assert "Wilson score interval over payouts" not in method and "somewhat narrow" not in method, method
+    assert "they are shown without an interval" not in method, method
+    assert ("Ties cancelling and the money won by the white dice and by nobody: a ratio of per-game sums with a "
+            "cluster-robust standard error") in method, method
+
+
 def test_the_headline_numbers_are_the_summary_exactly(small_dice_run):
     s = small_dice_run.summary
     assert page_of(small_dice_run.report)[1].metrics() == {
