@@ -5,7 +5,9 @@ each drawn with its 95% interval; an effect that is not clear (its
 interval at 1 − 0.05/m holds 0, m the changes tried for the metric:
 Bonferroni) is inside the noise and drawn grey. Its sentence names the
 printed number that moves the metric most (a clear effect) and by how
-much, or says that no single printed number does. The same
+much, or says that no single printed number does; "most" only when the
+games tell it from every other change (the sizes' 95% intervals apart),
+else it names the change it is not told apart from. The same
 body is the "What moves the verdict" section of every run's report and
 the page ``lvsim sensitivity --out`` writes.
 """
@@ -111,11 +113,43 @@ def _sentence(effects: Sequence[Mapping[str, Any]], metric, players: int) -> str
     more = f"; {others} other one-step change{'s' if others != 1 else ''} move{'s' if others == 1 else ''} it " \
            "clearly too" if others else "; no other one-step change moves it clearly"
     more += f" (clear: beyond the noise after a Bonferroni correction over {counted(tried, 'change')} tried{counted_in})"
+    effect = f"{amount(metric, top['delta'])}{unit(metric)} ({interval_words(metric, top.get('delta_ci'))})"
+    close = [r for r in rows if r is not top and not larger(top, r)]
+    if close:
+        # "Most" would claim more than the games back: the next change's effect may be as large.
+        first = close[0]
+        rest = f", nor from {counted(len(close) - 1, 'other')}" if len(close) > 1 else ""
+        without = sum(_size_range(r) is None for r in close)
+        why = ("the sizes' 95% intervals overlap" if not without else
+               "the sizes' 95% intervals overlap, or a change has none" if without < len(close) else
+               "that change has no 95% interval" if without == 1 else "those changes have no 95% interval")
+        its = f" ({interval_words(metric, first.get('delta_ci'))})" if _size_range(first) else ""
+        return (f"Of the one-step changes that clearly move the {metric.label}, {step_text(top)} has the largest "
+                f"estimate: {effect}, but {counted(games, 'game')} do not tell it apart from {step_text(first)}: "
+                f"{amount(metric, first['delta'])}{unit(metric)}{its}{rest} ({why}){more}.")
     # "The one-step change that clearly moves …": the verb agrees whatever the metric's name (the turns that
     # double); "clearly", since a change whose effect is larger but not clear may stand above it in the table.
-    return (f"The one-step change that clearly moves the {metric.label} most is {step_text(top)}: "
-            f"{amount(metric, top['delta'])}{unit(metric)} "
-            f"({interval_words(metric, top.get('delta_ci'))}){more}.")
+    return f"The one-step change that clearly moves the {metric.label} most is {step_text(top)}: {effect}{more}."
+
+
+def _size_range(effect: Mapping[str, Any]) -> tuple[float, float] | None:
+    """The range the size of an effect (its distance from 0) takes over its 95% interval; None without one."""
+    low, high = effect.get("delta_ci") or (None, None)
+    if is_missing(low) or is_missing(high):
+        return None
+    near = 0.0 if low <= 0 <= high else min(abs(low), abs(high))
+    return near, max(abs(low), abs(high))
+
+
+def larger(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether effect ``a`` is told larger than ``b`` in size: the least size ``a``'s 95% interval allows is above
+    the most ``b``'s allows. Two effects played on the same deals are correlated, but intervals apart tell them
+    apart whatever the correlation (the difference's standard error is at most the sum of theirs). An inert
+    change is exactly 0; an effect without an interval is told apart from none."""
+    if b.get("inert"):
+        return True
+    ra, rb = _size_range(a), _size_range(b)
+    return ra is not None and rb is not None and ra[0] > rb[1]
 
 
 def interval_words(metric, ci) -> str:
