@@ -48,6 +48,15 @@ img { max-width: 100%; margin: 0.5em 0; }
 """
 
 
+def same_deals_text(table: pd.DataFrame) -> str:
+    """Which cells play the same deals: all of them, or those of one player count (the same seed deals differently
+    to another number of hands, so cells of different player counts are compared as independent runs)."""
+    if "players" in table.columns and table["players"].nunique() > 1:
+        return ("cells of the same player count play the same deals, so differences between them are measured "
+                "game by game; a cell at another player count is dealt other hands")
+    return "every cell plays the same deals, so differences between cells are measured game by game"
+
+
 def sweep_report_html(
     table: pd.DataFrame,
     paired: pd.DataFrame,
@@ -76,10 +85,7 @@ def sweep_report_html(
     games = table["games"]
     games_text = f"{int(games.iloc[0]):,} games per cell" if games.nunique() == 1 else (
         f"{int(games.min()):,} to {int(games.max()):,} games per cell")
-    intro = (
-        f"{len(table)} cells, {games_text}, seed {int(first['seed'])}: every cell plays the same deals, "
-        f"so differences between cells are measured game by game. Intervals are 95%."
-    )
+    intro = f"{len(table)} cells, {games_text}, seed {int(first['seed'])}: {same_deals_text(table)}. Intervals are 95%."
     if target_ci is not None:
         intro += (f" Games were added to each cell until the interval of {html.escape(target_metric)} was at most "
                   f"&plusmn;{100 * target_ci:.2f} points wide, or the cell reached its cap.")

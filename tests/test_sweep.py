@@ -643,6 +643,9 @@ def test_each_player_count_has_its_own_baseline(tmp_path):
     results = run_sweep(sweep, out=tmp_path / "out", progress=False)
     pairs = results.paired.drop_duplicates("cell").set_index("cell")["baseline"].to_dict()
     assert pairs == {1: 0, 3: 2}
+    page = (tmp_path / "out" / "sweep.html").read_text()
+    assert "every cell plays the same deals" not in page
+    assert "cells of the same player count play the same deals" in page
 
 
 @pytest.mark.slow("end to end")
@@ -850,6 +853,18 @@ def test_the_page_lists_only_what_a_cell_changes_from_its_own_baseline():
     for cell, base in (("002", "000"), ("003", "001")):
         assert f"<td class='text'>rules.white_dice=0</td><td class='text'>{base}</td>" in rows[cell]
         assert "rules.players" not in rows[cell]
+
+
+def test_the_page_says_cells_of_other_player_counts_play_other_deals():
+    """The same seed deals 3 and 5 hands differently: a sweep over the player count does not say every cell plays
+    the same deals."""
+    from analysis.sweep_report import same_deals_text
+
+    mixed = same_deals_text(pd.DataFrame({"cell": [0, 1, 2], "players": [3, 4, 4]}))
+    assert "every cell plays the same deals" not in mixed
+    assert mixed.startswith("cells of the same player count play the same deals")
+    assert same_deals_text(pd.DataFrame({"cell": [0, 1], "players": [4, 4]})).startswith(
+        "every cell plays the same deals")
 
 
 def test_a_rule_hole_rate_well_above_the_baseline_is_flagged():
