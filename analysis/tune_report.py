@@ -47,12 +47,20 @@ def tune_report_html(summary: Mapping[str, Any], candidates: pd.DataFrame, *, ga
     ]
     # Each section built through the guard: one that fails says why in its place, and the page is written.
     body = [H.guarded_section(key, title, build) for key, title, build in sections]
-    subtitle = (f"{game.title} · {summary['budget']:,} candidates tried at {summary['games']:,} games each · "
-                f"judged at {', '.join(map(str, summary['players']))} players with "
-                f"{', '.join(summary['policies'])} · seed {summary['seed']}")
+    subtitle = (f"{game.title} · {tried_text(summary)} · judged at {', '.join(map(str, summary['players']))} "
+                f"players with {', '.join(summary['policies'])} · seed {summary['seed']}")
     footer = H.e(f"lvsim tune · final replay on seed {summary['final_seed']}")
     return H.page(f"Tune {summary['name']}", subtitle, [(key, title) for key, title, _ in sections], body, footer,
                   extra_css=EXTRA_CSS)
+
+
+def tried_text(summary: Mapping[str, Any]) -> str:
+    """How many candidates were played at the search's games: the distinct ones the search tried (fewer than the
+    budget when the domain holds fewer) and those the simplification tried after it."""
+    searched = summary.get("candidates_tried", summary["budget"])
+    simplified = summary.get("simplified", 0) or 0
+    text = f"{searched + simplified:,} candidates tried at {summary['games']:,} games each"
+    return text + (f" ({searched:,} in the search, {simplified:,} simplifying)" if simplified else "")
 
 
 def _verdict(v: str) -> str:

@@ -719,6 +719,17 @@ def test_a_target_judged_on_the_interval_and_ranked_on_the_estimate_agrees_when_
         assert target.shortfall(x) > 0
 
 
+def test_the_page_counts_the_candidates_the_search_and_the_simplification_tried():
+    """A budget of 4 whose search tried 4 distinct candidates and whose simplification tried 41 more, every one at
+    2,000 games: 45 were tried, not the budget's 4; a domain of 3 candidates under a budget of 8 tried 3."""
+    from analysis.tune_report import tried_text
+
+    assert tried_text({"budget": 4, "candidates_tried": 4, "simplified": 41, "games": 2000}) == (
+        "45 candidates tried at 2,000 games each (4 in the search, 41 simplifying)")
+    assert tried_text({"budget": 8, "candidates_tried": 3, "simplified": 0, "games": 200}) == (
+        "3 candidates tried at 200 games each")
+
+
 def test_a_target_on_the_worst_seat_reads_the_corrected_estimate(tmp_path):
     tune = _tune_of(tmp_path, targets="worst_seat_advantage = { max = 0.02 }")
     [target] = tune.targets
