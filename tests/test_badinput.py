@@ -1070,6 +1070,7 @@ def test_a_config_given_where_a_tune_or_sweep_file_is_wanted_says_which_it_is(tm
             f"not a {file}, which names the config it starts from in base")
 
 
+@pytest.mark.slow("end to end")
 def test_a_tune_of_one_value_and_one_target_says_them_in_the_singular(tmp_path):
     write(tmp_path / "b.toml", LASVEGAN)
     tune = write(tmp_path / "t.toml", TUNE.replace('"rules.tokens[2]" = { faces = [-4, 0] }',

@@ -414,6 +414,7 @@ def test_confirm_writes_a_value_and_its_interval_as_run_and_tune_do(style, x, lo
     assert interval(style, None, hi) == "[not yet: too few games]"
 
 
+@pytest.mark.slow("end to end")
 def test_a_time_budget_holds_even_when_a_stronger_tables_first_batch_would_not_fit(tmp_path, monkeypatch, stronger):
     """Each game costs a known time on a clock the confirmation reads: a stronger table at 0.05 s a game once
     played its first 2,000 games before it knew its speed, 100 s of a 60 s budget. It now measures its speed on
