@@ -403,8 +403,8 @@ def _method_section() -> str:
         "Unfinished games: the share of games the turn cap ended, with a Wilson score interval.",
         "Points by combination: exact shares of every point scored, points a double later gave up included.",
         "Doubling: the share of turns that double (Wilson interval over turns, which treats the turns of a game "
-        "as independent: where they are not, it may be too narrow or too wide); a double's net gain is the points scored on the doubling "
-        "turn minus the points given up, its interval a cluster-robust ratio over games.",
+        "as independent: where they are not, it may be too narrow or too wide); a double's net gain is the points "
+        "scored on the doubling turn minus the points given up, its interval a cluster-robust ratio over games.",
         "Droughts: the share of full rounds in which no seat, on its turn, had a play that scored; "
         "cluster-robust ratio interval over games.",
     ])
