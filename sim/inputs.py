@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any, Callable
@@ -64,8 +65,9 @@ def _parsed(loads: Callable[[str], Any], text: str, fail: Fail, kind: str, malfo
         raise fail(malformed_problem(err)) from None
     except RecursionError:
         raise fail(too_deep()) from None
-    except ValueError as err:  # an integer of more digits than Python converts
-        raise fail(f"not usable {kind} ({err})") from None
+    except ValueError:  # an integer of more digits than Python converts: its hint names a Python call, not a fix
+        raise fail(f"not usable {kind}: it holds a number of more than {sys.get_int_max_str_digits():,} digits") \
+            from None
     check_depth(data, fail)
     return data
 

@@ -1081,3 +1081,9 @@ def test_a_tune_of_one_value_and_one_target_says_them_in_the_singular(tmp_path):
     screen = lvsim("sensitivity", tune, "--method", "morris", "--dry-run")
     assert screen.exit_code == 0, screen.output
     assert ": 1 searched value, " in screen.stdout, screen.stdout
+
+
+def test_a_number_too_long_to_read_in_a_config_says_so_in_the_products_words(tmp_path):
+    path = write(tmp_path / "c.toml", f'game = "lasvegan"\n[run]\ngames = {"9" * 5000}\n')
+    line = refused(lvsim("run", path, "--dry-run"), "not usable TOML: it holds a number of more than 4,300 digits")
+    assert "sys." not in line
