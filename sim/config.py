@@ -260,22 +260,21 @@ def _run_table(run: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def read_base(data: Mapping[str, Any], base_dir: Path, *, known: tuple[str, ...], starts: str,
+def read_base(data: Mapping[str, Any], base_dir: Path, *, known: tuple[str, ...], starts: str, file: str,
               name: str = "custom") -> tuple[Path, dict[str, Any], Config]:
     """The config a sweep or tune file starts from, its ``base`` (relative to ``base_dir``): the path, the
     mapping and the Config, once every key of the file is one of ``known``.
 
     ``starts`` says in the refusal of a missing ``base`` what the config is
-    to the file, ending with the file it is: "every cell starts from, relative to the sweep file".
+    to the file ("every cell starts from"), ``file`` what the file is ("sweep file").
     """
     config_keys = sorted(set(data) & set(TOP_LEVEL))
     if config_keys and not set(data) & set(known):  # a config given where the file naming one is wanted
-        file = starts.rsplit("relative to the ", 1)[-1]
         raise ConfigError("base", f"missing: this file is a config (it has {', '.join(config_keys)}), not a {file}, "
                                   "which names the config it starts from in base")
     _reject_unknown("", data, known)
     if "base" not in data:
-        raise ConfigError("base", f"missing (the config file {starts})")
+        raise ConfigError("base", f"missing (the config file {starts}, relative to the {file})")
     if not isinstance(data["base"], str):
         raise ConfigError("base", f"must be the path of a config file, got {shown(data['base'])}")
     path = base_dir / data["base"]

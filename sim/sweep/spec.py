@@ -114,7 +114,7 @@ def load_sweep(
     name = path.stem
     data = read_toml(path, lambda problem: ConfigError(str(path), problem))
     base_path, base, base_config = read_base(data, path.parent, known=SWEEP_FILE_KEYS,
-                                             starts="every cell starts from, relative to the sweep file")
+                                             starts="every cell starts from", file="sweep file")
     game_id = base_config.game
 
     axes = _axes(data.get("sweep", {}), game_id)

@@ -45,7 +45,7 @@ def tune_from_mapping(data: Mapping[str, Any], *, base_dir: Path = Path("."), na
                       path: Path | None = None, budget: int | None = None, games: int | None = None,
                       seed: int | None = None, threads: int | None = None, searched: bool = True) -> Tune:
     base_path, _, base = read_base(data, base_dir, known=TUNE_FILE_KEYS, name=name,
-                                   starts="the tune starts from, relative to the tune file")
+                                   starts="the tune starts from", file="tune file")
     if threads is not None:
         base = replace(base, threads=threads)
     game = base.game_spec
