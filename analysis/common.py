@@ -238,8 +238,9 @@ def interval_text(style: str, lo: float | None, hi: float | None) -> str:
     return "" if lo is None or hi is None else _STYLED.get(style, _STYLED[None])[1]([lo, hi])
 
 
-def table_row(label: str, value: str, note: str = "") -> str:
-    return f"  {label:<25}{value:>9}  {note}".rstrip()
+def table_row(label: str, value: str, note: str = "", ci: str = "") -> str:
+    """A row of a summary table: the label, the value, its interval ``ci`` (when it has one), then ``note``."""
+    return f"  {label:<25}{value:>9}  {ci}{'  ' if ci and note else ''}{note}".rstrip()
 
 
 def seat_lines(summary: dict, heading: str = "Win share by seat (95% CI)", first_seat: str = "first player") -> list[str]:

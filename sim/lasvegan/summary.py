@@ -167,13 +167,13 @@ def summary_table(summary: Mapping[str, Any]) -> str:
     for r, x in enumerate(summary["end_round_share"]):
         lines.append(row(f"ended after round {r + 1}", _pct(x), _games_share_ci(x, games)))
     lines.append(row("mean |swing| per round", _num(summary["mean_abs_swing"]),
-                     f"{_num_ci(summary['mean_abs_swing_ci'])}  cabbages a seat gains or loses in a round".lstrip()))
-    lines.append(row("tie rate", _pct(summary["tie_rate"]), f"{_pct_ci(summary['tie_rate_ci'])}  of games".lstrip()))
+                     "cabbages a seat gains or loses in a round", ci=_num_ci(summary["mean_abs_swing_ci"])))
+    lines.append(row("tie rate", _pct(summary["tie_rate"]), "of games", ci=_pct_ci(summary["tie_rate_ci"])))
     # A share of rounds: a game's rounds are not independent, and the summary keeps no interval for it.
     lines.append(row("reserve shortfall rate", _pct(summary["shortfall_rate"]), "of rounds"))
     for key, label in (("seven_no_slot_rate", "7s with no free slot"), ("zero_playing_on_rate", "seat playing on at 0")):
         if summary.get(key):
-            lines.append(row(label, _pct(summary[key]), f"{_games_share_ci(summary[key], games)}  of games".lstrip()))
+            lines.append(row(label, _pct(summary[key]), "of games", ci=_games_share_ci(summary[key], games)))
     lines += ["", f"Cabbages{'mean':>29}{'sd':>8}{'p05':>7}{'p50':>7}{'p95':>7}"]
     for label, key in (("swing (seat, round)", "swing"), ("final (seat)", "final_cabbages")):
         d = summary[key]

@@ -307,13 +307,10 @@ def summary_table(summary: Mapping[str, Any]) -> str:
         num, pct, pct_ci, played_line, seat_lines, skill_gap_lines, strength_lines, table_row, title_line,
     )
 
-    def noted(interval: str, note: str) -> str:
-        return f"{interval}  {note}".lstrip()
-
     lines = [title_line(E.TITLE, summary), "", *seat_lines(summary)]
     lines.append(table_row("first-player card", _dollars(summary["first_card_advantage"]),
-                           noted(_dollars_ci(summary["first_card_advantage_ci"]),
-                                 "won per round by its holder beyond the fair share")))
+                           "won per round by its holder beyond the fair share",
+                           ci=_dollars_ci(summary["first_card_advantage_ci"])))
     lines += ["", "Money by seat, mean (95% CI)"]
     for s, (m, ci) in enumerate(zip(summary["money_mean"], summary["money_mean_ci"])):
         lines.append(table_row(f"seat {s}", _dollars(m), _dollars_ci(ci)))
@@ -325,15 +322,15 @@ def summary_table(summary: Mapping[str, Any]) -> str:
                            f"median {_dollars(margin['p50'])}, p95 {_dollars(margin['p95'])}"))
     lines += ["", "Games"]
     lines.append(table_row("tie rate", pct(summary["tie_rate"]),
-                           noted(pct_ci(summary["tie_rate_ci"]), "of games, after the tie-break")))
+                           "of games, after the tie-break", ci=pct_ci(summary["tie_rate_ci"])))
     lines.append(table_row("money tie rate", pct(summary["money_tie_rate"]),
-                           noted(pct_ci(summary["money_tie_rate_ci"]), "of games, before it")))
+                           "of games, before it", ci=pct_ci(summary["money_tie_rate_ci"])))
     lines.append(table_row("ties cancelling", pct(summary["tie_cancel_rate"]),
-                           noted(pct_ci(summary["tie_cancel_rate_ci"]), "of casino payouts")))
+                           "of casino payouts", ci=pct_ci(summary["tie_cancel_rate_ci"])))
     lines.append(table_row("won by white dice", pct(summary["white_dice_share"]),
-                           noted(pct_ci(summary["white_dice_share_ci"]), "of the money laid out")))
+                           "of the money laid out", ci=pct_ci(summary["white_dice_share_ci"])))
     lines.append(table_row("unclaimed", pct(summary["unclaimed_share"]),
-                           noted(pct_ci(summary["unclaimed_share_ci"]), "of the money laid out")))
+                           "of the money laid out", ci=pct_ci(summary["unclaimed_share_ci"])))
     if summary.get("short_casino_rate"):
         # A share of the casinos set up: a game's casinos are not independent, and the summary keeps no interval.
         lines.append(table_row("casinos short", pct(summary["short_casino_rate"]), "of casinos set up"))
