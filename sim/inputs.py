@@ -66,8 +66,7 @@ def _parsed(loads: Callable[[str], Any], text: str, fail: Fail, kind: str, malfo
     except RecursionError:
         raise fail(too_deep()) from None
     except ValueError:  # an integer of more digits than Python converts: its hint names a Python call, not a fix
-        raise fail(f"not usable {kind}: it holds a number of more than {sys.get_int_max_str_digits():,} digits") \
-            from None
+        raise fail(f"not usable {kind}: it holds {too_many_digits()}") from None
     check_depth(data, fail)
     return data
 
@@ -90,6 +89,11 @@ def check_depth(data: Any, fail: Fail, limit: int = MAX_DEPTH) -> None:
 
 def too_deep(limit: int = MAX_DEPTH) -> str:
     return f"nested too deeply (lists and tables at most {limit} levels deep)"
+
+
+def too_many_digits() -> str:
+    """An integer of more digits than Python converts, as a refusal says it."""
+    return f"a number too long to read (more than {sys.get_int_max_str_digits():,} digits)"
 
 
 def _os_problem(err: OSError, what: str) -> str:

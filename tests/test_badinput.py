@@ -1085,5 +1085,6 @@ def test_a_tune_of_one_value_and_one_target_says_them_in_the_singular(tmp_path):
 
 def test_a_number_too_long_to_read_in_a_config_says_so_in_the_products_words(tmp_path):
     path = write(tmp_path / "c.toml", f'game = "lasvegan"\n[run]\ngames = {"9" * 5000}\n')
-    line = refused(lvsim("run", path, "--dry-run"), "not usable TOML: it holds a number of more than 4,300 digits")
+    line = refused(lvsim("run", path, "--dry-run"),
+                   "not usable TOML: it holds a number too long to read (more than 4,300 digits)")
     assert "sys." not in line

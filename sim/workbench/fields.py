@@ -16,14 +16,13 @@ player count chosen.
 from __future__ import annotations
 
 import json
-import sys
 import tomllib
 from typing import Any, Mapping
 
 from sim.config import DEFAULT_SEED, Config, config_from_mapping
 from sim.errors import ConfigError, shown
 from sim.games import GAME_IDS, get_game
-from sim.inputs import check_depth, too_deep
+from sim.inputs import check_depth, too_deep, too_many_digits
 
 # The keys of the form besides the rules: each is the config key it sets.
 GAME_KEY = "game"
@@ -43,8 +42,7 @@ def parse_value(text: str, key: str = "value") -> Any:
     except RecursionError:
         raise fail(too_deep()) from None
     except ValueError:  # an integer of more digits than Python converts, which neither JSON nor TOML reads
-        raise ConfigError(key, f"holds a number too long to read (more than {sys.get_int_max_str_digits():,} digits)") \
-            from None
+        raise ConfigError(key, f"holds {too_many_digits()}") from None
     check_depth(value, fail)
     return value
 
