@@ -110,23 +110,22 @@ def confirm(tune_file, config_file, players, max_games, max_slow_games, max_minu
         with open_cluster(workers=workers, scheduler=scheduler) as cluster:
             result = play(spec, seed=seed, cluster=cluster, progress=progress,
                           say=lambda line: click.echo(line, err=True), **budget)
-            # Each table's first game, as the cluster plays it, played again by the reference engine: the
-            # verdicts come from the jitted core alone.
-            unlike = []
-            for players, policy in spec.settings:
-                table = spec.config({}, players, policy, seed=seed)
-                recorded, _ = next(iter(cluster.play(table, 0, 1)))
-                if unlike_the_kernel(spec.game, table.rules, seed, table.seat_policies, (0,),
-                                     [{name: values[0] for name, values in recorded.items()}]):
-                    unlike.append(f"{players} players with {policy}")
+            # Each table's first game as the cluster plays it, kept to be played again by the reference engine
+            # once the verdicts are written and shown: they come from the jitted core alone.
+            tables = [(f"{players} players with {policy}", spec.config({}, players, policy, seed=seed))
+                      for players, policy in spec.settings]
+            first_games = [next(iter(cluster.play(table, 0, 1)))[0] for _, table in tables]
         result["out"] = str(out_dir)
         (staging / CONFIRM_FILE).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    if unlike:
-        click.echo(unlike_warning([0], f"the table{'s' if len(unlike) > 1 else ''} of {and_listed(unlike)}"),
-                   err=True)
     if as_json:
         click.echo(json.dumps(result))
     else:
         click.echo(confirm_text(result, spec.game))
         click.echo(f"Written: {out_dir / CONFIRM_FILE}")
+    unlike = [name for (name, table), recorded in zip(tables, first_games)
+              if unlike_the_kernel(spec.game, table.rules, seed, table.seat_policies, (0,),
+                                   [{field: values[0] for field, values in recorded.items()}])]
+    if unlike:
+        click.echo(unlike_warning([0], f"the table{'s' if len(unlike) > 1 else ''} of {and_listed(unlike)}"),
+                   err=True)
     click.get_current_context().exit(0 if passed(result) else 1)

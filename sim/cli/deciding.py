@@ -96,12 +96,6 @@ def decisions(config, players, games, seed, seats, threads, as_json, out, dry_ru
         click.echo(about_text(seconds))
         return
     result = play(game, rules, games, seed, seats=table, threads=threads, progress=sys.stderr.isatty())
-    unlike = unlike_the_kernel(game, rules, seed, result["seats"])
-    if unlike:  # the numbers come from the jitted core alone: its first deal, played again, vouches for them
-        click.echo(unlike_warning(unlike, "this unrestricted table"), err=True)
-    restricted = unlike_restricted(game, rules, result["seats"], seed)
-    if restricted:  # and of each restricted table, the restricted player's own code included
-        click.echo(unlike_warning([0], restricted_tables(restricted)), err=True)
     if out is not None:
         from sim.runner import staged_directory
 
@@ -115,6 +109,14 @@ def decisions(config, players, games, seed, seats, threads, as_json, out, dry_ru
         click.echo(decisions_table(result, game.title))
         if out is not None:
             click.echo(f"Written: {out_dir / 'decisions.json'}")
+    # Once the answer is written and shown: the numbers come from the jitted core alone, and its first deal, played
+    # again by the reference engine, vouches for them.
+    unlike = unlike_the_kernel(game, rules, seed, result["seats"])
+    if unlike:
+        click.echo(unlike_warning(unlike, "this unrestricted table"), err=True)
+    restricted = unlike_restricted(game, rules, result["seats"], seed)
+    if restricted:  # and of each restricted table, the restricted player's own code included
+        click.echo(unlike_warning([0], restricted_tables(restricted)), err=True)
 
 
 def _lists_seats(config: str) -> bool:

@@ -102,12 +102,14 @@ def duel(config, game_id, seats, games, seed, players, threads, as_json):
     seed = 1 if seed is None else seed
     result = play_duel(game, rules, seat_list, games, seed, threads=threads, progress=sys.stderr.isatty(),
                        games_field="--games")
-    unlike = unlike_the_kernel(game, rules, seed, seat_list)
-    if unlike:  # the numbers come from the jitted core alone: its first deal, played again, vouches for them
-        click.echo(unlike_warning(unlike, "this duel"), err=True)
     if as_json:
         for row in result["policies"].values():
             row["win_share_ci"] = [None if x != x else x for x in row["win_share_ci"]]
         click.echo(json.dumps(result))
     else:
         click.echo(f"{game.title}: " + duel_table(result))
+    # Once the answer is shown: the numbers come from the jitted core alone, and its first deal, played again by the
+    # reference engine, vouches for them.
+    unlike = unlike_the_kernel(game, rules, seed, seat_list)
+    if unlike:
+        click.echo(unlike_warning(unlike, "this duel"), err=True)

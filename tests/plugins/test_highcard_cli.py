@@ -188,6 +188,24 @@ def test_a_confirmation_the_reference_engine_does_not_replay_says_its_verdicts_m
             "core did" in result.stderr), result.output
 
 
+@pytest.mark.parametrize("command,written", [
+    (["confirm", "highcard-tune.toml", "--max-games", "1000"], "confirm.json"),
+    (["decisions", "highcard.toml", "--games", "40"], "decisions.json"),
+])
+def test_an_answer_is_written_and_shown_before_its_check_against_the_engine(here, monkeypatch, command, written):
+    """The check comes after the answer: should it fail, what was played is not lost."""
+    import sim.reference
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the check failed")
+
+    monkeypatch.setattr(sim.reference, "unlike_the_kernel", broken)
+    result = CliRunner().invoke(main, [command[0], str(here / command[1]), *command[2:], "--out", str(here / "out")])
+    assert result.exit_code == 1 and "the check failed" in result.output, result.output
+    assert (here / "out" / written).is_file()
+    assert f"Written: {here / 'out' / written}" in result.output
+
+
 @pytest.mark.parametrize("command", [["duel", "--seats", "greedy,random,random"], ["decisions"]])
 def test_a_duel_or_decisions_the_reference_engine_does_not_replay_says_its_results_may_be_wrong(
         tmp_path, monkeypatch, command):
