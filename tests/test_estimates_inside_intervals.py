@@ -130,7 +130,7 @@ def test_a_tune_writes_every_estimate_inside_its_interval(highcard, tune):
     assert_estimates_inside_intervals(pd.read_parquet(out / "candidates.parquet"), "candidates.parquet")
 
 
-@pytest.mark.parametrize("method", ["one-step", "morris"])
+@pytest.mark.parametrize("method", ["one-step", pytest.param("morris", marks=pytest.mark.slow("end to end"))])
 def test_a_sensitivity_study_writes_every_effect_inside_its_interval(highcard, method):
     out = highcard / method
     if method == "morris":

@@ -121,6 +121,7 @@ def test_explicit_cells_follow_the_grid_or_replace_it(tmp_path):
     assert len(only.cells) == 1 and only.cells[0].config.seats == "random"
 
 
+@pytest.mark.slow("end to end")
 def test_every_cell_plays_the_same_seed_and_so_the_same_deals(tmp_path):
     sweep = load_sweep(make_sweep(tmp_path, GOLDEN), seed=9, games=500)
     assert {c.config.seed for c in sweep.cells} == {9}

@@ -137,6 +137,7 @@ def test_what_is_wanted_is_written_as_the_file_says_it_or_as_its_values_are():
 # --- the search -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow("end to end")
 def test_a_planted_problem_is_found_with_the_smallest_change(tmp_path):
     results = T.tune(write_tune(tmp_path), out=tmp_path / "out", progress=False, report=False)
     best = results.recommendation

@@ -434,6 +434,7 @@ def test_at_one_player_no_skill_gap_is_played_and_no_games_are_said_to_be_too_fe
     assert "first-player advantage" not in summary["strength"]["verdict"]["undecided"]
 
 
+@pytest.mark.slow("end to end")
 def test_zero_turns_the_profile_off_and_the_report_says_so(tmp_path):
     config = Config(name="t", games=200, seed=3, skill_gap_games=0, strength_games=0, strength_lookahead_games=0)
     results = sim.run(config, out=tmp_path / "r", progress=False, report=False)

@@ -169,6 +169,7 @@ def test_the_pace_in_seconds_per_turn_is_configurable(results, monkeypatch):
     assert f"{p50 * 6 / 60:.1f} min at 6 s a turn" in visible(build_report(results))
 
 
+@pytest.mark.slow("end to end")
 def test_lvsim_report_rewrites_the_report_from_the_records(fever_run, tmp_path):
     copy = tmp_path / "copy"
     shutil.copytree(fever_run[0], copy)

@@ -289,6 +289,7 @@ def test_a_play_cancelled_while_estimating_stops_at_the_estimates_next_batch(mon
         assert not job.dir.exists()
 
 
+@pytest.mark.slow("end to end")
 def test_a_play_cancelled_while_measuring_stops_and_claims_no_verdict():
     """Its games played, a play goes on to the skill gap and strength profile: a cancel then stops it at their
     next batch, and the page is shown the games' summary only, marked incomplete, with no verdict."""
@@ -404,6 +405,7 @@ def test_the_sensitivity_section_says_whether_it_is_available(client, rulebook_p
     assert got["available"] == (importlib.util.find_spec("sim.sensitivity") is not None)
 
 
+@pytest.mark.slow("end to end")
 def test_stopping_removes_every_file_the_workbench_wrote():
     with Workbench() as own:
         job = own.submit(SMALL)
