@@ -335,7 +335,8 @@ def _strength_ci(kind: str, low: float | None, high: float | None) -> str:
 
 
 def played_line(summary: dict) -> str:
-    """``Played N games in X s (G games/s)``, and the whole run's wall time when the caller timed it."""
+    """``Played N games in X s (G games/s)``, and the whole run's wall time when the caller timed it, wrapped at 120
+    columns."""
     speed = ""
     if summary.get("seconds") is not None:
         speed = f" in {summary['seconds']:.2f} s ({summary['games_per_second']:,.0f} games/s)"
@@ -348,4 +349,9 @@ def played_line(summary: dict) -> str:
                                                         ("report_written", "the report"))
                                   if summary.get(key)]
         wall = f"; {summary['wall_seconds']:.1f} s wall time in all ({and_listed(parts)})"
-    return f"Played {summary['games']:,} games{speed}{wall}"
+    return wrapped(f"Played {summary['games']:,} games{speed}{wall}")
+
+
+def wrapped(text: str, width: int = 120) -> str:
+    """A sentence of the terminal's wrapped at ``width`` columns, its continued lines indented by two."""
+    return textwrap.fill(text, width, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False)

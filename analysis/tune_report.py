@@ -17,6 +17,7 @@ import pandas as pd
 from analysis import figure_style
 from analysis import report_html as H
 from sim.game import Game
+from sim.tune.text import tried_text
 from sim.wording import value_words as spell
 
 VERDICT_CLASS = {"met": "pos", "missed": "neg", "undecided": "zero"}
@@ -52,15 +53,6 @@ def tune_report_html(summary: Mapping[str, Any], candidates: pd.DataFrame, *, ga
     footer = H.e(f"lvsim tune · final replay on seed {summary['final_seed']}")
     return H.page(f"Tune {summary['name']}", subtitle, [(key, title) for key, title, _ in sections], body, footer,
                   extra_css=EXTRA_CSS)
-
-
-def tried_text(summary: Mapping[str, Any]) -> str:
-    """How many candidates were played at the search's games: the distinct ones the search tried (fewer than the
-    budget when the domain holds fewer) and those the simplification tried after it."""
-    searched = summary.get("candidates_tried", summary["budget"])
-    simplified = summary.get("simplified", 0) or 0
-    text = f"{searched + simplified:,} candidates tried at {summary['games']:,} games each"
-    return text + (f" ({searched:,} in the search, {simplified:,} simplifying)" if simplified else "")
 
 
 def _verdict(v: str) -> str:

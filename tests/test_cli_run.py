@@ -109,8 +109,12 @@ def test_the_last_line_names_only_what_the_run_played():
     summary = {"games": 10, "seconds": 1.0, "games_per_second": 10.0, "wall_seconds": 2.0}
     assert played_line(summary).endswith("(the games)")
     assert played_line({**summary, "report_written": True}).endswith("(the games and the report)")
-    assert played_line({**summary, "strength": {"x": 1}, "decisions_played": True, "report_written": True}).endswith(
-        "(the games, the strength profile, which decisions matter and the report)")
+    whole = played_line({**summary, "games": 1_000_000, "wall_seconds": 1234.5, "skill_gap": {"x": 1},
+                         "strength": {"x": 1}, "sensitivity": {"x": 1}, "decisions_played": True, "report_written": True})
+    assert max(map(len, whole.splitlines())) <= 120 and whole.splitlines()[1].startswith("  ")  # wrapped, not cut
+    assert " ".join(line.strip() for line in whole.splitlines()).endswith(
+        "(the games, the skill-gap duels, the strength profile, what moves the verdict, which decisions matter and the "
+        "report)")
     assert "decisions" not in played_line({**summary, "decisions_played": False})
 
 

@@ -493,6 +493,25 @@ def test_a_runner_up_is_never_said_to_meet_the_targets_it_misses(tmp_path):
     assert text.splitlines()[0] == summary["verdict"]["headline"]
 
 
+def test_the_terminal_counts_the_candidates_tried_as_the_page_does(tmp_path):
+    """The last lines of a tune count the candidates the search and the simplification tried, as the report's
+    heading does (4 and 41 here, not the search's 4 alone); its sentences keep within 120 columns."""
+    from analysis.tune_report import tried_text
+
+    tune = _tune_of(tmp_path)
+    best = _judged(tune, {**tune.base_values(), "rules.rounds": 3}, {(2, "random"): MET}, trial=5)
+    summary = {"final_seed": tune.final_seed, "budget": 4, "candidates_tried": 4, "simplified": 41, "games": 2000,
+               "timing": {"games_played_now": 1_234_567, "seconds": 5432.1, "evaluations_reused": 12},
+               **T.answer(tune, [best], best)}
+    lines = T.tune_text(T.TuneResults(tune, tmp_path, summary, None)).splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("Played "))
+    said = " ".join(line.strip() for line in lines[start:start + 2])
+    assert said.startswith(f"Played 1,234,567 games now in 5432.1 s wall time: {tried_text(summary)}; 12 evaluations")
+    assert "45 candidates tried at 2,000 games each (4 in the search, 41 simplifying)" in said
+    assert lines[start + 1].startswith("  ")  # wrapped, as every sentence but the files' path and a command is
+    assert max(len(line) for line in lines if not line.startswith(("Results in ", "To play "))) <= 120
+
+
 NOTHING_MEETS = PLANTED.replace("mean_rounds = [2.5, 3.5]", "mean_rounds = [5.5, 6.5]").replace(
     "budget = 8", "budget = 3")
 
@@ -723,7 +742,7 @@ def test_a_target_judged_on_the_interval_and_ranked_on_the_estimate_agrees_when_
 def test_the_page_counts_the_candidates_the_search_and_the_simplification_tried():
     """A budget of 4 whose search tried 4 distinct candidates and whose simplification tried 41 more, every one at
     2,000 games: 45 were tried, not the budget's 4; a domain of 3 candidates under a budget of 8 tried 3."""
-    from analysis.tune_report import tried_text
+    from sim.tune.text import tried_text
 
     assert tried_text({"budget": 4, "candidates_tried": 4, "simplified": 41, "games": 2000}) == (
         "45 candidates tried at 2,000 games each (4 in the search, 41 simplifying)")

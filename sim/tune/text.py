@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Mapping, Sequence
 
-from analysis.common import value_ci
+from analysis.common import value_ci, wrapped
 from sim.errors import counted
 from sim.tune.directory import STATE_DIR, TuneResults
 from sim.tune.evaluation import Judged
@@ -137,7 +137,7 @@ def tune_text(results: TuneResults) -> str:
             lines.append(line)
     for sentence in (summary["policies_apart"]["sentence"], summary["side_effects"]["sentence"]):
         if sentence:
-            lines.append(sentence)
+            lines.append(wrapped(sentence))
     holes = summary.get("rule_holes") or []
     if holes:
         lines.append("Rule holes on the fresh seed (these rules; the base rules), 95% intervals:")
@@ -154,9 +154,8 @@ def tune_text(results: TuneResults) -> str:
                      f"--config {results.out_dir / 'best.toml'}")
     timing = summary.get("timing", {})
     if timing:
-        lines.append(f"Played {timing['games_played_now']:,} games now in {timing['seconds']:.1f} s wall time "
-                     f"({counted(summary['candidates_tried'], 'distinct candidate')} tried; "
-                     f"{counted(timing['evaluations_reused'], 'evaluation')} reused).")
+        lines.append(wrapped(f"Played {timing['games_played_now']:,} games now in {timing['seconds']:.1f} s wall time: "
+                             f"{tried_text(summary)}; {counted(timing['evaluations_reused'], 'evaluation')} reused."))
     report = summary.get("report")
     if report:
         lines.append(f"Balance reports of these rules, {report['games']:,} games each: "
@@ -164,3 +163,12 @@ def tune_text(results: TuneResults) -> str:
     files = ", ".join(sorted(p.name for p in results.out_dir.iterdir() if p.name != STATE_DIR))
     lines.append(f"Results in {results.out_dir}/ ({files})")
     return "\n".join(lines)
+
+
+def tried_text(summary: Mapping[str, Any]) -> str:
+    """How many candidates were played at the search's games: the distinct ones the search tried (fewer than the
+    budget when the domain holds fewer) and those the simplification tried after it."""
+    searched = summary.get("candidates_tried", summary["budget"])
+    simplified = summary.get("simplified", 0) or 0
+    text = f"{searched + simplified:,} candidates tried at {summary['games']:,} games each"
+    return text + (f" ({searched:,} in the search, {simplified:,} simplifying)" if simplified else "")
