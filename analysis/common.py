@@ -250,8 +250,8 @@ def seat_lines(summary: dict, heading: str = "Win share by seat (95% CI)", first
     for s, (w, ci) in enumerate(zip(summary["win_share"], summary["win_share_ci"])):
         lines.append(table_row(f"seat {s}" + (f" ({first_seat})" if s == 0 else ""), pct(w), pct_ci(ci)))
     lines.append(table_row("first-player advantage", pts(summary["first_player_advantage"]),
-                           f"{pts_ci(summary['first_player_advantage_ci'])}  seat 0 minus 1/{summary['players']}, "
-                           "in percentage points"))
+                           f"seat 0 minus 1/{summary['players']}, in percentage points",
+                           ci=pts_ci(summary["first_player_advantage_ci"])))
     mixed = mixed_seats_words(summary)
     if mixed:
         lines += textwrap.wrap(f"{mixed[0].upper()}{mixed[1:]}.", 110, initial_indent="  ", subsequent_indent="  ")

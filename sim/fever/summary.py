@@ -264,23 +264,23 @@ def summary_table(summary: Mapping[str, Any]) -> str:
     turns, rounds = summary["game_length_turns"], summary["game_length_rounds"]
     lines += ["", "Game length (finished games)"]
     lines.append(table_row("turns", num(turns["mean"], 2),
-                           f"{num_ci(summary['turns_mean_ci'])}  p05 {num(turns['p05'], 0)}, median "
-                           f"{num(turns['p50'], 0)}, p95 {num(turns['p95'], 0)}"))
+                           f"p05 {num(turns['p05'], 0)}, median {num(turns['p50'], 0)}, p95 {num(turns['p95'], 0)}",
+                           ci=num_ci(summary["turns_mean_ci"])))
     # The summary keeps no interval for the mean rounds, nor for the shares of points and of turns below (a
     # game's turns are not independent): those rows give their value alone.
     lines.append(table_row("rounds", num(rounds["mean"], 1),
                            f"p05 {num(rounds['p05'], 0)}, median {num(rounds['p50'], 0)}, p95 {num(rounds['p95'], 0)}"))
     lines.append(table_row("unfinished", pct(summary["unfinished_rate"]),
-                           f"{pct_ci(summary['unfinished_rate_ci'])}  of games, ended by the turn cap"))
+                           "of games, ended by the turn cap", ci=pct_ci(summary["unfinished_rate_ci"])))
     lines += ["", "Scoring"]
     shares = "  ".join(f"{p}: {pct(x)}" for p, x in enumerate(summary["points_by_combination"]))
     lines.append(f"  {'points by pattern':<25}{shares}")
     lines.append(table_row("turns that could score", pct(summary["could_score_rate"])))
     lines.append(table_row("drought rounds", pct(summary["drought_rate"]),
-                           f"{pct_ci(summary['drought_rate_ci'])}  rounds in which no seat could score"))
+                           "rounds in which no seat could score", ci=pct_ci(summary["drought_rate_ci"])))
     lines.append(table_row("turns that double", pct(summary["double_rate"]), pct_ci(summary["double_rate_ci"])))
     lines.append(table_row("gain of a double", num(summary["double_gain"], 2),
-                           f"{num_ci(summary['double_gain_ci'])}  points scored minus points given up"))
+                           "points scored minus points given up", ci=num_ci(summary["double_gain_ci"])))
     lines.append(table_row("reshuffles per game", num(summary["reshuffles_per_game"], 2),
                            num_ci(summary["reshuffles_per_game_ci"])))
     lines += skill_gap_lines(summary)
