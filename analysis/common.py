@@ -334,9 +334,9 @@ def _strength_ci(kind: str, low: float | None, high: float | None) -> str:
     return f"[{low:.2f}, {high:.2f}]"
 
 
-def played_line(summary: dict) -> str:
-    """``Played N games in X s (G games/s)``, and the whole run's wall time when the caller timed it, wrapped at 120
-    columns."""
+def played_line(summary: dict, more: str = "") -> str:
+    """``Played N games in X s (G games/s)``, and the whole run's wall time when the caller timed it, then ``more``,
+    wrapped at 120 columns."""
     speed = ""
     if summary.get("seconds") is not None:
         speed = f" in {summary['seconds']:.2f} s ({summary['games_per_second']:,.0f} games/s)"
@@ -349,7 +349,7 @@ def played_line(summary: dict) -> str:
                                                         ("report_written", "the report"))
                                   if summary.get(key)]
         wall = f"; {summary['wall_seconds']:.1f} s wall time in all ({and_listed(parts)})"
-    return wrapped(f"Played {summary['games']:,} games{speed}{wall}")
+    return wrapped(f"Played {summary['games']:,} games{speed}{wall}{more}")
 
 
 def wrapped(text: str, width: int = 120) -> str:

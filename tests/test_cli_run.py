@@ -53,6 +53,11 @@ def in_tmp(tmp_path, monkeypatch):
     return tmp_path
 
 
+def unwrapped(lines) -> str:
+    """Lines as one text, a wrapped sentence's continued lines (indented by two) joined to the line before."""
+    return " ".join(line.strip() for line in lines)
+
+
 @pytest.mark.slow("end to end")
 def test_default_run_prints_the_table_and_writes_results_under_reports(in_tmp):
     result = lvsim("--games", 300)
@@ -70,10 +75,13 @@ def test_default_run_prints_the_table_and_writes_results_under_reports(in_tmp):
     # them, and the win shares as soon as the run's own games are played, as the table then gives them.
     said = [line for line in result.stderr.splitlines()
             if line and not line.startswith(("Compiling the kernels of ", "Compiled the kernels of "))]
-    assert said[-1].startswith("Played 300 games in ") and said[-1].endswith(
+    played = next(i for i, line in enumerate(said) if line.startswith("Played 300 games in "))
+    assert unwrapped(said[played:]).endswith(
         "; the skill gap, the strength profile, which decisions matter and the report follow …"), result.stderr
-    assert "(the games, the skill-gap duels, the strength profile, which decisions matter and the report)" in out
-    assert "seat 0 (leads round 1)" in result.stderr and all(line in out for line in said[:-1]), result.stderr
+    assert max(map(len, said)) <= 120 and max(map(len, out.splitlines()[:-2])) <= 120  # but the paths at the end
+    assert "(the games, the skill-gap duels, the strength profile, which decisions matter and the report)" in unwrapped(
+        out.splitlines())
+    assert "seat 0 (leads round 1)" in result.stderr and all(line in out for line in said[:played]), result.stderr
 
 
 @pytest.mark.slow("end to end")
@@ -82,9 +90,9 @@ def test_the_first_and_last_lines_name_what_moves_the_verdict_and_which_decision
     result = lvsim("--games", 3000, "--out", tmp_path / "o")
     assert result.exit_code == 0, result.output
     assert ("; the skill gap, the strength profile, what moves the verdict, which decisions matter and the report "
-            "follow …") in result.stderr
+            "follow …") in unwrapped(result.stderr.splitlines())
     assert ("(the games, the skill-gap duels, the strength profile, what moves the verdict, which decisions matter "
-            "and the report)") in result.stdout
+            "and the report)") in unwrapped(result.stdout.splitlines())
     summary = json.loads((tmp_path / "o" / "summary.json").read_text())
     assert summary["sensitivity"] and "decisions" in json.loads((tmp_path / "o" / "decisions.json").read_text())
 

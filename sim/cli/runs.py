@@ -117,7 +117,7 @@ def _say_first_result(cfg, decided: bool, report: bool = True):
 
     def say(summary):
         head = cfg.game_spec.summary_table(summary).split("\n\n")[:2]
-        click.echo("\n\n".join(head) + f"\n{played_line(summary)}{coming}\n", err=True)
+        click.echo("\n\n".join(head) + f"\n{played_line(summary, coming)}\n", err=True)
 
     return say
 
