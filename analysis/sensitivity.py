@@ -467,11 +467,20 @@ def morris_sentences(result: Mapping[str, Any], metric, players: int) -> list[st
         top = moving[0]
         per = "a switch" if dims.get(top["knob"], {}).get("choice") else "a step"
         flagged = [r for r in moving if r["interacting"]]
-        first = (f"Over the searched domains, what moves the {metric.label} most is {top['label']}: "
-                 f"{amount(metric, top['mu_star'], sign=False)}{unit(metric)} {per} on "
-                 f"average (mu*, ± {amount(metric, top['mu_star_conf'], sign=False)}; mu {amount(metric, top['mu'])}, "
-                 f"sigma {amount(metric, top['sigma'], sign=False)}); {len(moving)} of {len(rows)} values "
-                 f"move{'s' if len(moving) == 1 else ''} it clearly")
+        stats = (f"{amount(metric, top['mu_star'], sign=False)}{unit(metric)} {per} on average (mu*, ± "
+                 f"{amount(metric, top['mu_star_conf'], sign=False)}; mu {amount(metric, top['mu'])}, "
+                 f"sigma {amount(metric, top['sigma'], sign=False)})")
+        close = [r for r in rows if r is not top and not _mu_star_above(top, r)]
+        if close:
+            # "Most" would claim more than the screen backs: another value's mean effect may be as large.
+            rest = f", nor from {counted(len(close) - 1, 'other')}" if len(close) > 1 else ""
+            first = (f"Over the searched domains, of the values that move the {metric.label} clearly, {top['label']} "
+                     f"has the largest mean effect: {stats}, but the screen does not tell it apart from "
+                     f"{close[0]['label']}: {_mu_star_text(metric, close[0])}{rest} (the 95% intervals of mu* "
+                     f"overlap); {len(moving)} of {len(rows)} values move{'s' if len(moving) == 1 else ''} it clearly")
+        else:
+            first = (f"Over the searched domains, what moves the {metric.label} most is {top['label']}: {stats}; "
+                     f"{len(moving)} of {len(rows)} values move{'s' if len(moving) == 1 else ''} it clearly")
         first += (f", {len(flagged)} of them interacting or strongly non-linear (sigma beyond the noise above mu*: "
                   f"{'; '.join(r['label'] for r in flagged)})" if flagged
                   else ", none interacting or strongly non-linear (sigma beyond the noise above mu*)")
@@ -511,6 +520,22 @@ def morris_sentences(result: Mapping[str, Any], metric, players: int) -> list[st
         second += (f" {labels[0].upper()}{labels[1:]} cannot change a game under any rule set screened (inert): "
                    "its effects are exactly zero and not counted.")
     return [first, second]
+
+
+def _mu_star_above(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether value ``a`` moves a metric more than ``b`` over the domain as the screen tells it: the low end of
+    ``a``'s mu* 95% interval (mu* − mu*_conf) above the high end of ``b``'s; never when either has none."""
+    values = (a["mu_star"], a["mu_star_conf"], b["mu_star"], b["mu_star_conf"])
+    if any(is_missing(v) for v in values):
+        return False
+    return a["mu_star"] - abs(a["mu_star_conf"]) > b["mu_star"] + abs(b["mu_star_conf"])
+
+
+def _mu_star_text(metric, r: Mapping[str, Any]) -> str:
+    if is_missing(r["mu_star"]):
+        return "no mu*"
+    conf = "" if is_missing(r["mu_star_conf"]) else f" ± {amount(metric, r['mu_star_conf'], sign=False)}"
+    return f"mu* {amount(metric, r['mu_star'], sign=False)}{conf}"
 
 
 def morris_figure(rows: Sequence[Mapping[str, Any]], metric, players: int) -> Figure:

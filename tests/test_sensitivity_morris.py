@@ -272,3 +272,34 @@ def test_a_value_is_misjudged_when_its_reading_its_slope_or_its_rank_differs():
     assert why["same"] == [] and why["quiet"] == []
     assert why["off"] == ["off the base rules", "rank"]
     assert {r["knob"] for r in rows if r["misjudged"]} == {"steep", "off"}
+
+
+def test_a_value_is_said_to_move_a_metric_most_only_when_its_mu_star_interval_is_above_every_others():
+    """Two clear values whose mu* 95% intervals overlap are not ranked in words: the sentence gives the larger
+    mean effect and names the value the screen does not tell it from; apart, the larger is the one that moves
+    the metric most."""
+    metric = get_game("lasvegan").metric["elimination_rate"]
+
+    def row(knob, mu_star, conf, clear=True):
+        return {"players": 4, "knob": knob, "label": knob.replace("_", " "), "metric": metric.name, "games": 2000,
+                "effects": 10, "mu_star": mu_star, "mu": -mu_star, "sigma": mu_star / 2, "mu_star_conf": conf,
+                "noise": 0.001, "clear": clear, "interacting": False, "inert": False, "rank": 0, "why": [],
+                "one_step": {"delta": None, "delta_ci": None, "clear": False, "rank": 0, "changes": 2}}
+
+    def first_sentence(*rows):
+        for rank, r in enumerate(rows, 1):
+            r["rank"] = rank
+        result = {"knobs": list(rows), "dims": [{"knob": r["knob"], "step": 1} for r in rows], "games": 2000,
+                  "rank_move": 2}
+        return morris_sentences(result, metric, 4)[0]
+
+    apart = first_sentence(row("token_a", 0.070, 0.005), row("token_b", 0.050, 0.005), row("quiet", 0.004, 0.002, False))
+    assert apart.startswith("Over the searched domains, what moves the elimination rate most is token a: 7.0 points")
+    close = first_sentence(row("token_a", 0.070, 0.012), row("token_b", 0.060, 0.005), row("quiet", 0.004, 0.002, False))
+    assert "most is" not in close
+    assert ("of the values that move the elimination rate clearly, token a has the largest mean effect: 7.0 points"
+            in close)
+    assert "does not tell it apart from token b: mu* 6.0 ± 0.5 (the 95% intervals of mu* overlap)" in close
+    # A value not clear itself, but whose mu* may be as large (noise inflates it), keeps "most" out too.
+    noisy = first_sentence(row("token_a", 0.070, 0.005), row("loud", 0.068, 0.030, False))
+    assert "most is" not in noisy and "apart from loud: mu* 6.8 ± 3.0" in noisy
