@@ -100,18 +100,22 @@ def _side_effects(summary: Mapping[str, Any]) -> str:
     metrics = list(dict.fromkeys(h["metric"] for h in holes))
     settings = list(dict.fromkeys(h["setting"] for h in holes))
     by = {(h["metric"], h["setting"]): h for h in holes}
-    header = ["setting"] + [f'{H.e(m)}<br><span class="muted">{which}</span>' for m in metrics
-                            for which in ("these rules", "base rules")]
-    rows = [[H.e(s)] + [_rate(by[(m, s)][which]) for m in metrics for which in ("value", "base")]
-            for s in settings]
+    # The base rules recommended: one evaluation, shown once.
+    kept = not summary["recommendation"].get("rules", True)
+    columns = (("value", "base rules"),) if kept else (("value", "these rules"), ("base", "base rules"))
+    header = ["setting"] + [f'{H.e(m)}<br><span class="muted">{which}</span>' for m in metrics for _, which in columns]
+    rows = [[H.e(s)] + [_rate(by[(m, s)][key]) for m in metrics for key, _ in columns] for s in settings]
     meanings = "; ".join(f"<code>{H.e(h['metric'])}</code>: {H.e(h['meaning'])}"
                          for h in {h["metric"]: h for h in holes}.values())
     games = ""
     if "games" in holes[0]:
         mine, base = holes[0]["games"], holes[0]["base_games"]
-        games = f", on {mine:,} games each" if mine == base else f", on {mine:,} and {base:,} games"
-    note = (f"<p>Every rule hole of the game on the fresh seed, with the {_best_word(summary)} and with the base rules"
-            f"{games} (95% Wilson intervals counting each game once). {meanings}.</p>")
+        games = (f", on {mine:,} games" if kept else f", on {mine:,} games each" if mine == base
+                 else f", on {mine:,} and {base:,} games")
+    which = (f"the base rules (the {_best_word(summary)} rules)" if kept
+             else f"the {_best_word(summary)} and with the base rules")
+    note = (f"<p>Every rule hole of the game on the fresh seed, with {which}{games} (95% Wilson intervals counting "
+            f"each game once). {meanings}.</p>")
     return text + note + f'<div class="table-scroll">{H.table(header, rows, numeric_from=1)}</div>'
 
 

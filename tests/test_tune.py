@@ -15,6 +15,7 @@ from textwrap import dedent
 
 import numpy as np
 import pandas as pd
+
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
@@ -510,6 +511,28 @@ def test_the_terminal_counts_the_candidates_tried_as_the_page_does(tmp_path):
     assert "45 candidates tried at 2,000 games each (4 in the search, 41 simplifying)" in said
     assert lines[start + 1].startswith("  ")  # wrapped, as every sentence but the files' path and a command is
     assert max(len(line) for line in lines if not line.startswith(("Results in ", "To play "))) <= 120
+
+
+def test_the_rule_holes_of_recommended_base_rules_are_said_once(tmp_path):
+    """Recommended base rules are one evaluation: the terminal and the page give each rule hole once, not the
+    same interval twice as "these rules; the base rules". Changed rules are shown beside the base rules."""
+    from analysis.tune_report import _side_effects
+
+    tune = _tune_of(tmp_path)
+    holes = {"shortfall_rate": (0.03, 0.02, 0.04), "seven_no_slot_rate": (0.0, 0.0, 0.001)}
+    base = _judged(tune, tune.base_values(), {(2, "random"): {**MET, **holes}})
+    changed = _judged(tune, {**tune.base_values(), "rules.rounds": 3}, {(2, "random"): {**MET, **holes}}, trial=5)
+    for best, kept in ((base, True), (changed, False)):
+        summary = {"final_seed": tune.final_seed, **T.answer(tune, [best], base)}
+        lines = T.tune_text(T.TuneResults(tune, tmp_path, summary, None)).splitlines()
+        start = next(i for i, line in enumerate(lines) if line.startswith("Rule holes"))
+        shown = lines[start + 1:start + 3]
+        assert all(line.count(" on 2,000 games") == (1 if kept else 2) for line in shown), shown
+        assert lines[start].startswith("Rule holes on the fresh seed (the base rules)" if kept else
+                                       "Rule holes on the fresh seed (these rules; the base rules)")
+        page = _side_effects(summary)
+        assert page.count("these rules</span>") == (0 if kept else 2) and page.count("base rules</span>") == 2
+        assert ("with the base rules (the recommended rules), on 2,000 games" in page) == kept
 
 
 NOTHING_MEETS = PLANTED.replace("mean_rounds = [2.5, 3.5]", "mean_rounds = [5.5, 6.5]").replace(

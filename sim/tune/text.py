@@ -140,11 +140,14 @@ def tune_text(results: TuneResults) -> str:
             lines.append(wrapped(sentence))
     holes = summary.get("rule_holes") or []
     if holes:
-        lines.append("Rule holes on the fresh seed (these rules; the base rules), 95% intervals:")
+        # The base rules recommended: one evaluation, said once.
+        base = not best.get("rules", True)
+        lines.append(f"Rule holes on the fresh seed ({'the base rules' if base else 'these rules; the base rules'}), "
+                     "95% intervals:")
         for h in holes:
             style = declared_style(results.tune.game, h["metric"])
-            lines.append(f"  {h['metric']:<22} {h['setting']:<24} {value_ci(style, *h['value'])} on "
-                         f"{h['games']:,} games; {value_ci(style, *h['base'])} on {h['base_games']:,} games")
+            lines.append(f"  {h['metric']:<22} {h['setting']:<24} {value_ci(style, *h['value'])} on {h['games']:,} games"
+                         + ("" if base else f"; {value_ci(style, *h['base'])} on {h['base_games']:,} games"))
     if summary["runners_up"]:
         lines.append("Runners-up:")
         for e in summary["runners_up"]:
