@@ -27,7 +27,7 @@ from typing import Sequence
 
 import numpy as np
 
-from analysis.common import num_ci
+from analysis.common import num_ci, wrapped
 from analysis.stats import MIN_SAMPLES, TOO_FEW, sample_mean_interval, wilson_interval
 from sim import restricted as R
 from sim.errors import ConfigError, and_listed, counted, shown
@@ -477,5 +477,5 @@ def decisions_table(result: dict, title: str = "") -> str:
                    f"{counted(result['players'], 'seat')}")
     if slow:
         census_note += f"; agreement on at most {AGREEMENT_DECISIONS} decisions of each kind offering a choice"
-    lines += ["", census_note + ".", result["sentence"]]
+    lines += ["", wrapped(census_note + "."), wrapped(result["sentence"])]
     return "\n".join(lines)

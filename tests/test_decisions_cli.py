@@ -30,6 +30,7 @@ def test_the_table_ends_with_the_sentence():
     assert result.exit_code == 0, result.output
     assert "choice rate" in result.output and "lead" in result.output
     assert result.output.strip().splitlines()[-1].endswith(".")
+    assert max(map(len, result.output.splitlines())) <= 120  # the sentence wrapped, not one line of 200 columns
 
 
 def test_a_dry_run_plays_nothing_and_says_what_it_would():
