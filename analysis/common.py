@@ -352,6 +352,6 @@ def played_line(summary: dict, more: str = "") -> str:
     return wrapped(f"Played {summary['games']:,} games{speed}{wall}{more}")
 
 
-def wrapped(text: str, width: int = 120) -> str:
-    """A sentence of the terminal's wrapped at ``width`` columns, its continued lines indented by two."""
-    return textwrap.fill(text, width, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False)
+def wrapped(text: str, width: int = 120, indent: str = "  ") -> str:
+    """A sentence of the terminal's wrapped at ``width`` columns, its continued lines indented by ``indent``."""
+    return textwrap.fill(text, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)

@@ -154,6 +154,11 @@ def test_a_config_alone_exits_1_while_a_comparison_is_undecided(tmp_path, strong
     assert result.exit_code == 1, result.output
 
 
+def unwrapped(text: str) -> str:
+    """Printed lines as one text, a wrapped sentence's continued (indented) lines joined to the line before."""
+    return " ".join(line.strip() for line in text.splitlines())
+
+
 def test_the_dry_run_plays_nothing_it_reports(tmp_path):
     path = tune_file(tmp_path, "elimination_rate = [0.40, 0.60]")
     result = CliRunner().invoke(main, ["confirm", str(path), "--dry-run", "--max-minutes", "3",
@@ -163,7 +168,9 @@ def test_the_dry_run_plays_nothing_it_reports(tmp_path):
     assert not (tmp_path / "f").exists()
     # The stronger tables pair on the judged table's deals: never more of them than it plays.
     small = CliRunner().invoke(main, ["confirm", str(path), "--dry-run", "--max-games", "3000"])
-    assert "expert up to 3,000 games" in small.output and "on the same deals up to 3,000" in small.output, small.output
+    said = unwrapped(small.output)
+    assert "expert up to 3,000 games" in said and "on the same deals up to 3,000" in said, small.output
+    assert max(map(len, small.output.splitlines())) <= 120, small.output
 
 
 def test_the_help_of_max_games_says_the_cap_the_dry_run_plans_with_a_config_alone():
@@ -273,17 +280,18 @@ def test_the_games_played_count_the_skill_gap_duels_and_their_deals(tmp_path):
                      policies='["greedy"]')
     args = [str(path), "--max-slow-games", "0", "--max-games", "2000"]
     plan = CliRunner().invoke(main, ["confirm", *args, "--dry-run"])
-    assert "the skill-gap duel greedy against random up to 2,000 deals, each played 3 times" in plan.output
+    assert "the skill-gap duel greedy against random up to 2,000 deals, each played 3 times" in unwrapped(plan.output)
     result = CliRunner().invoke(main, ["confirm", *args, "--out", str(tmp_path / "h")])
     assert result.exit_code == 0, result.output
     found = json.loads((tmp_path / "h" / "confirm.json").read_text())
     [t] = found["targets"]
     [g] = found["games"].values()
     assert t["games_per_deal"] == 3 and g["duel_deals"] == t["games"] and g["duel_games"] == 3 * t["games"]
-    assert f"{t['games']:,} deals, each played 3 times (once per seat)" in result.output
+    said = unwrapped(result.output)
+    assert f"{t['games']:,} deals, each played 3 times (once per seat)" in said
     total = g["judged"] + g["stronger"] + g["duel_games"]
-    assert f"Played {total:,} games in " in result.output and f"({t['games']:,} deals, each played once per seat)" \
-        in result.output
+    assert f"Played {total:,} games in " in said and f"({t['games']:,} deals, each played once per seat)" in said
+    assert max(map(len, result.output.splitlines()[:-1])) <= 120, result.output  # but the path written to
 
 
 def test_a_long_label_widens_its_column_rather_than_pushing_the_numbers_out():
@@ -316,7 +324,7 @@ def test_the_stop_names_the_option_that_bound_what_is_undecided():
               "strength": [compared], "stopped": "max-games",
               "games": {"4 players, expert": {"judged": 100, "stronger": 100}}}
     # Only the stronger tables are undecided: --max-slow-games bound them, not --max-games.
-    last = confirm_text(result, get_game("lasvegan")).splitlines()[-1]
+    last = unwrapped(confirm_text(result, get_game("lasvegan")).split("\n\n")[-1])
     assert last.endswith("stopped: the most games allowed (--max-slow-games)."), last
 
 

@@ -25,6 +25,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from analysis.common import wrapped
 from analysis.sequential import ALPHA, FIRST_LOOK, materiality, rho2, verdict
 from sim.confirm.judging import Judge, PairedJudge
 from sim.confirm.values import duel_values, judgeable, per_game, ratios
@@ -475,11 +476,11 @@ def plan(spec, *, seed: int, max_games: int, max_slow_games: int, max_minutes: f
         for _, duel, _, _, _ in s.duels:
             line += (f"; the skill-gap duel {duel.policy} against {duel.against} up to {max_games:,} deals, each "
                      f"played {s.players} times (one {duel.policy} seat, every seat in turn)")
-        lines.append(line)
+        lines.append(wrapped(line, indent="    "))
     most = sum((r["seconds_at_most_games"] for r in rows), 0.0)
     # A skill-gap duel is not timed here: with one, only the budget bounds the time.
     limit = 60 * max_minutes if any(s.duels for s in settings) else min(most, 60 * max_minutes)
-    lines.append(f"At most about {seconds_text(limit)}: it stops at every decision, at {max_minutes:g} minutes "
-                 "(--max-minutes) or at the most games allowed, whichever comes first.")
+    lines.append(wrapped(f"At most about {seconds_text(limit)}: it stops at every decision, at {max_minutes:g} "
+                         "minutes (--max-minutes) or at the most games allowed, whichever comes first."))
     return {"seed": seed, "settings": rows, "targets": [t.as_dict() for t in spec.targets],
             "seconds_at_most": limit, "text": "\n".join(lines)}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Mapping
 
-from analysis.common import interval_text, value_ci
+from analysis.common import interval_text, value_ci, wrapped
 from analysis.sequential import FIRST_LOOK
 from sim.confirm.values import WORST_SEAT_NAMES
 from sim.errors import and_listed, counted
@@ -57,8 +57,8 @@ def _aligned(rows: list[list[str]], right: tuple[int, ...] = ()) -> list[str]:
 def confirm_text(result: Mapping[str, Any], game) -> str:
     """The whole confirmation as text."""
     conf = f"{100 * result['confidence']:.0f}%"
-    lines = [f"Confirming {result['name']} ({game.title}) on {result['rules']}, seed {result['seed']}: "
-             f"{conf} confidence over every target and setting together, valid however long each plays"]
+    lines = [wrapped(f"Confirming {result['name']} ({game.title}) on {result['rules']}, seed {result['seed']}: "
+                     f"{conf} confidence over every target and setting together, valid however long each plays")]
     setting_width = max((len(e["setting"]) for e in (*result["targets"], *result["strength"])), default=0)
     by_metric: dict[str, list] = {}
     for t in result["targets"]:
@@ -102,8 +102,8 @@ def confirm_text(result: Mapping[str, Any], game) -> str:
             rows.append([d["setting"].ljust(setting_width), d["label"], value(style, d["difference"]),
                          interval(style, d["low"], d["high"]), rest])
         lines += _aligned(rows, right=(2,))
-    lines += ["", sentence(result)]
-    lines.append(f"{_played_line(result)}; stopped: {_stopped(result)}.")
+    lines += ["", wrapped(sentence(result))]
+    lines.append(wrapped(f"{_played_line(result)}; stopped: {_stopped(result)}."))
     return "\n".join(lines)
 
 
