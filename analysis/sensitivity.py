@@ -22,6 +22,7 @@ from matplotlib.figure import Figure
 
 from analysis import figure_style
 from analysis import report_html as H
+from analysis.common import wrapped
 from analysis.report_html import e, figure, is_missing, num, page, section, table
 from sim.errors import and_listed, counted
 
@@ -306,17 +307,18 @@ ALSO_ANCHOR = "also-seats"
 
 def study_text(result: Mapping[str, Any], game) -> str:
     """The study as ``lvsim sensitivity`` prints it: per player count, one sentence per headline metric."""
-    lines = [f"{game.title}: one-step changes of the printed rules, {result['games']:,} games each on the same deals, "
-             f"seed {result['seed']} (95% intervals)"]
+    lines = [wrapped(f"{game.title}: one-step changes of the printed rules, {result['games']:,} games each on the same "
+                     f"deals, seed {result['seed']} (95% intervals)")]
     for n in result["players"]:
         here = [r for r in result["effects"] if r["players"] == n]
         lines += ["", f"{n} players"]
-        lines += [f"- {sentence(here, metric, n)}" for metric in game.headline_metrics.values()]
+        lines += [wrapped(f"- {sentence(here, metric, n)}") for metric in game.headline_metrics.values()]
     if result.get("also"):
         for i, n in enumerate(result["players"]):
-            lines += ["", f"{n} players: {_seats_name(result['seats'][i])} and, on the same deals, "
-                          f"{_seats_name(result['also']['seats'][i])} (a lever holds: clear under both, the same way)"]
-            lines += [f"- {holds_sentence(result, metric, n)}" for metric in game.headline_metrics.values()]
+            lines += ["", wrapped(f"{n} players: {_seats_name(result['seats'][i])} and, on the same deals, "
+                                  f"{_seats_name(result['also']['seats'][i])} (a lever holds: clear under both, the "
+                                  "same way)")]
+            lines += [wrapped(f"- {holds_sentence(result, metric, n)}") for metric in game.headline_metrics.values()]
     return "\n".join(lines)
 
 
@@ -644,11 +646,11 @@ def _morris_metric(result: Mapping[str, Any], metric, players: int) -> str:
 def morris_text(result: Mapping[str, Any], game) -> str:
     """The screen as ``lvsim sensitivity TUNEFILE --method morris`` prints it: per count, two sentences per
     headline metric."""
-    lines = [f"{game.title}: Morris screening of tune {result['tune']}, {len(result['dims'])} searched values, "
-             f"{result['trajectories']} trajectories on {result['levels']} levels, {result['games']:,} games a rule "
-             f"set on the same deals, seed {result['seed']}"]
+    lines = [wrapped(f"{game.title}: Morris screening of tune {result['tune']}, {len(result['dims'])} searched values, "
+                     f"{result['trajectories']} trajectories on {result['levels']} levels, {result['games']:,} games a "
+                     f"rule set on the same deals, seed {result['seed']}")]
     for n, players in enumerate(result["players"]):
         lines += ["", f"{players} players, {_seats_name(result['seats'][n])}"]
         for metric in game.headline_metrics.values():
-            lines += [f"- {s}" for s in morris_sentences(result, metric, players)]
+            lines += [wrapped(f"- {s}") for s in morris_sentences(result, metric, players)]
     return "\n".join(lines)

@@ -517,3 +517,19 @@ def test_a_report_without_the_section_says_why_it_was_not_played(games, sensitiv
     html = report_section(SimpleNamespace(config=config, summary={}))
     assert said in html and "lvsim sensitivity CONFIG" in html
     assert ("= 0</code>" in html) == (sensitivity_games == 0)
+
+
+def test_the_printed_study_keeps_to_120_columns_one_sentence_a_metric():
+    from click.testing import CliRunner
+
+    from sim.cli import main
+
+    result = CliRunner().invoke(main, ["sensitivity", "configs/default.toml", "--games", "60", "--seats", "greedy",
+                                       "--knobs", "rules.rounds", "--knobs", "rules.starting_cabbages"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(map(len, lines)) <= 120, result.stdout
+    # Each headline metric's sentence starts a bullet; its wrapped lines are indented under its words.
+    bullets = [line for line in lines if line.startswith("- ")]
+    assert len(bullets) == len(get_game("lasvegan").headline_metrics)
+    assert all(line.startswith(("- ", "  ")) for line in lines[lines.index("4 players") + 1:] if line)

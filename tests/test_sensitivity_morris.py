@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.sensitivity import morris_sentences, morris_table
+from analysis.sensitivity import morris_sentences, morris_table, morris_text
 from sim.cli import main
 from sim.config import Config
 from sim.games import get_game
@@ -303,3 +303,14 @@ def test_a_value_is_said_to_move_a_metric_most_only_when_its_mu_star_interval_is
     # A value not clear itself, but whose mu* may be as large (noise inflates it), keeps "most" out too.
     noisy = first_sentence(row("token_a", 0.070, 0.005), row("loud", 0.068, 0.030, False))
     assert "most is" not in noisy and "apart from loud: mu* 6.8 ± 3.0" in noisy
+    # Printed, each sentence is a bullet wrapped at 120 columns.
+    rows = [row("token_a", 0.070, 0.012), row("token_b", 0.060, 0.005)]
+    for rank, r in enumerate(rows, 1):
+        r["rank"] = rank
+    result = {"knobs": rows, "dims": [{"knob": r["knob"], "step": 1} for r in rows], "games": 2000, "rank_move": 2,
+              "tune": "t", "trajectories": 10, "levels": 8, "seed": 1, "players": [4], "seats": [["expert"] * 4]}
+    game = get_game("lasvegan")
+    lines = morris_text(result, game).splitlines()
+    assert max(map(len, lines)) <= 120 and sum(line.startswith("- ") for line in lines) == 2 * len(
+        game.headline_metrics), lines
+    assert all(line.startswith(("- ", "  ")) for line in lines[lines.index("4 players, expert") + 1:])
