@@ -41,7 +41,7 @@ def cut_texts(fig) -> list[str]:
     """The titles and axis labels of ``fig`` not wholly inside the figure, and the titles that overlap."""
     if not hasattr(fig.canvas, "get_renderer"):  # a pyplot figure, closed once drawn
         FigureCanvasAgg(fig)
-    fig.canvas.draw()
+    fig.draw_without_rendering()  # laid out and its texts placed, as a draw would, without painting a pixel
     renderer = fig.canvas.get_renderer()
     edge = fig.bbox
     problems = []
