@@ -33,6 +33,12 @@ def test_the_table_ends_with_the_sentence():
     assert max(map(len, result.output.splitlines())) <= 120  # the sentence wrapped, not one line of 200 columns
 
 
+def test_a_printed_dry_run_keeps_to_120_columns():
+    result = lvsim("configs/default.toml", "--games", 100, "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert max(map(len, result.stdout.splitlines())) <= 120 and "Nothing was written." in result.stdout, result.stdout
+
+
 def test_a_dry_run_plays_nothing_and_says_what_it_would():
     result = lvsim("configs/default.toml", "--games", 100, "--dry-run", "--json")
     assert result.exit_code == 0, result.output

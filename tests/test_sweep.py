@@ -461,9 +461,11 @@ def test_a_dry_run_lists_the_cells_and_the_time_and_writes_nothing(in_tmp):
     assert result.exit_code == 0, result.output
     for cell in load_sweep(in_tmp / "s.toml").cells:
         assert f"{cell.name}   {cell.label}" in result.stdout
-    assert "6 cells to play: about " in result.stdout and "Nothing was written." in result.stdout
+    assert "6 cells to play: about " in result.stdout and "Nothing was written." in " ".join(result.stdout.split())
+    assert max(map(len, result.stdout.splitlines())) <= 120, result.stdout
     # The estimate counts the skill-gap duels, the strength profiles and the report, not only the games.
-    assert "of skill-gap duels and strength profiles and " in result.stdout and " for the report included" in result.stdout
+    said = " ".join(result.stdout.split())
+    assert "of skill-gap duels and strength profiles and " in said and " for the report included" in said
     assert sorted(p.name for p in in_tmp.iterdir()) == ["base.toml", "s.toml"]
 
     plan = json.loads(lvsim_sweep("s.toml", "--dry-run", "--json", "--target-ci", "0.01").stdout)

@@ -90,7 +90,9 @@ def decisions(config, players, games, seed, seats, threads, as_json, out, dry_ru
         if as_json:
             click.echo(json.dumps(plan))
             return
-        click.echo(f"{game.title} at {counted(rules.players, 'player')}: {plan['text']}.")
+        from analysis.common import wrapped
+
+        click.echo(wrapped(f"{game.title} at {counted(rules.players, 'player')}: {plan['text']}."))
         if compiled:
             click.echo(compiled_text(compiled, "command"))
         click.echo(about_text(seconds))

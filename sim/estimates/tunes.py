@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
+from analysis.common import wrapped
 from sim.estimates.compiling import usual_text
 from sim.estimates.costs import Clock, Cost, Timed, band, calibrate, compiled_text, kept, now, seconds_text, span_text
 from sim.estimates.resolution import RESOLVING_SHARE, Z95, Resolution, resolution, resolution_lines, target_spread
@@ -308,7 +309,8 @@ def tune_plan_text(tune, plan: Mapping[str, Any]) -> str:
         if plan.get("compiled_seconds"):
             lines.append(compiled_text(plan["compiled_seconds"], "tune"))
         if plan.get("where") is not None:
-            lines.append(f"A worker whose kernel cache does not hold the kernels yet compiles them first "
-                         f"({usual_text(tune.base.game)}), not counted here; workers on this machine share its cache.")
-        lines.append(f"About {span_text(low, high)} {where}{more}. Nothing was written.")
+            lines.append(wrapped(f"A worker whose kernel cache does not hold the kernels yet compiles them first "
+                                 f"({usual_text(tune.base.game)}), not counted here; workers on this machine share its "
+                                 "cache."))
+        lines.append(wrapped(f"About {span_text(low, high)} {where}{more}. Nothing was written."))
     return "\n".join(lines)

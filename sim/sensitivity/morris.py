@@ -26,6 +26,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
+from analysis.common import wrapped
 from sim.errors import ConfigError, counted
 from sim.knobs import inert_at, parse_path
 from sim.sensitivity.playing import BLOCKS, block_tallies, effects, games_bar, jackknife, metric_values
@@ -325,13 +326,13 @@ def plan_text(plan: Mapping[str, Any]) -> str:
     from sim.estimates.costs import about_text, seconds_text
     from sim.sensitivity.study import cost_words
 
-    lines = [f"Morris screen of {plan['tune']} ({plan['game']}): {counted(plan['dims'], 'searched value')}, "
-             f"{plan['trajectories']} trajectories on {plan['levels']} levels, {plan['games']:,} games per rule set, "
-             f"seed {plan['seed']}"]
+    lines = [wrapped(f"Morris screen of {plan['tune']} ({plan['game']}): {counted(plan['dims'], 'searched value')}, "
+                     f"{plan['trajectories']} trajectories on {plan['levels']} levels, {plan['games']:,} games per rule "
+                     f"set, seed {plan['seed']}")]
     for c in plan["counts"]:
         inert = f" ({c['inert']} inert, not played)" if c["inert"] else ""
-        lines.append(f"{c['players']} players  {c['points']} points ({c['distinct_points']} distinct) and "
-                     f"{c['one_step']} one-step changes at the base rules{inert}, {cost_words(c)}")
+        lines.append(wrapped(f"{c['players']} players  {c['points']} points ({c['distinct_points']} distinct) and "
+                             f"{c['one_step']} one-step changes at the base rules{inert}, {cost_words(c)}", indent=" " * 11))
     if plan["page"]:
         lines.append(f"the page ({HTML_FILE}, its plots drawn)  {seconds_text(plan['page'])}")
     lines += ["", about_text(plan["seconds"], "played or written")]

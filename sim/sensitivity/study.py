@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
+from analysis.common import wrapped
 from sim.errors import ConfigError, counted
 from sim.sensitivity.deviations import Deviation, one_step, run_plan, swap_knobs
 from sim.sensitivity.playing import BLOCKS, block_tallies, effects, games_bar, metric_values, write_table_and_page
@@ -181,8 +182,8 @@ def plan_text(plan: dict[str, Any]) -> str:
     for c in plan["counts"]:
         inert = f" ({c['inert']} inert, not played)" if c["inert"] else ""
         seated = f", {', '.join(dict.fromkeys(c['seats']))}" if several else ""
-        lines.append(f"{c['players']} players{seated}  {counted(c['deviations'], 'one-step deviation')}{inert}, "
-                     f"{cost_words(c)}")
+        lines.append(wrapped(f"{c['players']} players{seated}  {counted(c['deviations'], 'one-step deviation')}{inert}, "
+                             f"{cost_words(c)}", indent=" " * 11))
     lines += ["", about_text(plan["seconds"], "played or written")]
     return "\n".join(lines)
 

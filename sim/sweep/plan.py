@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 import pandas as pd
 
+from analysis.common import wrapped
 from sim.config import Config
 from sim.sweep.directory import DEFINITION_FILE, _finished_cells
 from sim.sweep.precision import GROWTH_MARGIN, MIN_GROWTH, CellPlan, half_width
@@ -184,8 +185,8 @@ def plan_text(sweep: Sweep, rows: list[dict[str, Any]], report: float | None = N
         parts.append(f"{seconds_text(report)} for the report")
     within = f" ({' and '.join(parts)} included)" if parts else ""
     where = "in this process on this machine" if cluster is None else f"{cluster.words()}, timed on this machine"
-    lines += ["", f"{len(todo)} cells to play{done}: about {total.strip()}{within} "
-                  f"{where}. Nothing was written."]
+    lines += ["", wrapped(f"{len(todo)} cells to play{done}: about {total.strip()}{within} {where}. Nothing was "
+                          "written.")]
     lines += resolution_lines(todo)
     return "\n".join(lines)
 
