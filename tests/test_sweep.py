@@ -286,6 +286,7 @@ def test_the_sweep_page_leaves_out_a_ratio_of_widths_it_cannot_say():
     assert "n/a" not in page and "&times;" not in page
 
 
+@pytest.mark.slow("end to end")
 def test_paired_intervals_are_tighter_than_independent_ones_for_close_cells(tmp_path):
     results = run_sweep(load_sweep(make_sweep(tmp_path, GOLDEN), games=3000), tmp_path / "out", report=False)
     paired = results.paired.set_index("metric")
@@ -910,6 +911,7 @@ def test_rule_holes_are_compared_with_the_baseline_of_the_same_player_count_only
     assert "not compared: no two cells" in rule_hole_lines([], game, [0, 1], 2)[0]
 
 
+@pytest.mark.slow("end to end")
 def test_a_cell_alone_at_its_player_count_is_said_to_have_no_baseline(tmp_path):
     """The printed sweep and the report say which cells have no baseline, instead of comparing across counts."""
     base = tmp_path / "base.toml"
