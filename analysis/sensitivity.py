@@ -646,9 +646,9 @@ def _morris_metric(result: Mapping[str, Any], metric, players: int) -> str:
 def morris_text(result: Mapping[str, Any], game) -> str:
     """The screen as ``lvsim sensitivity TUNEFILE --method morris`` prints it: per count, two sentences per
     headline metric."""
-    lines = [wrapped(f"{game.title}: Morris screening of tune {result['tune']}, {len(result['dims'])} searched values, "
-                     f"{result['trajectories']} trajectories on {result['levels']} levels, {result['games']:,} games a "
-                     f"rule set on the same deals, seed {result['seed']}")]
+    lines = [wrapped(f"{game.title}: Morris screening of tune {result['tune']}, seed {result['seed']}:"),
+             wrapped(f"  {len(result['dims'])} searched values, {result['trajectories']} trajectories on "
+                     f"{result['levels']} levels, {result['games']:,} games a rule set on the same deals")]
     for n, players in enumerate(result["players"]):
         lines += ["", f"{players} players, {_seats_name(result['seats'][n])}"]
         for metric in game.headline_metrics.values():

@@ -326,9 +326,9 @@ def plan_text(plan: Mapping[str, Any]) -> str:
     from sim.estimates.costs import about_text, seconds_text
     from sim.sensitivity.study import cost_words
 
-    lines = [wrapped(f"Morris screen of {plan['tune']} ({plan['game']}): {counted(plan['dims'], 'searched value')}, "
-                     f"{plan['trajectories']} trajectories on {plan['levels']} levels, {plan['games']:,} games per rule "
-                     f"set, seed {plan['seed']}")]
+    lines = [wrapped(f"Morris screen of {plan['tune']} ({plan['game']}), seed {plan['seed']}:"),
+             wrapped(f"  {counted(plan['dims'], 'searched value')}, {plan['trajectories']} trajectories on "
+                     f"{plan['levels']} levels, {plan['games']:,} games per rule set")]
     for c in plan["counts"]:
         inert = f" ({c['inert']} inert, not played)" if c["inert"] else ""
         lines.append(wrapped(f"{c['players']} players  {c['points']} points ({c['distinct_points']} distinct) and "
