@@ -1080,7 +1080,7 @@ def test_a_tune_of_one_value_and_one_target_says_them_in_the_singular(tmp_path):
     assert ": Las Vegan, 1 value searched, 1 target, seed" in plan.stdout, plan.stdout
     screen = lvsim("sensitivity", tune, "--method", "morris", "--dry-run")
     assert screen.exit_code == 0, screen.output
-    assert ": 1 searched value, " in screen.stdout, screen.stdout
+    assert "\n  1 searched value, " in screen.stdout, screen.stdout  # the screen's size, under its tune and seed
 
 
 def test_a_number_too_long_to_read_in_a_config_says_so_in_the_products_words(tmp_path):
