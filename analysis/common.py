@@ -316,11 +316,9 @@ def strength_lines(summary: dict, metrics: Sequence[Metric]) -> list[str]:
 
 
 def paragraph(text: str, width: int = 118) -> list[str]:
-    """``text`` as lines of a summary table, indented, none wider than ``width`` + 2; a quoted command (``'lvsim
-    ...'``) kept on one line, to be copied whole."""
-    kept = re.sub(r"'lvsim [^']*'", lambda m: m.group(0).replace(" ", "\0"), text)
-    return [line.replace("\0", " ") for line in textwrap.wrap(kept, width, initial_indent="  ", subsequent_indent="  ",
-                                                               break_long_words=False, break_on_hyphens=False)]
+    """``text`` as lines of a summary table, every one indented, none wider than ``width`` but for a quoted command
+    kept whole (:func:`wrapped`)."""
+    return wrapped(text, width, first="  ").splitlines()
 
 
 def _strength_ci(kind: str, low: float | None, high: float | None) -> str:
@@ -352,6 +350,9 @@ def played_line(summary: dict, more: str = "") -> str:
     return wrapped(f"Played {summary['games']:,} games{speed}{wall}{more}")
 
 
-def wrapped(text: str, width: int = 120, indent: str = "  ") -> str:
-    """A sentence of the terminal's wrapped at ``width`` columns, its continued lines indented by ``indent``."""
-    return textwrap.fill(text, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+def wrapped(text: str, width: int = 120, indent: str = "  ", first: str = "") -> str:
+    """A sentence of the terminal's wrapped at ``width`` columns, its first line indented by ``first`` and the others
+    by ``indent``; a quoted command (``'lvsim ...'``) kept on one line, to be copied whole."""
+    kept = re.sub(r"'lvsim [^']*'", lambda m: m.group(0).replace(" ", "\0"), text)
+    return textwrap.fill(kept, width, initial_indent=first, subsequent_indent=indent, break_long_words=False,
+                         break_on_hyphens=False).replace("\0", " ")
