@@ -331,8 +331,9 @@ def plan_text(plan: Mapping[str, Any]) -> str:
                      f"{plan['levels']} levels, {plan['games']:,} games per rule set")]
     for c in plan["counts"]:
         inert = f" ({c['inert']} inert, not played)" if c["inert"] else ""
-        lines.append(wrapped(f"{c['players']} players  {c['points']} points ({c['distinct_points']} distinct) and "
-                             f"{c['one_step']} one-step changes at the base rules{inert}, {cost_words(c)}", indent=" " * 11))
+        head = f"{c['players']} players  "
+        lines.append(wrapped(f"{head}{c['points']} points ({c['distinct_points']} distinct) and {c['one_step']} one-step "
+                             f"changes at the base rules{inert}, {cost_words(c)}", indent=" " * len(head)))
     if plan["page"]:
         lines.append(f"the page ({HTML_FILE}, its plots drawn)  {seconds_text(plan['page'])}")
     lines += ["", about_text(plan["seconds"], "played or written")]

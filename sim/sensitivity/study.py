@@ -182,8 +182,9 @@ def plan_text(plan: dict[str, Any]) -> str:
     for c in plan["counts"]:
         inert = f" ({c['inert']} inert, not played)" if c["inert"] else ""
         seated = f", {', '.join(dict.fromkeys(c['seats']))}" if several else ""
-        lines.append(wrapped(f"{c['players']} players{seated}  {counted(c['deviations'], 'one-step deviation')}{inert}, "
-                             f"{cost_words(c)}", indent=" " * 11))
+        head = f"{c['players']} players{seated}  "
+        lines.append(wrapped(f"{head}{counted(c['deviations'], 'one-step deviation')}{inert}, {cost_words(c)}",
+                             indent=" " * len(head)))
     lines += ["", about_text(plan["seconds"], "played or written")]
     return "\n".join(lines)
 
