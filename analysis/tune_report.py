@@ -17,7 +17,7 @@ import pandas as pd
 from analysis import figure_style
 from analysis import report_html as H
 from sim.game import Game
-from sim.tune.text import tried_text
+from sim.tune.text import keeps_base, tried_text
 from sim.wording import value_words as spell
 
 VERDICT_CLASS = {"met": "pos", "missed": "neg", "undecided": "zero"}
@@ -100,8 +100,7 @@ def _side_effects(summary: Mapping[str, Any]) -> str:
     metrics = list(dict.fromkeys(h["metric"] for h in holes))
     settings = list(dict.fromkeys(h["setting"] for h in holes))
     by = {(h["metric"], h["setting"]): h for h in holes}
-    # The base rules recommended: one evaluation, shown once.
-    kept = not summary["recommendation"].get("rules", True)
+    kept = keeps_base(summary)  # one evaluation, shown once
     columns = (("value", "base rules"),) if kept else (("value", "these rules"), ("base", "base rules"))
     header = ["setting"] + [f'{H.e(m)}<br><span class="muted">{which}</span>' for m in metrics for _, which in columns]
     rows = [[H.e(s)] + [_rate(by[(m, s)][key]) for m in metrics for key, _ in columns] for s in settings]

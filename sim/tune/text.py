@@ -140,8 +140,7 @@ def tune_text(results: TuneResults) -> str:
             lines.append(wrapped(sentence))
     holes = summary.get("rule_holes") or []
     if holes:
-        # The base rules recommended: one evaluation, said once.
-        base = not best.get("rules", True)
+        base = keeps_base(summary)  # one evaluation, said once
         lines.append(f"Rule holes on the fresh seed ({'the base rules' if base else 'these rules; the base rules'}), "
                      "95% intervals:")
         for h in holes:
@@ -175,3 +174,9 @@ def tried_text(summary: Mapping[str, Any]) -> str:
     simplified = summary.get("simplified", 0) or 0
     text = f"{searched + simplified:,} candidates tried at {summary['games']:,} games each"
     return text + (f" ({searched:,} in the search, {simplified:,} simplifying)" if simplified else "")
+
+
+def keeps_base(summary: Mapping[str, Any]) -> bool:
+    """Whether the tune recommends the base rules as they are (no rule changed), so that the recommended rules and
+    the base rules are one evaluation. False for a ``tune.json`` that does not list the changed rules."""
+    return not summary["recommendation"].get("rules", True)
