@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 import textwrap
 from typing import Any, Mapping, Sequence
 
@@ -19,6 +18,7 @@ import numpy as np
 from analysis.stats import mean_and_sd, mean_interval, wilson_interval, win_share_interval, win_unit  # noqa: F401  (win_unit: games import it from here)
 from sim.errors import and_listed, counted
 from sim.metrics import SEAT_METRICS, Metric
+from sim.wording import wrapped
 
 
 def share(count: int, total: int) -> float:
@@ -348,11 +348,3 @@ def played_line(summary: dict, more: str = "") -> str:
                                   if summary.get(key)]
         wall = f"; {summary['wall_seconds']:.1f} s wall time in all ({and_listed(parts)})"
     return wrapped(f"Played {summary['games']:,} games{speed}{wall}{more}")
-
-
-def wrapped(text: str, width: int = 120, indent: str = "  ", first: str = "") -> str:
-    """A sentence of the terminal's wrapped at ``width`` columns, its first line indented by ``first`` and the others
-    by ``indent``; a quoted command (``'lvsim ...'``) kept on one line, to be copied whole."""
-    kept = re.sub(r"'lvsim [^']*'", lambda m: m.group(0).replace(" ", "\0"), text)
-    return textwrap.fill(kept, width, initial_indent=first, subsequent_indent=indent, break_long_words=False,
-                         break_on_hyphens=False).replace("\0", " ")

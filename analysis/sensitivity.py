@@ -22,9 +22,9 @@ from matplotlib.figure import Figure
 
 from analysis import figure_style
 from analysis import report_html as H
-from analysis.common import wrapped
 from analysis.report_html import e, figure, is_missing, num, page, section, table
 from sim.errors import and_listed, counted
+from sim.wording import wrapped
 
 TITLE = "What moves the verdict"
 ANCHOR = "sensitivity"

@@ -27,12 +27,13 @@ from typing import Sequence
 
 import numpy as np
 
-from analysis.common import num_ci, wrapped
+from analysis.common import num_ci
 from analysis.stats import MIN_SAMPLES, TOO_FEW, sample_mean_interval, wilson_interval
 from sim import restricted as R
 from sim.errors import ConfigError, and_listed, counted, shown
 from sim.game import Game
 from sim.memory import check_fits
+from sim.wording import wrapped
 
 BATCH = 65_536
 SLOW_BATCH = 64

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Mapping, Sequence
 
-from analysis.common import value_ci, wrapped
+from analysis.common import value_ci
 from sim.errors import counted
 from sim.tune.directory import STATE_DIR, TuneResults
 from sim.tune.evaluation import Judged
@@ -14,6 +14,7 @@ from sim.tune.spec import Tune
 from sim.tune.targets import declared_style, target_style
 from sim.tune.verdict import watched_metrics
 from sim.wording import value_words as spell
+from sim.wording import wrapped
 
 
 def describe(tune: Tune, values: Mapping[str, Any], short: bool = False) -> str:
