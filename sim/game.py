@@ -108,6 +108,10 @@ class Game:
     # running (numba compiles on one thread: its CPU seconds), said when a command starts compiling them; None when
     # not measured (docs/running.md, "The first run").
     compile_seconds: float | None = None
+    # A game whose kernel of play calls some policies directly (its ``nb`` module's ``KERNELS_ALONE``): the seconds,
+    # measured as above, of its kernel of every policy (a mixed table, the skill gap, the strength profile), said
+    # beside ``compile_seconds``; None for a game with one kernel of play.
+    compile_every_seconds: float | None = None
     # (records, players) -> {metric: (numerators, denominators)}, integers per game, for the headline metrics
     # that are ratios of sums over games (mean |swing| per round: cabbages moved over seat-rounds played) or
     # means over some of the games (turns per finished game): the strength profile pairs them game by game.

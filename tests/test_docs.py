@@ -175,11 +175,16 @@ def test_a_games_compile_seconds_are_the_times_measured_on_the_first_run_page(ga
     assert player == f"`{game.default_policy}`"
     measured = [float(x) for x in cpu.split(",")]
     assert min(measured) - 0.5 <= game.compile_seconds <= max(measured) + 0.5
+    if game.compile_every_seconds is not None:  # its kernel of every policy, measured alone
+        low, high = (float(x) for x in one(r"\((\d+)–(\d+) s into an empty cache alone", running,
+                                            "docs/running.md's kernel of every policy"))
+        assert low - 0.5 <= game.compile_every_seconds <= high + 0.5
     if game.id == "lasvegan":
-        from sim.estimates.compiling import usual_text
+        from sim.estimates.compiling import QUIET_SECONDS, usual_text
 
         assert f"Compiling the kernels of {game.title} (the first use after an install or a change to them; " \
                f"{usual_text(game.id)};" in running
+        assert f"once nothing has compiled for {QUIET_SECONDS:g} s" in running
 
 
 def test_the_tune_page_states_the_searchs_constants_and_defaults():

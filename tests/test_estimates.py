@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -515,31 +516,101 @@ def test_a_config_sample_is_its_first_games_fewer_with_a_slow_policy():
 # --- compiling the kernels ---------------------------------------------------------------------------
 
 
-def test_a_games_compilation_is_said_once_as_it_starts_then_how_long_it_took():
+class FakeTimers:
+    """Timers that fire only when the test says so: ``fire()`` the one started last, as if it had run out."""
+
+    def __init__(self):
+        self.started: list[list] = []  # [seconds, call, cancelled or fired]
+
+    def __call__(self, seconds, call):
+        timer = [seconds, call, False]
+        self.started.append(timer)
+
+        class Handle:
+            def cancel(self):
+                timer[2] = True
+
+        return Handle()
+
+    def waiting(self) -> int:
+        return sum(not done for _, _, done in self.started)
+
+    def fire(self) -> None:
+        timer = self.started[-1]
+        assert not timer[2]
+        timer[2] = True
+        timer[1]()
+
+
+def test_a_games_compilation_is_said_as_it_starts_then_when_nothing_has_compiled_for_a_moment():
+    """Outside a group, a game's kernels compile one after another with a moment of play between them (a tally
+    kernel, the kernel of play, a statistics kernel): one notice, and one "compiled in" once nothing has
+    compiled for ``quiet`` seconds, with the time of them all; a later bout is said as more kernels."""
     from sim.estimates.compiling import Compiles
     from sim.games import get_game
 
-    clock = FakeClock()
+    clock, timers = FakeClock(), FakeTimers()
     heard: list[str] = []
-    found = Compiles(clock=clock)
+    found = Compiles(clock=clock, quiet=2.0, timer=timers)
     with found.heard(heard.append):
-        found.started("sim.lasvegan.nb")  # the game's kernel, its callees compiled inside it
+        found.started("sim.lasvegan.report_tally")
         assert len(heard) == 1 and heard[0].startswith("Compiling the kernels of Las Vegan (")
         assert f"usually about {get_game('lasvegan').compile_seconds:.0f} s on 2 cores" in heard[0]
+        clock.spend(3.0)
+        found.ended()
+        assert timers.waiting() == 1 and timers.started[-1][0] == 2.0 and len(heard) == 1
+        found.started("sim.lasvegan.nb")  # the game's kernel, its callees compiled inside it: the same bout
         found.started("sim.rng")
-        clock.spend(80.0)
+        clock.spend(77.0)
         found.ended()
         found.ended()
-        found.started("analysis.stats")  # a shared kernel: timed, not said
+        found.started("analysis.stats")  # a shared kernel: timed into the bout, not said
         clock.spend(0.5)
         found.ended()
-        found.started("sim.lasvegan.nb")  # another signature of a game already said: timed, not said again
-        clock.spend(1.0)
+        assert timers.waiting() == 1 and len(heard) == 1
+        timers.fire()
+        assert heard[1:] == ["Compiled the kernels of Las Vegan in 1.3 min."]
+        found.started("analysis.stats")  # a shared kernel with no bout of a game open: timed, not said
+        clock.spend(0.5)
         found.ended()
-    found.started("sim.fever.nb")  # nobody listens any more
+        assert timers.waiting() == 0 and len(heard) == 2
+        found.started("sim.lasvegan.nb")  # another signature, after the game was said done: more kernels
+        clock.spend(40.0)
+        found.ended()
+        assert heard[2:] == ["Compiling more kernels of Las Vegan …"]
+        found.started("sim.fever.nb")  # another game: the bout before it is said done first
+        clock.spend(10.0)
+        found.ended()
+        assert heard[3] == "Compiled more kernels of Las Vegan in 40.0 s."
+        assert heard[4].startswith("Compiling the kernels of $ Fever (")
+        found.settle()  # the command ends before the timer runs out: said done then
+        assert heard[5:] == ["Compiled the kernels of $ Fever in 10.0 s."] and timers.waiting() == 0
+        found.settle()  # nothing owed: nothing said
+    found.started("sim.vegasdice.nb")  # nobody listens any more
     found.ended()
-    assert heard == [heard[0], "Compiled the kernels of Las Vegan in 1.3 min."]
-    assert found.kernels == 4 and found.seconds == pytest.approx(81.5)
+    assert len(heard) == 6
+    assert found.kernels == 7 and found.seconds == pytest.approx(131.0)
+
+
+def test_a_command_interrupted_while_it_compiles_says_nothing_done_and_one_that_ends_says_it_done():
+    from sim.estimates.compiling import said_to
+    import sim.estimates.compiling as C
+
+    heard: list[str] = []
+    found = C.Compiles(clock=FakeClock(), timer=FakeTimers())
+    old, C._COMPILES = C._COMPILES, found
+    try:
+        with pytest.raises(KeyboardInterrupt), said_to(heard.append):
+            found.started("sim.fever.nb")
+            found.ended()
+            raise KeyboardInterrupt
+        assert len(heard) == 1 and heard[0].startswith("Compiling the kernels of $ Fever (")
+        with said_to(heard.append):
+            found.started("sim.fever.nb")
+            found.ended()
+        assert heard[1:] == ["Compiling more kernels of $ Fever …", "Compiled more kernels of $ Fever in 0.0 s."]
+    finally:
+        C._COMPILES = old
 
 
 def test_the_compilations_of_a_run_are_said_as_one_whatever_compiles_first():
@@ -583,7 +654,7 @@ def test_the_compilations_of_a_run_are_said_as_one_whatever_compiles_first():
         found.started("sim.lasvegan.nb")
         clock.spend(3.0)
         found.ended()
-    assert len(heard) == 4, "a 'Compiled' line was said with no 'Compiling' line before it"
+    assert heard[4:] == ["Compiling more kernels of Las Vegan …", "Compiled more kernels of Las Vegan in 3.0 s."]
 
 
 def test_a_compilation_interrupted_is_not_said_done():
@@ -696,6 +767,7 @@ def test_workers_slow_to_load_the_kernels_are_said_to_be_compiling(monkeypatch):
 
     with C.said_to(hear):
         C.warm_up_said(Compiling(), default_config())
+    heard = [" ".join(line.split()) for line in heard]  # as said, wrapped at 120 columns
     assert heard[0].startswith("The workers are still loading the kernels of Las Vegan after 0 s: a worker whose "
                                "kernel cache does not hold them compiles them (usually about ")
     assert heard[1].startswith("The workers loaded the kernels of Las Vegan in ") and len(heard) == 2

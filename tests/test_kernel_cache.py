@@ -3,6 +3,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -340,7 +341,7 @@ def test_a_run_of_one_policy_alone_compiles_the_kernel_of_every_policy_alongside
         def wait(self):
             return 0
 
-    heard_compiling = Compiles(clock=lambda: 0.0)
+    heard_compiling = Compiles(clock=lambda: 0.0, timer=lambda seconds, call: threading.Timer(seconds, call))  # never runs out
     said = []
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(pc.subprocess, "Popen", Child)
@@ -360,6 +361,7 @@ def test_a_run_of_one_policy_alone_compiles_the_kernel_of_every_policy_alongside
         heard_compiling.ended()
         alongside.wait()
     assert started == [["-m", "sim.precompile", "lasvegan:every"]]
+    said = [" ".join(line.split()) for line in said]  # as said, wrapped at 120 columns
     compiling_vegan = [i for i, line in enumerate(said) if line.startswith("Compiling the kernels of Las Vegan (")]
     beside = [i for i, line in enumerate(said) if line.startswith("Compiling the kernels of Las Vegan's other tables")]
     assert len(compiling_vegan) == 1 and len(beside) == 1 and compiling_vegan[0] < beside[0], said

@@ -27,6 +27,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
+from sim.wording import wrapped
+
 
 # Where each game's ``compile_seconds`` was measured (docs/running.md, "The first run").
 MEASURED_ON = "2 cores"
@@ -57,7 +59,10 @@ def usual_text(game_id: str | None) -> str:
     from sim.games import GAME_IDS, get_game, loaded_games
 
     if game_id in GAME_IDS and get_game(game_id).compile_seconds is not None:
-        return f"usually about {_about(get_game(game_id).compile_seconds)} on {MEASURED_ON}"
+        game = get_game(game_id)
+        every = game.compile_every_seconds
+        more = "" if every is None else f", about {_about(every)} with the kernel of every policy"
+        return f"usually about {_about(game.compile_seconds)} on {MEASURED_ON}{more}"
     known = [g.compile_seconds for g in loaded_games() if g.compile_seconds is not None]
     if not known:
         return "a minute or two is usual"
@@ -75,9 +80,6 @@ def other_tables(title: str) -> str:
     return f"the kernels of {title}'s other tables (skill gap, strength profile, decisions)"
 
 
-def done_text(title: str, seconds: float) -> str:
-    return f"Compiled the kernels of {title} in {seconds_text(seconds)}."
-
 
 def _game_of(module: str) -> tuple[str, str] | None:
     """``(id, title)`` of the game whose package holds ``module``, None for a kernel of no game's (a shared one)."""
@@ -91,13 +93,19 @@ def _game_of(module: str) -> tuple[str, str] | None:
 
 
 @dataclass
-class _Group:
-    """Compilations said as one (:meth:`Compiles.as_one`): their seconds, the game said, what more is said."""
+class _Bout:
+    """Compilations said as one: those of a group (:meth:`Compiles.as_one`), or outside any group, those of a
+    game that follow one another with less than ``QUIET_SECONDS`` between them."""
 
-    what: str | None
+    what: str | None = None  # a group's "the kernels of …", said when a game already said compiles more inside
     seconds: float = 0.0
-    game: tuple[str, str] | None = None  # (id, title) of the first game said to be compiling inside: its line is owed
-    said: bool = False  # "Compiling {what} …" was said
+    game: tuple[str, str] | None = None  # (id, title) of the game said to be compiling in it: its done line is owed
+    compiled: str = ""  # what its done line says was compiled ("" while none is owed)
+
+
+# Outside a group, a game's kernels are said done once nothing has compiled for this long: a command compiles a
+# small tally kernel, then its kernel of play, then a statistics kernel, with a moment of play between them.
+QUIET_SECONDS = 2.0
 
 
 class Compiles:
@@ -105,62 +113,112 @@ class Compiles:
 
     Only the outermost compilation is timed: a kernel's callees compile
     inside it. numba compiles under one lock, so the events of one
-    compilation never interleave with another's.
+    compilation never interleave with another's. Each bout of compiling a
+    game's kernels is said as it starts ("Compiling the kernels of …" the
+    first time, "Compiling more kernels of …" after) and when it is done,
+    with the time of the whole bout: a group's at its end, and outside a
+    group once nothing has compiled for ``quiet`` seconds (a timer, made by
+    ``timer(seconds, call)``), or when a group starts or the command ends
+    (:meth:`settle`), whichever comes first.
     """
 
-    def __init__(self, clock: Callable[[], float] = time.perf_counter):
+    def __init__(self, clock: Callable[[], float] = time.perf_counter, quiet: float = QUIET_SECONDS,
+                 timer: Callable[[float, Callable[[], None]], Any] | None = None):
         self.clock = clock
+        self.quiet = quiet
+        self.timer = timer or _daemon_timer
         self.seconds = 0.0
         self.kernels = 0
         self._depth = 0
         self._began = 0.0
-        self._game: tuple[str, str] | None = None  # the game said to be compiling, until its kernel is done
-        self._said: set[str] = set()
+        self._said: set[str] = set()  # games whose first notice was said
         self._hearers: list[Say] = []
         self._lock = threading.Lock()
-        self._group: _Group | None = None  # inside as_one()
+        self._state = threading.RLock()  # the bouts, shared with the timer's thread
+        self._group: _Bout | None = None  # inside as_one()
+        self._open: _Bout | None = None  # the bout outside any group, until it is said done
+        self._pending: Any = None  # the timer that says it done
         self._watchers: list[Callable[[str], None]] = []  # told the game id when a game's kernel starts compiling
 
+    def _opening(self, bout: _Bout, game: tuple[str, str]) -> None:
+        """Say that ``game``'s kernels start compiling in ``bout``: the notice the first time, "more" after."""
+        bout.game = game
+        if game[0] not in self._said:
+            self._said.add(game[0])
+            self.tell(notice(*game))
+            bout.compiled = f"the kernels of {game[1]}"
+        else:
+            bout.compiled = bout.what or f"more kernels of {game[1]}"
+            self.tell(f"Compiling {bout.compiled} …")
+
+    def _close(self, bout: _Bout | None) -> None:
+        if bout is not None and bout.compiled:
+            self.tell(f"Compiled {bout.compiled} in {seconds_text(bout.seconds)}.")
+
     def started(self, module: str) -> None:
-        if self._depth == 0:
-            self._began = self.clock()
-            game = _game_of(module)
-            self._game = None
-            if game is not None and game[0] not in self._said:
-                self._said.add(game[0])
-                self._game = game
-                self.tell(notice(*game))
+        with self._state:
+            if self._depth == 0:
+                self._began = self.clock()
+                self._cancel()
+                game = _game_of(module)
                 if self._group is not None:
-                    self._group.game = self._group.game or game
-            elif game is not None and self._group is not None and self._group.what and not self._group.said:
-                self.tell(f"Compiling {self._group.what} …")
-                self._group.said = True
-            if game is not None:
-                with self._lock:
-                    watchers = list(self._watchers)
-                for watch in watchers:
-                    watch(game[0])
-        self._depth += 1
+                    if game is not None and self._group.game is None:
+                        self._opening(self._group, game)
+                elif game is not None and (self._open is None or self._open.game != game):
+                    self.settle()
+                    self._open = _Bout()
+                    self._opening(self._open, game)
+                if game is not None:
+                    with self._lock:
+                        watchers = list(self._watchers)
+                    for watch in watchers:
+                        watch(game[0])
+            self._depth += 1
 
     def ended(self) -> None:
-        self._depth -= 1
-        if self._depth == 0:
-            took = self.clock() - self._began
-            self.seconds += took
-            self.kernels += 1
-            if self._group is not None:
-                self._group.seconds += took
-                self._game = None
-            elif self._game is not None:
-                self.tell(done_text(self._game[1], took))
-                self._game = None
+        with self._state:
+            self._depth -= 1
+            if self._depth == 0:
+                took = self.clock() - self._began
+                self.seconds += took
+                self.kernels += 1
+                bout = self._group if self._group is not None else self._open
+                if bout is not None:
+                    bout.seconds += took
+                if self._group is None and self._open is not None:
+                    self._pending = self.timer(self.quiet, self._quiet_now)
+
+    def _quiet_now(self) -> None:
+        with self._state:
+            if self._depth == 0 and self._pending is not None:
+                self._pending = None
+                self.settle()
+
+    def _cancel(self) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+
+    def settle(self) -> None:
+        """Say the bout outside any group done now, if one is owed."""
+        with self._state:
+            self._cancel()
+            bout, self._open = self._open, None
+            self._close(bout)
+
+    def forget(self) -> None:
+        """Drop the bout outside any group unsaid (the command was interrupted while it compiled)."""
+        with self._state:
+            self._cancel()
+            self._open = None
 
     def tell(self, line: str) -> None:
+        """Tell every hearer ``line``, wrapped at the terminal's 120 columns."""
         with self._lock:
             hearers = list(self._hearers)
         for say in hearers:
             try:
-                say(line)
+                say(wrapped(line))
             except (OSError, ValueError):  # the stream went away: the compilation goes on regardless
                 pass
 
@@ -168,22 +226,21 @@ class Compiles:
     def as_one(self, what: str | None = None) -> Iterator["Compiles"]:
         """The compilations inside said as one: a game's tallies and kernels compile one after another (a
         small one first), and "compiled in" then says the time of them all. Inside another, part of it.
-        ``what`` (``"the kernels of …"``) is said when a game already said compiles more inside."""
+        ``what`` (``"the kernels of …"``) is said when a game already said compiles more inside, "more kernels
+        of …" without it. A bout outside before it is said done first."""
         if self._group is not None:
             yield self
             return
-        group = self._group = _Group(what)
+        self.settle()
+        group = self._group = _Bout(what)
         try:
             yield self
         except BaseException:  # interrupted or failed: nothing is said done
-            group.said, group.game = False, None
+            group.compiled = ""
             raise
         finally:
             self._group = None
-            if group.said:
-                self.tell(f"Compiled {what} in {seconds_text(group.seconds)}.")
-            elif group.game is not None:
-                self.tell(done_text(group.game[1], group.seconds))
+            self._close(group)
 
     @contextmanager
     def _listed(self, listeners: list, listener: Callable) -> Iterator["Compiles"]:
@@ -202,6 +259,13 @@ class Compiles:
     def heard(self, say: Say):
         """While inside, ``say`` is told each line said of what compiles."""
         return self._listed(self._hearers, say)
+
+
+def _daemon_timer(seconds: float, call: Callable[[], None]) -> threading.Timer:
+    timer = threading.Timer(seconds, call)
+    timer.daemon = True  # never keeps a finished command waiting
+    timer.start()
+    return timer
 
 
 _COMPILES: Compiles | None = None
@@ -231,15 +295,24 @@ def compiles() -> Compiles:
 
 
 def compiled_seconds() -> float:
-    """Wall seconds this process has spent compiling kernels (since :func:`compiles` was first called)."""
-    return compiles().seconds
+    """Wall seconds this process has spent compiling kernels (since :func:`compiles` was first called). A bout still
+    owed its done line is said done first: it comes before what the caller says of the time."""
+    found = compiles()
+    found.settle()
+    return found.seconds
 
 
 @contextmanager
 def said_to(say: Say) -> Iterator[Compiles]:
-    """While inside, ``say`` is told when a game's kernels start compiling in this process, and when they are done."""
+    """While inside, ``say`` is told when a game's kernels start compiling in this process, and when they are done;
+    on the way out, a bout still owed is said done (or dropped, when the command was interrupted)."""
     with compiles().heard(say) as found:
-        yield found
+        try:
+            yield found
+        except BaseException:
+            found.forget()
+            raise
+        found.settle()
 
 
 def warm_up_said(cluster, config) -> None:

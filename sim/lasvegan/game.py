@@ -51,4 +51,5 @@ GAME = Game(
     sweep_panels=("first_player_advantage", "elimination_rate", "mean_rounds", "tie_rate"),
     sweep_heatmap=("elimination_rate", "first_player_advantage"),
     compile_seconds=20.0,
+    compile_every_seconds=45.0,
 )
