@@ -745,6 +745,32 @@ def test_a_dry_run_that_compiled_says_so_and_leaves_it_out_of_the_runs_time():
     assert "compiled" not in E.run_plan_text({**plan, "compiled_seconds": 0.0})
 
 
+def test_every_dry_run_that_compiled_says_so_before_its_estimate():
+    """The sweep's, the one-step study's and the Morris screen's dry runs time their games as the run's does, the
+    compilation left out: each says what it compiled, on the line before its estimate, and nothing when it loaded."""
+    from sim.sensitivity import morris, study
+    from sim.sweep import load_sweep
+    from sim.sweep.plan import plan_text as sweep_text
+
+    sweep = load_sweep(Path(__file__).resolve().parents[1] / "configs" / "sweep_example.toml")
+    rows = [{"cell": c.index, "label": c.label, "games": 100, "max_games": None, "done": False, "seconds": 1.0,
+             "max_seconds": 1.5, "duel_seconds": 0.0} for c in sweep.cells]
+    screen = {"tune": "t", "game": "lasvegan", "seed": 1, "dims": 2, "trajectories": 4, "levels": 4, "games": 100,
+              "counts": [], "page": 0.0, "seconds": [1.0, 1.5]}
+    one_step = {"game": "lasvegan", "games": 100, "seed": 1, "counts": [], "seconds": [1.0, 1.5]}
+    texts = {"sweep": lambda compiled: sweep_text(sweep, rows, compiled=compiled),
+             "study": lambda compiled: study.plan_text({**one_step, "compiled_seconds": compiled}),
+             "screen": lambda compiled: morris.plan_text({**screen, "compiled_seconds": compiled})}
+    for what, text in texts.items():
+        said = " ".join(text(75.0).split())  # its sentences as said, wrapped at 120 columns
+        line = (f"The dry run compiled the kernels (1.2 min); the {what} will load them from the cache, so that time "
+                "is not in its estimate. ")
+        assert said.count(line) == 1, (what, said)
+        estimate = said[said.index(line) + len(line):]
+        assert "about " in estimate[:30].lower() and "Nothing was" in estimate, (what, said)
+        assert "compiled" not in text(0.0), what
+
+
 def test_workers_slow_to_load_the_kernels_are_said_to_be_compiling(monkeypatch):
     import threading
 

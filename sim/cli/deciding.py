@@ -90,11 +90,11 @@ def decisions(config, players, games, seed, seats, threads, as_json, out, dry_ru
         if as_json:
             click.echo(json.dumps(plan))
             return
-        from analysis.common import wrapped
+        from sim.wording import wrapped
 
         click.echo(wrapped(f"{game.title} at {counted(rules.players, 'player')}: {plan['text']}."))
-        if compiled:
-            click.echo(compiled_text(compiled, "command"))
+        for line in compiled_text(compiled, "command"):
+            click.echo(line)
         click.echo(about_text(seconds))
         return
     result = play(game, rules, games, seed, seats=table, threads=threads, progress=sys.stderr.isatty())

@@ -90,12 +90,17 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
     if dry_run:
         if out is not None:
             check_creatable(out_path(out))
+        from sim.estimates.compiling import compiled_seconds
+
         shape = cluster_shape(workers=workers, scheduler=scheduler)
+        compiled = compiled_seconds()
         plan = plan_sweep(swp, out, target_ci=target_ci, max_games=max_games, target_metric=target_metric,
                           cluster=shape)
         report = None if no_report else report_seconds(swp)
-        click.echo(json.dumps({"name": swp.name, "seed": swp.seed, "cells": plan, "report_seconds": report})
-                   if as_json else plan_text(swp, plan, report, cluster=shape))
+        compiled = compiled_seconds() - compiled
+        click.echo(json.dumps({"name": swp.name, "seed": swp.seed, "cells": plan, "report_seconds": report,
+                               "compiled_seconds": compiled})
+                   if as_json else plan_text(swp, plan, report, cluster=shape, compiled=compiled))
         return
 
     def answered(results) -> None:

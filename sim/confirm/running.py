@@ -25,12 +25,12 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from analysis.common import wrapped
 from analysis.sequential import ALPHA, FIRST_LOOK, materiality, rho2, verdict
 from sim.confirm.judging import Judge, PairedJudge
 from sim.confirm.values import duel_values, judgeable, per_game, ratios
 from sim.errors import ConfigError, counted
 from sim.tune.targets import setting_name
+from sim.wording import wrapped
 
 # Games of the first batch of a table: two looks' worth, so the first look comes with the first batch.
 FIRST_BATCH = 2 * FIRST_LOOK
@@ -449,8 +449,10 @@ def plan(spec, *, seed: int, max_games: int, max_slow_games: int, max_minutes: f
     given is the most it takes: the budget, or every game allowed if sooner.
     """
     from sim.estimates import games_cost
-    from sim.estimates.costs import seconds_text
+    from sim.estimates.compiling import compiled_seconds
+    from sim.estimates.costs import compiled_text, seconds_text
 
+    compiled = compiled_seconds()
     settings = _settings(spec, seed, max_games, max_slow_games)
     judged = (f"judge {counted(len(spec.targets), 'target')}" if spec.targets
               else "compare the stronger tables with the judged policy")
@@ -480,7 +482,9 @@ def plan(spec, *, seed: int, max_games: int, max_slow_games: int, max_minutes: f
     most = sum((r["seconds_at_most_games"] for r in rows), 0.0)
     # A skill-gap duel is not timed here: with one, only the budget bounds the time.
     limit = 60 * max_minutes if any(s.duels for s in settings) else min(most, 60 * max_minutes)
+    compiled = compiled_seconds() - compiled
+    lines += compiled_text(compiled, "confirmation")
     lines.append(wrapped(f"At most about {seconds_text(limit)}: it stops at every decision, at {max_minutes:g} "
                          "minutes (--max-minutes) or at the most games allowed, whichever comes first."))
     return {"seed": seed, "settings": rows, "targets": [t.as_dict() for t in spec.targets],
-            "seconds_at_most": limit, "text": "\n".join(lines)}
+            "seconds_at_most": limit, "compiled_seconds": compiled, "text": "\n".join(lines)}

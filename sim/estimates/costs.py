@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from sim.estimates.compiling import seconds_text  # noqa: F401  (said here by every estimate)
+from sim.wording import wrapped
 
 Clock = Callable[[], float]
 
@@ -181,10 +182,13 @@ def span_text(low: float, high: float) -> str:
     return a if a == b else f"{a} to {b}"
 
 
-def compiled_text(seconds: float, what: str) -> str:
-    """A dry run's line when its calibrations compiled kernels: the study it estimates loads them instead."""
-    return (f"The dry run compiled the kernels ({seconds_text(seconds)}); the {what} will load them from the cache, "
-            "so that time is not in its estimate.")
+def compiled_text(seconds: float | None, what: str) -> list[str]:
+    """A dry run's line when its calibrations compiled kernels (the study it estimates loads them instead); none
+    when they compiled nothing."""
+    if not seconds:
+        return []
+    return [wrapped(f"The dry run compiled the kernels ({seconds_text(seconds)}); the {what} will load them from the "
+                    "cache, so that time is not in its estimate.")]
 
 
 def about_text(seconds: tuple[float, float], undone: str = "written") -> str:

@@ -261,8 +261,5 @@ def run_plan_text(plan: Mapping[str, Any]) -> str:
                      "matter)")
     if p["report"]:
         lines.append(f"report      {seconds_text(p['report'])}")
-    lines += [""]
-    if plan.get("compiled_seconds"):
-        lines.append(compiled_text(plan["compiled_seconds"], "run"))
-    lines += [about_text(plan["seconds"])]
+    lines += ["", *compiled_text(plan.get("compiled_seconds"), "run"), about_text(plan["seconds"])]
     return "\n".join(lines)

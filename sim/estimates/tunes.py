@@ -18,12 +18,12 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any, Mapping, Sequence
 
-from analysis.common import wrapped
 from sim.estimates.compiling import usual_text
 from sim.estimates.costs import Clock, Cost, Timed, band, calibrate, compiled_text, kept, now, seconds_text, span_text
 from sim.estimates.resolution import RESOLVING_SHARE, Z95, Resolution, resolution, resolution_lines, target_spread
 from sim.estimates.runs import RunSize, report_seconds, run_costs, run_seconds
 from sim.errors import counted
+from sim.wording import wrapped
 
 # What the search spends per candidate beyond its games, per value searched: the sampler's ask and
 # tell and the journal (measured on this machine: about 35 ms a trial with 10 values, at 150 trials).
@@ -306,8 +306,7 @@ def tune_plan_text(tune, plan: Mapping[str, Any]) -> str:
                 f"{tune.max_games:,} games") if worst is not None and seconds_text(worst) != seconds_text(high) else ""
         where = "in this process on this machine" if plan.get("where") is None else f"{plan['where']}, timed on this machine"
         lines.append("")
-        if plan.get("compiled_seconds"):
-            lines.append(compiled_text(plan["compiled_seconds"], "tune"))
+        lines += compiled_text(plan.get("compiled_seconds"), "tune")
         if plan.get("where") is not None:
             lines.append(wrapped(f"A worker whose kernel cache does not hold the kernels yet compiles them first "
                                  f"({usual_text(tune.base.game)}), not counted here; workers on this machine share its "

@@ -26,11 +26,11 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from analysis.common import wrapped
 from sim.errors import ConfigError, counted
 from sim.knobs import inert_at, parse_path
 from sim.sensitivity.playing import BLOCKS, block_tallies, effects, games_bar, jackknife, metric_values
 from sim.sensitivity.study import tables
+from sim.wording import wrapped
 
 DEFAULT_TRAJECTORIES = 10
 MAX_DEFAULT_LEVELS = 8
@@ -296,10 +296,12 @@ def plan_screen(tune, *, trajectories: int = DEFAULT_TRAJECTORIES, levels: int |
     the one-step rule sets, each at the cost the base rules are timed at on this machine
     (``sim.sensitivity.study.rule_set_cost``), and with ``page`` the page's plots timed as they are drawn
     (``analysis.sensitivity.morris_page_seconds``); nothing is played or written beyond that timing."""
+    from sim.estimates.compiling import compiled_seconds
     from sim.estimates.costs import band, now
     from sim.sensitivity.deviations import one_step
     from sim.sensitivity.study import priced
 
+    compiled = compiled_seconds()
     games = tune.games if games is None else games
     seed = tune.seed if seed is None else seed
     configs = morris_tables(tune, players=players, seats=seats, games=games, seed=seed)
@@ -319,11 +321,12 @@ def plan_screen(tune, *, trajectories: int = DEFAULT_TRAJECTORIES, levels: int |
         page_seconds = morris_page_seconds(tune.game, len(configs), len(dims), clock=clock or now)
     return {"method": "morris", "game": tune.base.game, "tune": tune.name, "games": games, "seed": seed,
             "trajectories": trajectories, "levels": levels, "dims": len(dims), "counts": counts,
-            "page": page_seconds, "seconds": list(band(sum(c["seconds"] for c in counts) + page_seconds))}
+            "page": page_seconds, "seconds": list(band(sum(c["seconds"] for c in counts) + page_seconds)),
+            "compiled_seconds": compiled_seconds() - compiled}
 
 
 def plan_text(plan: Mapping[str, Any]) -> str:
-    from sim.estimates.costs import about_text, seconds_text
+    from sim.estimates.costs import about_text, compiled_text, seconds_text
     from sim.sensitivity.study import cost_words
 
     lines = [wrapped(f"Morris screen of {plan['tune']} ({plan['game']}), seed {plan['seed']}:"),
@@ -336,7 +339,7 @@ def plan_text(plan: Mapping[str, Any]) -> str:
                              f"changes at the base rules{inert}, {cost_words(c)}", indent=" " * len(head)))
     if plan["page"]:
         lines.append(f"the page ({HTML_FILE}, its plots drawn)  {seconds_text(plan['page'])}")
-    lines += ["", about_text(plan["seconds"], "played or written")]
+    lines += ["", *compiled_text(plan.get("compiled_seconds"), "screen"), about_text(plan["seconds"], "played or written")]
     return "\n".join(lines)
 
 

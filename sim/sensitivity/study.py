@@ -13,10 +13,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from analysis.common import wrapped
 from sim.errors import ConfigError, counted
 from sim.sensitivity.deviations import Deviation, one_step, run_plan, swap_knobs
 from sim.sensitivity.playing import BLOCKS, block_tallies, effects, games_bar, metric_values, write_table_and_page
+from sim.wording import wrapped
 
 DEFAULT_GAMES = 10_000
 PARQUET_FILE = "sensitivity.parquet"
@@ -138,8 +138,10 @@ def plan_study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | N
     """What :func:`study` would play and about how long it takes: at each count (and again with ``also_seats``,
     timed with those seats), the rules as printed timed on this machine (:func:`rule_set_cost`) and that cost
     paid by every rule set played, nothing written."""
+    from sim.estimates.compiling import compiled_seconds
     from sim.estimates.costs import band
 
+    compiled = compiled_seconds()
     configs = tables(config, players, seats)
     deviations = deviations_of(configs, knobs)
     if also_seats is not None:
@@ -153,7 +155,7 @@ def plan_study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | N
                         1 + sum(not d.inert for d in devs), clock)}
               for one, devs in zip(configs, deviations)]
     return {"game": config.game, "games": games, "seed": config.seed, "counts": counts,
-            "seconds": list(band(sum(c["seconds"] for c in counts)))}
+            "seconds": list(band(sum(c["seconds"] for c in counts))), "compiled_seconds": compiled_seconds() - compiled}
 
 
 def priced(play: Callable[[int], Any], summarise: Callable[[Any], Any], games: int, rule_sets: int,
@@ -174,7 +176,7 @@ def cost_words(count: Mapping[str, Any]) -> str:
 
 
 def plan_text(plan: dict[str, Any]) -> str:
-    from sim.estimates.costs import about_text
+    from sim.estimates.costs import about_text, compiled_text
 
     lines = [f"Sensitivity of {plan['game']}: {plan['games']:,} games per rule set, seed {plan['seed']}"]
     tables_seated = {tuple(c.get("seats", ())) for c in plan["counts"]}
@@ -185,7 +187,7 @@ def plan_text(plan: dict[str, Any]) -> str:
         head = f"{c['players']} players{seated}  "
         lines.append(wrapped(f"{head}{counted(c['deviations'], 'one-step deviation')}{inert}, {cost_words(c)}",
                              indent=" " * len(head)))
-    lines += ["", about_text(plan["seconds"], "played or written")]
+    lines += ["", *compiled_text(plan.get("compiled_seconds"), "study"), about_text(plan["seconds"], "played or written")]
     return "\n".join(lines)
 
 

@@ -12,11 +12,11 @@ from typing import Any, Mapping
 
 import pandas as pd
 
-from analysis.common import wrapped
 from sim.config import Config
 from sim.sweep.directory import DEFINITION_FILE, _finished_cells
 from sim.sweep.precision import GROWTH_MARGIN, MIN_GROWTH, CellPlan, half_width
 from sim.sweep.spec import Sweep
+from sim.wording import wrapped
 
 
 def plan_sweep(
@@ -160,10 +160,13 @@ def report_seconds(sweep: Sweep) -> float:
     return time.perf_counter() - started
 
 
-def plan_text(sweep: Sweep, rows: list[dict[str, Any]], report: float | None = None, cluster=None) -> str:
+def plan_text(sweep: Sweep, rows: list[dict[str, Any]], report: float | None = None, cluster=None,
+              compiled: float = 0.0) -> str:
     """The dry run as text: one line per cell, then the total; ``report``: the seconds of ``sweep.html``;
-    ``cluster``: the ``sim.cluster.ClusterShape`` the estimate is for."""
+    ``cluster``: the ``sim.cluster.ClusterShape`` the estimate is for; ``compiled``: the seconds the dry run spent
+    compiling kernels."""
     from sim.estimates import band, seconds_text
+    from sim.estimates.costs import compiled_text
 
     width = max(len(r["label"]) for r in rows)
     lines = [f"Sweep {sweep.name}: {len(rows)} cells, seed {sweep.seed}, base {sweep.base}", ""]
@@ -185,8 +188,8 @@ def plan_text(sweep: Sweep, rows: list[dict[str, Any]], report: float | None = N
         parts.append(f"{seconds_text(report)} for the report")
     within = f" ({' and '.join(parts)} included)" if parts else ""
     where = "in this process on this machine" if cluster is None else f"{cluster.words()}, timed on this machine"
-    lines += ["", wrapped(f"{len(todo)} cells to play{done}: about {total.strip()}{within} {where}. Nothing was "
-                          "written.")]
+    lines += ["", *compiled_text(compiled, "sweep"),
+              wrapped(f"{len(todo)} cells to play{done}: about {total.strip()}{within} {where}. Nothing was written.")]
     lines += resolution_lines(todo)
     return "\n".join(lines)
 
