@@ -294,6 +294,30 @@ def test_the_games_played_count_the_skill_gap_duels_and_their_deals(tmp_path):
     assert max(map(len, result.output.splitlines()[:-1])) <= 120, result.output  # but the path written to
 
 
+def test_a_skill_gap_duels_kernel_is_compiled_before_the_time_budget_starts(tmp_path, monkeypatch):
+    """Compiling is not playing: a duel's mixed table (the kernel of every policy, 45 s into an empty cache) plays
+    a deal before the clock of --max-minutes starts, as the judged and stronger tables' warm-ups do."""
+    import sim.confirm.running as R
+    from sim.confirm import confirm as play, load_confirmation
+
+    events = []
+    duel_values = R.duel_values
+
+    def dueled(*args):
+        events.append("duel")
+        return duel_values(*args)
+
+    def clock():
+        events.append("clock")
+        return 0.0  # the budget never runs out: only the max games end it
+
+    monkeypatch.setattr(R, "duel_values", dueled)
+    path = tune_file(tmp_path, 'skill_gap_greedy_vs_random = { min = 0.05, relative = "above_fair" }', players="[3]",
+                     policies='["greedy"]')
+    play(load_confirmation(str(path), None, None), seed=5, max_games=1000, max_slow_games=0, clock=clock)
+    assert events[0] == "duel" and "clock" in events, events
+
+
 def test_a_long_label_widens_its_column_rather_than_pushing_the_numbers_out():
     from sim.confirm import confirm_text
     from sim.games import get_game

@@ -118,6 +118,8 @@ def confirm(
         cluster.warm_up(s.config)
         if s.slow_config is not None:
             cluster.warm_up(s.slow_config)
+        for _, duel, _, _, _ in s.duels:  # played here, on the kernel of every policy: one deal compiles it
+            duel_values(game, s.config.rules, duel, seed, 0, 1, s.config.threads)
     started = clock()
     budget = 60 * max_minutes
     stopped = "decided"
