@@ -263,7 +263,7 @@ def test_below_the_first_look_it_says_too_few_games_not_an_estimate(tmp_path):
 
     spec = load_confirmation(str(tune_file(tmp_path, "first_player_advantage = [-0.01, 0.01]")), None, None)
     found = play(spec, seed=5, max_games=500, max_slow_games=0)
-    text = confirm_text(found, spec.game)
+    text = unwrapped(confirm_text(found, spec.game))
     assert "500 games; too few games to judge yet (the first look is at 1,000)" in text
     assert "would likely decide" not in text
     [t] = found["targets"]
@@ -335,6 +335,33 @@ def test_a_long_label_widens_its_column_rather_than_pushing_the_numbers_out():
     assert len(rows) == 2
     assert len({row.index(" pp [") for row in rows}) == 1, rows
     assert len({row.index("undecided") for row in rows}) == 1, rows
+
+
+def test_every_line_fits_120_columns_with_the_table_columns_kept_and_long_last_cells_wrapped():
+    """Stronger tables stopped below the first look say so under each target and in every comparison's row: those
+    lines ran to 175 columns. Each now wraps at 120, its first line keeping the table's columns."""
+    from sim.confirm import confirm_text
+    from sim.games import get_game
+
+    too_few = {"games": 620, "verdict": "undecided", "more_games": None}
+    compared = {"metric": "first_player_advantage", "label": "first-player advantage", "setting": "4 players, expert",
+                "against": "lookahead:16", "material": 0.02, "difference": -0.0137, "low": None, "high": None,
+                **too_few}
+    target = {"metric": "worst_seat_advantage", "label": "worst_seat_advantage", "setting": "4 players, expert",
+              "low_bound": None, "high_bound": 0.01, "estimate": 0.0087, "low": 0.0062, "high": 0.0113,
+              "games": 421_081, "verdict": "undecided", "more_games": 1_310_943,
+              "stronger": {"policy": "lookahead:16", "estimate": 0.0142, "low": None, "high": None, **too_few}}
+    result = {"name": "t", "rules": "default.toml", "seed": 1, "confidence": 0.95, "targets": [target],
+              "seconds": 1.0, "strength": [compared, {**compared, "label": "tie rate", "metric": "tie_rate"}],
+              "stopped": "max-minutes", "games": {"4 players, expert": {"judged": 421_081, "stronger": 620}}}
+    text = confirm_text(result, get_game("lasvegan"))
+    assert max(map(len, text.splitlines())) <= 120, text
+    said = unwrapped(text)
+    assert said.count("620 games); too few games to judge yet (the first look is at 1,000)") == 1, text
+    assert said.count("620 games; too few games to judge yet (the first look is at 1,000)") == 2, text
+    assert "421,081 games; about 1,310,943 more games would likely decide it" in said
+    rows = [line for line in text.splitlines() if "[not yet: too few games]" in line and "undecided (material" in line]
+    assert len(rows) == 2 and len({row.index("undecided (material") for row in rows}) == 1, text
 
 
 def test_the_stop_names_the_option_that_bound_what_is_undecided():

@@ -5,12 +5,13 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, Mapping
 
-from analysis.common import interval_text, value_ci, wrapped
+from analysis.common import interval_text, value_ci
 from analysis.sequential import FIRST_LOOK
 from sim.confirm.values import WORST_SEAT_NAMES
 from sim.errors import and_listed, counted
 from sim.estimates.compiling import seconds_text
 from sim.tune.targets import wanted_text
+from sim.wording import wrapped
 
 
 def _style(game, metric: str) -> str:
@@ -48,10 +49,18 @@ def _played(t: Mapping[str, Any]) -> tuple[str, str]:
 
 def _aligned(rows: list[list[str]], right: tuple[int, ...] = ()) -> list[str]:
     """Each row's cells padded to the widest of their column (those in ``right`` to the right), the last cell
-    left as it is: a long label widens its column rather than pushing the numbers out of theirs."""
+    left as it is: a long label widens its column rather than pushing the numbers out of theirs. A row has two
+    cells or more."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)] if rows else []
-    return ["  " + " ".join([c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
-                            + [row[-1]]) for row in rows]
+    lines = []
+    for row in rows:
+        head = "  " + " ".join([c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+                               + [""])
+        rest = row[-1].lstrip()
+        # The last cell wrapped at 120 columns, its later lines indented under the first column, past the setting.
+        lines.append(wrapped(rest, first=head + " " * (len(row[-1]) - len(rest)), indent=" " * (widths[0] + 5))
+                     if rest else head.rstrip())
+    return lines
 
 
 def confirm_text(result: Mapping[str, Any], game) -> str:
@@ -84,10 +93,11 @@ def confirm_text(result: Mapping[str, Any], game) -> str:
         s = t.get("stronger")
         if s:
             style = _style(game, t["metric"])
-            lines.append(f"  {'':<{setting_width}} {s['policy']} tables: {s['verdict']}, {value(style, s['estimate'])} "
-                         f"{interval(style, s['low'], s['high'])} ({s['games']:,} games)"
-                         + (f"; {_more(None, s['games'])}" if s["verdict"] == "undecided" and s["games"] < FIRST_LOOK
-                            else ""))
+            under = " " * (setting_width + 3)
+            lines.append(wrapped(f"{s['policy']} tables: {s['verdict']}, {value(style, s['estimate'])} "
+                                 f"{interval(style, s['low'], s['high'])} ({s['games']:,} games)"
+                                 + (f"; {_more(None, s['games'])}" if s["verdict"] == "undecided"
+                                    and s["games"] < FIRST_LOOK else ""), first=under, indent=under + "  "))
     if result["strength"]:
         against = result["strength"][0]["against"]
         lines += ["", f"Stronger tables: {against} at every seat on the same deals, minus the judged policy "
