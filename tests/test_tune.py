@@ -530,6 +530,8 @@ def test_the_rule_holes_of_recommended_base_rules_are_said_once(tmp_path):
         assert all(line.count(" on 2,000 games") == (1 if kept else 2) for line in shown), shown
         assert lines[start].startswith("Rule holes on the fresh seed (the base rules)" if kept else
                                        "Rule holes on the fresh seed (these rules; the base rules)")
+        # Both columns once ran to 123 columns: the names' columns are as wide as the names, the rest wraps.
+        assert max(len(line) for line in lines if not line.startswith(("Results in ", "To play "))) <= 120, lines
         page = _side_effects(summary)
         assert page.count("these rules</span>") == (0 if kept else 2) and page.count("base rules</span>") == 2
         assert ("with the base rules (the recommended rules), on 2,000 games" in page) == kept
@@ -544,7 +546,9 @@ def test_when_nothing_meets_the_targets_every_output_says_so_in_the_same_words(b
     path = write_tune(tmp_path, NOTHING_MEETS)
     result = CliRunner().invoke(main, ["tune", str(path), "--out", str(tmp_path / "out")])
     assert result.exit_code == 0, result.output
-    first = result.stdout.splitlines()[0]
+    lines = result.stdout.splitlines()
+    wrapped_to = next(k for k in range(1, len(lines)) if not lines[k].startswith("  "))
+    first = " ".join(line.strip() for line in lines[:wrapped_to])  # the headline, wrapped at 120 columns
     assert "Recommendation" not in result.stdout and "they meet" not in result.stdout.lower()
     assert first.startswith("No candidate tried meets every target on a fresh seed. Closest: ")
     assert "mean_rounds missed (2 players, random)" in first

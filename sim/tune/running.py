@@ -30,6 +30,7 @@ from sim.tune.search import _distinct, _final, _halving, _search_phase, _simplif
 from sim.tune.spec import Tune
 from sim.tune.targets import _finite, target_style
 from sim.tune.tunefile import load_tune
+from sim.wording import wrapped
 
 
 def tune(
@@ -211,7 +212,7 @@ def reports_text(results: TuneResults) -> str:
                        + ", ".join(f"{r['report']} ({r['setting']})" for r in links["settings"]))
     if not written:
         return f"No report could be written (see why above); the answer is in {out_dir / RESULT_FILE}."
-    return "Reports: " + "; ".join(written)
+    return wrapped("Reports: " + "; ".join(written))
 
 
 # ``sim.run_tune``: the package's name for it, since ``sim.tune`` is the package.

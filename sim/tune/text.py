@@ -120,9 +120,9 @@ def tune_text(results: TuneResults) -> str:
     summary = results.summary
     best = summary["recommendation"]
     game = results.tune.game
-    lines = [summary["verdict"]["headline"],
-             f"On a fresh seed (seed {summary['final_seed']}), each value with its 95% interval and the games it "
-             "rests on:"]
+    lines = [wrapped(summary["verdict"]["headline"]),
+             wrapped(f"On a fresh seed (seed {summary['final_seed']}), each value with its 95% interval and the games "
+                     "it rests on:")]
     for t in results.tune.targets:
         style = target_style(game, t)
         wanted = t.spelled_as(partial(value_ci, style))
@@ -135,7 +135,7 @@ def tune_text(results: TuneResults) -> str:
             decided = best.get("decided", {}).get(t.metric, {}).get(setting)
             if decided is not None and decided["verdict"] == "undecided" and decided["more_games"] is not None:
                 line += f"; about {decided['more_games']:,} more would likely decide it"
-            lines.append(line)
+            lines.append(wrapped(line, indent=" " * 33))  # continued under the value
     for sentence in (summary["policies_apart"]["sentence"], summary["side_effects"]["sentence"]):
         if sentence:
             lines.append(wrapped(sentence))
@@ -144,14 +144,17 @@ def tune_text(results: TuneResults) -> str:
         base = keeps_base(summary)  # one evaluation, said once
         lines.append(f"Rule holes on the fresh seed ({'the base rules' if base else 'these rules; the base rules'}), "
                      "95% intervals:")
+        metric_width, setting_width = (max(len(h[key]) for h in holes) for key in ("metric", "setting"))
         for h in holes:
             style = declared_style(results.tune.game, h["metric"])
-            lines.append(f"  {h['metric']:<22} {h['setting']:<24} {value_ci(style, *h['value'])} on {h['games']:,} games"
-                         + ("" if base else f"; {value_ci(style, *h['base'])} on {h['base_games']:,} games"))
+            head = f"  {h['metric']:<{metric_width}}  {h['setting']:<{setting_width}}  "
+            lines.append(wrapped(f"{value_ci(style, *h['value'])} on {h['games']:,} games"
+                                 + ("" if base else f"; {value_ci(style, *h['base'])} on {h['base_games']:,} games"),
+                                 first=head, indent=" " * len(head)))
     if summary["runners_up"]:
         lines.append("Runners-up:")
         for e in summary["runners_up"]:
-            lines.append(f"  #{e['trial']}: {e['sentence']} \u2014 {e['status']}")
+            lines.append(wrapped(f"#{e['trial']}: {e['sentence']} \u2014 {e['status']}", first="  ", indent="    "))
     if any(v == "undecided" for v in best["verdict"].values()):
         lines.append(f"To play the undecided targets until decided: lvsim confirm {results.tune.path} "
                      f"--config {results.out_dir / 'best.toml'}")
@@ -161,8 +164,8 @@ def tune_text(results: TuneResults) -> str:
                              f"{tried_text(summary)}; {counted(timing['evaluations_reused'], 'evaluation')} reused."))
     report = summary.get("report")
     if report:
-        lines.append(f"Balance reports of these rules, {report['games']:,} games each: "
-                     + ", ".join(f"{r['report']} ({r['setting']})" for r in report["settings"]))
+        lines.append(wrapped(f"Balance reports of these rules, {report['games']:,} games each: "
+                             + ", ".join(f"{r['report']} ({r['setting']})" for r in report["settings"])))
     files = ", ".join(sorted(p.name for p in results.out_dir.iterdir() if p.name != STATE_DIR))
     lines.append(f"Results in {results.out_dir}/ ({files})")
     return "\n".join(lines)
