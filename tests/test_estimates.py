@@ -592,7 +592,7 @@ def test_a_games_compilation_is_said_as_it_starts_then_when_nothing_has_compiled
     assert found.kernels == 7 and found.seconds == pytest.approx(131.0)
 
 
-def test_a_command_interrupted_while_it_compiles_says_nothing_done_and_one_that_ends_says_it_done():
+def test_a_command_says_its_own_bouts_done_and_none_when_interrupted_nor_one_from_before_it():
     from sim.estimates.compiling import said_to
     import sim.estimates.compiling as C
 
@@ -609,6 +609,11 @@ def test_a_command_interrupted_while_it_compiles_says_nothing_done_and_one_that_
             found.started("sim.fever.nb")
             found.ended()
         assert heard[1:] == ["Compiling more kernels of $ Fever …", "Compiled more kernels of $ Fever in 0.0 s."]
+        found.started("sim.vegasdice.nb")  # compiled before the next command, with nobody listening
+        found.ended()
+        with said_to(heard.append):  # a command that compiles nothing says nothing, of that bout neither
+            pass
+        assert len(heard) == 3, heard
     finally:
         C._COMPILES = old
 

@@ -306,6 +306,7 @@ def compiled_seconds() -> float:
 def said_to(say: Say) -> Iterator[Compiles]:
     """While inside, ``say`` is told when a game's kernels start compiling in this process, and when they are done;
     on the way out, a bout still owed is said done (or dropped, when the command was interrupted)."""
+    compiles().settle()  # a bout before it (of a command before, in this process) is not said to it
     with compiles().heard(say) as found:
         try:
             yield found
