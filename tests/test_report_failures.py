@@ -156,7 +156,7 @@ def test_a_tune_whose_figure_fails_ends_0_with_its_verdict_tune_json_and_the_pag
     result = CliRunner().invoke(main, ["tune", str(write_tune(tmp_path)), "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("Recommendation: ")
-    assert f"Reports: {out / 'tune.html'}; balance reports of these rules" in result.stdout
+    assert f"Reports: {out / 'tune.html'}; balance reports of these rules" in " ".join(result.stdout.split())
     summary = json.loads((out / "tune.json").read_text())
     assert summary["recommendation"]["sentence"] and summary["report_page"] == "tune.html"
     page = (out / "tune.html").read_text()
