@@ -369,6 +369,15 @@ def test_a_run_of_one_policy_alone_compiles_the_kernel_of_every_policy_alongside
     assert said[-1].startswith("Compiled the kernels of Las Vegan's other tables (skill gap, strength profile, "
                                "decisions) in ")
 
+    # A run whose own kernels were in the cache (a tune's balance report) compiles its other tables itself: heard
+    # compiling them only after its own games, it starts no second process to compile the same kernel beside it.
+    loaded, before = pc.Alongside(default, in_process=True), len(said)
+    with heard_compiling.heard(said.append), loaded.watching():
+        loaded.wait()  # its own games played, nothing compiled
+        heard_compiling.started("sim.lasvegan.nb")
+        heard_compiling.ended()
+    assert len(started) == 1 and not any("in a second process" in line for line in said[before:]), said
+
     assert not pc.Alongside(default, in_process=False).wanted
     assert not pc.Alongside(dataclasses.replace(default, seats=("expert", "greedy") * 2), in_process=True).wanted
     assert not pc.Alongside(dataclasses.replace(default, skill_gap_games=0, strength_slow_games=0),

@@ -393,6 +393,7 @@ class Alongside:
         self.began = 0.0
         self._ended = threading.Thread()  # notes when the second process ends (it may end before the run waits)
         self.seconds = 0.0  # the second process's wall time, start to end
+        self.waited = False  # the run's own games are played: what compiles now is its other tables, here
         shared_cache = bool(os.environ.get("NUMBA_CACHE_DIR")) and os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
         more_tables = config.skill_gap_deals > 0 or config.strength_sizes[1] > 0
         self.wanted = (alongside_allowed and in_process and shared_cache and (os.cpu_count() or 1) > 1 and more_tables
@@ -404,7 +405,7 @@ class Alongside:
         return len(set(int(i) for i in ids)) == 1 and int(ids[0]) in alone and mixed_seats(self.game_id) is not None
 
     def _heard(self, game_id: str) -> None:
-        if game_id != self.game_id or self.process is not None:
+        if game_id != self.game_id or self.process is not None or self.waited:
             return
         self.began = time.perf_counter()
         try:
@@ -434,7 +435,9 @@ class Alongside:
 
     def wait(self) -> None:
         """Wait for the second process, if one was started, and say when it is done. A process that failed
-        leaves the kernel to compile here, as if none had started."""
+        leaves the kernel to compile here, as if none had started. None starts after it: a run whose own
+        kernels were loaded compiles its other tables itself, once."""
+        self.waited = True
         if self.process is None:
             return
         self._ended.join()
