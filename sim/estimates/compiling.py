@@ -6,9 +6,10 @@ after an install, a ``make clean`` or a change to the kernels' sources, a
 command's first game waits for it, from seconds to more than a minute. numba announces each
 compilation it really does (a ``numba:compile`` event; a kernel loaded
 from the cache raises none), so what is said here is said exactly when a
-command compiles, never when it loads: once per game, as it starts, with
-the time it took on the machine it was measured on
-(each game's ``compile_seconds``), then the time it took here.
+command compiles, never when it loads: as a game's kernels start compiling,
+with the time they took on the machine they were measured on (each game's
+``compile_seconds``), then, once that bout of compiling is over, the time
+it took here (:class:`Compiles`).
 
 The same events time what this process spent compiling
 (:func:`compiled_seconds`): a calibration leaves a call that compiled out
@@ -99,7 +100,7 @@ class _Bout:
 
     what: str | None = None  # a group's "the kernels of …", said when a game already said compiles more inside
     seconds: float = 0.0
-    game: tuple[str, str] | None = None  # (id, title) of the game said to be compiling in it: its done line is owed
+    game: tuple[str, str] | None = None  # (id, title) of the game said to be compiling in it
     compiled: str = ""  # what its done line says was compiled ("" while none is owed)
 
 
