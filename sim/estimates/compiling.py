@@ -81,7 +81,6 @@ def other_tables(title: str) -> str:
     return f"the kernels of {title}'s other tables (skill gap, strength profile, decisions)"
 
 
-
 def _game_of(module: str) -> tuple[str, str] | None:
     """``(id, title)`` of the game whose package holds ``module``, None for a kernel of no game's (a shared one)."""
     from sim.games import GAME_MODULES, get_game
@@ -217,9 +216,10 @@ class Compiles:
         """Tell every hearer ``line``, wrapped at the terminal's 120 columns."""
         with self._lock:
             hearers = list(self._hearers)
+        line = wrapped(line)
         for say in hearers:
             try:
-                say(wrapped(line))
+                say(line)
             except (OSError, ValueError):  # the stream went away: the compilation goes on regardless
                 pass
 

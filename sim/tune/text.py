@@ -13,8 +13,7 @@ from sim.tune.evaluation import Judged
 from sim.tune.spec import Tune
 from sim.tune.targets import declared_style, target_style
 from sim.tune.verdict import watched_metrics
-from sim.wording import value_words as spell
-from sim.wording import wrapped
+from sim.wording import value_words as spell, wrapped
 
 
 def describe(tune: Tune, values: Mapping[str, Any], short: bool = False) -> str:
@@ -131,11 +130,12 @@ def tune_text(results: TuneResults) -> str:
             rests = best["rests_on"][setting][t.metric]
             verdict = best["verdicts"][t.metric][setting]
             on = "after" if rests["until_decided"] else "on"
-            line = f"    {setting:<28} {value_ci(style, x, lo, hi)}  {verdict} {on} {rests['games']:,} {rests['unit']}"
+            head = f"    {setting:<28} "
+            line = f"{value_ci(style, x, lo, hi)}  {verdict} {on} {rests['games']:,} {rests['unit']}"
             decided = best.get("decided", {}).get(t.metric, {}).get(setting)
             if decided is not None and decided["verdict"] == "undecided" and decided["more_games"] is not None:
                 line += f"; about {decided['more_games']:,} more would likely decide it"
-            lines.append(wrapped(line, indent=" " * 33))  # continued under the value
+            lines.append(wrapped(line, first=head, indent=" " * len(head)))  # continued under the value
     for sentence in (summary["policies_apart"]["sentence"], summary["side_effects"]["sentence"]):
         if sentence:
             lines.append(wrapped(sentence))
