@@ -618,6 +618,28 @@ def test_a_command_says_its_own_bouts_done_and_none_when_interrupted_nor_one_fro
         C._COMPILES = old
 
 
+def test_a_dry_runs_mark_leaves_the_bout_whole_and_its_count_says_it_done_first(monkeypatch):
+    """A dry run marks what was compiled before it and counts what it compiled since: taking the mark said a
+    command's small tally kernel done on its own, then its kernels of play as "more"; the count says the one bout
+    done, before the plan that gives the count is printed."""
+    import sim.estimates.compiling as C
+
+    clock, heard = FakeClock(), []
+    found = C.Compiles(clock=clock, timer=FakeTimers())
+    monkeypatch.setattr(C, "_COMPILES", found)
+    with found.heard(heard.append):
+        found.started("sim.lasvegan.report_tally")  # compiled as the command loads its file
+        clock.spend(4.0)
+        found.ended()
+        mark = C.compiled_seconds()
+        found.started("sim.lasvegan.nb")
+        clock.spend(80.0)
+        found.ended()
+        assert len(heard) == 1, heard
+        assert C.compiled_since(mark) == pytest.approx(80.0)
+    assert heard[1:] == ["Compiled the kernels of Las Vegan in 1.4 min."]
+
+
 def test_the_compilations_of_a_run_are_said_as_one_whatever_compiles_first():
     """A run compiles a small tally kernel of the game's, then its kernel of play: one notice, and one
     "compiled in" with the time of them all (a nested group is part of the outer one)."""

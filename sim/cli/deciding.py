@@ -77,7 +77,7 @@ def decisions(config, players, games, seed, seats, threads, as_json, out, dry_ru
         from sim.decisions import kinds_played
 
         from sim.decisions import seconds_of
-        from sim.estimates.compiling import compiled_seconds
+        from sim.estimates.compiling import compiled_seconds, compiled_since
         from sim.estimates.costs import about_text, band, compiled_text
 
         plan = kinds_played(game, rules, table, games)
@@ -85,7 +85,7 @@ def decisions(config, players, games, seed, seats, threads, as_json, out, dry_ru
         # What compiles is said to stderr as for every command (sim.cli.group), once.
         before = compiled_seconds()
         seconds = band(seconds_of(game, rules, table, games, seed, threads))
-        compiled = compiled_seconds() - before
+        compiled = compiled_since(before)
         plan["seconds"] = list(seconds)
         if as_json:
             click.echo(json.dumps(plan))

@@ -84,20 +84,20 @@ def sweep(sweep_file, out, games, seed, threads, workers, scheduler, dry_run, ta
     from sim.runner import DEFAULT_OUT, check_creatable, out_path
     from sim.sweep import check_options, load_sweep, plan_sweep, plan_text, report_seconds, run_sweep
 
+    from sim.estimates.compiling import compiled_seconds, compiled_since
+
+    compiled = compiled_seconds()  # loading the sweep may compile already: a dry run counts that too
     swp = load_sweep(sweep_file, games=games, seed=seed, threads=threads)
     check_options(swp, target_ci=target_ci, max_games=max_games, baseline=baseline, sort_by=sort_by,
                   target_metric=target_metric)
     if dry_run:
         if out is not None:
             check_creatable(out_path(out))
-        from sim.estimates.compiling import compiled_seconds
-
         shape = cluster_shape(workers=workers, scheduler=scheduler)
-        compiled = compiled_seconds()
         plan = plan_sweep(swp, out, target_ci=target_ci, max_games=max_games, target_metric=target_metric,
                           cluster=shape)
         report = None if no_report else report_seconds(swp)
-        compiled = compiled_seconds() - compiled
+        compiled = compiled_since(compiled)
         click.echo(json.dumps({"name": swp.name, "seed": swp.seed, "cells": plan, "report_seconds": report,
                                "compiled_seconds": compiled})
                    if as_json else plan_text(swp, plan, report, cluster=shape, compiled=compiled))

@@ -451,7 +451,7 @@ def plan(spec, *, seed: int, max_games: int, max_slow_games: int, max_minutes: f
     given is the most it takes: the budget, or every game allowed if sooner.
     """
     from sim.estimates import games_cost
-    from sim.estimates.compiling import compiled_seconds
+    from sim.estimates.compiling import compiled_seconds, compiled_since
     from sim.estimates.costs import compiled_text, seconds_text
 
     compiled = compiled_seconds()
@@ -484,7 +484,7 @@ def plan(spec, *, seed: int, max_games: int, max_slow_games: int, max_minutes: f
     most = sum((r["seconds_at_most_games"] for r in rows), 0.0)
     # A skill-gap duel is not timed here: with one, only the budget bounds the time.
     limit = 60 * max_minutes if any(s.duels for s in settings) else min(most, 60 * max_minutes)
-    compiled = compiled_seconds() - compiled
+    compiled = compiled_since(compiled)
     lines += compiled_text(compiled, "confirmation")
     lines.append(wrapped(f"At most about {seconds_text(limit)}: it stops at every decision, at {max_minutes:g} "
                          "minutes (--max-minutes) or at the most games allowed, whichever comes first."))

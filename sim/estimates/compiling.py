@@ -296,11 +296,16 @@ def compiles() -> Compiles:
 
 
 def compiled_seconds() -> float:
-    """Wall seconds this process has spent compiling kernels (since :func:`compiles` was first called). A bout still
+    """Wall seconds this process has spent compiling kernels (since :func:`compiles` was first called)."""
+    return compiles().seconds
+
+
+def compiled_since(mark: float) -> float:
+    """Wall seconds spent compiling since ``mark`` (a :func:`compiled_seconds`), as a dry run says them. A bout still
     owed its done line is said done first: it comes before what the caller says of the time."""
     found = compiles()
     found.settle()
-    return found.seconds
+    return found.seconds - mark
 
 
 @contextmanager

@@ -218,7 +218,7 @@ def plan_run(config, *, report: bool = True, clock: Clock = now) -> dict[str, An
     when the kernel cache held them). The run then loads them from the cache
     instead, so they are not in its time.
     """
-    from sim.estimates.compiling import compiled_seconds, compiles, other_tables
+    from sim.estimates.compiling import compiled_seconds, compiled_since, compiles, other_tables
     from sim.sensitivity.study import plan_run_section
 
     compiled = compiled_seconds()
@@ -240,7 +240,7 @@ def plan_run(config, *, report: bool = True, clock: Clock = now) -> dict[str, An
             "games": size.games, "skill_gap_deals": size.deals, "strength_games": size.strength_games,
             "strength_slow_games": size.strength_slow_games, "sensitivity_rule_sets": section["rule_sets"],
             "sensitivity_games": section["games"], "decisions_games": decided, "parts": parts, "seconds": [low, high],
-            "compiled_seconds": compiled_seconds() - compiled}
+            "compiled_seconds": compiled_since(compiled)}
 
 
 def run_plan_text(plan: Mapping[str, Any]) -> str:

@@ -228,7 +228,7 @@ def plan_tune(tune, *, calibrate_costs: bool = True, report: bool = True, report
     report, which the client plays.
     """
 
-    from sim.estimates.compiling import compiled_seconds
+    from sim.estimates.compiling import compiled_seconds, compiled_since
 
     compiled = compiled_seconds()
     rows = {s: evaluation_cost(tune, *s, clock=clock) for s in tune.settings} if calibrate_costs else {}
@@ -269,7 +269,7 @@ def plan_tune(tune, *, calibrate_costs: bool = True, report: bool = True, report
     plan["report_seconds"] = report_s
     plan["costs"] = {tune.setting_name(p, pol): rows[(p, pol)].cost.as_dict() for p, pol in tune.settings}
     plan["resolution"] = [r.as_dict() for r in tune_resolution(tune, base)]
-    plan["compiled_seconds"] = compiled_seconds() - compiled
+    plan["compiled_seconds"] = compiled_since(compiled)
     return plan
 
 

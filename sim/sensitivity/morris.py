@@ -296,7 +296,7 @@ def plan_screen(tune, *, trajectories: int = DEFAULT_TRAJECTORIES, levels: int |
     the one-step rule sets, each at the cost the base rules are timed at on this machine
     (``sim.sensitivity.study.rule_set_cost``), and with ``page`` the page's plots timed as they are drawn
     (``analysis.sensitivity.morris_page_seconds``); nothing is played or written beyond that timing."""
-    from sim.estimates.compiling import compiled_seconds
+    from sim.estimates.compiling import compiled_seconds, compiled_since
     from sim.estimates.costs import band, now
     from sim.sensitivity.deviations import one_step
     from sim.sensitivity.study import priced
@@ -322,7 +322,7 @@ def plan_screen(tune, *, trajectories: int = DEFAULT_TRAJECTORIES, levels: int |
     return {"method": "morris", "game": tune.base.game, "tune": tune.name, "games": games, "seed": seed,
             "trajectories": trajectories, "levels": levels, "dims": len(dims), "counts": counts,
             "page": page_seconds, "seconds": list(band(sum(c["seconds"] for c in counts) + page_seconds)),
-            "compiled_seconds": compiled_seconds() - compiled}
+            "compiled_seconds": compiled_since(compiled)}
 
 
 def plan_text(plan: Mapping[str, Any]) -> str:

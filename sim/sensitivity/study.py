@@ -138,7 +138,7 @@ def plan_study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | N
     """What :func:`study` would play and about how long it takes: at each count (and again with ``also_seats``,
     timed with those seats), the rules as printed timed on this machine (:func:`rule_set_cost`) and that cost
     paid by every rule set played, nothing written."""
-    from sim.estimates.compiling import compiled_seconds
+    from sim.estimates.compiling import compiled_seconds, compiled_since
     from sim.estimates.costs import band
 
     compiled = compiled_seconds()
@@ -155,7 +155,7 @@ def plan_study(config, games: int = DEFAULT_GAMES, *, players: Sequence[int] | N
                         1 + sum(not d.inert for d in devs), clock)}
               for one, devs in zip(configs, deviations)]
     return {"game": config.game, "games": games, "seed": config.seed, "counts": counts,
-            "seconds": list(band(sum(c["seconds"] for c in counts))), "compiled_seconds": compiled_seconds() - compiled}
+            "seconds": list(band(sum(c["seconds"] for c in counts))), "compiled_seconds": compiled_since(compiled)}
 
 
 def priced(play: Callable[[int], Any], summarise: Callable[[Any], Any], games: int, rule_sets: int,
