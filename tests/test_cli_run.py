@@ -4,6 +4,7 @@ import json
 import math
 import sys
 import types
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -312,6 +313,20 @@ def test_an_empty_out_directory_is_used(tmp_path):
     (tmp_path / "empty").mkdir()
     run_json("--no-report", "--games", 10, "--out", tmp_path / "empty")
     assert {p.name for p in (tmp_path / "empty").iterdir()} >= RESULT_FILES
+
+
+def test_a_results_directory_appears_whole_and_is_never_made_empty_first(tmp_path, monkeypatch):
+    """Killed outright at any moment, a run (or a sweep's cell) leaves its directory whole or absent: nothing makes
+    it, empty, before the staged files are renamed into it (a sweep could not resume a cell left so)."""
+    from sim.runner.staging import staged_directory
+
+    made, real_mkdir = [], Path.mkdir
+    monkeypatch.setattr(Path, "mkdir", lambda self, *args, **kwargs: made.append(self) or real_mkdir(self, *args, **kwargs))
+    out = tmp_path / "sweep" / "cells" / "001"
+    with staged_directory(out) as staging:
+        (staging / "meta.json").write_text("{}")
+    assert out not in made and out.parent in made
+    assert [p.name for p in out.iterdir()] == ["meta.json"]
 
 
 @pytest.mark.parametrize("failure", [KeyboardInterrupt, RuntimeError])

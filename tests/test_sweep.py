@@ -3,6 +3,7 @@
 import json
 import math
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -23,6 +24,7 @@ from sim.config import load_config
 from sim.errors import ConfigError
 from sim.atomic import locked
 from sim.sweep import CELLS_DIR, LOCK_FILE, load_sweep, run_sweep
+from sim.sweep.plan import plan_sweep
 
 BASE = """
 game = "lasvegan"
@@ -415,6 +417,20 @@ def test_running_again_keeps_finished_cells_and_cleans_up_leftovers(tmp_path):
     assert [(out / CELLS_DIR / c / "records.parquet").stat().st_mtime_ns for c in ("000", "001")] == played_at
     assert sorted(p.name for p in (out / CELLS_DIR).iterdir()) == ["000", "001"]
     assert not list(out.glob(".*.partial"))
+    pd.testing.assert_frame_equal(metrics(again.table), metrics(first.table), check_exact=True)
+
+
+def test_a_cell_directory_left_empty_is_played_again(tmp_path):
+    """An empty cell directory (what a sweep killed as it put a cell in place once left) is no cell played: the
+    dry run lists it to play, and the sweep plays it and ends with the table of an uninterrupted one."""
+    sweep = load_sweep(make_sweep(tmp_path, GOLDEN), games=300)
+    out = tmp_path / "out"
+    first = run_sweep(sweep, out, report=False)
+    shutil.rmtree(out / CELLS_DIR / "001")
+    (out / CELLS_DIR / "001").mkdir()
+    assert [row["done"] for row in plan_sweep(sweep, out, calibrate=False)] == [True, False]
+    again = run_sweep(sweep, out, report=False)
+    assert again.resumed == (0,) and (out / CELLS_DIR / "001" / "meta.json").is_file()
     pd.testing.assert_frame_equal(metrics(again.table), metrics(first.table), check_exact=True)
 
 

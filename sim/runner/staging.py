@@ -101,9 +101,17 @@ def _try_making(out_dir: Path) -> None:
 
 
 def check_out_dir(out_dir: Path) -> None:
-    """Refuse a results directory that would overwrite something."""
+    """Refuse a results directory that would overwrite something, or could never be made."""
     check_creatable(out_dir)
+    _refuse_overwriting(out_dir)
+
+
+def _refuse_overwriting(out_dir: Path) -> None:
+    """Refuse a results directory that holds something, or is not a directory (but never make it: a directory
+    made to be tried would be seen, empty, by whoever looks then)."""
     try:
+        if out_dir.exists() and not out_dir.is_dir():
+            raise ConfigError("--out", f"{out_dir} exists and is not a directory")
         entries = sorted(p.name for p in out_dir.iterdir()) if out_dir.is_dir() else []
     except OSError as err:
         raise ConfigError("--out", f"{out_dir}: {err.strerror or err}") from None
@@ -181,7 +189,9 @@ def staged_directory(out_dir: Path) -> Iterator[Path]:
                 path.rename(out_dir / path.name)
             staging.rmdir()
         else:
-            check_out_dir(out_dir)
+            # Not check_out_dir: it would make out_dir to try it, and a process killed then leaves it there, empty
+            # (a sweep's cell, then not one it can resume). The staging directory's parent is writable.
+            _refuse_overwriting(out_dir)
             if out_dir.exists():
                 out_dir.rmdir()
             staging.rename(out_dir)

@@ -35,8 +35,10 @@ def _sweep_directory(out_dir: Path) -> Iterator[Path]:
     """The sweep's directory, made if new, locked against a second sweep, cleared of leftovers.
 
     A directory holding anything but a sweep is refused. Staging
-    directories and files left by a sweep that was killed are removed:
-    the lock guarantees no sweep is still writing them.
+    directories and files left by a sweep that was killed are removed, and
+    so is an empty cell directory (which an earlier version left when killed
+    as it put a cell in place): the lock guarantees no sweep is still
+    writing them.
     """
     if out_dir.exists() and not out_dir.is_dir():
         raise ConfigError("--out", f"{out_dir} exists and is not a directory")
@@ -52,7 +54,14 @@ def _sweep_directory(out_dir: Path) -> Iterator[Path]:
                 shutil.rmtree(leftover, ignore_errors=True)
             else:
                 leftover.unlink(missing_ok=True)
+        for cell in (out_dir / CELLS_DIR).iterdir():
+            if _empty_directory(cell):
+                cell.rmdir()
         yield out_dir
+
+
+def _empty_directory(path: Path) -> bool:
+    return path.is_dir() and not any(path.iterdir())
 
 
 def _finished_cells(out_dir: Path, sweep: Sweep, plans: list[CellPlan]) -> set[int]:
@@ -60,7 +69,7 @@ def _finished_cells(out_dir: Path, sweep: Sweep, plans: list[CellPlan]) -> set[i
     by_name = {cell.name: cell for cell in sweep.cells}
     finished = set()
     for path in sorted((out_dir / CELLS_DIR).iterdir()):
-        if path.name.startswith("."):
+        if path.name.startswith(".") or _empty_directory(path):  # an empty one is not played (a dry run sees it)
             continue
         where = f"{out_dir}/{CELLS_DIR}/{path.name}"
         if path.name not in by_name:
