@@ -36,6 +36,7 @@ def write_report(results_dir: str | Path, out_file: str | Path | None = None) ->
     partial = out.with_name(f".{out.name[:200]}.{secrets.token_hex(4)}.partial")
     field = "-o" if out_file is not None else str(out)
     try:
+        partial.touch(exist_ok=False)  # a place nothing can be written to is refused now, not after the report is built
         with figures_drawn_together() as figures:
             page = results.config.game_spec.build_report(results)
         partial.write_text(figures.fill(page), encoding="utf-8")

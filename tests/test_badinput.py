@@ -609,6 +609,17 @@ def test_a_report_file_that_cannot_be_written_is_refused(results, tmp_path, targ
     assert not [p for p in tmp_path.rglob("*") if p.name.endswith(".partial")]
 
 
+def test_a_report_nothing_can_be_written_for_is_refused_before_it_is_built(results, monkeypatch):
+    """A place the checks cannot see is unwritable (/proc, a read-only disk) is found by the first write, made
+    before the report is built: the designer is not kept waiting for a report that will not be written."""
+    import analysis.report
+
+    if not Path("/proc/version").exists():
+        pytest.skip("no /proc")
+    monkeypatch.setattr(analysis.report, "figures_drawn_together", lambda: pytest.fail("the report was built"))
+    refused(lvsim("report", results, "-o", "/proc/r.html"), "cannot write /proc/r.html")
+
+
 @pytest.mark.parametrize("name", ["summary.json", "config.toml", "records.parquet", "meta.json", "tally.json"])
 def test_a_report_over_one_of_the_runs_own_files_is_refused_and_leaves_it_alone(results, name):
     before = (results / name).read_bytes()
