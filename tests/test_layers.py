@@ -8,6 +8,7 @@ and every module a ``"module:name"`` string names for a lazy import
 """
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -27,11 +28,13 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@cache
 def modules() -> dict[str, Path]:
     return {module_name(p): p for top in ("sim", "analysis") for p in (ROOT / top).rglob("*.py")}
 
 
-def imports(path: Path, *, top_level_only: bool, named: bool = False) -> set[str]:
+@cache
+def imports(path: Path, *, top_level_only: bool, named: bool = False) -> frozenset[str]:
     """Modules of this project that ``path`` imports (module level only, or anywhere); with ``named``, also those
     a string names as ``"module:name"``, the way a game declares what is imported when first used."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -49,7 +52,7 @@ def imports(path: Path, *, top_level_only: bool, named: bool = False) -> set[str
               and isinstance(node.args[0], ast.Constant)):
             found.update(f"{node.args[0].value}.{part}" for part in LAID_OUT)
     known = modules()
-    return {m for m in found if m in known}
+    return frozenset(m for m in found if m in known)
 
 
 def is_game_module(name: str) -> bool:
