@@ -444,6 +444,18 @@ def test_resuming_with_a_different_config_is_refused(in_tmp):
     assert sorted(str(p) for p in (in_tmp / "out").rglob("*")) == before
 
 
+def test_a_sweep_stopped_before_it_wrote_its_definition_begins_again_in_its_directory(tmp_path):
+    """Stopped (kill -9 included) before it wrote sweep.json, a sweep leaves its lock, an empty cells directory and
+    perhaps a half-written sweep.json: no cell was played, and the same command runs there as in a new directory."""
+    sweep = load_sweep(make_sweep(tmp_path, GOLDEN), games=300)
+    out = tmp_path / "out"
+    (out / CELLS_DIR).mkdir(parents=True)
+    (out / LOCK_FILE).touch()
+    (out / ".sweep.json.0badc0de.partial").write_text("{")
+    results = run_sweep(sweep, out, report=False)
+    assert results.resumed == () and sorted(p.name for p in (out / CELLS_DIR).iterdir()) == ["000", "001"]
+
+
 def test_a_directory_holding_something_else_is_refused(in_tmp):
     make_sweep(in_tmp, GOLDEN)
     (in_tmp / "out").mkdir()

@@ -42,7 +42,8 @@ def _sweep_directory(out_dir: Path) -> Iterator[Path]:
     """
     if out_dir.exists() and not out_dir.is_dir():
         raise ConfigError("--out", f"{out_dir} exists and is not a directory")
-    if out_dir.is_dir() and any(out_dir.iterdir()) and not (out_dir / DEFINITION_FILE).is_file():
+    if (out_dir.is_dir() and any(out_dir.iterdir()) and not (out_dir / DEFINITION_FILE).is_file()
+            and not _begun_before_its_definition(out_dir)):
         raise ConfigError("--out", f"{out_dir} is not empty and holds no sweep; choose a new directory or remove it")
     try:
         (out_dir / CELLS_DIR).mkdir(parents=True, exist_ok=True)
@@ -58,6 +59,16 @@ def _sweep_directory(out_dir: Path) -> Iterator[Path]:
             if _empty_directory(cell):
                 cell.rmdir()
         yield out_dir
+
+
+def _begun_before_its_definition(out_dir: Path) -> bool:
+    """Whether ``out_dir`` holds only what a sweep stopped before it wrote its definition leaves (its lock, its
+    empty cells directory, a half-written file): no cell was played, so a sweep may begin there."""
+    cells = out_dir / CELLS_DIR
+    if not cells.is_dir() or any(p.name not in (CELLS_DIR, LOCK_FILE) and not p.name.endswith(PARTIAL_SUFFIX)
+                                 for p in out_dir.iterdir()):
+        return False
+    return all(p.name.endswith(PARTIAL_SUFFIX) or _empty_directory(p) for p in cells.iterdir())
 
 
 def _empty_directory(path: Path) -> bool:
