@@ -276,6 +276,19 @@ def test_a_tune_killed_outright_resumes_to_the_same_result(tmp_path, workers):
     _equal(comparable(tmp_path / "killed"), comparable(tmp_path / "whole"))
 
 
+def test_a_tune_stopped_before_it_wrote_its_definition_begins_again_in_its_directory(tmp_path):
+    """Stopped (kill -9 included) between making its state directory and writing its definition, a tune leaves a
+    directory holding that state directory alone, at most with its lock: nothing was played, and the same command
+    runs there as in a new directory."""
+    path = write_tune(tmp_path, PLANTED.replace("budget = 8", "budget = 2"))
+    state = tmp_path / "out" / T.STATE_DIR
+    state.mkdir(parents=True)
+    (state / T.LOCK_FILE).touch()
+    (state / f".{T.DEFINITION_FILE}.0badc0de.partial").write_text("{")
+    T.tune(path, out=tmp_path / "out", progress=False, report=False)
+    assert (tmp_path / "out" / T.RESULT_FILE).is_file()
+
+
 def test_a_directory_of_another_tune_is_refused(tmp_path):
     path = write_tune(tmp_path)
     T.tune(path, out=tmp_path / "out", progress=False, report=False)

@@ -50,7 +50,7 @@ def _tune_directory(out_dir: Path, tune: Tune) -> Path:
     state = out_dir / STATE_DIR
     if out_dir.exists() and not out_dir.is_dir():
         raise ConfigError("--out", f"{out_dir} exists and is not a directory")
-    if out_dir.is_dir() and any(out_dir.iterdir()):
+    if out_dir.is_dir() and any(out_dir.iterdir()) and not _begun_before_its_definition(out_dir, state):
         stored_path = state / DEFINITION_FILE
         if not stored_path.is_file():
             raise ConfigError("--out", f"{out_dir} is not empty and holds no tune; choose a new directory or remove it")
@@ -69,6 +69,14 @@ def _tune_directory(out_dir: Path, tune: Tune) -> Path:
     for leftover in out_dir.glob(f".*{PARTIAL_SUFFIX}"):
         leftover.unlink(missing_ok=True)
     return state
+
+
+def _begun_before_its_definition(out_dir: Path, state: Path) -> bool:
+    """Whether ``out_dir`` holds only what a tune stopped before it wrote its definition leaves (its state directory,
+    with at most its lock and a half-written file): nothing played, so a new tune may begin there."""
+    if [p.name for p in out_dir.iterdir()] != [STATE_DIR] or not state.is_dir():
+        return False
+    return all(p.name == LOCK_FILE or p.name.endswith(PARTIAL_SUFFIX) for p in state.iterdir())
 
 
 def _stored_definition(path: Path) -> dict[str, Any]:
