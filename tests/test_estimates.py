@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -616,6 +617,26 @@ def test_a_command_says_its_own_bouts_done_and_none_when_interrupted_nor_one_fro
         assert len(heard) == 3, heard
     finally:
         C._COMPILES = old
+
+
+def test_a_compile_line_said_while_a_progress_bar_shows_is_a_line_of_its_own(monkeypatch):
+    """The command's hearer clears the bar on stderr, says the line and draws the bar again below it: the line
+    does not run on from the bar's text (a timer's thread says a bout done whenever it ends)."""
+    import io
+
+    from tqdm import tqdm
+
+    from sim.cli.group import said_over_the_bars
+
+    stderr = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stderr)
+    with tqdm(total=10, desc="games", file=sys.stderr, ascii=True, mininterval=0) as bar:
+        bar.update(3)
+        said_over_the_bars("Compiled the kernels of Las Vegan in 20.0 s.")
+        bar.update(2)
+    before, _, after = stderr.getvalue().partition("Compiled the kernels of Las Vegan in 20.0 s.\n")
+    assert "games:  30%" in before and before.endswith("\r"), repr(before)  # the bar cleared, not run on
+    assert "games:  30%" in after or "games:  50%" in after, repr(after)  # and drawn again below the line
 
 
 def test_a_dry_runs_mark_leaves_the_bout_whole_and_its_count_says_it_done_first(monkeypatch):

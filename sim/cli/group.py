@@ -44,7 +44,18 @@ def _say_compiling(ctx: click.Context) -> None:
     """For as long as the command runs, say on stderr when it compiles a game's kernels, and how long that took."""
     from sim.estimates.compiling import said_to
 
-    ctx.with_resource(said_to(lambda line: click.echo(line, err=True)))
+    ctx.with_resource(said_to(said_over_the_bars))
+
+
+def said_over_the_bars(line: str) -> None:
+    """``line`` on stderr, on a line of its own: a progress bar showing there is cleared first and drawn again
+    below it (a compilation's done line comes from a timer's thread, whatever is showing then)."""
+    import sys
+
+    from tqdm import tqdm
+
+    with tqdm.external_write_mode(file=sys.stderr):
+        click.echo(line, err=True)
 
 
 def _stop_on_sigterm() -> None:
