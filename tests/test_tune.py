@@ -224,6 +224,9 @@ def test_a_stopped_tune_resumes_to_the_result_of_an_uninterrupted_one(tmp_path, 
         T.tune(path, out=tmp_path / "stopped", progress=False, report=False)
     assert not (tmp_path / "stopped" / T.RESULT_FILE).exists()  # nothing half-written
     assert not (tmp_path / "stopped" / T.CANDIDATES_FILE).exists()
+    # As if killed while it appended to the search's journal: its last line half-written.
+    journal = tmp_path / "stopped" / T.STATE_DIR / T.JOURNAL_FILE
+    journal.write_bytes(journal.read_bytes()[:-20])
     monkeypatch.setattr(T.evaluation, "evaluate_many", real)
     resumed = T.tune(path, out=tmp_path / "stopped", progress=False, report=False)
     assert resumed.summary["timing"]["evaluations_reused"] >= 4

@@ -42,9 +42,23 @@ def _study(tune: Tune, state: Path):
             pass
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
+    _cut_a_half_written_line(state / JOURNAL_FILE)
     storage = JournalStorage(JournalFileBackend(str(state / JOURNAL_FILE), lock_obj=DirectoryLock()))
     return optuna.create_study(study_name=tune.name, storage=storage, direction="minimize",
                                sampler=_sampler(tune, 0, 0), load_if_exists=True)
+
+
+def _cut_a_half_written_line(journal: Path) -> None:
+    """Cut the journal's last line if a tune killed as it appended it left it half-written: Optuna would read the
+    next line appended as part of it, one broken record, and refuse the journal from there. The tune goes on as
+    if it had been killed just before that line."""
+    try:
+        with open(journal, "rb+") as f:
+            written = f.read()
+            if written and not written.endswith(b"\n"):
+                f.truncate(written.rfind(b"\n") + 1)
+    except FileNotFoundError:
+        pass
 
 
 def _sampler(tune: Tune, trial: int, dim: int):
